@@ -1,0 +1,367 @@
+//! Which Rust types a form field may have, and how each maps to a property and is parsed.
+//!
+//! The mapping is a trait, not a list of type names in the derive, so it works through type
+//! aliases and re-exports, and a type without a mapping is refused by the compiler with a
+//! message about the flat form schema.
+
+use std::collections::{BTreeSet, HashSet};
+use std::hash::{BuildHasher, Hash};
+
+use regex::Regex;
+use serde_json::Value;
+
+use crate::error::Problem;
+use crate::number::{MAX_SAFE_INTEGER, Number};
+use crate::schema::{PrimitiveSchema, Text, TitledOption};
+use crate::validate;
+
+/// The shape a type gives its property before attributes narrow it.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    String,
+    Integer { minimum: i64, maximum: i64 },
+    Number { bound: Option<Number> },
+    Boolean,
+    Choice(Choices),
+    Multi(Choices),
+}
+
+/// The choices of a unit-only enum, as the derive lays them down.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Choices {
+    pub values: &'static [Text],
+    /// `Some` when any variant has a title: the enum is then a titled select.
+    pub titled: Option<&'static [TitledOption]>,
+}
+
+/// A type that can be the value of one form field: a string, a boolean, a number, a choice enum
+/// or a multi-select of one. `Option<T>` of such a type is an optional field.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the type of an elicitation form field",
+    label = "no form-schema mapping for `{Self}`",
+    note = "the form schema of MCP elicitation is flat: a field is a String, bool, integer, f32/f64, a unit-only enum with #[derive(Elicit)], or a Vec/BTreeSet/HashSet of such an enum, optionally wrapped in one Option",
+    note = "for a nested struct, map or tuple, give its parts their own fields, or ask for it in a separate elicitation"
+)]
+pub trait ElicitValue: Sized {
+    #[doc(hidden)]
+    const KIND: Kind;
+    /// The type of a `#[elicit(default = ..)]` for this field: `&'static str` for `String`, the
+    /// type itself for numbers, booleans and enums, `&'static [E]` for multi-selects.
+    #[doc(hidden)]
+    type DefaultLiteral;
+    #[doc(hidden)]
+    fn from_default(literal: Self::DefaultLiteral) -> Self;
+    #[doc(hidden)]
+    fn from_json(value: &Value, schema: &PrimitiveSchema, pattern: Option<&Regex>) -> Result<Self, Problem>;
+}
+
+/// A type that can be a form field: an [`ElicitValue`], or an `Option` of one.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the type of an elicitation form field",
+    label = "no form-schema mapping for `{Self}`",
+    note = "the form schema of MCP elicitation is flat: a field is a String, bool, integer, f32/f64, a unit-only enum with #[derive(Elicit)], or a Vec/BTreeSet/HashSet of such an enum, optionally wrapped in one Option",
+    note = "for a nested struct, map or tuple, give its parts their own fields, or ask for it in a separate elicitation"
+)]
+pub trait ElicitField: Sized {
+    #[doc(hidden)]
+    const KIND: Kind;
+    #[doc(hidden)]
+    const OPTIONAL: bool;
+    #[doc(hidden)]
+    type DefaultLiteral;
+    #[doc(hidden)]
+    fn from_default(literal: Self::DefaultLiteral) -> Self;
+    #[doc(hidden)]
+    fn from_json(value: &Value, schema: &PrimitiveSchema, pattern: Option<&Regex>) -> Result<Self, Problem>;
+    /// The value of an absent (or `null`) field without a default.
+    #[doc(hidden)]
+    fn absent() -> Option<Self>;
+}
+
+/// A unit-only enum with `#[derive(Elicit)]`: a single-select, or the items of a multi-select.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a choice enum, so it cannot be an item of a multi-select",
+    label = "not a unit-only enum with #[derive(Elicit)]",
+    note = "the form schema of MCP elicitation is flat: an array field is a multi-select among the variants of a unit-only enum with #[derive(Elicit)]; lists of free text, numbers or objects are not allowed"
+)]
+pub trait ElicitChoice: Sized + 'static {
+    #[doc(hidden)]
+    const CHOICES: Choices;
+    /// The variant with this wire value.
+    fn from_wire(value: &str) -> Option<Self>;
+    /// The variant's wire value.
+    fn to_wire(&self) -> &'static str;
+}
+
+impl<T: ElicitValue> ElicitField for Option<T> {
+    const KIND: Kind = T::KIND;
+    const OPTIONAL: bool = true;
+    type DefaultLiteral = T::DefaultLiteral;
+    fn from_default(literal: Self::DefaultLiteral) -> Self {
+        Some(T::from_default(literal))
+    }
+    fn from_json(value: &Value, schema: &PrimitiveSchema, pattern: Option<&Regex>) -> Result<Self, Problem> {
+        T::from_json(value, schema, pattern).map(Some)
+    }
+    fn absent() -> Option<Self> {
+        Some(None)
+    }
+}
+
+/// Implements [`ElicitField`] for a non-optional [`ElicitValue`]. The derive emits it for enums.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __impl_field_for_value {
+    ($($ty:ty),* $(,)?) => {$(
+        impl $crate::ElicitField for $ty {
+            const KIND: $crate::__private::Kind = <$ty as $crate::ElicitValue>::KIND;
+            const OPTIONAL: bool = false;
+            type DefaultLiteral = <$ty as $crate::ElicitValue>::DefaultLiteral;
+            fn from_default(literal: Self::DefaultLiteral) -> Self {
+                <$ty as $crate::ElicitValue>::from_default(literal)
+            }
+            fn from_json(
+                value: &$crate::__private::Value,
+                schema: &$crate::schema::PrimitiveSchema,
+                pattern: ::core::option::Option<&$crate::__private::Regex>,
+            ) -> ::core::result::Result<Self, $crate::Problem> {
+                <$ty as $crate::ElicitValue>::from_json(value, schema, pattern)
+            }
+            fn absent() -> ::core::option::Option<Self> {
+                ::core::option::Option::None
+            }
+        }
+    )*};
+}
+
+impl ElicitValue for String {
+    const KIND: Kind = Kind::String;
+    type DefaultLiteral = &'static str;
+    fn from_default(literal: &'static str) -> Self {
+        literal.to_owned()
+    }
+    fn from_json(value: &Value, schema: &PrimitiveSchema, pattern: Option<&Regex>) -> Result<Self, Problem> {
+        let text = value.as_str().ok_or(Problem::WrongType {
+            expected: "a string",
+            found: crate::schema::kind_of(value),
+        })?;
+        if let PrimitiveSchema::String(s) = schema {
+            validate::check_string(s, text, pattern)?;
+        }
+        Ok(text.to_owned())
+    }
+}
+
+impl ElicitValue for bool {
+    const KIND: Kind = Kind::Boolean;
+    type DefaultLiteral = bool;
+    fn from_default(literal: bool) -> Self {
+        literal
+    }
+    fn from_json(value: &Value, _: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
+        value.as_bool().ok_or(Problem::WrongType {
+            expected: "a boolean",
+            found: crate::schema::kind_of(value),
+        })
+    }
+}
+
+macro_rules! integers {
+    ($($ty:ty),*) => {$(
+        impl ElicitValue for $ty {
+            // Bounds past what a double holds exactly are clamped to ±(2^53 - 1).
+            const KIND: Kind = Kind::Integer {
+                minimum: if (<$ty>::MIN as i128) < -(MAX_SAFE_INTEGER as i128) {
+                    -MAX_SAFE_INTEGER
+                } else {
+                    <$ty>::MIN as i64
+                },
+                maximum: if (<$ty>::MAX as i128) > MAX_SAFE_INTEGER as i128 {
+                    MAX_SAFE_INTEGER
+                } else {
+                    <$ty>::MAX as i64
+                },
+            };
+            type DefaultLiteral = $ty;
+            fn from_default(literal: $ty) -> Self {
+                literal
+            }
+            fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
+                let exact = validate::integer(schema, value)?;
+                <$ty>::try_from(exact).map_err(|_| Problem::OutOfRange {
+                    value: value.as_number().cloned().unwrap_or_else(|| 0.into()),
+                    minimum: Some(Number::from_i64(<$ty as Bounds>::bounds().0)),
+                    maximum: Some(Number::from_i64(<$ty as Bounds>::bounds().1)),
+                })
+            }
+        }
+        __impl_field_for_value!($ty);
+    )*};
+}
+
+trait Bounds {
+    fn bounds() -> (i64, i64);
+}
+
+impl<T: ElicitValue> Bounds for T {
+    fn bounds() -> (i64, i64) {
+        match T::KIND {
+            Kind::Integer { minimum, maximum } => (minimum, maximum),
+            _ => (i64::MIN, i64::MAX),
+        }
+    }
+}
+
+integers!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+
+impl ElicitValue for f64 {
+    const KIND: Kind = Kind::Number { bound: None };
+    type DefaultLiteral = f64;
+    fn from_default(literal: f64) -> Self {
+        literal
+    }
+    fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
+        validate::float(schema, value)
+    }
+}
+
+impl ElicitValue for f32 {
+    // f32 holds less than a JSON number: bounded by ±f32::MAX so nothing overflows to infinity.
+    const KIND: Kind = Kind::Number {
+        bound: Some(Number::__from_f64_text(f32::MAX as f64, "3.4028234663852886e38")),
+    };
+    type DefaultLiteral = f32;
+    fn from_default(literal: f32) -> Self {
+        literal
+    }
+    fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
+        validate::float(schema, value).map(|f| f as f32)
+    }
+}
+
+__impl_field_for_value!(String, bool, f64, f32);
+
+/// Parses a multi-select's items into any collection of the choice enum.
+fn collect<E: ElicitChoice, C: FromIterator<E>>(value: &Value, schema: &PrimitiveSchema) -> Result<C, Problem> {
+    let items = validate::multi(schema, value)?;
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(index, item)| {
+            E::from_wire(item).ok_or_else(|| Problem::ItemNotAChoice {
+                index,
+                value: item.to_owned(),
+                choices: E::CHOICES.values.iter().map(|v| v.to_string()).collect(),
+            })
+        })
+        .collect()
+}
+
+fn copy_all<E: ElicitChoice, C: FromIterator<E>>(literal: &'static [E]) -> C {
+    literal.iter().filter_map(|e| E::from_wire(e.to_wire())).collect()
+}
+
+macro_rules! multi_selects {
+    ($($(#[$doc:meta])* [$($bound:tt)*] $ty:ty;)*) => {$(
+        $(#[$doc])*
+        impl<E: ElicitChoice + $($bound)*> ElicitValue for $ty {
+            const KIND: Kind = Kind::Multi(E::CHOICES);
+            type DefaultLiteral = &'static [E];
+            fn from_default(literal: &'static [E]) -> Self {
+                copy_all(literal)
+            }
+            fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
+                collect(value, schema)
+            }
+        }
+
+        impl<E: ElicitChoice + $($bound)*> ElicitField for $ty {
+            const KIND: Kind = <$ty as ElicitValue>::KIND;
+            const OPTIONAL: bool = false;
+            type DefaultLiteral = &'static [E];
+            fn from_default(literal: &'static [E]) -> Self {
+                copy_all(literal)
+            }
+            fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
+                collect(value, schema)
+            }
+            fn absent() -> Option<Self> {
+                None
+            }
+        }
+    )*};
+}
+
+multi_selects! {
+    [Sized] Vec<E>;
+    [Ord] BTreeSet<E>;
+}
+
+impl<E: ElicitChoice + Hash + Eq, S: BuildHasher + Default> ElicitValue for HashSet<E, S> {
+    const KIND: Kind = Kind::Multi(E::CHOICES);
+    type DefaultLiteral = &'static [E];
+    fn from_default(literal: &'static [E]) -> Self {
+        copy_all(literal)
+    }
+    fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
+        collect(value, schema)
+    }
+}
+
+impl<E: ElicitChoice + Hash + Eq, S: BuildHasher + Default> ElicitField for HashSet<E, S> {
+    const KIND: Kind = <Self as ElicitValue>::KIND;
+    const OPTIONAL: bool = false;
+    type DefaultLiteral = &'static [E];
+    fn from_default(literal: &'static [E]) -> Self {
+        copy_all(literal)
+    }
+    fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
+        collect(value, schema)
+    }
+    fn absent() -> Option<Self> {
+        None
+    }
+}
+
+/// Fields that take `min_length`, `max_length`, `pattern` and `format`.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`min_length`, `max_length`, `pattern` and `format` apply only to string fields, and `{Self}` is not one",
+    label = "this attribute needs a `String` field"
+)]
+pub trait StringField {}
+impl StringField for String {}
+impl StringField for Option<String> {}
+
+/// Fields that take `minimum` and `maximum`.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`minimum` and `maximum` apply only to number fields, and `{Self}` is not one",
+    label = "this attribute needs an integer or float field"
+)]
+pub trait NumberField {}
+
+/// Fields that take `min_items` and `max_items`.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`min_items` and `max_items` apply only to multi-select fields, and `{Self}` is not one",
+    label = "this attribute needs a Vec, BTreeSet or HashSet of a choice enum"
+)]
+pub trait MultiSelectField {}
+
+macro_rules! markers {
+    ($marker:ident: $($ty:ty),*) => {$(
+        impl $marker for $ty {}
+        impl $marker for Option<$ty> {}
+    )*};
+}
+markers!(NumberField: u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64);
+
+impl<E: ElicitChoice> MultiSelectField for Vec<E> {}
+impl<E: ElicitChoice> MultiSelectField for Option<Vec<E>> {}
+impl<E: ElicitChoice> MultiSelectField for BTreeSet<E> {}
+impl<E: ElicitChoice> MultiSelectField for Option<BTreeSet<E>> {}
+impl<E: ElicitChoice, S> MultiSelectField for HashSet<E, S> {}
+impl<E: ElicitChoice, S> MultiSelectField for Option<HashSet<E, S>> {}

@@ -1,0 +1,342 @@
+//! What the derive's generated code calls. Not public API: no stability promise.
+//!
+//! The schema of a derived form is assembled here by `const fn`s from each field type's
+//! [`Kind`] and the field's attributes, so it is a constant of the program; the `check_*`
+//! functions run in constants the derive spans on the user's attribute, so a contradiction
+//! that only the field's type reveals (through an alias, say) is still a compile error there.
+
+use std::any::TypeId;
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::{LazyLock, OnceLock, RwLock};
+
+pub use regex::Regex;
+pub use serde_json::{Map, Value};
+
+pub use crate::field::{Choices, Kind, MultiSelectField, NumberField, StringField};
+pub use crate::json::{json_bytes, json_len, json_str};
+pub use crate::schema::{
+    BooleanSchema, LegacyTitledEnumSchema, Number, NumberSchema, NumberType, PrimitiveSchema,
+    Property, RequestedSchema, StringFormat, StringSchema, Text, TitledMultiSelectEnumSchema,
+    TitledOption, TitledSingleSelectEnumSchema, UntitledMultiSelectEnumSchema,
+    UntitledSingleSelectEnumSchema,
+};
+use crate::error::{ContentError, FieldError, Problem};
+use crate::field::ElicitField;
+
+pub use core::option::Option::{self, None, Some};
+pub use core::result::Result::{self, Err, Ok};
+pub use std::borrow::Cow::Borrowed;
+
+/// A field's `default`, as the derive read it from the attribute.
+#[derive(Clone, Copy)]
+pub enum DefaultValue {
+    None,
+    Str(&'static str),
+    Number(Number),
+    Bool(bool),
+    Choice(&'static str),
+    Choices(&'static [Text]),
+}
+
+/// A field's attributes, as far as they shape the schema.
+#[derive(Clone, Copy)]
+pub struct Attrs {
+    pub title: Option<&'static str>,
+    pub description: Option<&'static str>,
+    pub min_length: Option<u64>,
+    pub max_length: Option<u64>,
+    pub pattern: Option<&'static str>,
+    pub format: Option<StringFormat>,
+    pub minimum: Option<Number>,
+    pub maximum: Option<Number>,
+    pub min_items: Option<u64>,
+    pub max_items: Option<u64>,
+    pub default: DefaultValue,
+}
+
+impl Attrs {
+    pub const NONE: Attrs = Attrs {
+        title: None,
+        description: None,
+        min_length: None,
+        max_length: None,
+        pattern: None,
+        format: None,
+        minimum: None,
+        maximum: None,
+        min_items: None,
+        max_items: None,
+        default: DefaultValue::None,
+    };
+}
+
+const fn text(value: Option<&'static str>) -> Option<Text> {
+    match value {
+        Some(s) => Some(Cow::Borrowed(s)),
+        None => None,
+    }
+}
+
+const fn default_text(default: DefaultValue) -> Option<Text> {
+    match default {
+        DefaultValue::Str(s) | DefaultValue::Choice(s) => Some(Cow::Borrowed(s)),
+        _ => None,
+    }
+}
+
+const fn default_texts(default: DefaultValue) -> Option<Cow<'static, [Text]>> {
+    match default {
+        DefaultValue::Choices(list) => Some(Cow::Borrowed(list)),
+        _ => None,
+    }
+}
+
+const fn or(attr: Option<Number>, fallback: Option<Number>) -> Option<Number> {
+    match attr {
+        Some(n) => Some(n),
+        None => fallback,
+    }
+}
+
+/// The property of a field of kind `kind`, narrowed by `attrs`.
+pub const fn property(name: &'static str, optional: bool, kind: Kind, attrs: Attrs) -> Property {
+    // A field with a default may be left out: the parser fills it in.
+    let required = !optional && matches!(attrs.default, DefaultValue::None);
+    let title = text(attrs.title);
+    let description = text(attrs.description);
+    let schema = match kind {
+        Kind::String => PrimitiveSchema::String(StringSchema {
+            title,
+            description,
+            min_length: attrs.min_length,
+            max_length: attrs.max_length,
+            pattern: text(attrs.pattern),
+            format: attrs.format,
+            default: default_text(attrs.default),
+        }),
+        Kind::Boolean => PrimitiveSchema::Boolean(BooleanSchema {
+            title,
+            description,
+            default: match attrs.default {
+                DefaultValue::Bool(b) => Some(b),
+                _ => None,
+            },
+        }),
+        Kind::Integer { minimum, maximum } => PrimitiveSchema::Number(NumberSchema {
+            kind: NumberType::Integer,
+            title,
+            description,
+            minimum: or(attrs.minimum, Some(Number::from_i64(minimum))),
+            maximum: or(attrs.maximum, Some(Number::from_i64(maximum))),
+            default: number_default(attrs.default),
+        }),
+        Kind::Number { bound } => PrimitiveSchema::Number(NumberSchema {
+            kind: NumberType::Number,
+            title,
+            description,
+            minimum: or(attrs.minimum, negate(bound)),
+            maximum: or(attrs.maximum, bound),
+            default: number_default(attrs.default),
+        }),
+        Kind::Choice(Choices {
+            values,
+            titled: None,
+        }) => PrimitiveSchema::SingleSelect(UntitledSingleSelectEnumSchema {
+            title,
+            description,
+            values: Cow::Borrowed(values),
+            default: default_text(attrs.default),
+        }),
+        Kind::Choice(Choices {
+            titled: Some(options),
+            ..
+        }) => PrimitiveSchema::TitledSingleSelect(TitledSingleSelectEnumSchema {
+            title,
+            description,
+            options: Cow::Borrowed(options),
+            default: default_text(attrs.default),
+        }),
+        Kind::Multi(Choices {
+            values,
+            titled: None,
+        }) => PrimitiveSchema::MultiSelect(UntitledMultiSelectEnumSchema {
+            title,
+            description,
+            min_items: attrs.min_items,
+            max_items: attrs.max_items,
+            values: Cow::Borrowed(values),
+            default: default_texts(attrs.default),
+        }),
+        Kind::Multi(Choices {
+            titled: Some(options),
+            ..
+        }) => PrimitiveSchema::TitledMultiSelect(TitledMultiSelectEnumSchema {
+            title,
+            description,
+            min_items: attrs.min_items,
+            max_items: attrs.max_items,
+            options: Cow::Borrowed(options),
+            default: default_texts(attrs.default),
+        }),
+    };
+    Property {
+        name: Cow::Borrowed(name),
+        required,
+        schema,
+    }
+}
+
+const fn number_default(default: DefaultValue) -> Option<Number> {
+    match default {
+        DefaultValue::Number(n) => Some(n),
+        _ => None,
+    }
+}
+
+const fn negate(bound: Option<Number>) -> Option<Number> {
+    match bound {
+        // Only f32's bound is given, and its negation is exact; the text follows.
+        Some(n) => Some(Number::__from_f64_text(-n.as_f64(), "-3.4028234663852886e38")),
+        None => None,
+    }
+}
+
+/// `minimum`/`maximum` must fit the field's type: an integer field takes integer bounds within
+/// its type's range. Runs in a constant spanned on the attribute.
+pub const fn check_bounds(kind: Kind, minimum: Option<Number>, maximum: Option<Number>) {
+    if let Kind::Integer {
+        minimum: type_min,
+        maximum: type_max,
+    } = kind
+    {
+        if let Some(min) = minimum {
+            match min.as_i64() {
+                None => panic!("an integer field takes an integer `minimum`"),
+                Some(m) if m < type_min => panic!("`minimum` is below the smallest value the field's type holds"),
+                Some(m) if m > type_max => panic!("`minimum` is above the largest value the field's type holds"),
+                Some(_) => {}
+            }
+        }
+        if let Some(max) = maximum {
+            match max.as_i64() {
+                None => panic!("an integer field takes an integer `maximum`"),
+                Some(m) if m > type_max => panic!("`maximum` is above the largest value the field's type holds"),
+                Some(m) if m < type_min => panic!("`maximum` is below the smallest value the field's type holds"),
+                Some(_) => {}
+            }
+        }
+    }
+}
+
+/// `min_items` cannot exceed the number of choices, nor can a multi-select default.
+pub const fn check_items(kind: Kind, min_items: Option<u64>) {
+    if let (Kind::Multi(choices), Some(min)) = (kind, min_items) {
+        if min > choices.values.len() as u64 {
+            panic!("`min_items` is more than the number of choices of the enum");
+        }
+    }
+}
+
+/// Proves at compile time that a field type takes string attributes.
+pub const fn require_string<T: StringField + ?Sized>() {}
+/// Proves at compile time that a field type takes number attributes.
+pub const fn require_number<T: NumberField + ?Sized>() {}
+/// Proves at compile time that a field type takes multi-select attributes.
+pub const fn require_multi<T: MultiSelectField + ?Sized>() {}
+
+/// A field's `pattern`, compiled once on first use.
+pub struct Pattern {
+    regex: LazyLock<Result<Regex, String>, fn() -> Result<Regex, String>>,
+}
+
+impl Pattern {
+    pub const fn new(compile: fn() -> Result<Regex, String>) -> Self {
+        Pattern {
+            regex: LazyLock::new(compile),
+        }
+    }
+
+    pub fn compile(pattern: &str) -> Result<Regex, String> {
+        Regex::new(pattern).map_err(|e| e.to_string())
+    }
+
+    fn get(&self) -> Result<&Regex, Problem> {
+        self.regex.as_ref().map_err(|reason| Problem::InvalidPattern {
+            pattern: String::new(),
+            reason: reason.clone(),
+        })
+    }
+}
+
+/// Collects the field errors of one `from_content` call.
+#[derive(Default)]
+pub struct Errors(Vec<FieldError>);
+
+impl Errors {
+    pub fn new() -> Self {
+        Errors(Vec::new())
+    }
+
+    pub fn finish(self) -> Result<(), ContentError> {
+        if self.0.is_empty() {
+            Ok(())
+        } else {
+            Err(ContentError::from_errors(self.0))
+        }
+    }
+}
+
+/// Reads one field: absent or `null` falls back on the default, then on `None` for optional
+/// fields; a present value is checked against the property's schema.
+pub fn field<T: ElicitField>(
+    content: &Map<String, Value>,
+    property: &'static Property,
+    pattern: Option<&Pattern>,
+    default: Option<fn() -> T>,
+    errors: &mut Errors,
+) -> Option<T> {
+    let outcome = match content.get(&*property.name) {
+        None | Some(Value::Null) => match default {
+            Some(default) => Ok(default()),
+            None => T::absent().ok_or(Problem::Missing),
+        },
+        Some(value) => match pattern.map(Pattern::get).transpose() {
+            Ok(regex) => T::from_json(value, &property.schema, regex),
+            Err(problem) => Err(problem),
+        },
+    };
+    match outcome {
+        Ok(value) => Some(value),
+        Err(problem) => {
+            errors.0.push(FieldError::new(name_of(property), problem));
+            None
+        }
+    }
+}
+
+fn name_of(property: &'static Property) -> Cow<'static, str> {
+    match &property.name {
+        Cow::Borrowed(name) => Cow::Borrowed(name),
+        Cow::Owned(name) => Cow::Owned(name.clone()),
+    }
+}
+
+type Leaked = (&'static RequestedSchema, &'static str);
+
+/// The schema of a generic form type, built from its constant on first use and kept for the life
+/// of the process: a `static` cannot depend on type parameters.
+pub fn generic_schema<T: 'static>(build: fn() -> RequestedSchema) -> Leaked {
+    static CACHE: OnceLock<RwLock<HashMap<TypeId, Leaked>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let id = TypeId::of::<T>();
+    if let Some(found) = cache.read().unwrap_or_else(|e| e.into_inner()).get(&id) {
+        return *found;
+    }
+    let mut write = cache.write().unwrap_or_else(|e| e.into_inner());
+    *write.entry(id).or_insert_with(|| {
+        let schema: &'static RequestedSchema = Box::leak(Box::new(build()));
+        let json = serde_json::to_string(schema).unwrap_or_default();
+        (schema, Box::leak(json.into_boxed_str()))
+    })
+}

@@ -1,0 +1,1 @@
+//! Integration tests, UI tests, benches and examples of the elicit workspace.
