@@ -22,7 +22,7 @@ use crate::schema::{Number, StringFormat};
 /// }
 /// let content = serde_json::json!({"age": 12});
 /// let err: ContentError = Age::from_content(content.as_object().unwrap()).err().unwrap();
-/// assert_eq!(err.to_string(), "`age`: must be at least 18, got 12");
+/// assert_eq!(err.to_string(), "`age`: must be between 18 and 255, got 12");
 /// assert_eq!(err.errors()[0].field(), "age");
 /// ```
 #[derive(Clone, Debug, PartialEq)]

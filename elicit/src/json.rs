@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 use crate::number::{ConstNumber, Number};
 use crate::schema::{
-    PrimitiveSchema, Property, RequestedSchema, StringFormat, TitledOption,
+    PrimitiveSchema, Property, StringFormat, TitledOption,
 };
 
 /// Counts bytes and, when `out` has room, stores them: the first pass sizes the buffer.
@@ -167,16 +167,21 @@ impl Writer<'_> {
         self.byte(b']');
     }
 
-    const fn schema(&mut self, schema: &RequestedSchema) {
+    const fn form(
+        &mut self,
+        schema_uri: &Option<Cow<'static, str>>,
+        title: &Option<Cow<'static, str>>,
+        description: &Option<Cow<'static, str>>,
+        properties: &[Property],
+    ) {
         let mut first = true;
         self.byte(b'{');
-        self.opt_text(&mut first, "$schema", &schema.schema_uri);
+        self.opt_text(&mut first, "$schema", schema_uri);
         self.key(&mut first, "type");
         self.string("object");
-        self.opt_text(&mut first, "title", &schema.title);
-        self.opt_text(&mut first, "description", &schema.description);
+        self.opt_text(&mut first, "title", title);
+        self.opt_text(&mut first, "description", description);
         self.key(&mut first, "properties");
-        let properties = cow_slice(&schema.properties);
         self.byte(b'{');
         let mut i = 0;
         let mut any_required = false;
@@ -319,25 +324,27 @@ const fn cow_slice<'a, T: Clone>(cow: &'a Cow<'static, [T]>) -> &'a [T] {
     }
 }
 
-/// The length of the schema's JSON text.
-pub const fn json_len(schema: &RequestedSchema) -> usize {
+/// The length of the JSON text of a schema over `properties` (as a derived schema: no
+/// `$schema`, `title` or `description`). Takes the properties rather than a `RequestedSchema`
+/// so that no value with drop glue is a temporary of the constant that calls it.
+pub const fn json_len(properties: &'static [Property]) -> usize {
     let mut empty: [u8; 0] = [];
     let mut writer = Writer {
         out: &mut empty,
         len: 0,
     };
-    writer.schema(schema);
+    writer.form(&None, &None, &None, properties);
     writer.len
 }
 
-/// The schema's JSON text, `N` being [`json_len`] of the same schema.
-pub const fn json_bytes<const N: usize>(schema: &RequestedSchema) -> [u8; N] {
+/// The JSON text of a schema over `properties`, `N` being [`json_len`] of the same.
+pub const fn json_bytes<const N: usize>(properties: &'static [Property]) -> [u8; N] {
     let mut buf = [0u8; N];
     let mut writer = Writer {
         out: &mut buf,
         len: 0,
     };
-    writer.schema(schema);
+    writer.form(&None, &None, &None, properties);
     assert!(writer.len == N, "json_bytes called with a length other than json_len");
     buf
 }

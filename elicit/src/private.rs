@@ -22,7 +22,7 @@ pub use crate::schema::{
     UntitledSingleSelectEnumSchema,
 };
 use crate::error::{ContentError, FieldError, Problem};
-use crate::field::ElicitField;
+use crate::field::{ElicitChoice, ElicitField};
 
 pub use core::option::Option::{self, None, Some};
 pub use core::result::Result::{self, Err, Ok};
@@ -247,12 +247,14 @@ pub const fn require_multi<T: MultiSelectField + ?Sized>() {}
 
 /// A field's `pattern`, compiled once on first use.
 pub struct Pattern {
+    source: &'static str,
     regex: LazyLock<Result<Regex, String>, fn() -> Result<Regex, String>>,
 }
 
 impl Pattern {
-    pub const fn new(compile: fn() -> Result<Regex, String>) -> Self {
+    pub const fn new(source: &'static str, compile: fn() -> Result<Regex, String>) -> Self {
         Pattern {
+            source,
             regex: LazyLock::new(compile),
         }
     }
@@ -262,11 +264,29 @@ impl Pattern {
     }
 
     fn get(&self) -> Result<&Regex, Problem> {
+        // The derive proved the pattern compiles; a failure here would be a regex version skew.
         self.regex.as_ref().map_err(|reason| Problem::InvalidPattern {
-            pattern: String::new(),
+            pattern: self.source.to_owned(),
             reason: reason.clone(),
         })
     }
+}
+
+/// The constants of a derived form, kept out of the public `Elicit` trait.
+pub trait FormSchema {
+    /// The properties, in declaration order.
+    const PROPERTIES: &'static [Property];
+    /// Evaluating this runs the compile-time checks that need the field types.
+    const CHECKS: ();
+}
+
+/// A single-select's value as the enum's variant.
+pub fn choice<E: ElicitChoice>(value: &Value, schema: &PrimitiveSchema) -> Result<E, Problem> {
+    let text = crate::validate::choice(schema, value)?;
+    E::from_wire(text).ok_or_else(|| Problem::NotAChoice {
+        value: text.to_owned(),
+        choices: E::CHOICES.values.iter().map(|v| v.to_string()).collect(),
+    })
 }
 
 /// Collects the field errors of one `from_content` call.
@@ -278,12 +298,8 @@ impl Errors {
         Errors(Vec::new())
     }
 
-    pub fn finish(self) -> Result<(), ContentError> {
-        if self.0.is_empty() {
-            Ok(())
-        } else {
-            Err(ContentError::from_errors(self.0))
-        }
+    pub fn into_error(self) -> ContentError {
+        ContentError::from_errors(self.0)
     }
 }
 

@@ -1,0 +1,136 @@
+//! The derive input as a form (struct with named fields) or a choice (unit-only enum), with the
+//! attributes read and the wire names resolved.
+
+use syn::{Data, DeriveInput, Fields, Ident, Type};
+
+use crate::attr;
+use crate::ctxt::Ctxt;
+
+pub enum Input<'a> {
+    Form(Form<'a>),
+    Choice(Choice<'a>),
+}
+
+pub struct Form<'a> {
+    pub input: &'a DeriveInput,
+    pub attrs: attr::Container,
+    pub fields: Vec<Field<'a>>,
+}
+
+pub struct Field<'a> {
+    pub ident: &'a Ident,
+    pub ty: &'a Type,
+    pub attrs: attr::Field,
+    /// The key in `properties` and in `content`.
+    pub wire_name: String,
+}
+
+pub struct Choice<'a> {
+    pub input: &'a DeriveInput,
+    pub attrs: attr::Container,
+    pub variants: Vec<Variant<'a>>,
+}
+
+pub struct Variant<'a> {
+    pub ident: &'a Ident,
+    pub attrs: attr::Variant,
+    /// The value sent in `content`.
+    pub wire_name: String,
+}
+
+const SHAPE_HELP: &str = "a form is a struct with named fields, and a choice is an enum whose \
+                          variants carry no data";
+
+impl<'a> Input<'a> {
+    /// Reads the input; `None` when its shape cannot be derived at all (errors are in `cx`).
+    pub fn from_syn(cx: &Ctxt, input: &'a DeriveInput) -> Option<Self> {
+        let attrs = attr::Container::from_attrs(cx, &input.attrs);
+        match &input.data {
+            Data::Struct(data) => match &data.fields {
+                Fields::Named(named) => {
+                    let fields = named.named.iter().map(|f| Field::from_syn(cx, f, &attrs)).collect();
+                    Some(Input::Form(Form { input, attrs, fields }))
+                }
+                Fields::Unnamed(_) => {
+                    cx.error_spanned_by(
+                        &input.ident,
+                        format!("#[derive(Elicit)] cannot be used on a tuple struct: {SHAPE_HELP}; name the fields so each becomes a form property"),
+                    );
+                    None
+                }
+                Fields::Unit => {
+                    cx.error_spanned_by(
+                        &input.ident,
+                        format!("#[derive(Elicit)] cannot be used on a unit struct: {SHAPE_HELP}; a form needs named fields to ask for"),
+                    );
+                    None
+                }
+            },
+            Data::Enum(data) => {
+                let mut variants = Vec::new();
+                for variant in &data.variants {
+                    if !matches!(variant.fields, Fields::Unit) {
+                        cx.error_spanned_by(
+                            variant,
+                            format!(
+                                "#[derive(Elicit)] on an enum needs unit variants only, but `{}` carries data: {SHAPE_HELP}",
+                                variant.ident
+                            ),
+                        );
+                        continue;
+                    }
+                    variants.push(Variant::from_syn(cx, variant, &attrs));
+                }
+                if data.variants.is_empty() {
+                    cx.error_spanned_by(&input.ident, "#[derive(Elicit)] on an enum needs at least one variant to choose from");
+                }
+                Some(Input::Choice(Choice { input, attrs, variants }))
+            }
+            Data::Union(_) => {
+                cx.error_spanned_by(
+                    &input.ident,
+                    format!("#[derive(Elicit)] cannot be used on a union: {SHAPE_HELP}"),
+                );
+                None
+            }
+        }
+    }
+}
+
+/// A Rust identifier without its `r#` prefix.
+fn unraw(ident: &Ident) -> String {
+    let name = ident.to_string();
+    name.strip_prefix("r#").map(str::to_owned).unwrap_or(name)
+}
+
+impl<'a> Field<'a> {
+    fn from_syn(cx: &Ctxt, field: &'a syn::Field, container: &attr::Container) -> Self {
+        let attrs = attr::Field::from_attrs(cx, &field.attrs);
+        // `Fields::Named` guarantees an ident.
+        let ident = field.ident.as_ref().expect("named field");
+        let name = unraw(ident);
+        let rule = container.rename_all.get().copied().or(container.serde_rename_all.as_ref().map(|(_, r)| *r));
+        let wire_name = attrs
+            .rename
+            .get()
+            .or(attrs.serde_rename.as_ref())
+            .map(|lit| lit.value())
+            .unwrap_or_else(|| rule.map_or(name.clone(), |rule| rule.apply_to_field(&name)));
+        Field { ident, ty: &field.ty, attrs, wire_name }
+    }
+}
+
+impl<'a> Variant<'a> {
+    fn from_syn(cx: &Ctxt, variant: &'a syn::Variant, container: &attr::Container) -> Self {
+        let attrs = attr::Variant::from_attrs(cx, &variant.attrs);
+        let name = unraw(&variant.ident);
+        let rule = container.rename_all.get().copied().or(container.serde_rename_all.as_ref().map(|(_, r)| *r));
+        let wire_name = attrs
+            .rename
+            .get()
+            .or(attrs.serde_rename.as_ref())
+            .map(|lit| lit.value())
+            .unwrap_or_else(|| rule.map_or(name.clone(), |rule| rule.apply_to_variant(&name)));
+        Variant { ident: &variant.ident, attrs, wire_name }
+    }
+}

@@ -1,0 +1,426 @@
+//! Code generation. Everything goes in `const _: () = { ... }` and names the runtime crate's
+//! items by full path through its `__private` module, so user names (`struct Result;`, a local
+//! `Option`) cannot capture them. Type-dependent facts are left to the compiler: each field's
+//! schema comes from `<T as ElicitField>::KIND`, so aliases and foreign types work and a type
+//! without a mapping fails with the trait's own message, spanned on the field's type.
+
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, Expr};
+
+use crate::ast::{Choice, Field, Form, Input};
+use crate::attr::{span_of, DefaultKind, NumLit, NumValue};
+use crate::check;
+use crate::ctxt::Ctxt;
+
+pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
+    let cx = Ctxt::default();
+    let ast = Input::from_syn(&cx, input);
+    match &ast {
+        Some(Input::Form(form)) => check::check_form(&cx, form),
+        Some(Input::Choice(choice)) => check::check_choice(&cx, choice),
+        None => {}
+    }
+    cx.check()?;
+    Ok(match ast {
+        Some(Input::Form(form)) => expand_form(&form),
+        Some(Input::Choice(choice)) => expand_choice(&choice),
+        None => TokenStream::new(),
+    })
+}
+
+fn runtime_path(krate: Option<&syn::Path>) -> TokenStream {
+    match krate {
+        Some(path) => path.to_token_stream(),
+        None => quote!(::elicit),
+    }
+}
+
+fn opt_str(value: Option<String>) -> TokenStream {
+    match value {
+        Some(text) => quote!(::core::option::Option::Some(#text)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn opt_u64(value: Option<&u64>) -> TokenStream {
+    match value {
+        Some(n) => quote!(::core::option::Option::Some(#n)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// A number as the runtime's `Number`: integers exactly, floats with the text `serde_json`
+/// prints for them (`ryu`), so the const JSON writer needs no float formatting.
+fn number(krate: &TokenStream, value: NumValue) -> TokenStream {
+    match value {
+        NumValue::Int(i) => {
+            let i = i64::try_from(i).unwrap_or(if i < 0 { i64::MIN } else { i64::MAX });
+            quote!(#krate::__private::Number::from_i64(#i))
+        }
+        NumValue::Float(f) => {
+            let text = ryu::Buffer::new().format_finite(f).to_owned();
+            let lit = Literal::f64_suffixed(f);
+            quote!(#krate::__private::Number::__from_f64_text(#lit, #text))
+        }
+    }
+}
+
+fn opt_number(krate: &TokenStream, value: Option<&NumLit>) -> TokenStream {
+    match value {
+        Some(n) => {
+            let n = number(krate, n.value);
+            quote!(::core::option::Option::Some(#n))
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// The generated items of one asked-for field.
+struct FieldCode {
+    /// The `Property` constant expression.
+    property: TokenStream,
+    /// Compile-time checks that need the field's type.
+    checks: TokenStream,
+    /// Block-level items (pattern statics, multi-select default lists).
+    items: TokenStream,
+    /// The expression that reads the field in `from_content`.
+    read: TokenStream,
+}
+
+fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode {
+    let ty = field.ty;
+    let a = &field.attrs;
+    let wire = &field.wire_name;
+    let mut items = TokenStream::new();
+    let mut checks = TokenStream::new();
+
+    let format = match a.format.get().map(|f| f.value()) {
+        Some(name) => {
+            let variant = format_ident!(
+                "{}",
+                match name.as_str() {
+                    "email" => "Email",
+                    "uri" => "Uri",
+                    "date" => "Date",
+                    _ => "DateTime",
+                }
+            );
+            quote!(::core::option::Option::Some(#krate::__private::StringFormat::#variant))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+
+    let default_value = match a.default.get() {
+        None => quote!(#krate::__private::DefaultValue::None),
+        Some(default) => {
+            let expr = &default.expr;
+            match &default.kind {
+                DefaultKind::Str(_) => quote!(#krate::__private::DefaultValue::Str(#expr)),
+                DefaultKind::Bool(b) => quote!(#krate::__private::DefaultValue::Bool(#b)),
+                DefaultKind::Number(value) => {
+                    let n = number(krate, *value);
+                    quote!(#krate::__private::DefaultValue::Number(#n))
+                }
+                DefaultKind::Choice => quote_spanned! {expr.span()=>
+                    #krate::__private::DefaultValue::Choice((#expr).__elicit_wire())
+                },
+                DefaultKind::Choices(elems) => {
+                    let list = format_ident!("__ELICIT_DEFAULT_{}", index);
+                    items.extend(quote! {
+                        const #list: &[#krate::__private::Text] = &[
+                            #(#krate::__private::Borrowed((#elems).__elicit_wire()),)*
+                        ];
+                    });
+                    quote!(#krate::__private::DefaultValue::Choices(#list))
+                }
+            }
+        }
+    };
+
+    let title = opt_str(a.title.get().map(|t| t.value()));
+    let description = opt_str(a.description.get().map(|d| d.value()).or_else(|| a.doc.clone()));
+    let min_length = opt_u64(a.min_length.get());
+    let max_length = opt_u64(a.max_length.get());
+    let pattern_text = opt_str(a.pattern.get().map(|p| p.value()));
+    let minimum = opt_number(krate, a.minimum.get());
+    let maximum = opt_number(krate, a.maximum.get());
+    let min_items = opt_u64(a.min_items.get());
+    let max_items = opt_u64(a.max_items.get());
+
+    let property = quote_spanned! {ty.span()=>
+        #krate::__private::property(
+            #wire,
+            <#ty as #krate::ElicitField>::OPTIONAL,
+            <#ty as #krate::ElicitField>::KIND,
+            #krate::__private::Attrs {
+                title: #title,
+                description: #description,
+                min_length: #min_length,
+                max_length: #max_length,
+                pattern: #pattern_text,
+                format: #format,
+                minimum: #minimum,
+                maximum: #maximum,
+                min_items: #min_items,
+                max_items: #max_items,
+                default: #default_value,
+            },
+        )
+    };
+
+    // Attributes that only some types take: proven by trait bounds spanned on the attribute.
+    let string_attr = [a.min_length.tokens(), a.max_length.tokens(), a.pattern.tokens(), a.format.tokens()];
+    if let Some(tokens) = string_attr.into_iter().flatten().next() {
+        let span = span_of(Some(tokens), Span::call_site());
+        checks.extend(quote_spanned!(span=> #krate::__private::require_string::<#ty>();));
+    }
+    if let Some(tokens) = [a.minimum.tokens(), a.maximum.tokens()].into_iter().flatten().next() {
+        let span = span_of(Some(tokens), Span::call_site());
+        checks.extend(quote_spanned! {span=>
+            #krate::__private::require_number::<#ty>();
+            #krate::__private::check_bounds(<#ty as #krate::ElicitField>::KIND, #minimum, #maximum);
+        });
+    }
+    if let Some(tokens) = [a.min_items.tokens(), a.max_items.tokens()].into_iter().flatten().next() {
+        let span = span_of(Some(tokens), Span::call_site());
+        checks.extend(quote_spanned! {span=>
+            #krate::__private::require_multi::<#ty>();
+            #krate::__private::check_items(<#ty as #krate::ElicitField>::KIND, #min_items);
+        });
+    }
+
+    // The default is a value of the field's own type: the compiler checks it.
+    let default_fn = match a.default.get() {
+        None => quote!(::core::option::Option::None),
+        Some(default) => {
+            let literal = default_literal(&default.expr, &default.kind);
+            checks.extend(quote_spanned! {default.expr.span()=>
+                let _: <#ty as #krate::ElicitField>::DefaultLiteral = #literal;
+            });
+            quote! {
+                ::core::option::Option::Some(
+                    (|| <#ty as #krate::ElicitField>::from_default(#literal)) as fn() -> #ty
+                )
+            }
+        }
+    };
+
+    let pattern = match a.pattern.get() {
+        Some(lit) => {
+            let name = format_ident!("__ELICIT_PATTERN_{}", index);
+            items.extend(quote! {
+                static #name: #krate::__private::Pattern =
+                    #krate::__private::Pattern::new(#lit, || #krate::__private::Pattern::compile(#lit));
+            });
+            quote!(::core::option::Option::Some(&#name))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+
+    let read = quote! {
+        #krate::__private::field::<#ty>(content, &properties[#index], #pattern, #default_fn, &mut errors)
+    };
+    FieldCode { property, checks, items, read }
+}
+
+/// The default as a `DefaultLiteral`: multi-select arrays become `&'static` slices.
+fn default_literal(expr: &Expr, kind: &DefaultKind) -> TokenStream {
+    match kind {
+        DefaultKind::Choices(elems) => quote_spanned!(expr.span()=> &[#(#elems),*]),
+        _ => expr.to_token_stream(),
+    }
+}
+
+fn expand_form(form: &Form) -> TokenStream {
+    let input = form.input;
+    let krate = runtime_path(form.attrs.krate.get());
+    let ident = &input.ident;
+    let generic = !input.generics.params.is_empty();
+    let mut generics = input.generics.clone();
+    if generic {
+        let where_clause = generics.make_where_clause();
+        for field in form.fields.iter().filter(|f| !f.attrs.skip.is_set()) {
+            let ty = field.ty;
+            where_clause.predicates.push(syn::parse_quote!(#ty: #krate::ElicitField));
+        }
+        where_clause.predicates.push(syn::parse_quote!(Self: 'static));
+    }
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+
+    let asked: Vec<&Field> = form.fields.iter().filter(|f| !f.attrs.skip.is_set()).collect();
+    let codes: Vec<FieldCode> = asked.iter().enumerate().map(|(i, f)| field_code(&krate, f, i)).collect();
+    let properties = codes.iter().map(|c| &c.property);
+    let checks = codes.iter().map(|c| &c.checks);
+    let items = codes.iter().map(|c| &c.items);
+    let reads = codes.iter().map(|c| &c.read);
+    let vars: Vec<_> = (0..asked.len()).map(|i| format_ident!("__field{}", i)).collect();
+    let asked_idents = asked.iter().map(|f| f.ident);
+    let skipped_idents = form.fields.iter().filter(|f| f.attrs.skip.is_set()).map(|f| f.ident);
+    let skipped_tys = form.fields.iter().filter(|f| f.attrs.skip.is_set()).map(|f| f.ty);
+
+    let message = match form.attrs.message.get() {
+        Some(m) => quote!(::core::option::Option::Some(#m)),
+        None => quote!(::core::option::Option::None),
+    };
+    let has_message = form.attrs.message.get().map(|m| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #krate::HasMessage for #ident #ty_generics #where_clause {
+                const MESSAGE: &'static str = #m;
+            }
+        }
+    });
+
+    let schema_fns = if generic {
+        quote! {
+            fn requested_schema() -> &'static #krate::RequestedSchema {
+                let () = <Self as #krate::__private::FormSchema>::CHECKS;
+                #krate::__private::generic_schema::<Self>(|| {
+                    #krate::__private::RequestedSchema::from_static(<Self as #krate::__private::FormSchema>::PROPERTIES)
+                }).0
+            }
+            fn requested_schema_json() -> &'static str {
+                let () = <Self as #krate::__private::FormSchema>::CHECKS;
+                #krate::__private::generic_schema::<Self>(|| {
+                    #krate::__private::RequestedSchema::from_static(<Self as #krate::__private::FormSchema>::PROPERTIES)
+                }).1
+            }
+        }
+    } else {
+        quote! {
+            fn requested_schema() -> &'static #krate::RequestedSchema {
+                static SCHEMA: #krate::RequestedSchema = #krate::__private::RequestedSchema::from_static(
+                    <#ident as #krate::__private::FormSchema>::PROPERTIES,
+                );
+                &SCHEMA
+            }
+            fn requested_schema_json() -> &'static str {
+                const PROPERTIES: &[#krate::__private::Property] = <#ident as #krate::__private::FormSchema>::PROPERTIES;
+                const LEN: usize = #krate::__private::json_len(PROPERTIES);
+                const BYTES: [u8; LEN] = #krate::__private::json_bytes::<LEN>(PROPERTIES);
+                static JSON: &str = #krate::__private::json_str(&BYTES);
+                JSON
+            }
+        }
+    };
+    let eager_checks = (!generic).then(|| {
+        quote!(const _: () = <#ident as #krate::__private::FormSchema>::CHECKS;)
+    });
+
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, clippy::all)]
+        const _: () = {
+            #(#items)*
+
+            #[automatically_derived]
+            impl #impl_generics #krate::__private::FormSchema for #ident #ty_generics #where_clause {
+                const PROPERTIES: &'static [#krate::__private::Property] = &[#(#properties),*];
+                const CHECKS: () = { #(#checks)* };
+            }
+
+            #eager_checks
+
+            #[automatically_derived]
+            impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
+                const MESSAGE: ::core::option::Option<&'static str> = #message;
+
+                #schema_fns
+
+                fn from_content(
+                    content: &#krate::__private::Map<::std::string::String, #krate::__private::Value>,
+                ) -> ::core::result::Result<Self, #krate::ContentError> {
+                    let properties: &'static [#krate::__private::Property] =
+                        &<Self as #krate::Elicit>::requested_schema().properties;
+                    let mut errors = #krate::__private::Errors::new();
+                    #(let #vars = #reads;)*
+                    match (#(#vars,)*) {
+                        (#(::core::option::Option::Some(#vars),)*) => ::core::result::Result::Ok(Self {
+                            #(#asked_idents: #vars,)*
+                            #(#skipped_idents: <#skipped_tys as ::core::default::Default>::default(),)*
+                        }),
+                        _ => ::core::result::Result::Err(errors.into_error()),
+                    }
+                }
+            }
+
+            #has_message
+        };
+    }
+}
+
+fn expand_choice(choice: &Choice) -> TokenStream {
+    let input = choice.input;
+    let krate = runtime_path(choice.attrs.krate.get());
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let idents: Vec<_> = choice.variants.iter().map(|v| v.ident).collect();
+    let wires: Vec<&String> = choice.variants.iter().map(|v| &v.wire_name).collect();
+    let any_titled = choice.variants.iter().any(|v| v.attrs.title.is_set());
+    let titled = if any_titled {
+        // A titled select needs a title on every option; a variant without one shows its value.
+        let titles = choice.variants.iter().map(|v| v.attrs.title.get().map_or(v.wire_name.clone(), |t| t.value()));
+        quote! {
+            ::core::option::Option::Some(&[#(#krate::__private::TitledOption {
+                value: #krate::__private::Borrowed(#wires),
+                title: #krate::__private::Borrowed(#titles),
+            }),*])
+        }
+    } else {
+        quote!(::core::option::Option::None)
+    };
+
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, clippy::all)]
+        const _: () = {
+            #[automatically_derived]
+            impl #impl_generics #krate::ElicitChoice for #ident #ty_generics #where_clause {
+                const CHOICES: #krate::__private::Choices = #krate::__private::Choices {
+                    values: &[#(#krate::__private::Borrowed(#wires)),*],
+                    titled: #titled,
+                };
+                fn from_wire(value: &str) -> ::core::option::Option<Self> {
+                    match value {
+                        #(#wires => ::core::option::Option::Some(Self::#idents),)*
+                        _ => ::core::option::Option::None,
+                    }
+                }
+                fn to_wire(&self) -> &'static str {
+                    self.__elicit_wire()
+                }
+            }
+
+            #[automatically_derived]
+            impl #impl_generics #krate::ElicitValue for #ident #ty_generics #where_clause {
+                const KIND: #krate::__private::Kind =
+                    #krate::__private::Kind::Choice(<Self as #krate::ElicitChoice>::CHOICES);
+                type DefaultLiteral = Self;
+                fn from_default(literal: Self) -> Self {
+                    literal
+                }
+                fn from_json(
+                    value: &#krate::__private::Value,
+                    schema: &#krate::schema::PrimitiveSchema,
+                    _: ::core::option::Option<&#krate::__private::Regex>,
+                ) -> ::core::result::Result<Self, #krate::Problem> {
+                    #krate::__private::choice::<Self>(value, schema)
+                }
+            }
+
+            #krate::__impl_field_for_value!(#ident #ty_generics);
+
+            #[automatically_derived]
+            impl #impl_generics #ident #ty_generics #where_clause {
+                #[doc(hidden)]
+                pub const fn __elicit_wire(&self) -> &'static str {
+                    match self {
+                        #(Self::#idents => #wires,)*
+                    }
+                }
+            }
+        };
+    }
+}
