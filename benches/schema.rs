@@ -1,1 +1,71 @@
-fn main() {}
+//! `requested_schema_json()` (a static laid down at compile time) against building the same
+//! schema with schemars at run time and serializing it, which is what a schemars-based path
+//! such as rmcp's `elicit::<T>()` does.
+//!
+//! Run with `cargo bench --bench schema`; it prints the ratio after criterion's report.
+
+use criterion::{Criterion, criterion_group};
+use elicit::Elicit;
+use schemars::JsonSchema;
+use serde_json::Value;
+
+#[derive(Elicit, JsonSchema)]
+#[allow(dead_code)]
+struct Booking {
+    /// Who the table is for
+    #[elicit(min_length = 1, max_length = 80)]
+    #[schemars(length(min = 1, max = 80))]
+    name: String,
+    /// Day of the booking
+    #[elicit(format = "date")]
+    #[schemars(extend("format" = "date"))]
+    date: String,
+    /// Number of guests
+    #[elicit(minimum = 1, maximum = 12)]
+    #[schemars(range(min = 1, max = 12))]
+    guests: u8,
+    /// Outside seating
+    terrace: bool,
+    /// Anything we should know
+    notes: Option<String>,
+}
+
+fn benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("schema");
+    group.bench_function("elicit_requested_schema_json", |b| {
+        b.iter(|| std::hint::black_box(Booking::requested_schema_json()).len())
+    });
+    group.bench_function("schemars_schema_for_to_string", |b| {
+        b.iter(|| {
+            let schema = schemars::schema_for!(Booking);
+            serde_json::to_string(&schema).map(|s| s.len()).unwrap_or(0)
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(group, benches);
+
+fn main() {
+    group();
+    criterion::Criterion::default().configure_from_args().final_summary();
+    let ours = estimate("elicit_requested_schema_json");
+    let schemars = estimate("schemars_schema_for_to_string");
+    if let (Some(ours), Some(schemars)) = (ours, schemars) {
+        println!("\nratio of this run (mean times):");
+        println!(
+            "  schemars at run time / elicit requested_schema_json = {:.0}x",
+            schemars / ours
+        );
+    }
+}
+
+fn estimate(function: &str) -> Option<f64> {
+    let dir = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/target").to_owned()
+    });
+    let path = format!("{dir}/criterion/schema/{function}/new/estimates.json");
+    let text = std::fs::read_to_string(path).ok()?;
+    let json: Value = serde_json::from_str(&text).ok()?;
+    json["mean"]["point_estimate"].as_f64()
+}
