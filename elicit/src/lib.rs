@@ -53,23 +53,35 @@
 //! See the README for the attribute reference and how each rule of the spec is enforced.
 #![deny(missing_docs)]
 
+mod capability;
+pub mod client;
 mod error;
 mod field;
 mod format;
+mod host;
 mod json;
 mod number;
+mod protocol;
 mod request;
 mod result;
 pub mod schema;
+pub mod server;
 mod validate;
 
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
 
+pub use capability::{ElicitationCapability, InvalidCapability, ModeNotSupported};
 pub use elicit_derive::Elicit;
 pub use error::{ContentError, FieldError, Problem};
 pub use field::{ElicitChoice, ElicitField, ElicitValue};
+pub use protocol::{
+    ElicitMode, ElicitRequest, ElicitRequestParams, ElicitRequestUrlParams,
+    ElicitationCompleteNotification, ElicitationCompleteParams, ElicitationId, JsonRpcError,
+    NotUrlElicitationRequired, RandomnessUnavailable, RequestId, UnexpectedContent,
+    UrlElicitOutcome, UrlElicitationRequiredError,
+};
 pub use request::ElicitRequestFormParams;
 pub use result::{ElicitAction, ElicitOutcome, ElicitResult};
 pub use schema::RequestedSchema;

@@ -1,0 +1,31 @@
+//! The client side of elicitation: validating an incoming `elicitation/create` against what the
+//! client declared, preparing a form's answer (defaults filled in, content validated), reviewing
+//! a URL before asking the user's consent, and following completion notifications.
+//!
+//! ```
+//! use elicit::{ElicitRequestParams, ElicitationCapability};
+//! use elicit::client::{UrlReview, validate_request};
+//!
+//! let declared = ElicitationCapability::form_and_url();
+//! let params = serde_json::json!({
+//!     "mode": "url",
+//!     "elicitationId": "550e8400-e29b-41d4-a716-446655440000",
+//!     "url": "https://mcp.example.com/ui/set_api_key",
+//!     "message": "Please provide your API key to continue."
+//! });
+//! let ElicitRequestParams::Url(url) = validate_request(&params, Some(&declared)).unwrap() else {
+//!     unreachable!()
+//! };
+//! let review = UrlReview::of(&url).unwrap();
+//! assert_eq!(review.registrable_domain(), Some("example.com"));
+//! assert!(review.warnings().is_empty());
+//! // Show `review` and `url.message()`, and open `review.url()` only after the user consents.
+//! ```
+
+mod review;
+mod validate;
+mod watch;
+
+pub use review::{UrlReview, UrlReviewError, UrlWarning};
+pub use validate::{InvalidElicitRequest, accept_form, validate_request};
+pub use watch::{Completion, UrlElicitationWatch};

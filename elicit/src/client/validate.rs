@@ -1,0 +1,182 @@
+//! What a client checks in an incoming `elicitation/create`, and in its own answer before
+//! sending it.
+
+use std::fmt;
+
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use crate::capability::{ElicitationCapability, ModeNotSupported};
+use crate::error::ContentError;
+use crate::protocol::{ElicitMode, ElicitRequestParams, JsonRpcError};
+use crate::result::ElicitResult;
+use crate::schema::{RequestedSchema, SchemaError};
+
+/// Why a client refuses an `elicitation/create`. Every case is answered with -32602 (Invalid
+/// params): see [`to_jsonrpc_error`](InvalidElicitRequest::to_jsonrpc_error).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InvalidElicitRequest {
+    /// The params are not a JSON object.
+    NotAnObject,
+    /// `mode` is neither `"form"` nor `"url"`.
+    UnknownMode {
+        /// The mode sent.
+        mode: String,
+    },
+    /// The mode is one this client did not declare in its capabilities.
+    ModeNotDeclared(ModeNotSupported),
+    /// The form's `requestedSchema` lies outside the spec's restricted subset.
+    InvalidSchema(SchemaError),
+    /// A required member is missing or of the wrong type.
+    Malformed {
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl fmt::Display for InvalidElicitRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InvalidElicitRequest::NotAnObject => {
+                f.write_str("the elicitation/create params must be an object")
+            }
+            InvalidElicitRequest::UnknownMode { mode } => write!(
+                f,
+                "unknown elicitation mode \"{mode}\" (expected \"form\" or \"url\")"
+            ),
+            InvalidElicitRequest::ModeNotDeclared(e) => e.fmt(f),
+            InvalidElicitRequest::InvalidSchema(e) => e.fmt(f),
+            InvalidElicitRequest::Malformed { reason } => {
+                write!(f, "invalid elicitation/create params: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for InvalidElicitRequest {}
+
+impl InvalidElicitRequest {
+    /// The -32602 error to answer the request with. Its message says what was wrong (for a
+    /// schema, which property and keyword); its `data` carries the same as fields: `mode`, or
+    /// `property` and `keyword`.
+    pub fn to_jsonrpc_error(&self) -> JsonRpcError {
+        let data = match self {
+            InvalidElicitRequest::UnknownMode { mode } => Some(json!({ "mode": mode })),
+            InvalidElicitRequest::ModeNotDeclared(e) => Some(json!({ "mode": e.mode.as_str() })),
+            InvalidElicitRequest::InvalidSchema(e) => {
+                Some(json!({ "property": e.property(), "keyword": e.keyword() }))
+            }
+            InvalidElicitRequest::NotAnObject | InvalidElicitRequest::Malformed { .. } => None,
+        };
+        JsonRpcError {
+            code: JsonRpcError::INVALID_PARAMS,
+            message: self.to_string(),
+            data,
+        }
+    }
+}
+
+impl From<InvalidElicitRequest> for JsonRpcError {
+    fn from(error: InvalidElicitRequest) -> Self {
+        error.to_jsonrpc_error()
+    }
+}
+
+/// Validates the params of an incoming `elicitation/create` against what this client declared
+/// (`declared`: its `elicitation` capability, `None` if it declared none).
+///
+/// In order: the params must be an object; the mode (absent means form) must be known and
+/// declared; a form's `requestedSchema` must lie in the restricted subset; then the params must
+/// have the members their mode needs. Each failure is an [`InvalidElicitRequest`] to answer
+/// with -32602.
+///
+/// ```
+/// use elicit::ElicitationCapability;
+/// use elicit::client::validate_request;
+///
+/// let form_only = ElicitationCapability::form();
+/// let url = serde_json::json!({"mode": "url", "elicitationId": "42",
+///     "url": "https://example.com/", "message": "Connect"});
+/// let err = validate_request(&url, Some(&form_only)).unwrap_err();
+/// assert_eq!(err.to_jsonrpc_error().code, -32602);
+///
+/// let nested = serde_json::json!({"message": "Address?", "requestedSchema": {"type": "object",
+///     "properties": {"address": {"type": "object"}}}});
+/// let err = validate_request(&nested, Some(&form_only)).unwrap_err();
+/// assert!(err.to_jsonrpc_error().message.contains("property `address`"));
+/// ```
+pub fn validate_request(
+    params: &Value,
+    declared: Option<&ElicitationCapability>,
+) -> Result<ElicitRequestParams, InvalidElicitRequest> {
+    let Value::Object(members) = params else {
+        return Err(InvalidElicitRequest::NotAnObject);
+    };
+    let mode = mode_of(members)?;
+    ElicitationCapability::require(declared, mode)
+        .map_err(InvalidElicitRequest::ModeNotDeclared)?;
+    if mode == ElicitMode::Form {
+        match members.get("requestedSchema") {
+            Some(schema) => {
+                RequestedSchema::from_value(schema).map_err(InvalidElicitRequest::InvalidSchema)?;
+            }
+            None => {
+                return Err(InvalidElicitRequest::Malformed {
+                    reason: "missing field `requestedSchema`".to_owned(),
+                });
+            }
+        }
+    }
+    ElicitRequestParams::deserialize(params).map_err(|e| InvalidElicitRequest::Malformed {
+        reason: e.to_string(),
+    })
+}
+
+fn mode_of(members: &Map<String, Value>) -> Result<ElicitMode, InvalidElicitRequest> {
+    match members.get("mode") {
+        // Clients MUST treat a request without `mode` as form mode.
+        None | Some(Value::Null) => Ok(ElicitMode::Form),
+        Some(Value::String(mode)) => match mode.as_str() {
+            "form" => Ok(ElicitMode::Form),
+            "url" => Ok(ElicitMode::Url),
+            other => Err(InvalidElicitRequest::UnknownMode {
+                mode: other.to_owned(),
+            }),
+        },
+        Some(_) => Err(InvalidElicitRequest::Malformed {
+            reason: "`mode` must be a string".to_owned(),
+        }),
+    }
+}
+
+/// The accept to send for a form the user filled in: fields the user left out take the
+/// schema's `default` (what conformance scenario `elicitation-sep1034-client-defaults` checks),
+/// then the content is validated against the schema, with the same checks a server runs
+/// ([`RequestedSchema::validate_content`]), so a client never sends what the server will reject.
+///
+/// ```
+/// use elicit::schema::RequestedSchema;
+/// use elicit::client::accept_form;
+/// let schema: RequestedSchema = serde_json::from_str(r#"{"type": "object", "properties": {
+///     "name": {"type": "string", "default": "John Doe"},
+///     "age": {"type": "integer", "minimum": 0, "default": 30}
+/// }}"#).unwrap();
+///
+/// let result = accept_form(&schema, serde_json::Map::new()).unwrap();
+/// assert_eq!(serde_json::to_value(&result).unwrap(), serde_json::json!({
+///     "action": "accept", "content": {"name": "John Doe", "age": 30}
+/// }));
+///
+/// let bad = serde_json::json!({"age": -1});
+/// let err = accept_form(&schema, bad.as_object().unwrap().clone()).unwrap_err();
+/// assert_eq!(err.errors()[0].field(), "age");
+/// ```
+pub fn accept_form(
+    schema: &RequestedSchema,
+    mut content: Map<String, Value>,
+) -> Result<ElicitResult, ContentError> {
+    schema.apply_defaults(&mut content);
+    schema.validate_content(&content)?;
+    Ok(ElicitResult::accept(content))
+}

@@ -1,0 +1,43 @@
+//! The server side of URL mode: the URL checks before sending, the [`ElicitationTracker`] that
+//! binds each URL elicitation to its user and completes it only for that user, and the lint for
+//! links in form-mode requests.
+//!
+//! The pattern "this tool call needs third-party authorization first":
+//!
+//! ```
+//! use elicit::{ElicitationCapability, JsonRpcError, UrlElicitationRequiredError};
+//! use elicit::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
+//!
+//! let tracker = ElicitationTracker::new(UrlPolicy::production());
+//! let client = ElicitationCapability::form_and_url();
+//! let initiator = Initiator::new(
+//!     UserId::from_verified_subject("alice-sub").unwrap(),
+//!     ConnectionId::new("session-1"),
+//! );
+//!
+//! // tools/call arrives; the server holds no Example Co token for this user yet.
+//! let pending = tracker
+//!     .start(&initiator, Some(&client), "Authorization is required to access your Example Co files.", |id| {
+//!         format!("https://mcp.example.com/connect?elicitationId={id}")
+//!     })
+//!     .unwrap();
+//! let error: JsonRpcError = pending.required_error("This request requires more information.").into();
+//! assert_eq!(error.code, -32042);
+//!
+//! // The client reads it back, shows the URL, and retries once the completion notification
+//! // for every listed id has come (see `elicit::client::UrlElicitationWatch`).
+//! let required = UrlElicitationRequiredError::try_from(&error).unwrap();
+//! assert_eq!(required.elicitations()[0].elicitation_id(), pending.id());
+//! ```
+
+mod links;
+mod policy;
+mod tracker;
+
+pub use links::{LinkInForm, links_in_form};
+pub use policy::{CheckedUrl, Environment, UnsafeUrl, UrlNotice, UrlPolicy};
+pub use tracker::{
+    Addressed, Clock, CompletedElicitation, CompletionError, ConnectionId, ElicitationStore,
+    ElicitationTracker, EmptyUserId, Initiator, MemoryStore, PendingEntry, PendingUrlElicitation,
+    StartError, StoreError, SystemClock, UserId,
+};

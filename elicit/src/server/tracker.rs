@@ -1,0 +1,659 @@
+//! The server's record of URL-mode elicitations: who started each one, from which client
+//! connection, until when it may complete, and the check that whoever completes it is the user
+//! who started it.
+
+use std::collections::HashMap;
+use std::error::Error;
+use std::fmt;
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, SystemTime};
+
+use crate::capability::{ElicitationCapability, ModeNotSupported};
+use crate::protocol::{
+    ElicitMode, ElicitRequest, ElicitRequestParams, ElicitRequestUrlParams,
+    ElicitationCompleteNotification, ElicitationId, RandomnessUnavailable, RequestId,
+    UrlElicitationRequiredError,
+};
+use crate::server::policy::{UnsafeUrl, UrlNotice, UrlPolicy};
+
+/// The user an elicitation belongs to: the subject (`sub`) from the server's own verification
+/// of the user's credentials (MCP authorization), never something the client claims and never
+/// the session id.
+///
+/// If the server accepts tokens from several authorization servers, include the issuer, e.g.
+/// `format!("{iss} {sub}")`, since a subject is unique only per issuer.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct UserId(String);
+
+/// A [`UserId`] cannot be empty: every anonymous caller would share its elicitations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EmptyUserId;
+
+impl fmt::Display for EmptyUserId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "a user id cannot be empty: elicitations must be bound to an authenticated subject",
+        )
+    }
+}
+
+impl Error for EmptyUserId {}
+
+impl UserId {
+    /// The user with this verified subject.
+    pub fn from_verified_subject(subject: impl Into<String>) -> Result<Self, EmptyUserId> {
+        let subject = subject.into();
+        if subject.trim().is_empty() {
+            return Err(EmptyUserId);
+        }
+        Ok(UserId(subject))
+    }
+
+    /// The subject.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The client connection (MCP session) an elicitation was started from. It says where to send
+/// the completion notification and nothing else: who the user is comes from [`UserId`] only.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct ConnectionId(String);
+
+impl ConnectionId {
+    /// The connection with this id, as the transport names it.
+    pub fn new(id: impl Into<String>) -> Self {
+        ConnectionId(id.into())
+    }
+
+    /// The id.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Who starts an elicitation: the authenticated user, and the client connection they use.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Initiator {
+    /// The user, from the server's verification of their credentials.
+    pub user: UserId,
+    /// The connection the request came in on.
+    pub connection: ConnectionId,
+}
+
+impl Initiator {
+    /// The user on this connection.
+    pub fn new(user: UserId, connection: ConnectionId) -> Self {
+        Initiator { user, connection }
+    }
+}
+
+/// One pending URL-mode elicitation as a store keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingEntry {
+    /// The elicitation's id.
+    pub id: ElicitationId,
+    /// The user who started it, the only one who may complete it.
+    pub user: UserId,
+    /// The connection to notify on completion.
+    pub connection: ConnectionId,
+    /// When it was started.
+    pub started_at: SystemTime,
+    /// From when on it can no longer complete.
+    pub expires_at: SystemTime,
+}
+
+impl PendingEntry {
+    /// Whether it has expired at `now`.
+    pub fn is_expired(&self, now: SystemTime) -> bool {
+        now >= self.expires_at
+    }
+}
+
+/// A failure of the storage behind an [`ElicitationStore`].
+#[derive(Debug)]
+pub struct StoreError {
+    source: Box<dyn Error + Send + Sync>,
+}
+
+impl StoreError {
+    /// A store failure with this cause.
+    pub fn new(source: impl Into<Box<dyn Error + Send + Sync>>) -> Self {
+        StoreError {
+            source: source.into(),
+        }
+    }
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the elicitation store failed: {}", self.source)
+    }
+}
+
+impl Error for StoreError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        Some(&*self.source)
+    }
+}
+
+/// Where an [`ElicitationTracker`] keeps pending elicitations. The spec requires this storage
+/// to be protected against unauthorized access: a persistent implementation must not expose it.
+///
+/// `remove` must be atomic: of two concurrent calls for one id, at most one gets the entry.
+/// That is what makes completion single-use.
+pub trait ElicitationStore {
+    /// Stores a new entry. An entry with the same id already stored is an error.
+    fn insert(&self, entry: PendingEntry) -> Result<(), StoreError>;
+    /// The entry with this id, if one is stored.
+    fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError>;
+    /// Removes the entry with this id and returns it, if one was stored.
+    fn remove(&self, id: &str) -> Result<Option<PendingEntry>, StoreError>;
+    /// Removes every entry expired at `now`; returns how many.
+    fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError>;
+}
+
+/// An in-memory [`ElicitationStore`]: for a single server process, and for tests.
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    entries: Mutex<HashMap<ElicitationId, PendingEntry>>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        MemoryStore::default()
+    }
+
+    /// How many entries are stored.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether no entry is stored.
+    pub fn is_empty(&self) -> bool {
+        self.lock().is_empty()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<ElicitationId, PendingEntry>> {
+        // Each operation is one map call, so a panic elsewhere cannot leave the map half-updated
+        // and a poisoned lock is safe to keep using.
+        self.entries.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+#[derive(Debug)]
+struct DuplicateId;
+
+impl fmt::Display for DuplicateId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an elicitation with this id is already stored")
+    }
+}
+
+impl Error for DuplicateId {}
+
+impl ElicitationStore for MemoryStore {
+    fn insert(&self, entry: PendingEntry) -> Result<(), StoreError> {
+        let mut entries = self.lock();
+        if entries.contains_key(&entry.id) {
+            return Err(StoreError::new(DuplicateId));
+        }
+        entries.insert(entry.id.clone(), entry);
+        Ok(())
+    }
+
+    fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+        Ok(self.lock().get(id).cloned())
+    }
+
+    fn remove(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+        Ok(self.lock().remove(id))
+    }
+
+    fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError> {
+        let mut entries = self.lock();
+        let before = entries.len();
+        entries.retain(|_, entry| !entry.is_expired(now));
+        Ok(before - entries.len())
+    }
+}
+
+impl<S: ElicitationStore + ?Sized> ElicitationStore for std::sync::Arc<S> {
+    fn insert(&self, entry: PendingEntry) -> Result<(), StoreError> {
+        (**self).insert(entry)
+    }
+
+    fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+        (**self).get(id)
+    }
+
+    fn remove(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+        (**self).remove(id)
+    }
+
+    fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError> {
+        (**self).remove_expired(now)
+    }
+}
+
+/// The time source of an [`ElicitationTracker`]; tests inject their own to expire entries
+/// without waiting.
+pub trait Clock {
+    /// The current time.
+    fn now(&self) -> SystemTime;
+}
+
+/// The system's wall clock.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> SystemTime {
+        SystemTime::now()
+    }
+}
+
+impl<F: Fn() -> SystemTime> Clock for F {
+    fn now(&self) -> SystemTime {
+        self()
+    }
+}
+
+/// Why an elicitation could not be started.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum StartError {
+    /// The client did not declare URL-mode elicitation.
+    ModeNotSupported(ModeNotSupported),
+    /// The URL breaks the policy.
+    UnsafeUrl(UnsafeUrl),
+    /// No randomness for the id.
+    Randomness(RandomnessUnavailable),
+    /// The expiry time is past what the clock can represent.
+    ExpiryOutOfRange,
+    /// The store failed.
+    Store(StoreError),
+}
+
+impl fmt::Display for StartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StartError::ModeNotSupported(e) => write!(f, "cannot start a URL elicitation: {e}"),
+            StartError::UnsafeUrl(e) => write!(f, "refusing to send the elicitation URL: {e}"),
+            StartError::Randomness(e) => write!(f, "cannot make an elicitation id: {e}"),
+            StartError::ExpiryOutOfRange => {
+                f.write_str("the elicitation's time to live overflows the clock")
+            }
+            StartError::Store(e) => e.fmt(f),
+        }
+    }
+}
+
+impl Error for StartError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            StartError::ModeNotSupported(e) => Some(e),
+            StartError::UnsafeUrl(e) => Some(e),
+            StartError::Randomness(e) => Some(e),
+            StartError::ExpiryOutOfRange => None,
+            StartError::Store(e) => Some(e),
+        }
+    }
+}
+
+impl From<StoreError> for StartError {
+    fn from(e: StoreError) -> Self {
+        StartError::Store(e)
+    }
+}
+
+/// Why an elicitation could not be verified or completed.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum CompletionError {
+    /// No pending elicitation has this id: it never existed, already completed, or expired
+    /// and was purged.
+    NotPending,
+    /// It expired before completing; it is now removed.
+    Expired,
+    /// Another user started it. The spec's phishing defence: the entry stays pending for its
+    /// own user, and whoever opened the link learns nothing about them.
+    WrongUser,
+    /// The store failed.
+    Store(StoreError),
+}
+
+impl fmt::Display for CompletionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CompletionError::NotPending => f.write_str(
+                "no pending elicitation has this id (unknown, already completed, or expired)",
+            ),
+            CompletionError::Expired => f.write_str("the elicitation expired"),
+            CompletionError::WrongUser => f.write_str(
+                "the elicitation was started by another user; sign in as that user to complete it",
+            ),
+            CompletionError::Store(e) => e.fmt(f),
+        }
+    }
+}
+
+impl Error for CompletionError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            CompletionError::Store(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<StoreError> for CompletionError {
+    fn from(e: StoreError) -> Self {
+        CompletionError::Store(e)
+    }
+}
+
+/// A message to send to one client connection, and to no other.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Addressed<T> {
+    to: ConnectionId,
+    message: T,
+}
+
+impl<T> Addressed<T> {
+    /// The connection to send it to.
+    pub fn to(&self) -> &ConnectionId {
+        &self.to
+    }
+
+    /// The message.
+    pub fn message(&self) -> &T {
+        &self.message
+    }
+
+    /// The connection and the message.
+    pub fn into_parts(self) -> (ConnectionId, T) {
+        (self.to, self.message)
+    }
+}
+
+/// A URL-mode elicitation the tracker started: the params to send, bound to their user.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PendingUrlElicitation {
+    params: ElicitRequestUrlParams,
+    expires_at: SystemTime,
+    notices: Vec<UrlNotice>,
+}
+
+impl PendingUrlElicitation {
+    /// The id.
+    pub fn id(&self) -> &ElicitationId {
+        self.params.elicitation_id()
+    }
+
+    /// The params to send.
+    pub fn params(&self) -> &ElicitRequestUrlParams {
+        &self.params
+    }
+
+    /// Takes the params.
+    pub fn into_params(self) -> ElicitRequestUrlParams {
+        self.params
+    }
+
+    /// From when on it can no longer complete.
+    pub fn expires_at(&self) -> SystemTime {
+        self.expires_at
+    }
+
+    /// What the client will warn its user about in the URL.
+    pub fn notices(&self) -> &[UrlNotice] {
+        &self.notices
+    }
+
+    /// The `elicitation/create` request to send it as. The client's capability was checked
+    /// when the elicitation was started.
+    pub fn request(&self, id: RequestId) -> ElicitRequest {
+        ElicitRequest::checked(id, ElicitRequestParams::Url(self.params.clone()))
+    }
+
+    /// The -32042 error to answer a request that needs this elicitation completed first.
+    pub fn required_error(&self, message: impl Into<String>) -> UrlElicitationRequiredError {
+        UrlElicitationRequiredError::single(message.into(), self.params.clone())
+    }
+}
+
+/// An elicitation completed by the user who started it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompletedElicitation {
+    entry: PendingEntry,
+}
+
+impl CompletedElicitation {
+    /// The id.
+    pub fn id(&self) -> &ElicitationId {
+        &self.entry.id
+    }
+
+    /// The user who started and completed it: bind what the interaction produced (tokens,
+    /// keys) to this user.
+    pub fn user(&self) -> &UserId {
+        &self.entry.user
+    }
+
+    /// When it was started.
+    pub fn started_at(&self) -> SystemTime {
+        self.entry.started_at
+    }
+
+    /// The `notifications/elicitation/complete` to send, addressed to the client connection
+    /// that started the elicitation and to no other.
+    pub fn notification(&self) -> Addressed<ElicitationCompleteNotification> {
+        Addressed {
+            to: self.entry.connection.clone(),
+            message: ElicitationCompleteNotification::new(self.entry.id.clone()),
+        }
+    }
+}
+
+/// Issues URL-mode elicitations and completes them, enforcing the spec's server rules:
+///
+/// - the client must have declared URL mode;
+/// - the URL must pass the [`UrlPolicy`], and must not mention the user's subject;
+/// - each id has [`ElicitationId::RANDOM_BITS`] bits of OS randomness;
+/// - each elicitation is bound to the [`UserId`] from the server's authorization (never to a
+///   session id alone) and to the connection it came from;
+/// - only the user who started it can complete it, once, before it expires;
+/// - completion yields the notification, addressed to the starting connection only.
+///
+/// ```
+/// use elicit::ElicitationCapability;
+/// use elicit::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
+///
+/// let tracker = ElicitationTracker::new(UrlPolicy::production());
+/// let alice = UserId::from_verified_subject("alice-sub").unwrap();
+/// let initiator = Initiator::new(alice.clone(), ConnectionId::new("session-1"));
+/// let pending = tracker
+///     .start(&initiator, Some(&ElicitationCapability::form_and_url()), "Connect your Example Co account", |id| {
+///         format!("https://mcp.example.com/connect?elicitationId={id}")
+///     })
+///     .unwrap();
+///
+/// // The connect page, opened by someone else: refused, and still pending for Alice.
+/// let bob = UserId::from_verified_subject("bob-sub").unwrap();
+/// assert!(tracker.complete(pending.id().as_str(), &bob).is_err());
+///
+/// // Opened by Alice: completed, and the notification goes to her connection.
+/// let done = tracker.complete(pending.id().as_str(), &alice).unwrap();
+/// assert_eq!(done.notification().to().as_str(), "session-1");
+///
+/// // Once only.
+/// assert!(tracker.complete(pending.id().as_str(), &alice).is_err());
+/// ```
+pub struct ElicitationTracker<S = MemoryStore, C = SystemClock> {
+    store: S,
+    clock: C,
+    policy: UrlPolicy,
+    ttl: Duration,
+    next_purge: Mutex<Option<SystemTime>>,
+}
+
+impl<S, C> fmt::Debug for ElicitationTracker<S, C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ElicitationTracker")
+            .field("policy", &self.policy)
+            .field("ttl", &self.ttl)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ElicitationTracker<MemoryStore, SystemClock> {
+    /// A tracker over a [`MemoryStore`] and the system clock, with the default time to live.
+    pub fn new(policy: UrlPolicy) -> Self {
+        ElicitationTracker::with_store(MemoryStore::new(), SystemClock, policy)
+    }
+}
+
+impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
+    /// How long an elicitation may stay pending unless [`with_ttl`](Self::with_ttl) says
+    /// otherwise: 10 minutes, long enough for an OAuth flow, short enough that a leaked link
+    /// goes stale.
+    pub const DEFAULT_TTL: Duration = Duration::from_secs(10 * 60);
+
+    /// A tracker over this store and clock.
+    pub fn with_store(store: S, clock: C, policy: UrlPolicy) -> Self {
+        ElicitationTracker {
+            store,
+            clock,
+            policy,
+            ttl: Self::DEFAULT_TTL,
+            next_purge: Mutex::new(None),
+        }
+    }
+
+    /// The same tracker with another time to live.
+    pub fn with_ttl(mut self, ttl: Duration) -> Self {
+        self.ttl = ttl;
+        self
+    }
+
+    /// How long an elicitation may stay pending.
+    pub fn ttl(&self) -> Duration {
+        self.ttl
+    }
+
+    /// The URL policy.
+    pub fn policy(&self) -> &UrlPolicy {
+        &self.policy
+    }
+
+    /// The store.
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    /// Starts a URL-mode elicitation for `initiator`. `client` is the `elicitation` capability
+    /// the client declared (`None` if none); `url` builds the URL from the new id, usually a
+    /// connect page of the server's own that checks the user before anything else.
+    pub fn start(
+        &self,
+        initiator: &Initiator,
+        client: Option<&ElicitationCapability>,
+        message: impl Into<String>,
+        url: impl FnOnce(&ElicitationId) -> String,
+    ) -> Result<PendingUrlElicitation, StartError> {
+        ElicitationCapability::require(client, ElicitMode::Url)
+            .map_err(StartError::ModeNotSupported)?;
+        let id = ElicitationId::random().map_err(StartError::Randomness)?;
+        let checked = self
+            .policy
+            .check_for_user(&url(&id), &[initiator.user.as_str()])
+            .map_err(StartError::UnsafeUrl)?;
+        let now = self.clock.now();
+        self.purge_if_due(now)?;
+        let expires_at = now
+            .checked_add(self.ttl)
+            .ok_or(StartError::ExpiryOutOfRange)?;
+        self.store.insert(PendingEntry {
+            id: id.clone(),
+            user: initiator.user.clone(),
+            connection: initiator.connection.clone(),
+            started_at: now,
+            expires_at,
+        })?;
+        Ok(PendingUrlElicitation {
+            notices: checked.notices().to_vec(),
+            params: ElicitRequestUrlParams::new(message, checked, id),
+            expires_at,
+        })
+    }
+
+    /// Checks, without completing it, that the elicitation is pending and belongs to `user`:
+    /// what a connect page does before sending the user on to a third party, whose callback
+    /// then calls [`complete`](Self::complete).
+    ///
+    /// `user` must come from the server's own check of the browser (a session cookie of the
+    /// server or its authorization server), never from the URL.
+    pub fn verify(&self, id: &str, user: &UserId) -> Result<PendingEntry, CompletionError> {
+        let entry = self.store.get(id)?.ok_or(CompletionError::NotPending)?;
+        if entry.is_expired(self.clock.now()) {
+            self.store.remove(id)?;
+            return Err(CompletionError::Expired);
+        }
+        if entry.user != *user {
+            return Err(CompletionError::WrongUser);
+        }
+        Ok(entry)
+    }
+
+    /// Completes the elicitation for `user`, once: it must be pending, unexpired, and started
+    /// by `user`. Returns what to notify and whom.
+    pub fn complete(
+        &self,
+        id: &str,
+        user: &UserId,
+    ) -> Result<CompletedElicitation, CompletionError> {
+        self.verify(id, user)?;
+        // `remove` is atomic: of two completions racing past `verify`, one gets the entry.
+        let entry = self.store.remove(id)?.ok_or(CompletionError::NotPending)?;
+        if entry.user != *user {
+            // Only if the store swapped the entry between the two calls; put it back.
+            self.store.insert(entry)?;
+            return Err(CompletionError::WrongUser);
+        }
+        Ok(CompletedElicitation { entry })
+    }
+
+    /// Drops a pending elicitation of `user`'s, e.g. after the client answered decline or
+    /// cancel. Another user's elicitation is left alone.
+    pub fn discard(&self, id: &str, user: &UserId) -> Result<(), CompletionError> {
+        match self.verify(id, user) {
+            Ok(_) => {
+                self.store.remove(id)?;
+                Ok(())
+            }
+            Err(CompletionError::Expired) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Removes every expired entry now; returns how many. [`start`](Self::start) also does
+    /// this at most once per time-to-live quarter, so a store does not grow without bound.
+    pub fn purge_expired(&self) -> Result<usize, StoreError> {
+        self.store.remove_expired(self.clock.now())
+    }
+
+    fn purge_if_due(&self, now: SystemTime) -> Result<(), StoreError> {
+        let mut next = self
+            .next_purge
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if next.is_some_and(|due| now < due) {
+            return Ok(());
+        }
+        *next = now.checked_add(self.ttl / 4);
+        drop(next);
+        self.store.remove_expired(now).map(drop)
+    }
+}
