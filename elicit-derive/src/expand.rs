@@ -52,7 +52,8 @@ fn opt_u64(value: Option<&u64>) -> TokenStream {
 }
 
 /// A number as the runtime's `Number`: integers exactly, floats with the text `serde_json`
-/// prints for them (`ryu`), so the const JSON writer needs no float formatting.
+/// prints for them (`zmij` since serde_json 1.0.147; `ryu` before it wrote `1e38` where serde_json
+/// now writes `1e+38`), so the const JSON writer needs no float formatting.
 fn number(krate: &TokenStream, value: NumValue) -> TokenStream {
     match value {
         NumValue::Int(i) => {
@@ -60,7 +61,7 @@ fn number(krate: &TokenStream, value: NumValue) -> TokenStream {
             quote!(#krate::__private::Number::from_i64(#i))
         }
         NumValue::Float(f) => {
-            let text = ryu::Buffer::new().format_finite(f).to_owned();
+            let text = zmij::Buffer::new().format_finite(f).to_owned();
             let lit = Literal::f64_suffixed(f);
             quote!(#krate::__private::Number::__from_f64_text(#lit, #text))
         }

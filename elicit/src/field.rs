@@ -178,7 +178,9 @@ macro_rules! integers {
                 } else {
                     <$ty>::MIN as i64
                 },
-                maximum: if (<$ty>::MAX as i128) > MAX_SAFE_INTEGER as i128 {
+                // Compared as u128: `u128::MAX as i128` wraps to -1, which gave u128 fields
+                // a maximum of -1 (every value out of range).
+                maximum: if (<$ty>::MAX as u128) > MAX_SAFE_INTEGER as u128 {
                     MAX_SAFE_INTEGER
                 } else {
                     <$ty>::MAX as i64
@@ -230,7 +232,8 @@ impl ElicitValue for f64 {
 impl ElicitValue for f32 {
     // f32 holds less than a JSON number: bounded by ±f32::MAX so nothing overflows to infinity.
     const KIND: Kind = Kind::Number {
-        bound: Some(Number::__from_f64_text(f32::MAX as f64, "3.4028234663852886e38")),
+        // The text is serde_json's (zmij's), exponent sign included.
+        bound: Some(Number::__from_f64_text(f32::MAX as f64, "3.4028234663852886e+38")),
     };
     type DefaultLiteral = f32;
     fn from_default(literal: f32) -> Self {

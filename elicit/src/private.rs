@@ -197,7 +197,7 @@ const fn number_default(default: DefaultValue) -> Option<Number> {
 const fn negate(bound: Option<Number>) -> Option<Number> {
     match bound {
         // Only f32's bound is given, and its negation is exact; the text follows.
-        Some(n) => Some(Number::__from_f64_text(-n.as_f64(), "-3.4028234663852886e38")),
+        Some(n) => Some(Number::__from_f64_text(-n.as_f64(), "-3.4028234663852886e+38")),
         None => None,
     }
 }
