@@ -356,3 +356,135 @@ pub const fn json_str(bytes: &'static [u8]) -> &'static str {
         Err(_) => panic!("the const JSON writer produced invalid UTF-8"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow::Borrowed;
+
+    use super::*;
+    use crate::schema::{
+        BooleanSchema, LegacyTitledEnumSchema, NumberSchema, NumberType, RequestedSchema,
+        StringSchema, TitledMultiSelectEnumSchema, TitledSingleSelectEnumSchema,
+        UntitledMultiSelectEnumSchema, UntitledSingleSelectEnumSchema,
+    };
+
+    const OPTIONS: &[TitledOption] = &[TitledOption {
+        value: Borrowed("#F00"),
+        title: Borrowed("Red \"hot\""),
+    }];
+    const VALUES: &[Cow<'static, str>] = &[Borrowed("a"), Borrowed("b\\c")];
+
+    /// Every variant and every escape the writer knows, next to what serde_json writes.
+    static PROPERTIES: &[Property] = &[
+        Property::new(
+            "text\u{1}\u{8}\u{c}\n\r\t\"\\é\u{7f}",
+            true,
+            PrimitiveSchema::String(StringSchema {
+                title: Some(Borrowed("T")),
+                description: Some(Borrowed("line\nbreak")),
+                min_length: Some(0),
+                max_length: Some(u64::MAX),
+                pattern: Some(Borrowed("^\\d+$")),
+                format: Some(StringFormat::DateTime),
+                default: Some(Borrowed("1")),
+            }),
+        ),
+        Property::new(
+            "n",
+            false,
+            PrimitiveSchema::Number(NumberSchema {
+                kind: NumberType::Number,
+                title: None,
+                description: None,
+                minimum: Some(Number::from_i64(i64::MIN)),
+                maximum: Some(Number::__from_f64_text(1e300, "1e+300")),
+                default: Some(Number::__from_f64_text(-0.5, "-0.5")),
+            }),
+        ),
+        Property::new(
+            "b",
+            false,
+            PrimitiveSchema::Boolean(BooleanSchema {
+                title: None,
+                description: None,
+                default: Some(false),
+            }),
+        ),
+        Property::new(
+            "s1",
+            false,
+            PrimitiveSchema::SingleSelect(UntitledSingleSelectEnumSchema {
+                title: None,
+                description: None,
+                values: Borrowed(VALUES),
+                default: Some(Borrowed("a")),
+            }),
+        ),
+        Property::new(
+            "s2",
+            true,
+            PrimitiveSchema::TitledSingleSelect(TitledSingleSelectEnumSchema {
+                title: None,
+                description: None,
+                options: Borrowed(OPTIONS),
+                default: None,
+            }),
+        ),
+        Property::new(
+            "m1",
+            false,
+            PrimitiveSchema::MultiSelect(UntitledMultiSelectEnumSchema {
+                title: None,
+                description: None,
+                min_items: Some(1),
+                max_items: None,
+                values: Borrowed(VALUES),
+                default: Some(Borrowed(VALUES)),
+            }),
+        ),
+        Property::new(
+            "m2",
+            false,
+            PrimitiveSchema::TitledMultiSelect(TitledMultiSelectEnumSchema {
+                title: None,
+                description: None,
+                min_items: None,
+                max_items: Some(3),
+                options: Borrowed(OPTIONS),
+                default: None,
+            }),
+        ),
+        Property::new(
+            "legacy",
+            false,
+            PrimitiveSchema::LegacyTitled(LegacyTitledEnumSchema {
+                title: None,
+                description: None,
+                values: Borrowed(VALUES),
+                names: Borrowed(VALUES),
+                default: None,
+            }),
+        ),
+    ];
+
+    const LEN: usize = json_len(PROPERTIES);
+    const BYTES: [u8; LEN] = json_bytes::<LEN>(PROPERTIES);
+
+    #[test]
+    fn const_writer_matches_serde_json() {
+        let ours = json_str(&BYTES);
+        let theirs = serde_json::to_string(&RequestedSchema::from_static(PROPERTIES)).unwrap();
+        assert_eq!(ours, theirs);
+    }
+
+    #[test]
+    fn float_texts_match_serde_json() {
+        // The runtime's own float constants (f32 bounds) must print as serde_json does.
+        for (value, text) in [
+            (f32::MAX as f64, "3.4028234663852886e+38"),
+            (-(f32::MAX as f64), "-3.4028234663852886e+38"),
+        ] {
+            assert_eq!(serde_json::to_string(&value).unwrap(), text);
+        }
+    }
+}
