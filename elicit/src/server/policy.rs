@@ -245,18 +245,16 @@ impl UrlPolicy {
     }
 
     fn check_scheme_and_host(&self, url: &Url) -> Result<(), UnsafeUrl> {
-        let host = url.host().ok_or(UnsafeUrl::NoHost)?;
+        let development = self.environment == Environment::Development;
         match url.scheme() {
-            "https" => Ok(()),
-            "http" if self.environment == Environment::Development => {
-                if host::is_loopback(&host) {
-                    Ok(())
-                } else {
-                    Err(UnsafeUrl::HttpOffLoopback {
-                        host: host.to_string(),
-                    })
-                }
-            }
+            "https" => url.host().map(drop).ok_or(UnsafeUrl::NoHost),
+            "http" if development => match url.host() {
+                Some(host) if host::is_loopback(&host) => Ok(()),
+                Some(host) => Err(UnsafeUrl::HttpOffLoopback {
+                    host: host.to_string(),
+                }),
+                None => Err(UnsafeUrl::NoHost),
+            },
             scheme => Err(UnsafeUrl::NotHttps {
                 scheme: scheme.to_owned(),
             }),

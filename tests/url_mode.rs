@@ -1,0 +1,853 @@
+//! The server side of URL mode, one test per MUST of the spec: the URL checks before sending,
+//! the tracker's binding of each elicitation to its user, the phishing defence, single use,
+//! expiry, addressing of the completion notification, and the capability gate.
+
+mod spec;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use elicit::server::{
+    Clock, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker, Environment,
+    Initiator, MemoryStore, PendingEntry, StartError, StoreError, UnsafeUrl, UrlNotice, UrlPolicy,
+    UserId, links_in_form,
+};
+use elicit::{
+    ElicitMode, ElicitRequestFormParams, ElicitationCapability, ElicitationId, JsonRpcError,
+    RequestId, UrlElicitationRequiredError,
+};
+use serde_json::json;
+
+/// A clock the test moves by hand, so expiry is tested without waiting.
+#[derive(Clone, Default)]
+struct TestClock(Arc<AtomicU64>);
+
+impl TestClock {
+    fn advance(&self, by: Duration) {
+        self.0.fetch_add(by.as_secs(), Ordering::SeqCst);
+    }
+}
+
+impl Clock for TestClock {
+    fn now(&self) -> SystemTime {
+        UNIX_EPOCH + Duration::from_secs(1_700_000_000 + self.0.load(Ordering::SeqCst))
+    }
+}
+
+fn user(subject: &str) -> UserId {
+    UserId::from_verified_subject(subject).unwrap()
+}
+
+fn initiator(subject: &str, connection: &str) -> Initiator {
+    Initiator::new(user(subject), ConnectionId::new(connection))
+}
+
+fn url_client() -> ElicitationCapability {
+    ElicitationCapability::form_and_url()
+}
+
+fn connect_url(id: &ElicitationId) -> String {
+    format!("https://mcp.example.com/connect?elicitationId={id}")
+}
+
+fn tracker() -> ElicitationTracker<MemoryStore, TestClock> {
+    ElicitationTracker::with_store(
+        MemoryStore::new(),
+        TestClock::default(),
+        UrlPolicy::production(),
+    )
+}
+
+fn start(tracker: &ElicitationTracker<MemoryStore, TestClock>, who: &Initiator) -> ElicitationId {
+    tracker
+        .start(
+            who,
+            Some(&url_client()),
+            "Connect your Example Co account",
+            connect_url,
+        )
+        .unwrap()
+        .id()
+        .clone()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ids
+
+#[test]
+fn ids_carry_128_bits_of_os_randomness_and_do_not_repeat() {
+    let ids: Vec<ElicitationId> = (0..2000)
+        .map(|_| ElicitationId::random().unwrap())
+        .collect();
+    let distinct: std::collections::HashSet<&str> = ids.iter().map(ElicitationId::as_str).collect();
+    assert_eq!(distinct.len(), ids.len());
+    assert_eq!(ElicitationId::RANDOM_BITS, 128);
+    let mut ones = [0u32; 128];
+    for id in &ids {
+        assert_eq!(id.as_str().len(), 32, "{id}");
+        for (nibble, c) in id.as_str().chars().enumerate() {
+            let value = c.to_digit(16).expect("lowercase hex") as u8;
+            assert!(!c.is_ascii_uppercase());
+            for bit in 0..4 {
+                if value & (8 >> bit) != 0 {
+                    ones[nibble * 4 + bit] += 1;
+                }
+            }
+        }
+    }
+    // Every one of the 128 bits varies, about half the time: none is fixed or derived. With
+    // 2000 fair draws a count outside 800..1200 has odds below 1e-18.
+    for (bit, count) in ones.iter().enumerate() {
+        assert!(
+            (800..1200).contains(count),
+            "bit {bit} set {count} times of 2000"
+        );
+    }
+}
+
+#[test]
+fn the_tracker_issues_fresh_random_ids() {
+    let tracker = tracker();
+    let alice = initiator("alice", "conn-a");
+    let a = start(&tracker, &alice);
+    let b = start(&tracker, &alice);
+    assert_ne!(a, b);
+    assert_eq!(a.as_str().len(), 32);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The phishing defence
+
+/// The server of the spec's "Phishing" section: its connect page completes an elicitation
+/// and binds the third-party tokens it obtained to the elicitation's user.
+struct BenignServer {
+    tracker: ElicitationTracker<MemoryStore, TestClock>,
+    third_party_tokens: HashMap<UserId, String>,
+}
+
+impl BenignServer {
+    /// The callback after the third-party authorization: `browser_user` is who the session
+    /// cookie says opened the page, `token` what the third party granted that browser.
+    fn connect_callback(
+        &mut self,
+        id: &str,
+        browser_user: &UserId,
+        token: &str,
+    ) -> Result<(), CompletionError> {
+        let completed = self.tracker.complete(id, browser_user)?;
+        self.third_party_tokens
+            .insert(completed.user().clone(), token.to_owned());
+        Ok(())
+    }
+}
+
+#[test]
+fn the_phishing_attack_of_the_spec_fails() {
+    let mut server = BenignServer {
+        tracker: tracker(),
+        third_party_tokens: HashMap::new(),
+    };
+    // 1-3. Alice, a malicious user of the benign server, triggers an elicitation; her client
+    //      shows her the URL.
+    let alice = initiator("alice", "alice-connection");
+    let id = start(&server.tracker, &alice);
+    // 4-5. Instead of opening it, she sends it to Bob, who opens it signed in as himself and
+    //      completes the authorization with his third-party account.
+    let bob = user("bob");
+    let outcome = server.connect_callback(id.as_str(), &bob, "token-of-bobs-account");
+    // 6-7. Without the check the server would bind Bob's tokens to Alice: account takeover.
+    assert!(
+        matches!(outcome, Err(CompletionError::WrongUser)),
+        "{outcome:?}"
+    );
+    assert_eq!(server.third_party_tokens.get(&alice.user), None);
+    assert!(server.third_party_tokens.is_empty());
+
+    // The elicitation is still Alice's to complete, with her own account.
+    server
+        .connect_callback(id.as_str(), &alice.user, "token-of-alices-account")
+        .unwrap();
+    assert_eq!(
+        server
+            .third_party_tokens
+            .get(&alice.user)
+            .map(String::as_str),
+        Some("token-of-alices-account")
+    );
+}
+
+#[test]
+fn the_connect_page_check_refuses_another_user_without_consuming() {
+    let tracker = tracker();
+    let alice = initiator("alice", "conn-a");
+    let id = start(&tracker, &alice);
+    assert!(matches!(
+        tracker.verify(id.as_str(), &user("bob")),
+        Err(CompletionError::WrongUser)
+    ));
+    let entry = tracker.verify(id.as_str(), &alice.user).unwrap();
+    assert_eq!(entry.user, alice.user);
+    assert_eq!(entry.connection, alice.connection);
+    // Verifying twice is fine: only completion consumes.
+    assert!(tracker.verify(id.as_str(), &alice.user).is_ok());
+    assert!(tracker.complete(id.as_str(), &alice.user).is_ok());
+}
+
+#[test]
+fn an_id_guessed_by_another_user_completes_nothing() {
+    let tracker = tracker();
+    let alice = initiator("alice", "conn-a");
+    let id = start(&tracker, &alice);
+    let mallory = user("mallory");
+    let real = id.as_str();
+    let guesses = [
+        "0".repeat(32),
+        "550e8400-e29b-41d4-a716-446655440000".to_owned(),
+        real[..31].to_owned(),
+        format!("{real}0"),
+        real.to_ascii_uppercase(),
+        String::new(),
+    ];
+    for guess in &guesses {
+        assert!(
+            matches!(
+                tracker.complete(guess, &mallory),
+                Err(CompletionError::NotPending)
+            ),
+            "{guess}"
+        );
+        // Even the right user cannot complete by a near miss.
+        assert!(tracker.complete(guess, &alice.user).is_err(), "{guess}");
+    }
+    // With the real id in hand, Mallory is still not Alice.
+    assert!(matches!(
+        tracker.complete(real, &mallory),
+        Err(CompletionError::WrongUser)
+    ));
+    assert!(tracker.complete(real, &alice.user).is_ok());
+}
+
+#[test]
+fn state_is_bound_to_the_user_not_to_the_session_id() {
+    let tracker = tracker();
+    // Two users behind the same session id (a reused or attacker-chosen one).
+    let alice = initiator("alice", "shared-session");
+    let bob = initiator("bob", "shared-session");
+    let id = start(&tracker, &alice);
+    assert!(matches!(
+        tracker.complete(id.as_str(), &bob.user),
+        Err(CompletionError::WrongUser)
+    ));
+    assert!(tracker.complete(id.as_str(), &alice.user).is_ok());
+    // And a user id must name someone.
+    assert!(UserId::from_verified_subject("").is_err());
+    assert!(UserId::from_verified_subject("  ").is_err());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Single use and expiry
+
+#[test]
+fn a_replayed_completion_is_refused() {
+    let tracker = tracker();
+    let alice = initiator("alice", "conn-a");
+    let id = start(&tracker, &alice);
+    assert!(tracker.complete(id.as_str(), &alice.user).is_ok());
+    assert!(matches!(
+        tracker.complete(id.as_str(), &alice.user),
+        Err(CompletionError::NotPending)
+    ));
+    assert!(matches!(
+        tracker.verify(id.as_str(), &alice.user),
+        Err(CompletionError::NotPending)
+    ));
+    assert!(tracker.store().is_empty());
+}
+
+#[test]
+fn racing_completions_complete_once() {
+    let tracker = Arc::new(tracker());
+    let alice = initiator("alice", "conn-a");
+    let id = start(&tracker, &alice);
+    let threads = 8;
+    let barrier = Arc::new(Barrier::new(threads));
+    let handles: Vec<_> = (0..threads)
+        .map(|_| {
+            let (tracker, barrier, id, user) = (
+                tracker.clone(),
+                barrier.clone(),
+                id.clone(),
+                alice.user.clone(),
+            );
+            std::thread::spawn(move || {
+                barrier.wait();
+                tracker.complete(id.as_str(), &user).is_ok()
+            })
+        })
+        .collect();
+    let successes = handles
+        .into_iter()
+        .map(|h| h.join().unwrap())
+        .filter(|ok| *ok)
+        .count();
+    assert_eq!(successes, 1);
+}
+
+#[test]
+fn an_expired_elicitation_cannot_complete() {
+    let clock = TestClock::default();
+    let tracker =
+        ElicitationTracker::with_store(MemoryStore::new(), clock.clone(), UrlPolicy::production())
+            .with_ttl(Duration::from_secs(60));
+    let alice = initiator("alice", "conn-a");
+    let pending = tracker
+        .start(&alice, Some(&url_client()), "Connect", connect_url)
+        .unwrap();
+    assert_eq!(pending.expires_at(), clock.now() + Duration::from_secs(60));
+
+    clock.advance(Duration::from_secs(59));
+    assert!(tracker.verify(pending.id().as_str(), &alice.user).is_ok());
+    clock.advance(Duration::from_secs(1));
+    assert!(matches!(
+        tracker.complete(pending.id().as_str(), &alice.user),
+        Err(CompletionError::Expired)
+    ));
+    // Expiry removed it.
+    assert!(matches!(
+        tracker.complete(pending.id().as_str(), &alice.user),
+        Err(CompletionError::NotPending)
+    ));
+}
+
+#[test]
+fn expired_entries_are_purged() {
+    let clock = TestClock::default();
+    let tracker =
+        ElicitationTracker::with_store(MemoryStore::new(), clock.clone(), UrlPolicy::production())
+            .with_ttl(Duration::from_secs(100));
+    let alice = initiator("alice", "conn-a");
+    for _ in 0..3 {
+        tracker
+            .start(&alice, Some(&url_client()), "m", connect_url)
+            .unwrap();
+    }
+    clock.advance(Duration::from_secs(50));
+    let fresh = tracker
+        .start(&alice, Some(&url_client()), "m", connect_url)
+        .unwrap();
+    assert_eq!(tracker.store().len(), 4);
+    clock.advance(Duration::from_secs(60));
+    assert_eq!(tracker.purge_expired().unwrap(), 3);
+    assert_eq!(tracker.store().len(), 1);
+    // Starting purges on its own once a quarter of the time to live has passed.
+    clock.advance(Duration::from_secs(100));
+    tracker
+        .start(&alice, Some(&url_client()), "m", connect_url)
+        .unwrap();
+    assert_eq!(tracker.store().len(), 1);
+    assert!(tracker.store().get(fresh.id().as_str()).unwrap().is_none());
+}
+
+#[test]
+fn discard_drops_only_the_users_own_elicitation() {
+    let tracker = tracker();
+    let alice = initiator("alice", "conn-a");
+    let id = start(&tracker, &alice);
+    assert!(matches!(
+        tracker.discard(id.as_str(), &user("bob")),
+        Err(CompletionError::WrongUser)
+    ));
+    tracker.discard(id.as_str(), &alice.user).unwrap();
+    assert!(matches!(
+        tracker.complete(id.as_str(), &alice.user),
+        Err(CompletionError::NotPending)
+    ));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The completion notification
+
+#[test]
+fn the_notification_goes_to_the_connection_that_started_it_only() {
+    let tracker = tracker();
+    // Alice starts from her desktop client; she completes later while her phone is connected.
+    let desktop = initiator("alice", "desktop-connection");
+    let id = start(&tracker, &desktop);
+    let _phone = initiator("alice", "phone-connection");
+    let done = tracker.complete(id.as_str(), &desktop.user).unwrap();
+    let notification = done.notification();
+    assert_eq!(notification.to(), &ConnectionId::new("desktop-connection"));
+    assert_eq!(notification.message().elicitation_id(), &id);
+    let (to, message) = notification.into_parts();
+    assert_eq!(to.as_str(), "desktop-connection");
+    let json = serde_json::to_value(&message).unwrap();
+    spec::assert_valid("ElicitationCompleteNotification", &json);
+    assert_eq!(json["params"]["elicitationId"], id.as_str());
+}
+
+// ---------------------------------------------------------------------------------------------
+// The capability gate
+
+#[test]
+fn a_url_elicitation_for_a_client_that_did_not_declare_url_mode_is_not_started() {
+    let tracker = tracker();
+    let alice = initiator("alice", "conn-a");
+    for declared in [
+        None,
+        Some(ElicitationCapability::default()),
+        Some(ElicitationCapability::form()),
+    ] {
+        let err = tracker
+            .start(&alice, declared.as_ref(), "Connect", connect_url)
+            .unwrap_err();
+        match err {
+            StartError::ModeNotSupported(e) => assert_eq!(e.mode, ElicitMode::Url),
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(
+        tracker.store().is_empty(),
+        "nothing was stored for a request that cannot be sent"
+    );
+    let url_only = ElicitationCapability::url();
+    assert!(
+        tracker
+            .start(&alice, Some(&url_only), "Connect", connect_url)
+            .is_ok()
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// URL checks
+
+#[test]
+fn a_url_with_credentials_is_refused() {
+    for url in [
+        "https://user:password@mcp.example.com/connect",
+        "https://user@mcp.example.com/connect",
+        "https://:password@mcp.example.com/connect",
+        "https://mcp.example.com@evil.example/connect",
+    ] {
+        assert_eq!(
+            UrlPolicy::production().check(url),
+            Err(UnsafeUrl::Userinfo),
+            "{url}"
+        );
+        assert_eq!(
+            UrlPolicy::development().check(url),
+            Err(UnsafeUrl::Userinfo),
+            "{url}"
+        );
+    }
+}
+
+#[test]
+fn http_is_refused_in_production() {
+    for url in [
+        "http://mcp.example.com/connect",
+        "http://127.0.0.1:8080/connect",
+        "http://localhost/connect",
+    ] {
+        assert!(
+            matches!(UrlPolicy::production().check(url), Err(UnsafeUrl::NotHttps { scheme }) if scheme == "http"),
+            "{url}"
+        );
+    }
+    assert_eq!(
+        UrlPolicy::production().environment(),
+        Environment::Production
+    );
+}
+
+#[test]
+fn development_allows_http_on_loopback_only() {
+    let development = UrlPolicy::development();
+    for url in [
+        "http://127.0.0.1:8080/connect",
+        "http://127.1.2.3/connect",
+        "http://[::1]:3000/connect",
+        "http://localhost:3000/connect",
+        "https://mcp.example.com/connect",
+    ] {
+        assert!(development.check(url).is_ok(), "{url}");
+    }
+    for url in [
+        "http://mcp.example.com/connect",
+        "http://10.0.0.1/connect",
+        "http://localhost.evil.example/connect",
+        "http://[::2]/connect",
+    ] {
+        assert!(
+            matches!(
+                development.check(url),
+                Err(UnsafeUrl::HttpOffLoopback { .. })
+            ),
+            "{url}"
+        );
+    }
+}
+
+#[test]
+fn only_absolute_web_urls_are_sent() {
+    for url in [
+        "/connect",
+        "mcp.example.com/connect",
+        "",
+        "https://",
+        "https://exa mple.com/",
+    ] {
+        assert!(
+            matches!(
+                UrlPolicy::production().check(url),
+                Err(UnsafeUrl::NotAbsolute { .. })
+            ),
+            "{url:?}"
+        );
+    }
+    for url in [
+        "javascript:alert(1)",
+        "data:text/html,<b>hi</b>",
+        "file:///etc/passwd",
+        "ftp://example.com/",
+    ] {
+        let err = UrlPolicy::development().check(url).unwrap_err();
+        assert!(matches!(err, UnsafeUrl::NotHttps { .. }), "{url}: {err:?}");
+    }
+}
+
+#[test]
+fn pre_authenticated_urls_are_refused() {
+    let policy = UrlPolicy::production();
+    let refused = [
+        (
+            "https://mcp.example.com/connect?access_token=abc",
+            "access_token",
+        ),
+        (
+            "https://mcp.example.com/cb?code=SplxlOBeZQQYbYS6WxSbIA",
+            "code",
+        ),
+        (
+            "https://mcp.example.com/connect#access_token=abc&token_type=bearer",
+            "access_token",
+        ),
+        (
+            "https://files.example.com/doc?X-Amz-Signature=deadbeef",
+            "X-Amz-Signature",
+        ),
+        ("https://mcp.example.com/connect?apiKey=sk-123", "apiKey"),
+        (
+            "https://mcp.example.com/connect?session_id=123",
+            "session_id",
+        ),
+    ];
+    for (url, name) in refused {
+        match policy.check(url) {
+            Err(UnsafeUrl::CredentialParameter { name: found, .. }) => assert_eq!(found, name),
+            other => panic!("{url}: {other:?}"),
+        }
+    }
+    let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLWJ5dGVz";
+    for url in [
+        format!("https://mcp.example.com/magic/{jwt}"),
+        format!("https://mcp.example.com/connect?t={jwt}"),
+    ] {
+        assert!(
+            matches!(policy.check(&url), Err(UnsafeUrl::BearerToken { .. })),
+            "{url}"
+        );
+    }
+    // A name known to be harmless can be let through.
+    let allowed = UrlPolicy::production().allow_parameter("key");
+    assert!(
+        allowed
+            .check("https://mcp.example.com/settings?key=theme")
+            .is_ok()
+    );
+    assert!(
+        policy
+            .check("https://mcp.example.com/settings?key=theme")
+            .is_err()
+    );
+}
+
+#[test]
+fn urls_carrying_end_user_data_are_refused() {
+    let policy = UrlPolicy::production();
+    for url in [
+        "https://mcp.example.com/connect?email=alice%40example.com",
+        "https://mcp.example.com/users/alice@example.com/connect",
+    ] {
+        assert!(
+            matches!(
+                policy.check(url),
+                Err(UnsafeUrl::UserData {
+                    what: "an email address",
+                    ..
+                })
+            ),
+            "{url}"
+        );
+    }
+    let url = "https://mcp.example.com/connect?user=auth0%7C5f7c8ec7c33c6c004bbafe82";
+    assert!(policy.check(url).is_ok());
+    assert!(matches!(
+        policy.check_for_user(url, &["auth0|5f7c8ec7c33c6c004bbafe82"]),
+        Err(UnsafeUrl::UserData {
+            what: "a user identifier",
+            ..
+        })
+    ));
+
+    // The tracker checks for the starting user's subject by itself.
+    let tracker = tracker();
+    let alice = initiator("auth0|5f7c8ec7c33c6c004bbafe82", "conn-a");
+    let err = tracker
+        .start(&alice, Some(&url_client()), "Connect", |id| {
+            format!("https://mcp.example.com/connect?elicitationId={id}&for=auth0%7C5f7c8ec7c33c6c004bbafe82")
+        })
+        .unwrap_err();
+    assert!(
+        matches!(err, StartError::UnsafeUrl(UnsafeUrl::UserData { .. })),
+        "{err:?}"
+    );
+    assert!(tracker.store().is_empty());
+}
+
+#[test]
+fn the_connect_url_of_the_spec_passes() {
+    let checked = UrlPolicy::production()
+        .check("https://mcp.example.com/connect?elicitationId=550e8400-e29b-41d4-a716-446655440000")
+        .unwrap();
+    assert!(checked.notices().is_empty());
+    // What is sent is the normalized form the browser will open.
+    let checked = UrlPolicy::production()
+        .check("HTTPS://MCP.Example.COM/connect")
+        .unwrap();
+    assert_eq!(checked.as_str(), "https://mcp.example.com/connect");
+}
+
+#[test]
+fn notices_say_what_a_client_will_warn_about() {
+    let ip = UrlPolicy::production()
+        .check("https://203.0.113.7/connect")
+        .unwrap();
+    assert!(matches!(ip.notices(), [UrlNotice::IpAddressHost { .. }]));
+    let idn = UrlPolicy::production()
+        .check("https://bücher.example/connect")
+        .unwrap();
+    assert_eq!(idn.as_str(), "https://xn--bcher-kva.example/connect");
+    assert_eq!(
+        idn.notices(),
+        [UrlNotice::InternationalizedHost {
+            ascii: "xn--bcher-kva.example".into(),
+            unicode: "bücher.example".into()
+        }]
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the tracker sends
+
+#[test]
+fn what_the_tracker_sends_validates_against_the_spec() {
+    let tracker = tracker();
+    let alice = initiator("alice", "conn-a");
+    let pending = tracker
+        .start(
+            &alice,
+            Some(&url_client()),
+            "Authorization is required to access your Example Co files.",
+            connect_url,
+        )
+        .unwrap();
+    let request = serde_json::to_value(pending.request(RequestId::from(3))).unwrap();
+    spec::assert_valid("ElicitRequest", &request);
+    spec::assert_valid("ElicitRequestURLParams", &request["params"]);
+    assert_eq!(request["params"]["url"], connect_url(pending.id()));
+
+    let error = pending.required_error("This request requires more information.");
+    let response = json!({"jsonrpc": "2.0", "id": 2, "error": error});
+    spec::assert_valid("URLElicitationRequiredError", &response);
+    assert_eq!(JsonRpcError::from(&error).code, -32042);
+}
+
+// ---------------------------------------------------------------------------------------------
+// "This tool call needs third-party authorization first"
+
+/// A tool that needs an Example Co token for the calling user.
+struct FilesTool {
+    tracker: ElicitationTracker<MemoryStore, TestClock>,
+    tokens: HashMap<UserId, String>,
+}
+
+impl FilesTool {
+    fn call(
+        &self,
+        caller: &Initiator,
+        client: &ElicitationCapability,
+    ) -> Result<String, JsonRpcError> {
+        if let Some(token) = self.tokens.get(&caller.user) {
+            return Ok(format!("files listed with {token}"));
+        }
+        let pending = self
+            .tracker
+            .start(
+                caller,
+                Some(client),
+                "Authorization is required to access your Example Co files.",
+                connect_url,
+            )
+            .map_err(|e| JsonRpcError {
+                code: -32603,
+                message: e.to_string(),
+                data: None,
+            })?;
+        Err(pending
+            .required_error("This request requires more information.")
+            .into())
+    }
+}
+
+#[test]
+fn a_tool_call_needing_authorization_returns_32042_and_succeeds_on_retry() {
+    use elicit::client::{Completion, UrlElicitationWatch};
+
+    let mut tool = FilesTool {
+        tracker: tracker(),
+        tokens: HashMap::new(),
+    };
+    let alice = initiator("alice", "conn-a");
+    let client = url_client();
+    let mut watch = UrlElicitationWatch::new();
+
+    // First call: -32042 with one pending URL elicitation.
+    let error = tool.call(&alice, &client).unwrap_err();
+    assert_eq!(error.code, JsonRpcError::URL_ELICITATION_REQUIRED);
+    let required = UrlElicitationRequiredError::try_from(&error).unwrap();
+    assert!(watch.retry_after("tools/call", &required).is_none());
+    let id = required.elicitations()[0].elicitation_id().clone();
+
+    // The user finishes on the connect page; the server stores the token and notifies.
+    let done = tool.tracker.complete(id.as_str(), &alice.user).unwrap();
+    tool.tokens
+        .insert(done.user().clone(), "alice-token".into());
+    let (to, notification) = done.notification().into_parts();
+    assert_eq!(to, alice.connection);
+
+    // The client sees the notification and retries; now the call succeeds.
+    let Completion::Completed { ready_to_retry } = watch.on_complete(&notification) else {
+        panic!("the notification was for a tracked elicitation")
+    };
+    assert_eq!(ready_to_retry, ["tools/call"]);
+    assert_eq!(
+        tool.call(&alice, &client).unwrap(),
+        "files listed with alice-token"
+    );
+
+    // A client that did not declare URL mode gets no -32042 it could not act on.
+    let error = tool
+        .call(&initiator("bob", "conn-b"), &ElicitationCapability::form())
+        .unwrap_err();
+    assert_ne!(error.code, JsonRpcError::URL_ELICITATION_REQUIRED);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stores
+
+/// A store whose backend is down.
+struct BrokenStore;
+
+impl ElicitationStore for BrokenStore {
+    fn insert(&self, _: PendingEntry) -> Result<(), StoreError> {
+        Err(StoreError::new("connection refused"))
+    }
+    fn get(&self, _: &str) -> Result<Option<PendingEntry>, StoreError> {
+        Err(StoreError::new("connection refused"))
+    }
+    fn remove(&self, _: &str) -> Result<Option<PendingEntry>, StoreError> {
+        Err(StoreError::new("connection refused"))
+    }
+    fn remove_expired(&self, _: SystemTime) -> Result<usize, StoreError> {
+        Err(StoreError::new("connection refused"))
+    }
+}
+
+#[test]
+fn store_failures_are_errors_not_successes() {
+    let tracker =
+        ElicitationTracker::with_store(BrokenStore, TestClock::default(), UrlPolicy::production());
+    let alice = initiator("alice", "conn-a");
+    let err = tracker
+        .start(&alice, Some(&url_client()), "m", connect_url)
+        .unwrap_err();
+    assert!(matches!(err, StartError::Store(_)), "{err:?}");
+    assert!(err.to_string().contains("connection refused"));
+    let err = tracker.complete("any", &alice.user).unwrap_err();
+    assert!(matches!(err, CompletionError::Store(_)), "{err:?}");
+}
+
+#[test]
+fn a_shared_store_serves_several_trackers() {
+    let store = Arc::new(MemoryStore::new());
+    let clock = TestClock::default();
+    let issuing =
+        ElicitationTracker::with_store(store.clone(), clock.clone(), UrlPolicy::production());
+    let completing = ElicitationTracker::with_store(store.clone(), clock, UrlPolicy::production());
+    let alice = initiator("alice", "conn-a");
+    let pending = issuing
+        .start(&alice, Some(&url_client()), "m", connect_url)
+        .unwrap();
+    assert!(
+        completing
+            .complete(pending.id().as_str(), &alice.user)
+            .is_ok()
+    );
+    assert!(store.is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Links in forms
+
+#[test]
+fn links_in_form_requests_are_found() {
+    let params: ElicitRequestFormParams = serde_json::from_value(json!({
+        "message": "Please fill in (see www.example.com/help)",
+        "requestedSchema": {"type": "object", "properties": {
+            "site": {"type": "string", "description": "Your site, e.g. https://example.org", "default": "http://localhost"},
+            "plan": {"type": "string", "oneOf": [{"const": "a", "title": "Plan A (https://evil.example/a)"}]},
+            "name": {"type": "string", "title": "Name"}
+        }}
+    }))
+    .unwrap();
+    let found: Vec<(String, String)> = links_in_form(&params)
+        .into_iter()
+        .map(|l| (l.location, l.link))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("message".to_owned(), "www.example.com/help".to_owned()),
+            (
+                "property `plan` option title".to_owned(),
+                "https://evil.example/a".to_owned()
+            ),
+            (
+                "property `site` description".to_owned(),
+                "https://example.org".to_owned()
+            ),
+            (
+                "property `site` default".to_owned(),
+                "http://localhost".to_owned()
+            ),
+        ]
+    );
+    let clean: ElicitRequestFormParams = serde_json::from_value(json!({
+        "message": "Your name, please.",
+        "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}
+    }))
+    .unwrap();
+    assert!(links_in_form(&clean).is_empty());
+}
