@@ -274,6 +274,9 @@ fn expand_form(form: &Form) -> TokenStream {
         }
     });
 
+    let json_schema =
+        json_schema_impl(&krate, "form", ident, &impl_generics, &ty_generics, where_clause);
+
     let schema_fns = if generic {
         quote! {
             fn requested_schema() -> &'static #krate::RequestedSchema {
@@ -348,6 +351,8 @@ fn expand_form(form: &Form) -> TokenStream {
             }
 
             #has_message
+
+            #json_schema
         };
     }
 }
@@ -359,6 +364,8 @@ fn expand_choice(choice: &Choice) -> TokenStream {
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let idents: Vec<_> = choice.variants.iter().map(|v| v.ident).collect();
     let wires: Vec<&String> = choice.variants.iter().map(|v| &v.wire_name).collect();
+    let json_schema =
+        json_schema_impl(&krate, "choice", ident, &impl_generics, &ty_generics, where_clause);
     let any_titled = choice.variants.iter().any(|v| v.attrs.title.is_set());
     let titled = if any_titled {
         // A titled select needs a title on every option; a variant without one shows its value.
@@ -413,6 +420,8 @@ fn expand_choice(choice: &Choice) -> TokenStream {
 
             #krate::__impl_field_for_value!(#ident #ty_generics);
 
+            #json_schema
+
             #[automatically_derived]
             impl #impl_generics #ident #ty_generics #where_clause {
                 #[doc(hidden)]
@@ -423,5 +432,22 @@ fn expand_choice(choice: &Choice) -> TokenStream {
                 }
             }
         };
+    }
+}
+
+/// The `schemars::JsonSchema` impl, through the runtime crate's macro: only the runtime crate
+/// knows whether its `schemars` feature is on, so the macro expands to nothing when it is off.
+fn json_schema_impl(
+    krate: &TokenStream,
+    kind: &str,
+    ident: &syn::Ident,
+    impl_generics: &syn::ImplGenerics<'_>,
+    ty_generics: &syn::TypeGenerics<'_>,
+    where_clause: Option<&syn::WhereClause>,
+) -> TokenStream {
+    let kind = format_ident!("{}", kind);
+    let name = syn::ext::IdentExt::unraw(ident).to_string();
+    quote! {
+        #krate::__impl_json_schema!(#kind, #name, [#impl_generics], #ident #ty_generics, [#where_clause]);
     }
 }

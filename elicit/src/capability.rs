@@ -30,10 +30,10 @@ use crate::protocol::ElicitMode;
 /// ```
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct ElicitationCapability {
-    form: Option<Map<String, Value>>,
-    url: Option<Map<String, Value>>,
+    pub(crate) form: Option<Map<String, Value>>,
+    pub(crate) url: Option<Map<String, Value>>,
     /// Members other than `form` and `url` (a later revision's modes), kept for round trips.
-    other: Map<String, Value>,
+    pub(crate) other: Map<String, Value>,
 }
 
 /// The client did not declare the mode of an elicitation: the server must not send it.

@@ -72,6 +72,13 @@ mod validate;
 #[path = "private.rs"]
 pub mod __private;
 
+#[doc(hidden)]
+#[path = "json_schema.rs"]
+pub mod __json_schema;
+
+#[cfg(feature = "rmcp")]
+pub mod rmcp;
+
 pub use capability::{ElicitationCapability, InvalidCapability, ModeNotSupported};
 pub use elicit_derive::Elicit;
 pub use error::{ContentError, FieldError, Problem};

@@ -310,6 +310,22 @@ impl RequestedSchema {
             .map(|p| &*p.name)
     }
 
+    /// Reads a `requestedSchema` from its members: `properties` as (name, schema) pairs in the
+    /// sender's order, and the outer object's other members. The same checks as
+    /// [`from_value`](Self::from_value); for models that hold the properties in order but cannot
+    /// go through a JSON object without losing it.
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    pub(crate) fn from_members(
+        properties: Vec<(String, Value)>,
+        other: Vec<(String, Value)>,
+    ) -> Result<Self, SchemaError> {
+        SchemaParts {
+            properties: Some(properties),
+            other,
+        }
+        .build()
+    }
+
     /// Reads a `requestedSchema` from a JSON value, rejecting anything outside the subset.
     ///
     /// Properties come in the map's iteration order; use `serde_json::from_str` (or any
@@ -613,7 +629,7 @@ impl SchemaError {
         }
     }
 
-    fn at(property: &str, keyword: Option<&str>, message: impl Into<String>) -> Self {
+    pub(crate) fn at(property: &str, keyword: Option<&str>, message: impl Into<String>) -> Self {
         SchemaError {
             property: Some(property.to_owned()),
             keyword: keyword.map(str::to_owned),

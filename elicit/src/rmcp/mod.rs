@@ -1,0 +1,49 @@
+//! Elicitation on [rmcp](https://docs.rs/rmcp), the official Rust MCP SDK (feature `rmcp`).
+//!
+//! - [`ElicitPeer`], on `Peer<RoleServer>` and `RequestContext<RoleServer>`: the typed form call
+//!   (`context.elicit_form::<T>()`), which checks the client's declared modes, sends the derived
+//!   schema and gives the reply validated by the derived parser, defaults applied; the URL-mode
+//!   call wired to the [`ElicitationTracker`](crate::server::ElicitationTracker); the -32042
+//!   error and the `notifications/elicitation/complete` notification, which rmcp 3 no longer
+//!   ships, sent as the spec writes them.
+//! - [`ElicitError`], which keeps every field error and turns into an error tool result or an
+//!   rmcp `ErrorData`.
+//! - Conversions both ways between this crate's model and rmcp's (`From`/`TryFrom` on the
+//!   types themselves): `RequestedSchema` and `ElicitationSchema`, the request params, the
+//!   result, the capability, the -32042 error, the notification. See the `convert` notes below.
+//! - The input-required flow of protocol 2026-07-28: [`input_required`] and
+//!   [`form_input_response`].
+//!
+//! # Protocol versions
+//!
+//! rmcp 3 knows protocol 2026-07-28 as its latest, and there a server may not send requests
+//! to the client: `elicitation/create` is refused, and a tool asks through an input-required
+//! result instead. Elicitation as requests needs a 2025-11-25 session, which is what an rmcp
+//! client gets over the `initialize` handshake: 2026-07-28 has no handshake, so a server
+//! answers `initialize` with the newest version that has one. A client states it outright with
+//! `ClientInfo { protocol_version: ProtocolVersion::V_2025_11_25, .. }` (through
+//! `InitializeRequestParams::with_protocol_version`), and a server that serves only that
+//! revision returns `ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25)` from
+//! `supported_protocol_versions`. The typed calls check the session first and fail with
+//! [`ElicitError::RequestsNotAllowed`] on 2026-07-28; [`ElicitPeer::server_requests_allowed`]
+//! tells a tool which flow to take. The derived types are the same in both.
+//!
+//! # Conversions
+//!
+//! Each conversion is exact or refuses ([`Unrepresentable`] names what rmcp cannot hold: a
+//! string `pattern`, a length past `u32`, an integer past what a double holds in a `number`
+//! schema, capability members other than `form.schemaValidation`). rmcp to elicit goes
+//! through the same checks as a schema read from the wire. `required` is compared as the set it
+//! is, and rmcp writes a `number` schema's integral bounds as `30.0`.
+//!
+//! The typed calls send through rmcp's model, since only its typed path keeps the properties in
+//! order. That model has no `pattern`, so a form's patterns are not sent, and the derived parser
+//! still checks them in the reply: a value that does not match comes back as a field error.
+
+mod convert;
+mod input;
+mod peer;
+
+pub use convert::{InvalidResult, NotElicitationComplete, Unrepresentable};
+pub use input::{form_input_request, form_input_response, input_required};
+pub use peer::{ConnectionPeers, ElicitError, ElicitPeer, UrlElicitation};

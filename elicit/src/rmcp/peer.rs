@@ -1,0 +1,535 @@
+//! The typed elicitation calls on an rmcp server's peer or request context, their error, and
+//! the routing of completion notifications to the connection that started an elicitation.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
+
+use ::rmcp::model as sdk;
+use ::rmcp::service::{Peer, RequestContext, RoleServer, ServiceError};
+
+use crate::capability::{ElicitationCapability, ModeNotSupported};
+use crate::error::ContentError;
+use crate::protocol::{
+    ElicitMode, ElicitationCompleteNotification, ElicitationId, UnexpectedContent, UrlElicitOutcome,
+};
+use crate::result::{ElicitOutcome, ElicitResult};
+use crate::rmcp::convert::{InvalidResult, Patterns, Unrepresentable, form_to_sdk};
+use crate::server::{
+    Clock, CompletedElicitation, ConnectionId, ElicitationStore, ElicitationTracker, Initiator,
+    PendingUrlElicitation, StartError,
+};
+use crate::{Elicit, HasMessage};
+
+/// Why a typed elicitation through rmcp gave no outcome.
+///
+/// Every variant but [`Service`](ElicitError::Service), [`InvalidContent`](ElicitError::InvalidContent),
+/// [`UnexpectedContent`](ElicitError::UnexpectedContent) and
+/// [`InvalidResult`](ElicitError::InvalidResult) means nothing was sent.
+///
+/// A tool handler can hand the error to the model or the user as it is:
+/// [`to_tool_result`](ElicitError::to_tool_result) makes an error `CallToolResult` whose text
+/// lists every field at fault, and `ErrorData::from` a JSON-RPC error that carries them in
+/// `data`.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ElicitError {
+    /// The client did not declare the mode (or elicitation at all).
+    ModeNotSupported(ModeNotSupported),
+    /// The session's protocol (2026-07-28 or later) forbids server-to-client requests: answer
+    /// the tool call with an input-required result instead (see
+    /// [`input_required`](crate::rmcp::input_required)).
+    RequestsNotAllowed {
+        /// The negotiated protocol version.
+        protocol_version: String,
+    },
+    /// The form has something rmcp's model cannot carry (a length past `u32`, an integer past
+    /// what a double holds).
+    Unrepresentable(Unrepresentable),
+    /// The URL-mode elicitation could not be started: the URL breaks the policy, no
+    /// randomness, the store failed.
+    Start(StartError),
+    /// The user accepted, but the content does not match the form: every field error.
+    InvalidContent(ContentError),
+    /// The user accepted a URL-mode elicitation and the client sent content along, which URL
+    /// mode forbids.
+    UnexpectedContent(UnexpectedContent),
+    /// The client's answer is not a valid elicitation result.
+    InvalidResult(InvalidResult),
+    /// rmcp failed to get an answer: the transport closed, the request timed out, or the client
+    /// answered with a JSON-RPC error.
+    Service(ServiceError),
+}
+
+impl ElicitError {
+    /// The field errors, when the user's answer did not match the form.
+    pub fn content_error(&self) -> Option<&ContentError> {
+        match self {
+            ElicitError::InvalidContent(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// An error tool result (`isError: true`) whose text is this error, every field error on
+    /// its own line: what a tool returns to let the model correct itself or tell the user.
+    ///
+    /// ```
+    /// use elicit::Elicit;
+    /// use elicit::rmcp::ElicitError;
+    ///
+    /// #[derive(Elicit, Debug)]
+    /// struct Age {
+    ///     #[elicit(minimum = 18)]
+    ///     age: u8,
+    /// }
+    /// let content = serde_json::json!({"age": 12});
+    /// let error = ElicitError::from(Age::from_content(content.as_object().unwrap()).unwrap_err());
+    /// let result = error.to_tool_result();
+    /// assert_eq!(result.is_error, Some(true));
+    /// let text = &result.content[0].as_text().unwrap().text;
+    /// assert_eq!(text, "the submitted form is invalid:\n`age`: must be between 18 and 255, got 12");
+    /// ```
+    pub fn to_tool_result(&self) -> sdk::CallToolResult {
+        sdk::CallToolResult::error(vec![sdk::ContentBlock::text(self.to_string())])
+    }
+}
+
+impl fmt::Display for ElicitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ElicitError::ModeNotSupported(e) => write!(f, "cannot elicit: {e}"),
+            ElicitError::RequestsNotAllowed { protocol_version } => write!(
+                f,
+                "cannot elicit: protocol {protocol_version} forbids server-to-client requests; \
+                 answer with an input-required result instead"
+            ),
+            ElicitError::Unrepresentable(e) => write!(f, "cannot send the form: {e}"),
+            ElicitError::Start(e) => e.fmt(f),
+            ElicitError::InvalidContent(e) => write!(f, "the submitted form is invalid:\n{e}"),
+            ElicitError::UnexpectedContent(e) => e.fmt(f),
+            ElicitError::InvalidResult(e) => e.fmt(f),
+            ElicitError::Service(e) => write!(f, "the elicitation request failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ElicitError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ElicitError::ModeNotSupported(e) => Some(e),
+            ElicitError::RequestsNotAllowed { .. } => None,
+            ElicitError::Unrepresentable(e) => Some(e),
+            ElicitError::Start(e) => Some(e),
+            ElicitError::InvalidContent(e) => Some(e),
+            ElicitError::UnexpectedContent(e) => Some(e),
+            ElicitError::InvalidResult(e) => Some(e),
+            ElicitError::Service(e) => Some(e),
+        }
+    }
+}
+
+impl From<ModeNotSupported> for ElicitError {
+    fn from(e: ModeNotSupported) -> Self {
+        ElicitError::ModeNotSupported(e)
+    }
+}
+
+impl From<ContentError> for ElicitError {
+    fn from(e: ContentError) -> Self {
+        ElicitError::InvalidContent(e)
+    }
+}
+
+impl From<StartError> for ElicitError {
+    fn from(e: StartError) -> Self {
+        match e {
+            // One variant for "the client did not declare the mode", whichever call found it.
+            StartError::ModeNotSupported(e) => ElicitError::ModeNotSupported(e),
+            other => ElicitError::Start(other),
+        }
+    }
+}
+
+impl From<ServiceError> for ElicitError {
+    fn from(e: ServiceError) -> Self {
+        ElicitError::Service(e)
+    }
+}
+
+impl From<&ElicitError> for sdk::ErrorData {
+    /// The JSON-RPC error for a tool handler to return: invalid params with the field errors
+    /// in `data` for bad content, the client's own error when it answered with one, invalid
+    /// request when the session cannot elicit, internal error otherwise.
+    fn from(error: &ElicitError) -> Self {
+        let message = error.to_string();
+        match error {
+            ElicitError::InvalidContent(e) => {
+                sdk::ErrorData::invalid_params(message, serde_json::to_value(e).ok())
+            }
+            ElicitError::Service(ServiceError::McpError(e)) => e.clone(),
+            ElicitError::ModeNotSupported(e) => sdk::ErrorData::invalid_request(
+                message,
+                Some(serde_json::json!({ "mode": e.mode.as_str() })),
+            ),
+            ElicitError::RequestsNotAllowed { .. } => {
+                sdk::ErrorData::invalid_request(message, None)
+            }
+            _ => sdk::ErrorData::internal_error(message, None),
+        }
+    }
+}
+
+impl From<ElicitError> for sdk::ErrorData {
+    fn from(error: ElicitError) -> Self {
+        sdk::ErrorData::from(&error)
+    }
+}
+
+/// A URL-mode elicitation that was sent, and what the user did with it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UrlElicitation {
+    pending: PendingUrlElicitation,
+    outcome: UrlElicitOutcome,
+}
+
+impl UrlElicitation {
+    /// The elicitation's id, under which the tracker completes it.
+    pub fn id(&self) -> &ElicitationId {
+        self.pending.id()
+    }
+
+    /// What the user did: consent means the interaction goes on out of band, not that it is
+    /// done; it is done when the tracker completes it.
+    pub fn outcome(&self) -> UrlElicitOutcome {
+        self.outcome
+    }
+
+    /// The elicitation as the tracker started it.
+    pub fn pending(&self) -> &PendingUrlElicitation {
+        &self.pending
+    }
+}
+
+mod sealed {
+    use ::rmcp::model::{ClientCapabilities, ProtocolVersion};
+    use ::rmcp::service::{Peer, RoleServer};
+
+    /// What the typed calls read from the peer or the request context.
+    pub trait Session {
+        fn peer(&self) -> &Peer<RoleServer>;
+        fn protocol_version(&self) -> Option<ProtocolVersion>;
+        fn client_capabilities(&self) -> Option<ClientCapabilities>;
+    }
+}
+
+impl sealed::Session for Peer<RoleServer> {
+    fn peer(&self) -> &Peer<RoleServer> {
+        self
+    }
+
+    fn protocol_version(&self) -> Option<sdk::ProtocolVersion> {
+        self.peer_info().map(|info| info.protocol_version.clone())
+    }
+
+    fn client_capabilities(&self) -> Option<sdk::ClientCapabilities> {
+        self.peer_info().map(|info| info.capabilities.clone())
+    }
+}
+
+impl sealed::Session for RequestContext<RoleServer> {
+    fn peer(&self) -> &Peer<RoleServer> {
+        &self.peer
+    }
+
+    // The request's own `_meta` first (2026-07-28 carries the version and capabilities per
+    // request), then the session's handshake.
+    fn protocol_version(&self) -> Option<sdk::ProtocolVersion> {
+        RequestContext::protocol_version(self)
+    }
+
+    fn client_capabilities(&self) -> Option<sdk::ClientCapabilities> {
+        RequestContext::client_capabilities(self)
+    }
+}
+
+/// Typed elicitation on an rmcp server: implemented for `Peer<RoleServer>` and
+/// `RequestContext<RoleServer>` (prefer the context inside a handler: it knows the request's
+/// own protocol version and client capabilities).
+///
+/// A form call checks that the session may send requests and that the client declared form
+/// mode (otherwise it fails before sending anything), sends the derived `requestedSchema`,
+/// validates the reply with the derived parser (defaults fill fields left out) and gives the
+/// typed [`ElicitOutcome`]; a reply that breaks the form gives
+/// [`ElicitError::InvalidContent`] with every field error.
+///
+/// rmcp's schema model has no `pattern`, so a string field's pattern is not sent; the parser
+/// still checks it, so a value that does not match comes back as a field error.
+///
+/// ```no_run
+/// use elicit::{Elicit, ElicitOutcome};
+/// use elicit::rmcp::ElicitPeer;
+/// use rmcp::model::CallToolResult;
+/// use rmcp::service::{RequestContext, RoleServer};
+///
+/// #[derive(Elicit, Debug)]
+/// #[elicit(message = "Who should we contact?")]
+/// struct Contact {
+///     name: String,
+///     #[elicit(format = "email")]
+///     email: String,
+/// }
+///
+/// async fn contact_tool(context: RequestContext<RoleServer>) -> CallToolResult {
+///     match context.elicit_form::<Contact>().await {
+///         Ok(ElicitOutcome::Accepted(contact)) => CallToolResult::success(vec![
+///             rmcp::model::ContentBlock::text(format!("will write to {}", contact.email)),
+///         ]),
+///         Ok(_) => CallToolResult::success(vec![rmcp::model::ContentBlock::text("no contact given")]),
+///         Err(error) => error.to_tool_result(),
+///     }
+/// }
+/// ```
+pub trait ElicitPeer: sealed::Session + Sync {
+    /// The `elicitation` capability the client declared, `None` if it declared none.
+    fn client_elicitation(&self) -> Option<ElicitationCapability> {
+        self.client_capabilities()
+            .as_ref()
+            .and_then(ElicitationCapability::of_rmcp_client)
+    }
+
+    /// Whether the session's protocol lets the server send requests to the client: `false` from
+    /// 2026-07-28 on, where a tool asks through an input-required result instead
+    /// ([`input_required`](crate::rmcp::input_required)).
+    fn server_requests_allowed(&self) -> bool {
+        refuse_on_stateless_protocol(self).is_ok()
+    }
+
+    /// Asks for form `T` with the message of its `#[elicit(message = "..")]`.
+    fn elicit_form<T>(&self) -> impl Future<Output = Result<ElicitOutcome<T>, ElicitError>> + Send
+    where
+        T: HasMessage + Send,
+    {
+        elicit_form_on::<T, Self>(self, <T as HasMessage>::MESSAGE.to_owned(), None)
+    }
+
+    /// Asks for form `T` with `message`.
+    fn elicit_form_with<T>(
+        &self,
+        message: impl Into<String>,
+    ) -> impl Future<Output = Result<ElicitOutcome<T>, ElicitError>> + Send
+    where
+        T: Elicit + Send,
+    {
+        elicit_form_on::<T, Self>(self, message.into(), None)
+    }
+
+    /// Asks for form `T` with `message`, giving up after `timeout`
+    /// (`ElicitError::Service(ServiceError::Timeout { .. })`).
+    fn elicit_form_with_timeout<T>(
+        &self,
+        message: impl Into<String>,
+        timeout: Duration,
+    ) -> impl Future<Output = Result<ElicitOutcome<T>, ElicitError>> + Send
+    where
+        T: Elicit + Send,
+    {
+        elicit_form_on::<T, Self>(self, message.into(), Some(timeout))
+    }
+
+    /// Sends a URL-mode elicitation the tracker started, and reads what the user did. The
+    /// client must have declared URL mode (the tracker checked that when it started it; this
+    /// checks again for this session).
+    fn send_url_elicitation<'a>(
+        &'a self,
+        pending: &'a PendingUrlElicitation,
+    ) -> impl Future<Output = Result<UrlElicitOutcome, ElicitError>> + Send + 'a {
+        async move {
+            let capability = self.client_elicitation();
+            refuse_on_stateless_protocol(self)?;
+            ElicitationCapability::require(capability.as_ref(), ElicitMode::Url)?;
+            let params = sdk::ElicitRequestParams::from(pending.params());
+            let result = send(self.peer(), params, None).await?;
+            UrlElicitOutcome::from_result(&result).map_err(ElicitError::UnexpectedContent)
+        }
+    }
+
+    /// Starts a URL-mode elicitation with the tracker (bound to `initiator`, URL checked by the
+    /// tracker's policy, built by `url` from the new id), sends it, and reads what the user
+    /// did. A client that did not declare URL mode is refused before anything is stored or
+    /// sent. On decline or cancel, or if sending fails, the elicitation is discarded from the
+    /// tracker; on consent it stays pending until the tracker completes it (send the
+    /// notification with [`notify_elicitation_complete`](Self::notify_elicitation_complete) or
+    /// [`ConnectionPeers::notify`]).
+    fn elicit_url<'a, S, C>(
+        &'a self,
+        tracker: &'a ElicitationTracker<S, C>,
+        initiator: &'a Initiator,
+        message: impl Into<String>,
+        url: impl FnOnce(&ElicitationId) -> String,
+    ) -> impl Future<Output = Result<UrlElicitation, ElicitError>> + Send + 'a
+    where
+        S: ElicitationStore + Sync,
+        C: Clock + Sync,
+    {
+        // Started here, before the future: `url` need not be `Send`.
+        let started = refuse_on_stateless_protocol(self).and_then(|()| {
+            let capability = self.client_elicitation();
+            tracker
+                .start(initiator, capability.as_ref(), message, url)
+                .map_err(ElicitError::from)
+        });
+        async move {
+            let pending = started?;
+            let outcome = self.send_url_elicitation(&pending).await;
+            if !matches!(outcome, Ok(UrlElicitOutcome::Consented)) {
+                // Nothing will complete it now. If the store fails here the entry only lingers
+                // until its time to live runs out, bound to the same user, so the outcome
+                // still stands.
+                let _ = tracker.discard(pending.id().as_str(), &initiator.user);
+            }
+            Ok(UrlElicitation {
+                pending,
+                outcome: outcome?,
+            })
+        }
+    }
+
+    /// Starts a URL-mode elicitation with the tracker and gives the -32042 error
+    /// (`URLElicitationRequiredError`) for the tool handler to return: the client shows the URL
+    /// and retries the call once the elicitation completes. A client that did not declare URL
+    /// mode is refused before anything is stored.
+    fn url_elicitation_required<S, C>(
+        &self,
+        tracker: &ElicitationTracker<S, C>,
+        initiator: &Initiator,
+        message: impl Into<String>,
+        url: impl FnOnce(&ElicitationId) -> String,
+        error_message: impl Into<String>,
+    ) -> Result<sdk::ErrorData, ElicitError>
+    where
+        S: ElicitationStore,
+        C: Clock,
+    {
+        let capability = self.client_elicitation();
+        let pending = tracker.start(initiator, capability.as_ref(), message, url)?;
+        Ok(sdk::ErrorData::from(pending.required_error(error_message)))
+    }
+
+    /// Sends `notifications/elicitation/complete` on this session, exactly as the spec writes
+    /// it. rmcp 3 has no such notification; it goes out as a custom one.
+    fn notify_elicitation_complete<'a>(
+        &'a self,
+        notification: &ElicitationCompleteNotification,
+    ) -> impl Future<Output = Result<(), ElicitError>> + Send + 'a {
+        let notification = sdk::ServerNotification::from(notification);
+        async move {
+            self.peer()
+                .send_notification(notification)
+                .await
+                .map_err(ElicitError::Service)
+        }
+    }
+}
+
+impl ElicitPeer for Peer<RoleServer> {}
+impl ElicitPeer for RequestContext<RoleServer> {}
+
+fn refuse_on_stateless_protocol<P: sealed::Session + ?Sized>(
+    session: &P,
+) -> Result<(), ElicitError> {
+    match session.protocol_version() {
+        Some(version) if version >= sdk::ProtocolVersion::V_2026_07_28 => {
+            Err(ElicitError::RequestsNotAllowed {
+                protocol_version: version.to_string(),
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+async fn elicit_form_on<T, P>(
+    session: &P,
+    message: String,
+    timeout: Option<Duration>,
+) -> Result<ElicitOutcome<T>, ElicitError>
+where
+    T: Elicit,
+    P: ElicitPeer + ?Sized,
+{
+    refuse_on_stateless_protocol(session)?;
+    ElicitationCapability::require(session.client_elicitation().as_ref(), ElicitMode::Form)?;
+    let params = form_to_sdk(&T::form_request_with(message), Patterns::Omit)
+        .map_err(ElicitError::Unrepresentable)?;
+    let result = send(session.peer(), params, timeout).await?;
+    Ok(T::from_result(&result)?)
+}
+
+async fn send(
+    peer: &Peer<RoleServer>,
+    params: sdk::ElicitRequestParams,
+    timeout: Option<Duration>,
+) -> Result<ElicitResult, ElicitError> {
+    let result = peer
+        .create_elicitation_with_timeout(params, timeout)
+        .await?;
+    ElicitResult::try_from(&result).map_err(ElicitError::InvalidResult)
+}
+
+/// The peers of a server's open connections, by [`ConnectionId`], so that a completed URL-mode
+/// elicitation's notification goes to the connection that started it and to no other.
+///
+/// Register each session's peer when it starts, under the connection id the tracker's
+/// [`Initiator`]s name; remove it when it ends.
+#[derive(Default)]
+pub struct ConnectionPeers {
+    peers: Mutex<HashMap<ConnectionId, Peer<RoleServer>>>,
+}
+
+impl fmt::Debug for ConnectionPeers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ConnectionPeers")
+            .field("connections", &self.lock().len())
+            .finish()
+    }
+}
+
+impl ConnectionPeers {
+    /// No connections.
+    pub fn new() -> Self {
+        ConnectionPeers::default()
+    }
+
+    /// Records the peer of a connection, replacing an earlier one under the same id.
+    pub fn register(&self, connection: ConnectionId, peer: Peer<RoleServer>) {
+        self.lock().insert(connection, peer);
+    }
+
+    /// Forgets a connection; returns its peer if it was registered.
+    pub fn remove(&self, connection: &ConnectionId) -> Option<Peer<RoleServer>> {
+        self.lock().remove(connection)
+    }
+
+    /// The peer of a connection, if registered.
+    pub fn get(&self, connection: &ConnectionId) -> Option<Peer<RoleServer>> {
+        self.lock().get(connection).cloned()
+    }
+
+    /// Sends the completion notification of `completed` to the connection that started it.
+    /// `Ok(false)` if that connection is not registered (it closed): the notification is
+    /// optional, and the client can still retry by hand.
+    pub async fn notify(&self, completed: &CompletedElicitation) -> Result<bool, ElicitError> {
+        let (connection, notification) = completed.notification().into_parts();
+        let Some(peer) = self.get(&connection) else {
+            return Ok(false);
+        };
+        peer.notify_elicitation_complete(&notification).await?;
+        Ok(true)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<ConnectionId, Peer<RoleServer>>> {
+        // Each operation is one map call, so a panic elsewhere cannot leave it half-updated.
+        self.peers.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
