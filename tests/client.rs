@@ -183,6 +183,28 @@ fn malformed_requests_are_answered_with_32602_saying_what_is_missing() {
     assert_eq!(err, InvalidElicitRequest::NotAnObject);
 }
 
+#[test]
+fn a_url_request_whose_url_cannot_be_opened_is_answered_with_32602() {
+    let both = ElicitationCapability::form_and_url();
+    for url in [
+        "not a url",
+        "/relative/path",
+        "javascript:alert(1)",
+        "file:///etc/passwd",
+    ] {
+        let mut params = url_request();
+        params["url"] = json!(url);
+        let err = validate_request(&params, Some(&both)).unwrap_err();
+        assert!(
+            matches!(err, InvalidElicitRequest::InvalidUrl(_)),
+            "{url}: {err:?}"
+        );
+        let rpc = err.to_jsonrpc_error();
+        assert_eq!(rpc.code, -32602);
+        assert!(rpc.message.starts_with("`url`: "), "{}", rpc.message);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Answering forms
 

@@ -7,6 +7,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::capability::{ElicitationCapability, ModeNotSupported};
+use crate::client::review::{UrlReview, UrlReviewError};
 use crate::error::ContentError;
 use crate::protocol::{ElicitMode, ElicitRequestParams, JsonRpcError};
 use crate::result::ElicitResult;
@@ -28,6 +29,9 @@ pub enum InvalidElicitRequest {
     ModeNotDeclared(ModeNotSupported),
     /// The form's `requestedSchema` lies outside the spec's restricted subset.
     InvalidSchema(SchemaError),
+    /// The `url` of a URL-mode request is not an absolute http(s) URL, so there is nothing the
+    /// client could safely offer to open.
+    InvalidUrl(UrlReviewError),
     /// A required member is missing or of the wrong type.
     Malformed {
         /// What is wrong.
@@ -47,6 +51,7 @@ impl fmt::Display for InvalidElicitRequest {
             ),
             InvalidElicitRequest::ModeNotDeclared(e) => e.fmt(f),
             InvalidElicitRequest::InvalidSchema(e) => e.fmt(f),
+            InvalidElicitRequest::InvalidUrl(e) => write!(f, "`url`: {e}"),
             InvalidElicitRequest::Malformed { reason } => {
                 write!(f, "invalid elicitation/create params: {reason}")
             }
@@ -67,6 +72,7 @@ impl InvalidElicitRequest {
             InvalidElicitRequest::InvalidSchema(e) => {
                 Some(json!({ "property": e.property(), "keyword": e.keyword() }))
             }
+            InvalidElicitRequest::InvalidUrl(_) => Some(json!({ "property": "url" })),
             InvalidElicitRequest::NotAnObject | InvalidElicitRequest::Malformed { .. } => None,
         };
         JsonRpcError {
@@ -87,9 +93,10 @@ impl From<InvalidElicitRequest> for JsonRpcError {
 /// (`declared`: its `elicitation` capability, `None` if it declared none).
 ///
 /// In order: the params must be an object; the mode (absent means form) must be known and
-/// declared; a form's `requestedSchema` must lie in the restricted subset; then the params must
-/// have the members their mode needs. Each failure is an [`InvalidElicitRequest`] to answer
-/// with -32602.
+/// declared; a form's `requestedSchema` must lie in the restricted subset; the params must have
+/// the members their mode needs; and a URL-mode `url` must be an absolute http(s) URL (the spec
+/// requires a valid URL, and nothing else can be opened safely). Each failure is an
+/// [`InvalidElicitRequest`] to answer with -32602.
 ///
 /// ```
 /// use elicit::ElicitationCapability;
@@ -128,9 +135,14 @@ pub fn validate_request(
             }
         }
     }
-    ElicitRequestParams::deserialize(params).map_err(|e| InvalidElicitRequest::Malformed {
-        reason: e.to_string(),
-    })
+    let params =
+        ElicitRequestParams::deserialize(params).map_err(|e| InvalidElicitRequest::Malformed {
+            reason: e.to_string(),
+        })?;
+    if let ElicitRequestParams::Url(url) = &params {
+        UrlReview::of(url).map_err(InvalidElicitRequest::InvalidUrl)?;
+    }
+    Ok(params)
 }
 
 fn mode_of(members: &Map<String, Value>) -> Result<ElicitMode, InvalidElicitRequest> {
