@@ -1,0 +1,139 @@
+//! An MCP client on rmcp that answers form elicitations the way a user who accepts without
+//! typing anything would: every field the server gave a default takes it. It is what the
+//! official conformance suite's client scenario `elicitation-sep1034-client-defaults` checks,
+//! built on elicit's client helpers: the request is checked against what this client declared
+//! and the spec's schema subset, then [`accept_form`] fills in the defaults and validates the
+//! answer before it is sent.
+//!
+//! The suite starts its own test server and runs this client with the server's URL appended:
+//!
+//! ```sh
+//! cargo build --example conformance_client
+//! conformance client --command target/debug/examples/conformance_client \
+//!     --scenario elicitation-sep1034-client-defaults
+//! ```
+//!
+//! (`.ci/conformance` does that.) Run by hand, it takes the URL of a streamable-HTTP MCP server
+//! on loopback and calls every tool the server lists, without arguments:
+//! `cargo run --example conformance_client -- http://127.0.0.1:3000/mcp`.
+
+use std::error::Error;
+
+use elicit::client::accept_form;
+use elicit::{ElicitMode, ElicitRequestParams, ElicitationCapability};
+use rmcp::model::{
+    self as sdk, CallToolRequestParams, ClientCapabilities, ClientConfig, ContentBlock,
+    Implementation, ProtocolVersion,
+};
+use rmcp::service::{RequestContext, RoleClient};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::{ClientHandler, ErrorData, ServiceExt};
+
+/// What this client declares: form mode only (it has no browser to open a URL in).
+fn declared_elicitation() -> ElicitationCapability {
+    ElicitationCapability::form()
+}
+
+struct AcceptDefaultsClient;
+
+impl ClientHandler for AcceptDefaultsClient {
+    fn get_info(&self) -> ClientConfig {
+        let mut capabilities = ClientCapabilities::default();
+        capabilities.elicitation =
+            sdk::ElicitationCapability::try_from(&declared_elicitation()).ok();
+        ClientConfig::new(
+            capabilities,
+            Implementation::new("elicit-conformance-client", env!("CARGO_PKG_VERSION")),
+        )
+        // The `initialize` handshake's newest revision, in which servers may send
+        // `elicitation/create` (2026-07-28 forbids server-to-client requests).
+        .with_protocol_version(ProtocolVersion::V_2025_11_25)
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: sdk::ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<sdk::ElicitResult, ErrorData> {
+        // Outside the spec's subset, or a mode this client did not declare: -32602.
+        let request = ElicitRequestParams::try_from(&request)?;
+        if let Err(not_declared) =
+            ElicitationCapability::require(Some(&declared_elicitation()), request.mode())
+        {
+            return Err(ErrorData::invalid_params(not_declared.to_string(), None));
+        }
+        let ElicitRequestParams::Form(form) = request else {
+            unreachable!(
+                "only form mode is declared, and {:?} was checked",
+                ElicitMode::Form
+            )
+        };
+        eprintln!("elicitation: {}", form.message);
+        // The user accepts without filling anything in: the defaults fill the form, and the
+        // answer is validated against the schema before it goes out.
+        match accept_form(&form.requested_schema, serde_json::Map::new()) {
+            Ok(result) => {
+                eprintln!(
+                    "accepting with {}",
+                    serde_json::to_string(&result.content).unwrap_or_default()
+                );
+                Ok(sdk::ElicitResult::from(result))
+            }
+            // Required fields without defaults: this user has nothing to give, so decline.
+            Err(missing) => {
+                eprintln!("declining: the defaults do not fill the form:\n{missing}");
+                Ok(sdk::ElicitResult::new(sdk::ElicitationAction::Decline))
+            }
+        }
+    }
+}
+
+/// The server URL: the last argument, as the conformance runner appends it. Loopback only.
+fn server_url() -> Result<String, Box<dyn Error>> {
+    let url = std::env::args()
+        .next_back()
+        .filter(|arg| arg.starts_with("http"))
+        .ok_or("usage: conformance_client <http://127.0.0.1:PORT/mcp>")?;
+    let host = url::Url::parse(&url)?
+        .host_str()
+        .map(str::to_owned)
+        .ok_or_else(|| format!("`{url}` has no host"))?;
+    let loopback = host == "localhost"
+        || host
+            .trim_matches(|c| c == '[' || c == ']')
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    if !loopback {
+        return Err(format!("this example talks to loopback servers only, not {host}").into());
+    }
+    Ok(url)
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn Error>> {
+    let url = server_url()?;
+    if let Ok(scenario) = std::env::var("MCP_CONFORMANCE_SCENARIO") {
+        eprintln!("conformance scenario {scenario} against {url}");
+    }
+    let client = AcceptDefaultsClient
+        .serve(StreamableHttpClientTransport::from_uri(url.as_str()))
+        .await?;
+    let tools = client.list_all_tools().await?;
+    if tools.is_empty() {
+        return Err(format!("{url} lists no tools").into());
+    }
+    for tool in tools {
+        let result = client
+            .call_tool(CallToolRequestParams::new(tool.name.clone()))
+            .await?;
+        let text: Vec<&str> = result
+            .content
+            .iter()
+            .filter_map(ContentBlock::as_text)
+            .map(|text| text.text.as_str())
+            .collect();
+        println!("{} -> {}", tool.name, text.join("\n"));
+    }
+    client.cancel().await?;
+    Ok(())
+}
