@@ -1,0 +1,276 @@
+//! A hotel's MCP server over stdio, on rmcp, whose tools ask the user through form-mode
+//! elicitation. Each form is a derived type: its schema is a compile-time constant, and the
+//! user's answer comes back parsed and validated, or as a list of field errors the tool hands
+//! back to the model.
+//!
+//! - `book_room`: a booking form with a check-in date, a room type (single-select) and extras
+//!   (multi-select), defaults pre-filled;
+//! - `update_contact`: a contact form (email checked as an email, phone as a pattern);
+//! - `cancel_booking`: a yes/no confirmation before anything is cancelled.
+//!
+//! ```sh
+//! cargo run --example stdio_server
+//! ```
+//!
+//! It speaks MCP on stdin/stdout, so run it from an MCP client (for example, add
+//! `cargo run --quiet --example stdio_server` as a stdio server in the client's configuration);
+//! it logs to stderr.
+
+use std::borrow::Cow;
+use std::error::Error;
+use std::fmt::Write as _;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use elicit::rmcp::ElicitPeer;
+use elicit::{Elicit, ElicitOutcome};
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{
+    CallToolResult, ContentBlock, Implementation, ProtocolVersion, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::{ServerHandler, ServiceExt, schemars, tool, tool_handler, tool_router};
+use serde::Deserialize;
+
+/// The booking form of `book_room`.
+#[derive(Debug, Elicit)]
+#[elicit(
+    message = "Where and when would you like to stay?",
+    rename_all = "camelCase"
+)]
+struct BookingRequest {
+    /// The day you arrive
+    #[elicit(title = "Check-in date", format = "date")]
+    check_in: String,
+    /// How many nights you stay
+    #[elicit(title = "Nights", minimum = 1, maximum = 30, default = 1)]
+    nights: u8,
+    /// How many people stay in the room
+    #[elicit(title = "Guests", minimum = 1, maximum = 4, default = 2)]
+    guests: u8,
+    #[elicit(title = "Room type", default = RoomType::Standard)]
+    room: RoomType,
+    /// Anything to add to the stay
+    #[elicit(title = "Extras", max_items = 3)]
+    extras: Vec<Extra>,
+}
+
+/// A single-select with titles (`oneOf`).
+#[derive(Debug, Clone, Copy, PartialEq, Elicit)]
+#[elicit(rename_all = "kebab-case")]
+enum RoomType {
+    #[elicit(title = "Standard room")]
+    Standard,
+    #[elicit(title = "Deluxe room with a view")]
+    Deluxe,
+    #[elicit(title = "Suite")]
+    Suite,
+}
+
+/// The items of a multi-select with titles (`items.anyOf`).
+#[derive(Debug, Clone, Copy, PartialEq, Elicit)]
+#[elicit(rename_all = "kebab-case")]
+enum Extra {
+    #[elicit(title = "Breakfast")]
+    Breakfast,
+    #[elicit(title = "Parking")]
+    Parking,
+    #[elicit(title = "Late check-out")]
+    LateCheckOut,
+}
+
+/// The contact form of `update_contact`.
+#[derive(Debug, Elicit)]
+#[elicit(
+    message = "How can the front desk reach you?",
+    rename_all = "camelCase"
+)]
+struct ContactDetails {
+    /// Your full name
+    #[elicit(title = "Name", min_length = 2, max_length = 80)]
+    full_name: String,
+    #[elicit(title = "Email", format = "email")]
+    email: String,
+    /// Digits, spaces and dashes, with an optional leading +
+    #[elicit(title = "Phone", pattern = r"^\+?[0-9][0-9 \-]{5,19}$")]
+    phone: Option<String>,
+    /// Send me offers by email
+    #[elicit(title = "Newsletter", default = false)]
+    newsletter: bool,
+}
+
+/// The confirmation of `cancel_booking`.
+#[derive(Debug, Elicit)]
+struct Confirmation {
+    /// Tick to cancel the booking; it cannot be undone
+    #[elicit(title = "Yes, cancel it")]
+    confirm: bool,
+}
+
+#[derive(Debug)]
+struct Booking {
+    number: u32,
+    request: BookingRequest,
+    cancelled: bool,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct BookingNumber {
+    /// The booking number `book_room` gave
+    booking: u32,
+}
+
+#[derive(Clone)]
+struct Hotel {
+    bookings: Arc<Mutex<Vec<Booking>>>,
+    contact: Arc<Mutex<Option<ContactDetails>>>,
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Hotel {
+    fn new() -> Self {
+        Hotel {
+            bookings: Arc::default(),
+            contact: Arc::default(),
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    #[tool(description = "Books a room; asks the user for the dates, the room and extras")]
+    async fn book_room(&self, context: RequestContext<RoleServer>) -> CallToolResult {
+        let request = match context.elicit_form::<BookingRequest>().await {
+            Ok(ElicitOutcome::Accepted(request)) => request,
+            Ok(ElicitOutcome::Declined) => return text("The user declined to book a room."),
+            Ok(ElicitOutcome::Cancelled) => return text("The user closed the booking form."),
+            // The field errors, one a line, for the model to explain or to ask again.
+            Err(error) => return error.to_tool_result(),
+        };
+        let mut bookings = lock(&self.bookings);
+        let number = 1000 + bookings.len() as u32 + 1;
+        let summary = describe(number, &request);
+        bookings.push(Booking {
+            number,
+            request,
+            cancelled: false,
+        });
+        text(format!("Booked. {summary}"))
+    }
+
+    #[tool(description = "Updates how the hotel reaches the guest; asks the user for the details")]
+    async fn update_contact(&self, context: RequestContext<RoleServer>) -> CallToolResult {
+        match context.elicit_form::<ContactDetails>().await {
+            Ok(ElicitOutcome::Accepted(details)) => {
+                let mut reply = format!(
+                    "We will write to {} at {}",
+                    details.full_name, details.email
+                );
+                if let Some(phone) = &details.phone {
+                    let _ = write!(reply, " and call {phone}");
+                }
+                reply.push_str(if details.newsletter {
+                    ", newsletter on."
+                } else {
+                    ", no newsletter."
+                });
+                *lock(&self.contact) = Some(details);
+                text(reply)
+            }
+            Ok(ElicitOutcome::Declined | ElicitOutcome::Cancelled) => {
+                text("The contact details stay as they were.")
+            }
+            Err(error) => error.to_tool_result(),
+        }
+    }
+
+    #[tool(description = "Cancels a booking after the user confirms")]
+    async fn cancel_booking(
+        &self,
+        Parameters(BookingNumber { booking }): Parameters<BookingNumber>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let summary = match lock(&self.bookings)
+            .iter()
+            .find(|b| b.number == booking && !b.cancelled)
+        {
+            Some(found) => describe(found.number, &found.request),
+            None => {
+                return CallToolResult::error(vec![ContentBlock::text(format!(
+                    "There is no open booking {booking}."
+                ))]);
+            }
+        };
+        let message = format!("Cancel this booking? {summary}");
+        match context.elicit_form_with::<Confirmation>(message).await {
+            Ok(ElicitOutcome::Accepted(Confirmation { confirm: true })) => {
+                let mut bookings = lock(&self.bookings);
+                match bookings
+                    .iter_mut()
+                    .find(|b| b.number == booking && !b.cancelled)
+                {
+                    Some(found) => {
+                        found.cancelled = true;
+                        text(format!("Booking {booking} is cancelled."))
+                    }
+                    None => text(format!("Booking {booking} was cancelled meanwhile.")),
+                }
+            }
+            Ok(_) => text(format!("Booking {booking} is kept.")),
+            Err(error) => error.to_tool_result(),
+        }
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Hotel {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(
+                "elicit-hotel",
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_protocol_version(ProtocolVersion::V_2025_11_25)
+            .with_instructions("Book rooms, update the guest's contact details, cancel bookings.")
+    }
+
+    /// Up to 2025-11-25, the last revision in which a server may send `elicitation/create`.
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25))
+    }
+}
+
+fn describe(number: u32, request: &BookingRequest) -> String {
+    let extras: Vec<String> = request
+        .extras
+        .iter()
+        .map(|extra| format!("{extra:?}"))
+        .collect();
+    format!(
+        "Booking {number}: {:?} room for {} guest(s), {} night(s) from {}{}.",
+        request.room,
+        request.guests,
+        request.nights,
+        request.check_in,
+        if extras.is_empty() {
+            String::new()
+        } else {
+            format!(", with {}", extras.join(", "))
+        }
+    )
+}
+
+fn text(text: impl Into<String>) -> CallToolResult {
+    CallToolResult::success(vec![ContentBlock::text(text.into())])
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn Error>> {
+    eprintln!("elicit-hotel: MCP over stdio; tools book_room, update_contact, cancel_booking");
+    let running = Hotel::new().serve(rmcp::transport::stdio()).await?;
+    running.waiting().await?;
+    Ok(())
+}
