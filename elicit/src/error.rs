@@ -238,7 +238,10 @@ impl fmt::Display for Problem {
             ),
             Problem::PatternMismatch { pattern } => write!(f, "must match the pattern {pattern}"),
             Problem::InvalidPattern { pattern, reason } => {
-                write!(f, "has a pattern that is not a valid regex ({pattern}): {reason}")
+                write!(
+                    f,
+                    "has a pattern that is not a valid regex ({pattern}): {reason}"
+                )
             }
             Problem::InvalidFormat { format, reason } => {
                 write!(f, "must be a valid {}: {reason}", format_name(*format))

@@ -3,7 +3,7 @@
 //!
 //! It writes exactly what `serde_json::to_string` writes for the same [`RequestedSchema`]: the
 //! same key order as the `Serialize` impls in `schema.rs`, the same string escapes, and floats in
-//! the text the derive computed with `ryu`, the formatter `serde_json` uses. A test holds the two
+//! the text the derive computed with `zmij`, the formatter `serde_json` (>= 1.0.147) uses. A test holds the two
 //! outputs equal for every schema in the suite.
 //!
 //! Every function is a `const fn` over borrowed data; an owned part (only found in schemas parsed
@@ -12,9 +12,7 @@
 use std::borrow::Cow;
 
 use crate::number::{ConstNumber, Number};
-use crate::schema::{
-    PrimitiveSchema, Property, StringFormat, TitledOption,
-};
+use crate::schema::{PrimitiveSchema, Property, StringFormat, TitledOption};
 
 /// Counts bytes and, when `out` has room, stores them: the first pass sizes the buffer.
 struct Writer<'a> {
@@ -143,7 +141,12 @@ impl Writer<'_> {
         self.byte(b']');
     }
 
-    const fn opt_texts(&mut self, first: &mut bool, key: &str, value: &Option<Cow<'static, [Cow<'static, str>]>>) {
+    const fn opt_texts(
+        &mut self,
+        first: &mut bool,
+        key: &str,
+        value: &Option<Cow<'static, [Cow<'static, str>]>>,
+    ) {
         if let Some(list) = value {
             self.key(first, key);
             self.texts(cow_slice(list));
@@ -345,7 +348,10 @@ pub const fn json_bytes<const N: usize>(properties: &'static [Property]) -> [u8;
         len: 0,
     };
     writer.form(&None, &None, &None, properties);
-    assert!(writer.len == N, "json_bytes called with a length other than json_len");
+    assert!(
+        writer.len == N,
+        "json_bytes called with a length other than json_len"
+    );
     buf
 }
 

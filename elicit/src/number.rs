@@ -37,7 +37,9 @@ enum Repr {
 impl Number {
     /// A float, or `None` for NaN and infinities, which JSON cannot carry.
     pub fn from_f64(value: f64) -> Option<Self> {
-        value.is_finite().then_some(Number(Repr::Float { value, text: None }))
+        value
+            .is_finite()
+            .then_some(Number(Repr::Float { value, text: None }))
     }
 
     /// An integer, usable in constants.
@@ -160,7 +162,8 @@ impl Serialize for Number {
 impl<'de> Deserialize<'de> for Number {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let number = serde_json::Number::deserialize(deserializer)?;
-        Number::from_json(&number)
-            .ok_or_else(|| serde::de::Error::custom(format_args!("{number} is not a finite number")))
+        Number::from_json(&number).ok_or_else(|| {
+            serde::de::Error::custom(format_args!("{number} is not a finite number"))
+        })
     }
 }

@@ -45,7 +45,10 @@ pub struct ElicitRequestFormParams {
 
 impl ElicitRequestFormParams {
     /// Params asking for `schema` with `message`.
-    pub fn new(message: impl Into<String>, schema: impl Into<Cow<'static, RequestedSchema>>) -> Self {
+    pub fn new(
+        message: impl Into<String>,
+        schema: impl Into<Cow<'static, RequestedSchema>>,
+    ) -> Self {
         ElicitRequestFormParams {
             message: message.into(),
             requested_schema: schema.into(),

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use crate::error::{ContentError, FieldError, Problem};
 use crate::format;
 use crate::schema::{
-    kind_of, NumberSchema, NumberType, PrimitiveSchema, Property, RequestedSchema, StringSchema,
+    NumberSchema, NumberType, PrimitiveSchema, Property, RequestedSchema, StringSchema, kind_of,
 };
 
 /// Checks a string against `minLength`, `maxLength`, `pattern` and `format`.
@@ -46,14 +46,21 @@ pub(crate) fn check_string(
 }
 
 /// Checks a JSON number against the schema's type (integer-ness) and inclusive bounds.
-pub(crate) fn check_number(schema: &NumberSchema, value: &serde_json::Number) -> Result<(), Problem> {
+pub(crate) fn check_number(
+    schema: &NumberSchema,
+    value: &serde_json::Number,
+) -> Result<(), Problem> {
     if schema.kind == NumberType::Integer && !is_integral(value) {
         return Err(Problem::NotAnInteger {
             value: value.clone(),
         });
     }
-    let below = schema.minimum.is_some_and(|min| compare(value, &min).is_lt());
-    let above = schema.maximum.is_some_and(|max| compare(value, &max).is_gt());
+    let below = schema
+        .minimum
+        .is_some_and(|min| compare(value, &min).is_lt());
+    let above = schema
+        .maximum
+        .is_some_and(|max| compare(value, &max).is_gt());
     if below || above {
         return Err(Problem::OutOfRange {
             value: value.clone(),
@@ -155,7 +162,10 @@ pub(crate) fn choice<'v>(schema: &PrimitiveSchema, value: &'v Value) -> Result<&
 }
 
 /// A multi-select's items, checked for count, type, membership and duplicates.
-pub(crate) fn multi<'v>(schema: &PrimitiveSchema, value: &'v Value) -> Result<Vec<&'v str>, Problem> {
+pub(crate) fn multi<'v>(
+    schema: &PrimitiveSchema,
+    value: &'v Value,
+) -> Result<Vec<&'v str>, Problem> {
     let items = value.as_array().ok_or(Problem::WrongType {
         expected: "an array of strings",
         found: kind_of(value),
@@ -220,7 +230,11 @@ pub(crate) fn check_value(
         }
         PrimitiveSchema::Number(s) => {
             let number = value.as_number().ok_or(Problem::WrongType {
-                expected: if s.kind == NumberType::Integer { "an integer" } else { "a number" },
+                expected: if s.kind == NumberType::Integer {
+                    "an integer"
+                } else {
+                    "a number"
+                },
                 found: kind_of(value),
             })?;
             check_number(s, number)
@@ -247,10 +261,12 @@ fn compile(property: &Property) -> Result<Option<Regex>, Problem> {
         PrimitiveSchema::String(StringSchema {
             pattern: Some(pattern),
             ..
-        }) => Regex::new(pattern).map(Some).map_err(|e| Problem::InvalidPattern {
-            pattern: pattern.to_string(),
-            reason: e.to_string(),
-        }),
+        }) => Regex::new(pattern)
+            .map(Some)
+            .map_err(|e| Problem::InvalidPattern {
+                pattern: pattern.to_string(),
+                reason: e.to_string(),
+            }),
         _ => Ok(None),
     }
 }
@@ -285,7 +301,10 @@ impl RequestedSchema {
                 },
             };
             if let Some(problem) = problem {
-                errors.push(FieldError::new(Cow::Owned(property.name.to_string()), problem));
+                errors.push(FieldError::new(
+                    Cow::Owned(property.name.to_string()),
+                    problem,
+                ));
             }
         }
         if errors.is_empty() {
