@@ -34,7 +34,7 @@ fn declared_elicitation() -> ElicitationCapability {
     ElicitationCapability::form()
 }
 
-struct AcceptDefaultsClient;
+pub struct AcceptDefaultsClient;
 
 impl ClientHandler for AcceptDefaultsClient {
     fn get_info(&self) -> ClientConfig {

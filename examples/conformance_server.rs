@@ -153,13 +153,13 @@ struct MessageArgument {
 }
 
 #[derive(Clone)]
-struct ConformanceServer {
+pub struct ConformanceServer {
     tool_router: ToolRouter<Self>,
 }
 
 #[tool_router]
 impl ConformanceServer {
-    fn new() -> Self {
+    pub fn new() -> Self {
         ConformanceServer {
             tool_router: Self::tool_router(),
         }

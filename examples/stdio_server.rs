@@ -121,7 +121,7 @@ struct BookingNumber {
 }
 
 #[derive(Clone)]
-struct Hotel {
+pub struct Hotel {
     bookings: Arc<Mutex<Vec<Booking>>>,
     contact: Arc<Mutex<Option<ContactDetails>>>,
     tool_router: ToolRouter<Self>,
@@ -129,7 +129,7 @@ struct Hotel {
 
 #[tool_router]
 impl Hotel {
-    fn new() -> Self {
+    pub fn new() -> Self {
         Hotel {
             bookings: Arc::default(),
             contact: Arc::default(),

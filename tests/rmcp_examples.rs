@@ -1,0 +1,270 @@
+//! Runs the rmcp examples in-process, over an in-memory duplex: the conformance server's tools
+//! against a client that answers as the conformance suite does (and against the example client
+//! that accepts defaults), and the stdio hotel's booking and cancellation. Nothing touches the
+//! network.
+
+#[allow(dead_code)]
+#[path = "../examples/conformance_server.rs"]
+mod conformance_server;
+
+#[allow(dead_code)]
+#[path = "../examples/conformance_client.rs"]
+mod conformance_client;
+
+#[allow(dead_code)]
+#[path = "../examples/stdio_server.rs"]
+mod stdio_server;
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use rmcp::model::{
+    self as sdk, CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig,
+    Implementation, ProtocolVersion,
+};
+use rmcp::service::{RequestContext, RoleClient, RunningService};
+use rmcp::{ClientHandler, ErrorData, ServerHandler, ServiceExt};
+use serde_json::{Value, json};
+
+/// A client that declares form mode and answers each elicitation with the next scripted result,
+/// keeping the requests it received.
+#[derive(Clone, Default)]
+struct ScriptedClient {
+    answers: Arc<Mutex<VecDeque<Value>>>,
+    requests: Arc<Mutex<Vec<Value>>>,
+}
+
+impl ScriptedClient {
+    fn answering(answers: impl IntoIterator<Item = Value>) -> Self {
+        ScriptedClient {
+            answers: Arc::new(Mutex::new(answers.into_iter().collect())),
+            requests: Arc::default(),
+        }
+    }
+
+    fn requests(&self) -> Vec<Value> {
+        self.requests.lock().unwrap().clone()
+    }
+}
+
+impl ClientHandler for ScriptedClient {
+    fn get_info(&self) -> ClientConfig {
+        let mut capabilities = ClientCapabilities::default();
+        capabilities.elicitation = Some(sdk::ElicitationCapability::new());
+        ClientConfig::new(capabilities, Implementation::new("scripted-client", "0"))
+            .with_protocol_version(ProtocolVersion::V_2025_11_25)
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: sdk::ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<sdk::ElicitResult, ErrorData> {
+        self.requests
+            .lock()
+            .unwrap()
+            .push(serde_json::to_value(&request).unwrap());
+        let answer = self
+            .answers
+            .lock()
+            .unwrap()
+            .pop_front()
+            .expect("an unscripted elicitation");
+        Ok(serde_json::from_value(answer).unwrap())
+    }
+}
+
+async fn connect<S, C>(server: S, client: C) -> RunningService<RoleClient, C>
+where
+    S: ServerHandler,
+    C: ClientHandler,
+{
+    let (server_side, client_side) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        let running = server.serve(server_side).await.expect("the server starts");
+        let _ = running.waiting().await;
+    });
+    client
+        .serve(client_side)
+        .await
+        .expect("the client connects")
+}
+
+async fn call(
+    client: &RunningService<RoleClient, impl ClientHandler>,
+    tool: &'static str,
+    arguments: Value,
+) -> CallToolResult {
+    let mut params = CallToolRequestParams::new(tool);
+    if let Value::Object(arguments) = arguments {
+        params = params.with_arguments(arguments);
+    }
+    client
+        .call_tool(params)
+        .await
+        .expect("the tool call is answered")
+}
+
+fn text(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text())
+        .map(|t| t.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[tokio::test]
+async fn the_conformance_tools_answer_as_the_suite_expects() {
+    let script = ScriptedClient::answering([
+        json!({"action": "accept", "content": {"username": "testuser", "email": "test@example.com"}}),
+        json!({"action": "accept", "content": {"name": "Jane Smith", "age": 25, "score": 88, "status": "inactive", "verified": false}}),
+        json!({"action": "accept", "content": {"untitledSingle": "option1", "titledSingle": "value1", "legacyEnum": "opt1",
+            "untitledMulti": ["option1", "option2"], "titledMulti": ["value1", "value2"]}}),
+        json!({"action": "accept", "content": {"name": "Jane Smith", "age": -1, "status": "retired"}}),
+        json!({"action": "decline"}),
+    ]);
+    let client = connect(conformance_server::ConformanceServer::new(), script.clone()).await;
+
+    let result = call(
+        &client,
+        "test_elicitation",
+        json!({"message": "Please provide your information"}),
+    )
+    .await;
+    assert_eq!(
+        text(&result),
+        r#"User response: <action: accept, content: {"username":"testuser","email":"test@example.com"}>"#
+    );
+    let result = call(&client, "test_elicitation_sep1034_defaults", json!({})).await;
+    assert_eq!(
+        text(&result),
+        r#"Elicitation completed: action=accept, content={"name":"Jane Smith","age":25,"score":88.0,"status":"inactive","verified":false}"#
+    );
+    let result = call(&client, "test_elicitation_sep1330_enums", json!({})).await;
+    assert_eq!(
+        text(&result),
+        r#"Elicitation completed: action=accept, content={"untitledSingle":"option1","titledSingle":"value1","legacyEnum":"opt1","untitledMulti":["option1","option2"],"titledMulti":["value1","value2"]}"#
+    );
+    // A bad answer: every field at fault, as an error result for the model.
+    let result = call(&client, "test_elicitation_sep1034_defaults", json!({})).await;
+    assert_eq!(result.is_error, Some(true));
+    let errors = text(&result);
+    assert!(
+        errors.contains("`age`") && errors.contains("`status`"),
+        "{errors}"
+    );
+    let result = call(&client, "test_elicitation_sep1034_defaults", json!({})).await;
+    assert_eq!(
+        text(&result),
+        "Elicitation completed: action=decline, content={}"
+    );
+
+    // What was sent: the schemas of the scenarios, built from the derived types.
+    let requests = script.requests();
+    let user = &requests[0]["requestedSchema"];
+    assert_eq!(user["required"], json!(["username", "email"]));
+    assert_eq!(
+        user["properties"]["email"],
+        json!({"type": "string", "description": "User's email address"})
+    );
+    let defaults = &requests[1]["requestedSchema"]["properties"];
+    assert_eq!(defaults["name"]["default"], "John Doe");
+    assert_eq!(defaults["age"]["default"], 30);
+    assert_eq!(defaults["score"]["default"], 95.5);
+    assert_eq!(
+        defaults["status"]["enum"],
+        json!(["active", "inactive", "pending"])
+    );
+    assert_eq!(defaults["status"]["default"], "active");
+    assert_eq!(defaults["verified"]["default"], true);
+    let enums = &requests[2]["requestedSchema"]["properties"];
+    assert_eq!(
+        enums["untitledSingle"]["enum"],
+        json!(["option1", "option2", "option3"])
+    );
+    assert_eq!(
+        enums["titledSingle"]["oneOf"][0],
+        json!({"const": "value1", "title": "First Option"})
+    );
+    assert_eq!(enums["legacyEnum"]["enum"], json!(["opt1", "opt2", "opt3"]));
+    assert_eq!(
+        enums["legacyEnum"]["enumNames"],
+        json!(["Option One", "Option Two", "Option Three"])
+    );
+    assert!(enums["legacyEnum"].get("oneOf").is_none());
+    assert_eq!(
+        enums["untitledMulti"]["items"]["enum"],
+        json!(["option1", "option2", "option3"])
+    );
+    assert_eq!(
+        enums["titledMulti"]["items"]["anyOf"][1],
+        json!({"const": "value2", "title": "Second Choice"})
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_example_client_accepts_the_example_servers_defaults() {
+    let client = connect(
+        conformance_server::ConformanceServer::new(),
+        conformance_client::AcceptDefaultsClient,
+    )
+    .await;
+    let result = call(&client, "test_elicitation_sep1034_defaults", json!({})).await;
+    assert_eq!(
+        text(&result),
+        r#"Elicitation completed: action=accept, content={"name":"John Doe","age":30,"score":95.5,"status":"active","verified":true}"#
+    );
+    // Required fields without defaults: the client declines rather than send an invalid form.
+    let result = call(
+        &client,
+        "test_elicitation",
+        json!({"message": "Who are you?"}),
+    )
+    .await;
+    assert_eq!(
+        text(&result),
+        "User response: <action: decline, content: {}>"
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_hotel_books_and_cancels_after_confirmation() {
+    let script = ScriptedClient::answering([
+        json!({"action": "accept", "content": {"checkIn": "2026-02-30", "extras": ["parking", "parking"]}}),
+        json!({"action": "accept", "content": {"checkIn": "2026-03-01", "room": "deluxe", "extras": ["breakfast"]}}),
+        json!({"action": "accept", "content": {"confirm": false}}),
+        json!({"action": "accept", "content": {"confirm": true}}),
+    ]);
+    let client = connect(stdio_server::Hotel::new(), script.clone()).await;
+
+    let result = call(&client, "book_room", json!({})).await;
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(
+        text(&result),
+        "the submitted form is invalid:\n`checkIn`: must be a valid date (YYYY-MM-DD): day was not in range\n`extras`: lists \"parking\" more than once"
+    );
+    let result = call(&client, "book_room", json!({})).await;
+    assert_eq!(
+        text(&result),
+        "Booked. Booking 1001: Deluxe room for 2 guest(s), 1 night(s) from 2026-03-01, with Breakfast."
+    );
+    let result = call(&client, "cancel_booking", json!({"booking": 1001})).await;
+    assert_eq!(text(&result), "Booking 1001 is kept.");
+    let result = call(&client, "cancel_booking", json!({"booking": 1001})).await;
+    assert_eq!(text(&result), "Booking 1001 is cancelled.");
+    let result = call(&client, "cancel_booking", json!({"booking": 1001})).await;
+    assert_eq!(result.is_error, Some(true));
+
+    let booking_form = &script.requests()[0]["requestedSchema"]["properties"];
+    assert_eq!(booking_form["checkIn"]["format"], "date");
+    assert_eq!(booking_form["room"]["default"], "standard");
+    assert_eq!(
+        booking_form["extras"]["items"]["anyOf"][2],
+        json!({"const": "late-check-out", "title": "Late check-out"})
+    );
+    client.cancel().await.unwrap();
+}
