@@ -206,6 +206,12 @@ impl ConformanceServer {
     }
 }
 
+impl Default for ConformanceServer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for ConformanceServer {
     fn get_info(&self) -> ServerConfig {

@@ -221,6 +221,12 @@ impl Hotel {
     }
 }
 
+impl Default for Hotel {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Hotel {
     fn get_info(&self) -> ServerConfig {
