@@ -48,8 +48,16 @@ impl<'a> Input<'a> {
         match &input.data {
             Data::Struct(data) => match &data.fields {
                 Fields::Named(named) => {
-                    let fields = named.named.iter().map(|f| Field::from_syn(cx, f, &attrs)).collect();
-                    Some(Input::Form(Form { input, attrs, fields }))
+                    let fields = named
+                        .named
+                        .iter()
+                        .map(|f| Field::from_syn(cx, f, &attrs))
+                        .collect();
+                    Some(Input::Form(Form {
+                        input,
+                        attrs,
+                        fields,
+                    }))
                 }
                 Fields::Unnamed(_) => {
                     cx.error_spanned_by(
@@ -82,9 +90,16 @@ impl<'a> Input<'a> {
                     variants.push(Variant::from_syn(cx, variant, &attrs));
                 }
                 if data.variants.is_empty() {
-                    cx.error_spanned_by(&input.ident, "#[derive(Elicit)] on an enum needs at least one variant to choose from");
+                    cx.error_spanned_by(
+                        &input.ident,
+                        "#[derive(Elicit)] on an enum needs at least one variant to choose from",
+                    );
                 }
-                Some(Input::Choice(Choice { input, attrs, variants }))
+                Some(Input::Choice(Choice {
+                    input,
+                    attrs,
+                    variants,
+                }))
             }
             Data::Union(_) => {
                 cx.error_spanned_by(
@@ -109,14 +124,23 @@ impl<'a> Field<'a> {
         // `Fields::Named` guarantees an ident.
         let ident = field.ident.as_ref().expect("named field");
         let name = unraw(ident);
-        let rule = container.rename_all.get().copied().or(container.serde_rename_all.as_ref().map(|(_, r)| *r));
+        let rule = container
+            .rename_all
+            .get()
+            .copied()
+            .or(container.serde_rename_all.as_ref().map(|(_, r)| *r));
         let wire_name = attrs
             .rename
             .get()
             .or(attrs.serde_rename.as_ref())
             .map(|lit| lit.value())
             .unwrap_or_else(|| rule.map_or(name.clone(), |rule| rule.apply_to_field(&name)));
-        Field { ident, ty: &field.ty, attrs, wire_name }
+        Field {
+            ident,
+            ty: &field.ty,
+            attrs,
+            wire_name,
+        }
     }
 }
 
@@ -124,13 +148,21 @@ impl<'a> Variant<'a> {
     fn from_syn(cx: &Ctxt, variant: &'a syn::Variant, container: &attr::Container) -> Self {
         let attrs = attr::Variant::from_attrs(cx, &variant.attrs);
         let name = unraw(&variant.ident);
-        let rule = container.rename_all.get().copied().or(container.serde_rename_all.as_ref().map(|(_, r)| *r));
+        let rule = container
+            .rename_all
+            .get()
+            .copied()
+            .or(container.serde_rename_all.as_ref().map(|(_, r)| *r));
         let wire_name = attrs
             .rename
             .get()
             .or(attrs.serde_rename.as_ref())
             .map(|lit| lit.value())
             .unwrap_or_else(|| rule.map_or(name.clone(), |rule| rule.apply_to_variant(&name)));
-        Variant { ident: &variant.ident, attrs, wire_name }
+        Variant {
+            ident: &variant.ident,
+            attrs,
+            wire_name,
+        }
     }
 }

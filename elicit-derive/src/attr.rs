@@ -24,7 +24,10 @@ impl<T> Attr<T> {
     fn set<K: ToTokens>(&mut self, cx: &Ctxt, key: K, value: T) {
         let tokens = key.into_token_stream();
         if self.value.is_some() {
-            cx.error_spanned_by(&tokens, format!("duplicate elicit attribute `{}`", self.name));
+            cx.error_spanned_by(
+                &tokens,
+                format!("duplicate elicit attribute `{}`", self.name),
+            );
         } else {
             self.value = Some((tokens, value));
         }
@@ -134,7 +137,9 @@ fn for_each_elicit_meta(
 
 fn unknown(meta: &ParseNestedMeta, allowed: &str) -> syn::Error {
     let name = meta.path.to_token_stream().to_string().replace(' ', "");
-    meta.error(format!("unknown elicit attribute `{name}`; expected one of: {allowed}"))
+    meta.error(format!(
+        "unknown elicit attribute `{name}`; expected one of: {allowed}"
+    ))
 }
 
 fn lit_str(meta: &ParseNestedMeta) -> syn::Result<LitStr> {
@@ -208,7 +213,10 @@ fn default_value(meta: &ParseNestedMeta) -> syn::Result<Default> {
 }
 
 /// Reads the `rename`/`rename_all` of `#[serde(..)]`, ignoring serde's other keys.
-fn for_each_serde_meta(attrs: &[Attribute], mut each: impl FnMut(&ParseNestedMeta) -> syn::Result<()>) {
+fn for_each_serde_meta(
+    attrs: &[Attribute],
+    mut each: impl FnMut(&ParseNestedMeta) -> syn::Result<()>,
+) {
     for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
         // Serde's own derive reports malformed serde attributes; we read what we understand.
         let _ = attr.parse_nested_meta(|meta| {
@@ -292,7 +300,9 @@ impl Container {
                 container.message.set(cx, key, lit_str(meta)?);
             } else if key.is_ident("rename_all") {
                 let lit = lit_str(meta)?;
-                container.rename_all.set(cx, key, RenameRule::from_lit(&lit)?);
+                container
+                    .rename_all
+                    .set(cx, key, RenameRule::from_lit(&lit)?);
             } else if key.is_ident("crate") {
                 let lit = lit_str(meta)?;
                 container.krate.set(cx, key, lit.parse()?);

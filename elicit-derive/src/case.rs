@@ -37,7 +37,10 @@ impl RenameRule {
                 let names: Vec<&str> = RULES.iter().map(|(n, _)| *n).collect();
                 syn::Error::new(
                     lit.span(),
-                    format!("unknown rename_all rule \"{name}\"; expected one of {}", names.join(", ")),
+                    format!(
+                        "unknown rename_all rule \"{name}\"; expected one of {}",
+                        names.join(", ")
+                    ),
                 )
             })
     }
@@ -88,9 +91,15 @@ impl RenameRule {
                 }
                 snake
             }
-            RenameRule::ScreamingSnake => RenameRule::Snake.apply_to_variant(variant).to_ascii_uppercase(),
-            RenameRule::Kebab => RenameRule::Snake.apply_to_variant(variant).replace('_', "-"),
-            RenameRule::ScreamingKebab => RenameRule::ScreamingSnake.apply_to_variant(variant).replace('_', "-"),
+            RenameRule::ScreamingSnake => RenameRule::Snake
+                .apply_to_variant(variant)
+                .to_ascii_uppercase(),
+            RenameRule::Kebab => RenameRule::Snake
+                .apply_to_variant(variant)
+                .replace('_', "-"),
+            RenameRule::ScreamingKebab => RenameRule::ScreamingSnake
+                .apply_to_variant(variant)
+                .replace('_', "-"),
         }
     }
 }

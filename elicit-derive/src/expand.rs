@@ -5,12 +5,12 @@
 //! without a mapping fails with the trait's own message, spanned on the field's type.
 
 use proc_macro2::{Literal, Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned, ToTokens};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{DeriveInput, Expr};
 
 use crate::ast::{Choice, Field, Form, Input};
-use crate::attr::{span_of, DefaultKind, NumLit, NumValue};
+use crate::attr::{DefaultKind, NumLit, NumValue, span_of};
 use crate::check;
 use crate::ctxt::Ctxt;
 
@@ -141,7 +141,12 @@ fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode {
     };
 
     let title = opt_str(a.title.get().map(|t| t.value()));
-    let description = opt_str(a.description.get().map(|d| d.value()).or_else(|| a.doc.clone()));
+    let description = opt_str(
+        a.description
+            .get()
+            .map(|d| d.value())
+            .or_else(|| a.doc.clone()),
+    );
     let min_length = opt_u64(a.min_length.get());
     let max_length = opt_u64(a.max_length.get());
     let pattern_text = opt_str(a.pattern.get().map(|p| p.value()));
@@ -172,19 +177,32 @@ fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode {
     };
 
     // Attributes that only some types take: proven by trait bounds spanned on the attribute.
-    let string_attr = [a.min_length.tokens(), a.max_length.tokens(), a.pattern.tokens(), a.format.tokens()];
+    let string_attr = [
+        a.min_length.tokens(),
+        a.max_length.tokens(),
+        a.pattern.tokens(),
+        a.format.tokens(),
+    ];
     if let Some(tokens) = string_attr.into_iter().flatten().next() {
         let span = span_of(Some(tokens), Span::call_site());
         checks.extend(quote_spanned!(span=> #krate::__private::require_string::<#ty>();));
     }
-    if let Some(tokens) = [a.minimum.tokens(), a.maximum.tokens()].into_iter().flatten().next() {
+    if let Some(tokens) = [a.minimum.tokens(), a.maximum.tokens()]
+        .into_iter()
+        .flatten()
+        .next()
+    {
         let span = span_of(Some(tokens), Span::call_site());
         checks.extend(quote_spanned! {span=>
             #krate::__private::require_number::<#ty>();
             #krate::__private::check_bounds(<#ty as #krate::ElicitField>::KIND, #minimum, #maximum);
         });
     }
-    if let Some(tokens) = [a.min_items.tokens(), a.max_items.tokens()].into_iter().flatten().next() {
+    if let Some(tokens) = [a.min_items.tokens(), a.max_items.tokens()]
+        .into_iter()
+        .flatten()
+        .next()
+    {
         let span = span_of(Some(tokens), Span::call_site());
         checks.extend(quote_spanned! {span=>
             #krate::__private::require_multi::<#ty>();
@@ -223,7 +241,12 @@ fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode {
     let read = quote! {
         #krate::__private::field::<#ty>(content, &properties[#index], #pattern, #default_fn, &mut errors)
     };
-    FieldCode { property, checks, items, read }
+    FieldCode {
+        property,
+        checks,
+        items,
+        read,
+    }
 }
 
 /// The default as a `DefaultLiteral`: multi-select arrays become `&'static` slices.
@@ -244,22 +267,44 @@ fn expand_form(form: &Form) -> TokenStream {
         let where_clause = generics.make_where_clause();
         for field in form.fields.iter().filter(|f| !f.attrs.skip.is_set()) {
             let ty = field.ty;
-            where_clause.predicates.push(syn::parse_quote!(#ty: #krate::ElicitField));
+            where_clause
+                .predicates
+                .push(syn::parse_quote!(#ty: #krate::ElicitField));
         }
-        where_clause.predicates.push(syn::parse_quote!(Self: 'static));
+        where_clause
+            .predicates
+            .push(syn::parse_quote!(Self: 'static));
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
 
-    let asked: Vec<&Field> = form.fields.iter().filter(|f| !f.attrs.skip.is_set()).collect();
-    let codes: Vec<FieldCode> = asked.iter().enumerate().map(|(i, f)| field_code(&krate, f, i)).collect();
+    let asked: Vec<&Field> = form
+        .fields
+        .iter()
+        .filter(|f| !f.attrs.skip.is_set())
+        .collect();
+    let codes: Vec<FieldCode> = asked
+        .iter()
+        .enumerate()
+        .map(|(i, f)| field_code(&krate, f, i))
+        .collect();
     let properties = codes.iter().map(|c| &c.property);
     let checks = codes.iter().map(|c| &c.checks);
     let items = codes.iter().map(|c| &c.items);
     let reads = codes.iter().map(|c| &c.read);
-    let vars: Vec<_> = (0..asked.len()).map(|i| format_ident!("__field{}", i)).collect();
+    let vars: Vec<_> = (0..asked.len())
+        .map(|i| format_ident!("__field{}", i))
+        .collect();
     let asked_idents = asked.iter().map(|f| f.ident);
-    let skipped_idents = form.fields.iter().filter(|f| f.attrs.skip.is_set()).map(|f| f.ident);
-    let skipped_tys = form.fields.iter().filter(|f| f.attrs.skip.is_set()).map(|f| f.ty);
+    let skipped_idents = form
+        .fields
+        .iter()
+        .filter(|f| f.attrs.skip.is_set())
+        .map(|f| f.ident);
+    let skipped_tys = form
+        .fields
+        .iter()
+        .filter(|f| f.attrs.skip.is_set())
+        .map(|f| f.ty);
 
     let message = match form.attrs.message.get() {
         Some(m) => quote!(::core::option::Option::Some(#m)),
@@ -274,8 +319,14 @@ fn expand_form(form: &Form) -> TokenStream {
         }
     });
 
-    let json_schema =
-        json_schema_impl(&krate, "form", ident, &impl_generics, &ty_generics, where_clause);
+    let json_schema = json_schema_impl(
+        &krate,
+        "form",
+        ident,
+        &impl_generics,
+        &ty_generics,
+        where_clause,
+    );
 
     let schema_fns = if generic {
         quote! {
@@ -309,9 +360,8 @@ fn expand_form(form: &Form) -> TokenStream {
             }
         }
     };
-    let eager_checks = (!generic).then(|| {
-        quote!(const _: () = <#ident as #krate::__private::FormSchema>::CHECKS;)
-    });
+    let eager_checks = (!generic)
+        .then(|| quote!(const _: () = <#ident as #krate::__private::FormSchema>::CHECKS;));
 
     quote! {
         #[doc(hidden)]
@@ -364,12 +414,23 @@ fn expand_choice(choice: &Choice) -> TokenStream {
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let idents: Vec<_> = choice.variants.iter().map(|v| v.ident).collect();
     let wires: Vec<&String> = choice.variants.iter().map(|v| &v.wire_name).collect();
-    let json_schema =
-        json_schema_impl(&krate, "choice", ident, &impl_generics, &ty_generics, where_clause);
+    let json_schema = json_schema_impl(
+        &krate,
+        "choice",
+        ident,
+        &impl_generics,
+        &ty_generics,
+        where_clause,
+    );
     let any_titled = choice.variants.iter().any(|v| v.attrs.title.is_set());
     let titled = if any_titled {
         // A titled select needs a title on every option; a variant without one shows its value.
-        let titles = choice.variants.iter().map(|v| v.attrs.title.get().map_or(v.wire_name.clone(), |t| t.value()));
+        let titles = choice.variants.iter().map(|v| {
+            v.attrs
+                .title
+                .get()
+                .map_or(v.wire_name.clone(), |t| t.value())
+        });
         quote! {
             ::core::option::Option::Some(&[#(#krate::__private::TitledOption {
                 value: #krate::__private::Borrowed(#wires),

@@ -5,9 +5,33 @@
 
 /// Words that name a secret on their own (compared after dropping a plural `s`).
 const WORDS: &[&str] = &[
-    "password", "passwd", "pwd", "passphrase", "passcode", "secret", "token", "credential", "pin",
-    "cvv", "cvv2", "cvc", "ssn", "apikey", "otp", "totp", "bearer", "jwt", "iban", "privatekey",
-    "accesskey", "secretkey", "cardnumber", "ccnumber", "creditcard", "mnemonic", "seedphrase",
+    "password",
+    "passwd",
+    "pwd",
+    "passphrase",
+    "passcode",
+    "secret",
+    "token",
+    "credential",
+    "pin",
+    "cvv",
+    "cvv2",
+    "cvc",
+    "ssn",
+    "apikey",
+    "otp",
+    "totp",
+    "bearer",
+    "jwt",
+    "iban",
+    "privatekey",
+    "accesskey",
+    "secretkey",
+    "cardnumber",
+    "ccnumber",
+    "creditcard",
+    "mnemonic",
+    "seedphrase",
 ];
 
 /// Runs of words that name a secret together.
@@ -33,7 +57,16 @@ const PHRASES: &[&[&str]] = &[
 ];
 
 /// Compounds found inside a single word (`myapikey`), where a false match is unlikely.
-const INFIXES: &[&str] = &["password", "passphrase", "apikey", "privatekey", "secretkey", "accesskey", "cardnumber", "creditcard"];
+const INFIXES: &[&str] = &[
+    "password",
+    "passphrase",
+    "apikey",
+    "privatekey",
+    "secretkey",
+    "accesskey",
+    "cardnumber",
+    "creditcard",
+];
 
 /// Splits `fullName`, `full_name`, `FULL-NAME` or `FullName2` into lowercase words.
 fn words(name: &str) -> Vec<String> {
@@ -52,7 +85,9 @@ fn words(name: &str) -> Vec<String> {
         let boundary = match prev {
             Some(p) if p.is_alphanumeric() => {
                 (p.is_lowercase() && ch.is_uppercase())
-                    || (p.is_uppercase() && ch.is_uppercase() && next.is_some_and(char::is_lowercase))
+                    || (p.is_uppercase()
+                        && ch.is_uppercase()
+                        && next.is_some_and(char::is_lowercase))
             }
             _ => false,
         };
@@ -68,7 +103,9 @@ fn words(name: &str) -> Vec<String> {
 }
 
 fn singular(word: &str) -> &str {
-    word.strip_suffix('s').filter(|w| w.len() > 2).unwrap_or(word)
+    word.strip_suffix('s')
+        .filter(|w| w.len() > 2)
+        .unwrap_or(word)
 }
 
 /// The secret-like term `name` contains, if any.
@@ -104,22 +141,61 @@ mod tests {
     #[test]
     fn secrets_in_every_case_style() {
         for name in [
-            "password", "userPassword", "USER_PASSWORD", "api_key", "apiKey", "ApiKey", "API-KEY",
-            "access_token", "refreshToken", "client_secret", "privateKey", "pin", "pin_code",
-            "cvv", "CVC", "card_number", "cardNumber", "creditCardNumber", "ssn", "passphrase",
-            "credentials", "myapikey", "security_code", "seedPhrase", "otp",
+            "password",
+            "userPassword",
+            "USER_PASSWORD",
+            "api_key",
+            "apiKey",
+            "ApiKey",
+            "API-KEY",
+            "access_token",
+            "refreshToken",
+            "client_secret",
+            "privateKey",
+            "pin",
+            "pin_code",
+            "cvv",
+            "CVC",
+            "card_number",
+            "cardNumber",
+            "creditCardNumber",
+            "ssn",
+            "passphrase",
+            "credentials",
+            "myapikey",
+            "security_code",
+            "seedPhrase",
+            "otp",
         ] {
-            assert!(sensitive_term(name).is_some(), "{name} should look sensitive");
+            assert!(
+                sensitive_term(name).is_some(),
+                "{name} should look sensitive"
+            );
         }
     }
 
     #[test]
     fn ordinary_names_pass() {
         for name in [
-            "full_name", "email", "age", "username", "spinner", "pinned", "opinion", "keyboard",
-            "access_level", "card_title", "tokenizer_kind", "shipping", "description",
+            "full_name",
+            "email",
+            "age",
+            "username",
+            "spinner",
+            "pinned",
+            "opinion",
+            "keyboard",
+            "access_level",
+            "card_title",
+            "tokenizer_kind",
+            "shipping",
+            "description",
         ] {
-            assert_eq!(sensitive_term(name), None, "{name} should not look sensitive");
+            assert_eq!(
+                sensitive_term(name),
+                None,
+                "{name} should not look sensitive"
+            );
         }
     }
 }

@@ -54,7 +54,11 @@ pub trait ElicitValue: Sized {
     #[doc(hidden)]
     fn from_default(literal: Self::DefaultLiteral) -> Self;
     #[doc(hidden)]
-    fn from_json(value: &Value, schema: &PrimitiveSchema, pattern: Option<&Regex>) -> Result<Self, Problem>;
+    fn from_json(
+        value: &Value,
+        schema: &PrimitiveSchema,
+        pattern: Option<&Regex>,
+    ) -> Result<Self, Problem>;
 }
 
 /// A type that can be a form field: an [`ElicitValue`], or an `Option` of one.
@@ -74,7 +78,11 @@ pub trait ElicitField: Sized {
     #[doc(hidden)]
     fn from_default(literal: Self::DefaultLiteral) -> Self;
     #[doc(hidden)]
-    fn from_json(value: &Value, schema: &PrimitiveSchema, pattern: Option<&Regex>) -> Result<Self, Problem>;
+    fn from_json(
+        value: &Value,
+        schema: &PrimitiveSchema,
+        pattern: Option<&Regex>,
+    ) -> Result<Self, Problem>;
     /// The value of an absent (or `null`) field without a default.
     #[doc(hidden)]
     fn absent() -> Option<Self>;
@@ -102,7 +110,11 @@ impl<T: ElicitValue> ElicitField for Option<T> {
     fn from_default(literal: Self::DefaultLiteral) -> Self {
         Some(T::from_default(literal))
     }
-    fn from_json(value: &Value, schema: &PrimitiveSchema, pattern: Option<&Regex>) -> Result<Self, Problem> {
+    fn from_json(
+        value: &Value,
+        schema: &PrimitiveSchema,
+        pattern: Option<&Regex>,
+    ) -> Result<Self, Problem> {
         T::from_json(value, schema, pattern).map(Some)
     }
     fn absent() -> Option<Self> {
@@ -142,7 +154,11 @@ impl ElicitValue for String {
     fn from_default(literal: &'static str) -> Self {
         literal.to_owned()
     }
-    fn from_json(value: &Value, schema: &PrimitiveSchema, pattern: Option<&Regex>) -> Result<Self, Problem> {
+    fn from_json(
+        value: &Value,
+        schema: &PrimitiveSchema,
+        pattern: Option<&Regex>,
+    ) -> Result<Self, Problem> {
         let text = value.as_str().ok_or(Problem::WrongType {
             expected: "a string",
             found: crate::schema::kind_of(value),
@@ -216,7 +232,9 @@ impl<T: ElicitValue> Bounds for T {
     }
 }
 
-integers!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+integers!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
+);
 
 impl ElicitValue for f64 {
     const KIND: Kind = Kind::Number { bound: None };
@@ -224,7 +242,11 @@ impl ElicitValue for f64 {
     fn from_default(literal: f64) -> Self {
         literal
     }
-    fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
+    fn from_json(
+        value: &Value,
+        schema: &PrimitiveSchema,
+        _: Option<&Regex>,
+    ) -> Result<Self, Problem> {
         validate::float(schema, value)
     }
 }
@@ -233,13 +255,20 @@ impl ElicitValue for f32 {
     // f32 holds less than a JSON number: bounded by ±f32::MAX so nothing overflows to infinity.
     const KIND: Kind = Kind::Number {
         // The text is serde_json's (zmij's), exponent sign included.
-        bound: Some(Number::__from_f64_text(f32::MAX as f64, "3.4028234663852886e+38")),
+        bound: Some(Number::__from_f64_text(
+            f32::MAX as f64,
+            "3.4028234663852886e+38",
+        )),
     };
     type DefaultLiteral = f32;
     fn from_default(literal: f32) -> Self {
         literal
     }
-    fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
+    fn from_json(
+        value: &Value,
+        schema: &PrimitiveSchema,
+        _: Option<&Regex>,
+    ) -> Result<Self, Problem> {
         validate::float(schema, value).map(|f| f as f32)
     }
 }
@@ -247,7 +276,10 @@ impl ElicitValue for f32 {
 __impl_field_for_value!(String, bool, f64, f32);
 
 /// Parses a multi-select's items into any collection of the choice enum.
-fn collect<E: ElicitChoice, C: FromIterator<E>>(value: &Value, schema: &PrimitiveSchema) -> Result<C, Problem> {
+fn collect<E: ElicitChoice, C: FromIterator<E>>(
+    value: &Value,
+    schema: &PrimitiveSchema,
+) -> Result<C, Problem> {
     let items = validate::multi(schema, value)?;
     items
         .into_iter()
@@ -263,7 +295,10 @@ fn collect<E: ElicitChoice, C: FromIterator<E>>(value: &Value, schema: &Primitiv
 }
 
 fn copy_all<E: ElicitChoice, C: FromIterator<E>>(literal: &'static [E]) -> C {
-    literal.iter().filter_map(|e| E::from_wire(e.to_wire())).collect()
+    literal
+        .iter()
+        .filter_map(|e| E::from_wire(e.to_wire()))
+        .collect()
 }
 
 macro_rules! multi_selects {
@@ -308,7 +343,11 @@ impl<E: ElicitChoice + Hash + Eq, S: BuildHasher + Default> ElicitValue for Hash
     fn from_default(literal: &'static [E]) -> Self {
         copy_all(literal)
     }
-    fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
+    fn from_json(
+        value: &Value,
+        schema: &PrimitiveSchema,
+        _: Option<&Regex>,
+    ) -> Result<Self, Problem> {
         collect(value, schema)
     }
 }
@@ -320,7 +359,11 @@ impl<E: ElicitChoice + Hash + Eq, S: BuildHasher + Default> ElicitField for Hash
     fn from_default(literal: &'static [E]) -> Self {
         copy_all(literal)
     }
-    fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
+    fn from_json(
+        value: &Value,
+        schema: &PrimitiveSchema,
+        _: Option<&Regex>,
+    ) -> Result<Self, Problem> {
         collect(value, schema)
     }
     fn absent() -> Option<Self> {

@@ -13,7 +13,9 @@ use std::sync::{LazyLock, OnceLock, RwLock};
 pub use regex::Regex;
 pub use serde_json::{Map, Value};
 
+use crate::error::{ContentError, FieldError, Problem};
 pub use crate::field::{Choices, Kind, MultiSelectField, NumberField, StringField};
+use crate::field::{ElicitChoice, ElicitField};
 pub use crate::json::{json_bytes, json_len, json_str};
 pub use crate::schema::{
     BooleanSchema, LegacyTitledEnumSchema, Number, NumberSchema, NumberType, PrimitiveSchema,
@@ -21,8 +23,6 @@ pub use crate::schema::{
     TitledOption, TitledSingleSelectEnumSchema, UntitledMultiSelectEnumSchema,
     UntitledSingleSelectEnumSchema,
 };
-use crate::error::{ContentError, FieldError, Problem};
-use crate::field::{ElicitChoice, ElicitField};
 
 pub use core::option::Option::{self, None, Some};
 pub use core::result::Result::{self, Err, Ok};
@@ -197,7 +197,10 @@ const fn number_default(default: DefaultValue) -> Option<Number> {
 const fn negate(bound: Option<Number>) -> Option<Number> {
     match bound {
         // Only f32's bound is given, and its negation is exact; the text follows.
-        Some(n) => Some(Number::__from_f64_text(-n.as_f64(), "-3.4028234663852886e+38")),
+        Some(n) => Some(Number::__from_f64_text(
+            -n.as_f64(),
+            "-3.4028234663852886e+38",
+        )),
         None => None,
     }
 }
@@ -213,16 +216,24 @@ pub const fn check_bounds(kind: Kind, minimum: Option<Number>, maximum: Option<N
         if let Some(min) = minimum {
             match min.as_i64() {
                 None => panic!("an integer field takes an integer `minimum`"),
-                Some(m) if m < type_min => panic!("`minimum` is below the smallest value the field's type holds"),
-                Some(m) if m > type_max => panic!("`minimum` is above the largest value the field's type holds"),
+                Some(m) if m < type_min => {
+                    panic!("`minimum` is below the smallest value the field's type holds")
+                }
+                Some(m) if m > type_max => {
+                    panic!("`minimum` is above the largest value the field's type holds")
+                }
                 Some(_) => {}
             }
         }
         if let Some(max) = maximum {
             match max.as_i64() {
                 None => panic!("an integer field takes an integer `maximum`"),
-                Some(m) if m > type_max => panic!("`maximum` is above the largest value the field's type holds"),
-                Some(m) if m < type_min => panic!("`maximum` is below the smallest value the field's type holds"),
+                Some(m) if m > type_max => {
+                    panic!("`maximum` is above the largest value the field's type holds")
+                }
+                Some(m) if m < type_min => {
+                    panic!("`maximum` is below the smallest value the field's type holds")
+                }
                 Some(_) => {}
             }
         }
@@ -265,10 +276,12 @@ impl Pattern {
 
     fn get(&self) -> Result<&Regex, Problem> {
         // The derive proved the pattern compiles; a failure here would be a regex version skew.
-        self.regex.as_ref().map_err(|reason| Problem::InvalidPattern {
-            pattern: self.source.to_owned(),
-            reason: reason.clone(),
-        })
+        self.regex
+            .as_ref()
+            .map_err(|reason| Problem::InvalidPattern {
+                pattern: self.source.to_owned(),
+                reason: reason.clone(),
+            })
     }
 }
 
