@@ -113,7 +113,7 @@ impl<'a> Input<'a> {
 }
 
 /// A Rust identifier without its `r#` prefix.
-fn unraw(ident: &Ident) -> String {
+pub fn unraw(ident: &Ident) -> String {
     let name = ident.to_string();
     name.strip_prefix("r#").map(str::to_owned).unwrap_or(name)
 }

@@ -196,6 +196,14 @@ fn default_value(meta: &ParseNestedMeta) -> syn::Result<Default> {
             lit: Lit::Bool(b), ..
         }) => DefaultKind::Bool(b.value),
         Expr::Array(array) => DefaultKind::Choices(array.elems.iter().cloned().collect()),
+        Expr::Path(path) if !names_a_variant(&path.path) => {
+            return Err(syn::Error::new_spanned(
+                &expr,
+                "a `default` written as a path must name a variant of the field's choice enum, \
+                 such as `Color::Red`; for a string, number or bool field write the value as a \
+                 literal (constants are not supported)",
+            ));
+        }
         Expr::Path(_) => DefaultKind::Choice,
         other => match num_from_expr(other) {
             Some(num) => DefaultKind::Number(num.value),
@@ -210,6 +218,17 @@ fn default_value(meta: &ParseNestedMeta) -> syn::Result<Default> {
         },
     };
     Ok(Default { expr, kind })
+}
+
+/// Whether a path can be `Enum::Variant`: two segments or more, not starting with a primitive
+/// type or `String` (whose associated constants, `u8::MAX` say, are values of no choice enum).
+fn names_a_variant(path: &syn::Path) -> bool {
+    const NOT_ENUMS: &[&str] = &[
+        "bool", "char", "str", "String", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16",
+        "i32", "i64", "i128", "isize", "f32", "f64",
+    ];
+    let first = path.segments.first().map(|s| s.ident.to_string());
+    path.segments.len() >= 2 && !first.is_some_and(|first| NOT_ENUMS.contains(&first.as_str()))
 }
 
 /// Reads the `rename`/`rename_all` of `#[serde(..)]`, ignoring serde's other keys.
@@ -258,13 +277,12 @@ fn serde_rename(meta: &ParseNestedMeta, key: &str) -> syn::Result<Option<LitStr>
 pub fn doc_comment(attrs: &[Attribute]) -> Option<String> {
     let mut lines = Vec::new();
     for attr in attrs.iter().filter(|a| a.path().is_ident("doc")) {
-        if let syn::Meta::NameValue(nv) = &attr.meta {
-            if let Expr::Lit(ExprLit {
+        if let syn::Meta::NameValue(nv) = &attr.meta
+            && let Expr::Lit(ExprLit {
                 lit: Lit::Str(s), ..
             }) = &nv.value
-            {
-                lines.push(s.value());
-            }
+        {
+            lines.push(s.value());
         }
     }
     // Lines of one paragraph are joined with spaces, paragraphs with a blank line, as rustdoc
@@ -312,10 +330,10 @@ impl Container {
             Ok(())
         });
         for_each_serde_meta(attrs, |meta| {
-            if let Some(lit) = serde_rename(meta, "rename_all")? {
-                if let Ok(rule) = RenameRule::from_lit(&lit) {
-                    container.serde_rename_all = Some((lit, rule));
-                }
+            if let Some(lit) = serde_rename(meta, "rename_all")?
+                && let Ok(rule) = RenameRule::from_lit(&lit)
+            {
+                container.serde_rename_all = Some((lit, rule));
             }
             Ok(())
         });

@@ -45,6 +45,14 @@ impl RenameRule {
             })
     }
 
+    /// The rule's name, as written in the attribute.
+    pub fn name(self) -> &'static str {
+        RULES
+            .iter()
+            .find(|(_, rule)| *rule == self)
+            .map_or("", |(name, _)| name)
+    }
+
     /// Renames a struct field, written in snake_case in Rust.
     pub fn apply_to_field(self, field: &str) -> String {
         match self {

@@ -12,21 +12,14 @@ use crate::sensitive::sensitive_term;
 
 const FORMATS: &[&str] = &["email", "uri", "date", "date-time"];
 
-pub fn check_form(cx: &Ctxt, form: &Form) {
+/// Checks a form. Returns, per field, whether the field broke none of the rules of its own, so
+/// that the compiler's checks of its type can run alongside these errors without repeating one.
+pub fn check_form(cx: &Ctxt, form: &Form) -> Vec<bool> {
+    let mut clean = Vec::with_capacity(form.fields.len());
     for field in &form.fields {
-        check_skip_stands_alone(cx, field);
-        if field.attrs.skip.is_set() {
-            continue;
-        }
-        check_not_sensitive(cx, field);
-        check_format_is_supported(cx, field);
-        check_one_kind_of_attributes(cx, field);
-        check_lengths_are_ordered(cx, field);
-        check_range_is_ordered(cx, field);
-        check_items_are_ordered(cx, field);
-        check_pattern_compiles(cx, field);
-        check_default_fits(cx, field);
-        check_serde_rename_agrees(cx, field);
+        let before = cx.error_count();
+        check_field(cx, field);
+        clean.push(cx.error_count() == before);
     }
     check_wire_names_are_unique(
         cx,
@@ -36,9 +29,27 @@ pub fn check_form(cx: &Ctxt, form: &Form) {
             .map(|f| (&f.wire_name, f.ident.to_token_stream())),
     );
     check_serde_rename_all_agrees(cx, &form.attrs);
+    clean
+}
+
+fn check_field(cx: &Ctxt, field: &Field) {
+    check_skip_stands_alone(cx, field);
+    if field.attrs.skip.is_set() {
+        return;
+    }
+    check_not_sensitive(cx, field);
+    check_format_is_supported(cx, field);
+    check_one_kind_of_attributes(cx, field);
+    check_lengths_are_ordered(cx, field);
+    check_range_is_ordered(cx, field);
+    check_items_are_ordered(cx, field);
+    check_pattern_compiles(cx, field);
+    check_default_fits(cx, field);
+    check_serde_rename_agrees(cx, field);
 }
 
 pub fn check_choice(cx: &Ctxt, choice: &Choice) {
+    check_choice_has_no_message(cx, choice);
     check_wire_names_are_unique(
         cx,
         choice
@@ -50,13 +61,19 @@ pub fn check_choice(cx: &Ctxt, choice: &Choice) {
         // A variant's elicit and serde renames must agree, so content and serde read the same value.
         if let (Some(ours), Some(theirs)) =
             (variant.attrs.rename.get(), &variant.attrs.serde_rename)
+            && ours.value() != theirs.value()
         {
-            if ours.value() != theirs.value() {
-                cx.error_spanned_by(ours, format!("#[elicit(rename = \"{}\")] disagrees with #[serde(rename = \"{}\")]: content would not round-trip through serde", ours.value(), theirs.value()));
-            }
+            cx.error_spanned_by(ours, format!("#[elicit(rename = \"{}\")] disagrees with #[serde(rename = \"{}\")]: content would not round-trip through serde; give both the same name, or keep only one of them", ours.value(), theirs.value()));
         }
     }
     check_serde_rename_all_agrees(cx, &choice.attrs);
+}
+
+/// A choice is not asked for on its own, so a `message` on it would never be sent.
+fn check_choice_has_no_message(cx: &Ctxt, choice: &Choice) {
+    if let Some(tokens) = choice.attrs.message.tokens() {
+        cx.error_spanned_by(tokens, "`message` applies to a form (a struct): a choice enum is asked for as a field of one, so put the message on that struct");
+    }
 }
 
 /// `skip` leaves the field out of the form, so any other attribute on it would be ignored.
@@ -85,42 +102,52 @@ fn check_skip_stands_alone(cx: &Ctxt, field: &Field) {
     }
 }
 
-/// The spec forbids asking for secrets through form mode: they belong in URL mode.
+/// The spec forbids asking for secrets through form mode: they belong in URL mode. The error is
+/// on the name that looks like one: the rename if the wire name does, the field's name otherwise.
 fn check_not_sensitive(cx: &Ctxt, field: &Field) {
     if field.attrs.not_sensitive.is_set() {
         return;
     }
-    let rust_name = field.ident.to_string();
-    let term = sensitive_term(&field.wire_name).or_else(|| sensitive_term(&rust_name));
-    if let Some(term) = term {
-        let target = field
-            .attrs
-            .rename
-            .tokens()
-            .cloned()
-            .unwrap_or_else(|| field.ident.to_token_stream());
-        cx.error_spanned_by(
-            target,
-            format!(
-                "field `{}` looks like a secret (\"{term}\"): MCP forbids requesting passwords, API keys, tokens, \
-                 payment or other credentials through form-mode elicitation; use URL mode so the secret \
-                 never passes through the client (see elicit's URL-mode support), or mark a false \
-                 positive with #[elicit(not_sensitive)]",
-                field.wire_name
-            ),
-        );
-    }
+    let rust_name = crate::ast::unraw(field.ident);
+    let renamed = field
+        .attrs
+        .rename
+        .get()
+        .or(field.attrs.serde_rename.as_ref());
+    let (name, term, target) = match (sensitive_term(&field.wire_name), renamed) {
+        (Some(term), Some(lit)) => (field.wire_name.clone(), term, lit.to_token_stream()),
+        (Some(term), None) => (field.wire_name.clone(), term, field.ident.to_token_stream()),
+        (None, _) => match sensitive_term(&rust_name) {
+            Some(term) => (rust_name, term, field.ident.to_token_stream()),
+            None => return,
+        },
+    };
+    // `password` is enough; `userPassword` says which word gave it away.
+    let why = if term == name.to_lowercase() {
+        String::new()
+    } else {
+        format!(" (\"{term}\")")
+    };
+    cx.error_spanned_by(
+        target,
+        format!(
+            "`{name}` looks like a secret{why}: MCP servers must not request passwords, API keys, \
+             access tokens, payment credentials or other secrets through form-mode elicitation \
+             (the client sees every answer), and must use URL mode for them; ask for it with a \
+             URL-mode elicitation instead, or add #[elicit(not_sensitive)] if the field holds no secret"
+        ),
+    );
 }
 
 /// The spec allows exactly four string formats.
 fn check_format_is_supported(cx: &Ctxt, field: &Field) {
-    if let Some(format) = field.attrs.format.get() {
-        if !FORMATS.contains(&format.value().as_str()) {
-            cx.error_spanned_by(
+    if let Some(format) = field.attrs.format.get()
+        && !FORMATS.contains(&format.value().as_str())
+    {
+        cx.error_spanned_by(
                 format,
                 format!("unsupported format \"{}\": the spec allows only \"email\", \"uri\", \"date\" and \"date-time\"", format.value()),
             );
-        }
     }
 }
 
@@ -136,16 +163,23 @@ fn check_one_kind_of_attributes(cx: &Ctxt, field: &Field) {
     let number = first_set(&[a.minimum.tokens(), a.maximum.tokens()]);
     let multi = first_set(&[a.min_items.tokens(), a.max_items.tokens()]);
     let kinds = [
-        ("string", string),
-        ("number", number),
-        ("multi-select", multi),
+        ("a string", string),
+        ("a number", number),
+        ("a multi-select", multi),
     ];
     let set: Vec<_> = kinds
         .iter()
         .filter_map(|(k, t)| t.map(|t| (k, t)))
         .collect();
-    if let [(first, _), (second, tokens), ..] = set.as_slice() {
-        cx.error_spanned_by(*tokens, format!("this {second} attribute contradicts the {first} attributes of the same field: a field is one kind"));
+    if let [(first, first_tokens), (second, tokens), ..] = set.as_slice() {
+        cx.error_spanned_by(
+            *tokens,
+            format!(
+                "`{}` is for {second} field, but `{}` is for {first} field: a field is one kind, so remove one of them",
+                tokens,
+                first_tokens,
+            ),
+        );
     }
 }
 
@@ -178,37 +212,42 @@ fn check_items_are_ordered(cx: &Ctxt, field: &Field) {
 }
 
 fn check_order(cx: &Ctxt, min: &Attr<u64>, max: &Attr<u64>, min_name: &str, max_name: &str) {
-    if let (Some(lo), Some(hi), Some(tokens)) = (min.get(), max.get(), min.tokens()) {
-        if lo > hi {
-            cx.error_spanned_by(tokens, format!("{min_name} = {lo} is greater than {max_name} = {hi}: no value would be accepted"));
-        }
+    if let (Some(lo), Some(hi), Some(tokens)) = (min.get(), max.get(), min.tokens())
+        && lo > hi
+    {
+        cx.error_spanned_by(
+            tokens,
+            format!(
+                "{min_name} = {lo} is greater than {max_name} = {hi}: no value would be accepted"
+            ),
+        );
     }
 }
 
 /// `minimum` above `maximum` admits no number.
 fn check_range_is_ordered(cx: &Ctxt, field: &Field) {
-    if let (Some(lo), Some(hi)) = (field.attrs.minimum.get(), field.attrs.maximum.get()) {
-        if lo.value.as_f64() > hi.value.as_f64() {
-            cx.error_spanned_by(
-                &lo.tokens,
-                format!(
-                    "minimum {} is greater than maximum {}: no value would be accepted",
-                    lo.tokens, hi.tokens
-                ),
-            );
-        }
+    if let (Some(lo), Some(hi)) = (field.attrs.minimum.get(), field.attrs.maximum.get())
+        && lo.value.as_f64() > hi.value.as_f64()
+    {
+        cx.error_spanned_by(
+            &lo.tokens,
+            format!(
+                "minimum {} is greater than maximum {}: no value would be accepted",
+                lo.tokens, hi.tokens
+            ),
+        );
     }
 }
 
 /// A `pattern` must compile, with the regex engine the parser uses.
 fn check_pattern_compiles(cx: &Ctxt, field: &Field) {
-    if let Some(pattern) = field.attrs.pattern.get() {
-        if let Err(err) = regex::Regex::new(&pattern.value()) {
-            cx.error_spanned_by(
-                pattern,
-                format!("`pattern` is not a valid regular expression: {err}"),
-            );
-        }
+    if let Some(pattern) = field.attrs.pattern.get()
+        && let Err(err) = regex::Regex::new(&pattern.value())
+    {
+        cx.error_spanned_by(
+            pattern,
+            format!("`pattern` is not a valid regular expression: {err}"),
+        );
     }
 }
 
@@ -235,18 +274,17 @@ fn check_default_fits(cx: &Ctxt, field: &Field) {
                     format!("default is {length} characters long, longer than max_length = {max}"),
                 );
             }
-            if let Some(pattern) = a.pattern.get() {
-                if let Ok(regex) = regex::Regex::new(&pattern.value()) {
-                    if !regex.is_match(text) {
-                        cx.error_spanned_by(
-                            expr,
-                            format!(
-                                "default \"{text}\" does not match the pattern {}",
-                                pattern.value()
-                            ),
-                        );
-                    }
-                }
+            if let Some(pattern) = a.pattern.get()
+                && let Ok(regex) = regex::Regex::new(&pattern.value())
+                && !regex.is_match(text)
+            {
+                cx.error_spanned_by(
+                    expr,
+                    format!(
+                        "default \"{text}\" does not match the pattern {}",
+                        pattern.value()
+                    ),
+                );
             }
         }
         DefaultKind::Number(value) => {
@@ -287,7 +325,7 @@ fn check_default_fits(cx: &Ctxt, field: &Field) {
             }
             let mut seen = Vec::new();
             for item in items {
-                let text = item.to_token_stream().to_string();
+                let text = item.to_token_stream().to_string().replace(' ', "");
                 if seen.contains(&text) {
                     cx.error_spanned_by(
                         item,
@@ -315,23 +353,22 @@ fn check_wire_names_are_unique<'a>(
     cx: &Ctxt,
     names: impl Iterator<Item = (&'a String, proc_macro2::TokenStream)>,
 ) {
-    let mut seen: HashMap<&String, ()> = HashMap::new();
+    let mut seen: HashMap<&String, String> = HashMap::new();
     for (name, tokens) in names {
-        if seen.insert(name, ()).is_some() {
-            cx.error_spanned_by(
-                tokens,
-                format!("the wire name \"{name}\" is used twice; rename one of them"),
-            );
+        if let Some(first) = seen.get(name) {
+            cx.error_spanned_by(&tokens, format!("`{tokens}` has the wire name \"{name}\", which `{first}` has already: one would overwrite the other in content; rename one of them"));
+        } else {
+            seen.insert(name, tokens.to_string());
         }
     }
 }
 
 /// elicit and serde must agree on a field's wire name, so content round-trips through serde.
 fn check_serde_rename_agrees(cx: &Ctxt, field: &Field) {
-    if let (Some(ours), Some(theirs)) = (field.attrs.rename.get(), &field.attrs.serde_rename) {
-        if ours.value() != theirs.value() {
-            cx.error_spanned_by(ours, format!("#[elicit(rename = \"{}\")] disagrees with #[serde(rename = \"{}\")]: content would not round-trip through serde", ours.value(), theirs.value()));
-        }
+    if let (Some(ours), Some(theirs)) = (field.attrs.rename.get(), &field.attrs.serde_rename)
+        && ours.value() != theirs.value()
+    {
+        cx.error_spanned_by(ours, format!("#[elicit(rename = \"{}\")] disagrees with #[serde(rename = \"{}\")]: content would not round-trip through serde; give both the same name, or keep only one of them", ours.value(), theirs.value()));
     }
 }
 
@@ -341,9 +378,8 @@ fn check_serde_rename_all_agrees(cx: &Ctxt, attrs: &crate::attr::Container) {
         attrs.rename_all.get(),
         &attrs.serde_rename_all,
         attrs.rename_all.tokens(),
-    ) {
-        if ours != theirs {
-            cx.error_spanned_by(tokens, format!("#[elicit(rename_all)] disagrees with #[serde(rename_all = \"{}\")]: content would not round-trip through serde", lit.value()));
-        }
+    ) && ours != theirs
+    {
+        cx.error_spanned_by(tokens, format!("#[elicit(rename_all = \"{}\")] disagrees with #[serde(rename_all = \"{}\")]: content would not round-trip through serde; use the same rule in both, or keep only one of them", ours.name(), lit.value()));
     }
 }

@@ -24,6 +24,11 @@ impl Ctxt {
         self.errors.borrow_mut().push(error);
     }
 
+    /// How many errors were recorded so far.
+    pub fn error_count(&self) -> usize {
+        self.errors.borrow().len()
+    }
+
     /// All errors combined into one, or `Ok` when there were none.
     pub fn check(self) -> syn::Result<()> {
         let mut errors = self.errors.into_inner().into_iter();

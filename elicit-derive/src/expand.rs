@@ -14,20 +14,97 @@ use crate::attr::{DefaultKind, NumLit, NumValue, span_of};
 use crate::check;
 use crate::ctxt::Ctxt;
 
-pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
+pub fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::default();
     let ast = Input::from_syn(&cx, input);
-    match &ast {
+    let clean = match &ast {
         Some(Input::Form(form)) => check::check_form(&cx, form),
-        Some(Input::Choice(choice)) => check::check_choice(&cx, choice),
-        None => {}
-    }
-    cx.check()?;
-    Ok(match ast {
-        Some(Input::Form(form)) => expand_form(&form),
-        Some(Input::Choice(choice)) => expand_choice(&choice),
+        Some(Input::Choice(choice)) => {
+            check::check_choice(&cx, choice);
+            Vec::new()
+        }
+        None => Vec::new(),
+    };
+    let errors = match cx.check() {
+        Ok(()) => {
+            return match ast {
+                Some(Input::Form(form)) => expand_form(&form),
+                Some(Input::Choice(choice)) => expand_choice(&choice),
+                None => TokenStream::new(),
+            };
+        }
+        Err(errors) => errors.into_compile_error(),
+    };
+    // Besides the errors, code that lets the compiler go on: the trait impls (so uses of the
+    // type do not fail a second time) and, for a form, the checks the compiler makes of its
+    // field types, so those errors come in the same build as ours.
+    let fallback = match &ast {
+        Some(Input::Form(form)) => fallback_form(form, &clean),
+        Some(Input::Choice(choice)) => expand_choice(choice),
         None => TokenStream::new(),
-    })
+    };
+    quote!(#errors #fallback)
+}
+
+/// What a form with errors expands to besides them: `Elicit` (and `HasMessage`) implemented
+/// with unreachable bodies, and a constant that checks every asked field's type, plus the
+/// type-dependent attribute checks of each field that broke none of the derive's own rules
+/// (`clean`), so a mistake is never reported by both the derive and the compiler.
+fn fallback_form(form: &Form, clean: &[bool]) -> TokenStream {
+    let input = form.input;
+    let krate = runtime_path(form.attrs.krate.get());
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let mut checks = TokenStream::new();
+    for (field, clean) in form.fields.iter().zip(clean) {
+        if field.attrs.skip.is_set() || uses_type_param(field.ty, &input.generics) {
+            continue;
+        }
+        let ty = field.ty;
+        let mut field_checks = quote!(let _ = <#ty as #krate::ElicitField>::OPTIONAL;);
+        if *clean {
+            field_checks.extend(type_checks(&krate, field));
+            field_checks.extend(typed_default(&krate, field));
+        }
+        checks.extend(quote!(const _: () = { #field_checks };));
+    }
+    let message = match form.attrs.message.get() {
+        Some(m) => quote!(::core::option::Option::Some(#m)),
+        None => quote!(::core::option::Option::None),
+    };
+    let has_message = form.attrs.message.get().map(|m| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #krate::HasMessage for #ident #ty_generics #where_clause {
+                const MESSAGE: &'static str = #m;
+            }
+        }
+    });
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, clippy::all)]
+        const _: () = {
+            #checks
+
+            #[automatically_derived]
+            impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
+                const MESSAGE: ::core::option::Option<&'static str> = #message;
+                fn requested_schema() -> &'static #krate::RequestedSchema {
+                    ::core::unreachable!()
+                }
+                fn requested_schema_json() -> &'static str {
+                    ::core::unreachable!()
+                }
+                fn from_content(
+                    _: &#krate::__private::Map<::std::string::String, #krate::__private::Value>,
+                ) -> ::core::result::Result<Self, #krate::ContentError> {
+                    ::core::unreachable!()
+                }
+            }
+
+            #has_message
+        };
+    }
 }
 
 fn runtime_path(krate: Option<&syn::Path>) -> TokenStream {
@@ -95,7 +172,6 @@ fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode {
     let a = &field.attrs;
     let wire = &field.wire_name;
     let mut items = TokenStream::new();
-    let mut checks = TokenStream::new();
 
     let format = match a.format.get().map(|f| f.value()) {
         Some(name) => {
@@ -176,51 +252,16 @@ fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode {
         )
     };
 
-    // Attributes that only some types take: proven by trait bounds spanned on the attribute.
-    let string_attr = [
-        a.min_length.tokens(),
-        a.max_length.tokens(),
-        a.pattern.tokens(),
-        a.format.tokens(),
-    ];
-    if let Some(tokens) = string_attr.into_iter().flatten().next() {
-        let span = span_of(Some(tokens), Span::call_site());
-        checks.extend(quote_spanned!(span=> #krate::__private::require_string::<#ty>();));
-    }
-    if let Some(tokens) = [a.minimum.tokens(), a.maximum.tokens()]
-        .into_iter()
-        .flatten()
-        .next()
-    {
-        let span = span_of(Some(tokens), Span::call_site());
-        checks.extend(quote_spanned! {span=>
-            #krate::__private::require_number::<#ty>();
-            #krate::__private::check_bounds(<#ty as #krate::ElicitField>::KIND, #minimum, #maximum);
-        });
-    }
-    if let Some(tokens) = [a.min_items.tokens(), a.max_items.tokens()]
-        .into_iter()
-        .flatten()
-        .next()
-    {
-        let span = span_of(Some(tokens), Span::call_site());
-        checks.extend(quote_spanned! {span=>
-            #krate::__private::require_multi::<#ty>();
-            #krate::__private::check_items(<#ty as #krate::ElicitField>::KIND, #min_items);
-        });
-    }
+    let checks = type_checks(krate, field);
 
-    // The default is a value of the field's own type: the compiler checks it.
+    // The default is a value of the field's own type: the compiler checks it, here and only here.
     let default_fn = match a.default.get() {
         None => quote!(::core::option::Option::None),
-        Some(default) => {
-            let literal = default_literal(&default.expr, &default.kind);
-            checks.extend(quote_spanned! {default.expr.span()=>
-                let _: <#ty as #krate::ElicitField>::DefaultLiteral = #literal;
-            });
+        Some(_) => {
+            let typed = typed_default(krate, field);
             quote! {
                 ::core::option::Option::Some(
-                    (|| <#ty as #krate::ElicitField>::from_default(#literal)) as fn() -> #ty
+                    (|| { #typed <#ty as #krate::ElicitField>::from_default(__elicit_default) }) as fn() -> #ty
                 )
             }
         }
@@ -239,7 +280,7 @@ fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode {
     };
 
     let read = quote! {
-        #krate::__private::field::<#ty>(content, &properties[#index], #pattern, #default_fn, &mut errors)
+        <#ty as #krate::ElicitField>::__read(content, &properties[#index], #pattern, #default_fn, &mut errors)
     };
     FieldCode {
         property,
@@ -247,6 +288,146 @@ fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode {
         items,
         read,
     }
+}
+
+/// `let __elicit_default: <T as ElicitField>::DefaultLiteral = <the default>;`, so a default of
+/// the wrong type is a type mismatch on the user's literal, "expected due to" the field's type.
+fn typed_default(krate: &TokenStream, field: &Field) -> TokenStream {
+    let Some(default) = field.attrs.default.get() else {
+        return TokenStream::new();
+    };
+    let ty = field.ty;
+    let literal = default_literal(&default.expr, &default.kind);
+    let expected = quote_spanned!(ty.span()=> <#ty as #krate::ElicitField>::DefaultLiteral);
+    quote!(let __elicit_default: #expected = #literal;)
+}
+
+/// The checks of attributes that only some field types take, for a constant block. Each is
+/// spanned on the attribute: a trait projection on the field's type (respanned onto the
+/// attribute, so the error points there), or a `panic!` at compile time when a bound or item
+/// count does not fit what the type's mapping allows.
+fn type_checks(krate: &TokenStream, field: &Field) -> TokenStream {
+    let ty = field.ty;
+    let a = &field.attrs;
+    let mut checks = TokenStream::new();
+    let kind = quote!(<#ty as #krate::ElicitField>::KIND);
+
+    let string_attr = [
+        a.min_length.tokens(),
+        a.max_length.tokens(),
+        a.pattern.tokens(),
+        a.format.tokens(),
+    ];
+    if let Some(tokens) = string_attr.into_iter().flatten().next() {
+        let span = span_of(Some(tokens), Span::call_site());
+        let at = respan(ty.to_token_stream(), span);
+        checks.extend(
+            quote_spanned!(span=> let () = <#at as #krate::__private::StringField>::PROVEN;),
+        );
+    }
+
+    if let Some(tokens) = [a.minimum.tokens(), a.maximum.tokens()]
+        .into_iter()
+        .flatten()
+        .next()
+    {
+        let span = span_of(Some(tokens), Span::call_site());
+        let at = respan(ty.to_token_stream(), span);
+        checks.extend(
+            quote_spanned!(span=> let () = <#at as #krate::__private::NumberField>::PROVEN;),
+        );
+    }
+    for (name, attr) in [("minimum", &a.minimum), ("maximum", &a.maximum)] {
+        let Some(bound) = attr.get() else { continue };
+        let span = span_of(attr.tokens(), Span::call_site());
+        let written = format!("`{name} = {}`", bound.tokens.to_string().replace(' ', ""));
+        let not_integer = format!(
+            "{written} is not an integer, but the field's type is: write a whole number, or make the field a float"
+        );
+        let below = format!(
+            "{written} is below the smallest value the field's type holds: raise it, or widen the type"
+        );
+        let above = format!(
+            "{written} is above the largest value the field's type holds: lower it, or widen the type"
+        );
+        let beyond_json = format!(
+            "{written} is beyond 2^53 - 1 (or below its negative), past which a JSON number holds no exact integer: integer fields of 64 bits and more are bounded there"
+        );
+        let value = number(krate, bound.value);
+        let misfit = quote!(#krate::__private::BoundMisfit);
+        checks.extend(quote_spanned! {span=>
+            match #krate::__private::bound_misfit(#kind, ::core::option::Option::Some(#value)) {
+                ::core::option::Option::Some(#misfit::NotAnInteger) => ::core::panic!(#not_integer),
+                ::core::option::Option::Some(#misfit::BelowType) => ::core::panic!(#below),
+                ::core::option::Option::Some(#misfit::AboveType) => ::core::panic!(#above),
+                ::core::option::Option::Some(#misfit::BeyondJson) => ::core::panic!(#beyond_json),
+                ::core::option::Option::None => {}
+            }
+        });
+    }
+
+    if let Some(tokens) = [a.min_items.tokens(), a.max_items.tokens()]
+        .into_iter()
+        .flatten()
+        .next()
+    {
+        let span = span_of(Some(tokens), Span::call_site());
+        let at = respan(ty.to_token_stream(), span);
+        checks.extend(
+            quote_spanned!(span=> let () = <#at as #krate::__private::MultiSelectField>::PROVEN;),
+        );
+    }
+    if let Some(min) = a.min_items.get() {
+        let span = span_of(a.min_items.tokens(), Span::call_site());
+        let message = format!(
+            "`min_items = {min}` is more than the number of choices of the field's enum, so no selection would be accepted: lower it, or add variants"
+        );
+        checks.extend(quote_spanned! {span=>
+            if #krate::__private::more_items_than_choices(#kind, #min) {
+                ::core::panic!(#message);
+            }
+        });
+    }
+    checks
+}
+
+/// The tokens with every span set to `span`, so that an error about them points there.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            if let proc_macro2::TokenTree::Group(group) = &token {
+                let mut inner =
+                    proc_macro2::Group::new(group.delimiter(), respan(group.stream(), span));
+                inner.set_span(span);
+                token = proc_macro2::TokenTree::Group(inner);
+            } else {
+                token.set_span(span);
+            }
+            token
+        })
+        .collect()
+}
+
+/// Whether `ty` names one of the type or const parameters of `generics`.
+fn uses_type_param(ty: &syn::Type, generics: &syn::Generics) -> bool {
+    let params: Vec<&proc_macro2::Ident> = generics
+        .params
+        .iter()
+        .filter_map(|param| match param {
+            syn::GenericParam::Type(t) => Some(&t.ident),
+            syn::GenericParam::Const(c) => Some(&c.ident),
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect();
+    fn visit(tokens: TokenStream, params: &[&proc_macro2::Ident]) -> bool {
+        tokens.into_iter().any(|token| match token {
+            proc_macro2::TokenTree::Ident(ident) => params.contains(&&ident),
+            proc_macro2::TokenTree::Group(group) => visit(group.stream(), params),
+            _ => false,
+        })
+    }
+    visit(ty.to_token_stream(), &params)
 }
 
 /// The default as a `DefaultLiteral`: multi-select arrays become `&'static` slices.
@@ -265,7 +446,13 @@ fn expand_form(form: &Form) -> TokenStream {
     let mut generics = input.generics.clone();
     if generic {
         let where_clause = generics.make_where_clause();
-        for field in form.fields.iter().filter(|f| !f.attrs.skip.is_set()) {
+        // Only types that use a parameter: a bound on a concrete type would be checked as a
+        // trivial bound, a second and noisier error for a type already reported at its field.
+        for field in form
+            .fields
+            .iter()
+            .filter(|f| !f.attrs.skip.is_set() && uses_type_param(f.ty, &input.generics))
+        {
             let ty = field.ty;
             where_clause
                 .predicates
@@ -360,8 +547,18 @@ fn expand_form(form: &Form) -> TokenStream {
             }
         }
     };
-    let eager_checks = (!generic)
-        .then(|| quote!(const _: () = <#ident as #krate::__private::FormSchema>::CHECKS;));
+    // A non-generic form runs its checks in a constant of its own, so a failing one is reported
+    // at the attribute alone; a generic form's depend on the parameters and run per use.
+    // Each field's in a constant of its own: the compiler does not evaluate a constant whose
+    // body has a type error, so one field's mistake would hide another's.
+    let (eager_checks, checks) = if generic {
+        (None, quote!(#(#checks)*))
+    } else {
+        (
+            Some(quote!(#(const _: () = { #checks };)*)),
+            TokenStream::new(),
+        )
+    };
 
     quote! {
         #[doc(hidden)]
@@ -372,7 +569,7 @@ fn expand_form(form: &Form) -> TokenStream {
             #[automatically_derived]
             impl #impl_generics #krate::__private::FormSchema for #ident #ty_generics #where_clause {
                 const PROPERTIES: &'static [#krate::__private::Property] = &[#(#properties),*];
-                const CHECKS: () = { #(#checks)* };
+                const CHECKS: () = { #checks };
             }
 
             #eager_checks
@@ -414,6 +611,11 @@ fn expand_choice(choice: &Choice) -> TokenStream {
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let idents: Vec<_> = choice.variants.iter().map(|v| v.ident).collect();
     let wires: Vec<&String> = choice.variants.iter().map(|v| &v.wire_name).collect();
+    // Variants with data were reported, and left out; the expansion still has to compile.
+    let rest = match &input.data {
+        syn::Data::Enum(data) if data.variants.len() > choice.variants.len() => quote!(_ => "",),
+        _ => TokenStream::new(),
+    };
     let json_schema = json_schema_impl(
         &krate,
         "choice",
@@ -451,6 +653,8 @@ fn expand_choice(choice: &Choice) -> TokenStream {
                     values: &[#(#krate::__private::Borrowed(#wires)),*],
                     titled: #titled,
                 };
+                // Duplicate wire names are a derive error, expanded anyway to keep the compiler going.
+                #[allow(unreachable_patterns)]
                 fn from_wire(value: &str) -> ::core::option::Option<Self> {
                     match value {
                         #(#wires => ::core::option::Option::Some(Self::#idents),)*
@@ -487,8 +691,9 @@ fn expand_choice(choice: &Choice) -> TokenStream {
             impl #impl_generics #ident #ty_generics #where_clause {
                 #[doc(hidden)]
                 pub const fn __elicit_wire(&self) -> &'static str {
-                    match self {
+                    match *self {
                         #(Self::#idents => #wires,)*
+                        #rest
                     }
                 }
             }

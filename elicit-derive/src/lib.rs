@@ -20,7 +20,5 @@ use syn::{DeriveInput, parse_macro_input};
 #[proc_macro_derive(Elicit, attributes(elicit))]
 pub fn derive_elicit(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    expand::derive(&input)
-        .unwrap_or_else(syn::Error::into_compile_error)
-        .into()
+    expand::derive(&input).into()
 }

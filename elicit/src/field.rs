@@ -41,8 +41,8 @@ pub struct Choices {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the type of an elicitation form field",
     label = "no form-schema mapping for `{Self}`",
-    note = "the form schema of MCP elicitation is flat: a field is a String, bool, integer, f32/f64, a unit-only enum with #[derive(Elicit)], or a Vec/BTreeSet/HashSet of such an enum, optionally wrapped in one Option",
-    note = "for a nested struct, map or tuple, give its parts their own fields, or ask for it in a separate elicitation"
+    note = "the requestedSchema of form-mode elicitation is flat: a field is a String, bool, integer, f32/f64, a unit-only enum with #[derive(Elicit)], or a Vec/BTreeSet/HashSet of such an enum (a multi-select), optionally wrapped in one Option",
+    note = "give each part of a nested struct, map or tuple its own field, or ask for it in a separate elicitation; for a list of free values, ask for one String, or list the choices in an enum"
 )]
 pub trait ElicitValue: Sized {
     #[doc(hidden)]
@@ -65,8 +65,8 @@ pub trait ElicitValue: Sized {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the type of an elicitation form field",
     label = "no form-schema mapping for `{Self}`",
-    note = "the form schema of MCP elicitation is flat: a field is a String, bool, integer, f32/f64, a unit-only enum with #[derive(Elicit)], or a Vec/BTreeSet/HashSet of such an enum, optionally wrapped in one Option",
-    note = "for a nested struct, map or tuple, give its parts their own fields, or ask for it in a separate elicitation"
+    note = "the requestedSchema of form-mode elicitation is flat: a field is a String, bool, integer, f32/f64, a unit-only enum with #[derive(Elicit)], or a Vec/BTreeSet/HashSet of such an enum (a multi-select), optionally wrapped in one Option",
+    note = "give each part of a nested struct, map or tuple its own field, or ask for it in a separate elicitation; for a list of free values, ask for one String, or list the choices in an enum"
 )]
 pub trait ElicitField: Sized {
     #[doc(hidden)]
@@ -86,6 +86,19 @@ pub trait ElicitField: Sized {
     /// The value of an absent (or `null`) field without a default.
     #[doc(hidden)]
     fn absent() -> Option<Self>;
+    /// Reads the field for the derive. Called as `<T as ElicitField>::__read` rather than through
+    /// a bounded function, so an unmapped `T` fails with the same error here as in the derive's
+    /// other uses of `T`, and the compiler reports it once.
+    #[doc(hidden)]
+    fn __read(
+        content: &serde_json::Map<String, Value>,
+        property: &'static crate::schema::Property,
+        pattern: Option<&crate::__private::Pattern>,
+        default: Option<fn() -> Self>,
+        errors: &mut crate::__private::Errors,
+    ) -> Option<Self> {
+        crate::__private::field(content, property, pattern, default, errors)
+    }
 }
 
 /// A unit-only enum with `#[derive(Elicit)]`: a single-select, or the items of a multi-select.
@@ -103,6 +116,7 @@ pub trait ElicitChoice: Sized + 'static {
     fn to_wire(&self) -> &'static str;
 }
 
+#[diagnostic::do_not_recommend]
 impl<T: ElicitValue> ElicitField for Option<T> {
     const KIND: Kind = T::KIND;
     const OPTIONAL: bool = true;
@@ -127,6 +141,7 @@ impl<T: ElicitValue> ElicitField for Option<T> {
 #[macro_export]
 macro_rules! __impl_field_for_value {
     ($($ty:ty),* $(,)?) => {$(
+        #[diagnostic::do_not_recommend]
         impl $crate::ElicitField for $ty {
             const KIND: $crate::__private::Kind = <$ty as $crate::ElicitValue>::KIND;
             const OPTIONAL: bool = false;
@@ -148,6 +163,7 @@ macro_rules! __impl_field_for_value {
     )*};
 }
 
+#[diagnostic::do_not_recommend]
 impl ElicitValue for String {
     const KIND: Kind = Kind::String;
     type DefaultLiteral = &'static str;
@@ -170,6 +186,7 @@ impl ElicitValue for String {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl ElicitValue for bool {
     const KIND: Kind = Kind::Boolean;
     type DefaultLiteral = bool;
@@ -186,6 +203,7 @@ impl ElicitValue for bool {
 
 macro_rules! integers {
     ($($ty:ty),*) => {$(
+        #[diagnostic::do_not_recommend]
         impl ElicitValue for $ty {
             // Bounds past what a double holds exactly are clamped to ±(2^53 - 1).
             const KIND: Kind = Kind::Integer {
@@ -236,6 +254,7 @@ integers!(
     u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
 );
 
+#[diagnostic::do_not_recommend]
 impl ElicitValue for f64 {
     const KIND: Kind = Kind::Number { bound: None };
     type DefaultLiteral = f64;
@@ -251,6 +270,7 @@ impl ElicitValue for f64 {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl ElicitValue for f32 {
     // f32 holds less than a JSON number: bounded by ±f32::MAX so nothing overflows to infinity.
     const KIND: Kind = Kind::Number {
@@ -304,6 +324,7 @@ fn copy_all<E: ElicitChoice, C: FromIterator<E>>(literal: &'static [E]) -> C {
 macro_rules! multi_selects {
     ($($(#[$doc:meta])* [$($bound:tt)*] $ty:ty;)*) => {$(
         $(#[$doc])*
+        #[diagnostic::do_not_recommend]
         impl<E: ElicitChoice + $($bound)*> ElicitValue for $ty {
             const KIND: Kind = Kind::Multi(E::CHOICES);
             type DefaultLiteral = &'static [E];
@@ -315,6 +336,7 @@ macro_rules! multi_selects {
             }
         }
 
+        #[diagnostic::do_not_recommend]
         impl<E: ElicitChoice + $($bound)*> ElicitField for $ty {
             const KIND: Kind = <$ty as ElicitValue>::KIND;
             const OPTIONAL: bool = false;
@@ -337,6 +359,7 @@ multi_selects! {
     [Ord] BTreeSet<E>;
 }
 
+#[diagnostic::do_not_recommend]
 impl<E: ElicitChoice + Hash + Eq, S: BuildHasher + Default> ElicitValue for HashSet<E, S> {
     const KIND: Kind = Kind::Multi(E::CHOICES);
     type DefaultLiteral = &'static [E];
@@ -352,6 +375,7 @@ impl<E: ElicitChoice + Hash + Eq, S: BuildHasher + Default> ElicitValue for Hash
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<E: ElicitChoice + Hash + Eq, S: BuildHasher + Default> ElicitField for HashSet<E, S> {
     const KIND: Kind = <Self as ElicitValue>::KIND;
     const OPTIONAL: bool = false;
@@ -371,14 +395,23 @@ impl<E: ElicitChoice + Hash + Eq, S: BuildHasher + Default> ElicitField for Hash
     }
 }
 
+// The derive proves these with `<T as StringField>::PROVEN`, a projection, rather than with a
+// bounded function, so the error names no function inside elicit. The impls are
+// `do_not_recommend` so the error does not list them all.
+
 /// Fields that take `min_length`, `max_length`, `pattern` and `format`.
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "`min_length`, `max_length`, `pattern` and `format` apply only to string fields, and `{Self}` is not one",
     label = "this attribute needs a `String` field"
 )]
-pub trait StringField {}
+pub trait StringField {
+    #[doc(hidden)]
+    const PROVEN: () = ();
+}
+#[diagnostic::do_not_recommend]
 impl StringField for String {}
+#[diagnostic::do_not_recommend]
 impl StringField for Option<String> {}
 
 /// Fields that take `minimum` and `maximum`.
@@ -387,7 +420,10 @@ impl StringField for Option<String> {}
     message = "`minimum` and `maximum` apply only to number fields, and `{Self}` is not one",
     label = "this attribute needs an integer or float field"
 )]
-pub trait NumberField {}
+pub trait NumberField {
+    #[doc(hidden)]
+    const PROVEN: () = ();
+}
 
 /// Fields that take `min_items` and `max_items`.
 #[doc(hidden)]
@@ -395,19 +431,30 @@ pub trait NumberField {}
     message = "`min_items` and `max_items` apply only to multi-select fields, and `{Self}` is not one",
     label = "this attribute needs a Vec, BTreeSet or HashSet of a choice enum"
 )]
-pub trait MultiSelectField {}
+pub trait MultiSelectField {
+    #[doc(hidden)]
+    const PROVEN: () = ();
+}
 
 macro_rules! markers {
     ($marker:ident: $($ty:ty),*) => {$(
+        #[diagnostic::do_not_recommend]
         impl $marker for $ty {}
+        #[diagnostic::do_not_recommend]
         impl $marker for Option<$ty> {}
     )*};
 }
 markers!(NumberField: u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64);
 
+#[diagnostic::do_not_recommend]
 impl<E: ElicitChoice> MultiSelectField for Vec<E> {}
+#[diagnostic::do_not_recommend]
 impl<E: ElicitChoice> MultiSelectField for Option<Vec<E>> {}
+#[diagnostic::do_not_recommend]
 impl<E: ElicitChoice> MultiSelectField for BTreeSet<E> {}
+#[diagnostic::do_not_recommend]
 impl<E: ElicitChoice> MultiSelectField for Option<BTreeSet<E>> {}
+#[diagnostic::do_not_recommend]
 impl<E: ElicitChoice, S> MultiSelectField for HashSet<E, S> {}
+#[diagnostic::do_not_recommend]
 impl<E: ElicitChoice, S> MultiSelectField for Option<HashSet<E, S>> {}

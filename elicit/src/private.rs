@@ -1,9 +1,10 @@
 //! What the derive's generated code calls. Not public API: no stability promise.
 //!
 //! The schema of a derived form is assembled here by `const fn`s from each field type's
-//! [`Kind`] and the field's attributes, so it is a constant of the program; the `check_*`
-//! functions run in constants the derive spans on the user's attribute, so a contradiction
-//! that only the field's type reveals (through an alias, say) is still a compile error there.
+//! [`Kind`] and the field's attributes, so it is a constant of the program; [`bound_misfit`] and
+//! [`more_items_than_choices`] run in constants the derive spans on the user's attribute, so a
+//! contradiction that only the field's type reveals (through an alias, say) is still a compile
+//! error there.
 
 use std::any::TypeId;
 use std::borrow::Cow;
@@ -17,6 +18,7 @@ use crate::error::{ContentError, FieldError, Problem};
 pub use crate::field::{Choices, Kind, MultiSelectField, NumberField, StringField};
 use crate::field::{ElicitChoice, ElicitField};
 pub use crate::json::{json_bytes, json_len, json_str};
+use crate::number::MAX_SAFE_INTEGER;
 pub use crate::schema::{
     BooleanSchema, LegacyTitledEnumSchema, Number, NumberSchema, NumberType, PrimitiveSchema,
     Property, RequestedSchema, StringFormat, StringSchema, Text, TitledMultiSelectEnumSchema,
@@ -205,61 +207,53 @@ const fn negate(bound: Option<Number>) -> Option<Number> {
     }
 }
 
-/// `minimum`/`maximum` must fit the field's type: an integer field takes integer bounds within
-/// its type's range. Runs in a constant spanned on the attribute.
-pub const fn check_bounds(kind: Kind, minimum: Option<Number>, maximum: Option<Number>) {
-    if let Kind::Integer {
-        minimum: type_min,
-        maximum: type_max,
-    } = kind
-    {
-        if let Some(min) = minimum {
-            match min.as_i64() {
-                None => panic!("an integer field takes an integer `minimum`"),
-                Some(m) if m < type_min => {
-                    panic!("`minimum` is below the smallest value the field's type holds")
-                }
-                Some(m) if m > type_max => {
-                    panic!("`minimum` is above the largest value the field's type holds")
-                }
-                Some(_) => {}
-            }
-        }
-        if let Some(max) = maximum {
-            match max.as_i64() {
-                None => panic!("an integer field takes an integer `maximum`"),
-                Some(m) if m > type_max => {
-                    panic!("`maximum` is above the largest value the field's type holds")
-                }
-                Some(m) if m < type_min => {
-                    panic!("`maximum` is below the smallest value the field's type holds")
-                }
-                Some(_) => {}
-            }
-        }
+/// How a `minimum` or `maximum` fails to fit the field's type.
+#[derive(Clone, Copy)]
+pub enum BoundMisfit {
+    /// A float bound on an integer field.
+    NotAnInteger,
+    /// Below the smallest value the field's type holds.
+    BelowType,
+    /// Above the largest value the field's type holds.
+    AboveType,
+    /// Past ±(2^53 - 1), where a wide integer type's mapping stops: a JSON number holds no exact
+    /// integer beyond.
+    BeyondJson,
+}
+
+/// Whether a `minimum` or `maximum` fits the field's type: an integer field takes integer bounds
+/// within its type's range. The derive matches on the answer in a constant it spans on the
+/// attribute and panics there with the message, so the error points at the user's attribute.
+pub const fn bound_misfit(kind: Kind, bound: Option<Number>) -> Option<BoundMisfit> {
+    match (kind, bound) {
+        (Kind::Integer { minimum, maximum }, Some(bound)) => match bound.as_i64() {
+            None => Some(BoundMisfit::NotAnInteger),
+            Some(b) if b < minimum && minimum == -MAX_SAFE_INTEGER => Some(BoundMisfit::BeyondJson),
+            Some(b) if b > maximum && maximum == MAX_SAFE_INTEGER => Some(BoundMisfit::BeyondJson),
+            Some(b) if b < minimum => Some(BoundMisfit::BelowType),
+            Some(b) if b > maximum => Some(BoundMisfit::AboveType),
+            Some(_) => None,
+        },
+        _ => None,
     }
 }
 
-/// `min_items` cannot exceed the number of choices, nor can a multi-select default.
-pub const fn check_items(kind: Kind, min_items: Option<u64>) {
-    if let (Kind::Multi(choices), Some(min)) = (kind, min_items) {
-        if min > choices.values.len() as u64 {
-            panic!("`min_items` is more than the number of choices of the enum");
-        }
+/// Whether `min_items` asks for more items than the multi-select has choices (spanned and
+/// reported like [`bound_misfit`]).
+pub const fn more_items_than_choices(kind: Kind, min_items: u64) -> bool {
+    match kind {
+        Kind::Multi(choices) => min_items > choices.values.len() as u64,
+        _ => false,
     }
 }
 
-/// Proves at compile time that a field type takes string attributes.
-pub const fn require_string<T: StringField + ?Sized>() {}
-/// Proves at compile time that a field type takes number attributes.
-pub const fn require_number<T: NumberField + ?Sized>() {}
-/// Proves at compile time that a field type takes multi-select attributes.
-pub const fn require_multi<T: MultiSelectField + ?Sized>() {}
+/// A `pattern` compiled, or why it did not compile.
+type Compiled = Result<Regex, String>;
 
 /// A field's `pattern`, compiled once on first use.
 pub struct Pattern {
     source: &'static str,
-    regex: LazyLock<Result<Regex, String>, fn() -> Result<Regex, String>>,
+    regex: LazyLock<Compiled, fn() -> Compiled>,
 }
 
 impl Pattern {
