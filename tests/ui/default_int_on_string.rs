@@ -1,0 +1,9 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Party {
+    #[elicit(default = 30)]
+    host: String,
+}
+
+fn main() {}

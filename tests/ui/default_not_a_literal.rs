@@ -1,0 +1,9 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Party {
+    #[elicit(default = 2 + 2)]
+    guests: u8,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Flight {
+    #[elicit(pattern = "^[A-Z]{3}$", default = "cdg")]
+    airport: String,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Event {
+    #[elicit(title = "Title")]
+    #[elicit(title = "Name")]
+    title: String,
+}
+
+fn main() {}

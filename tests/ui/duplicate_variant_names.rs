@@ -1,0 +1,11 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+#[elicit(rename_all = "lowercase")]
+enum Unit {
+    Metric,
+    #[elicit(rename = "metric")]
+    Imperial,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Contact {
+    email: String,
+    #[elicit(rename = "email")]
+    work_email: String,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use std::net::IpAddr;
+
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Server {
+    address: IpAddr,
+}
+
+fn main() {}

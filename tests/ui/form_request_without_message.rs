@@ -1,0 +1,10 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Party {
+    guests: u8,
+}
+
+fn main() {
+    let _ = Party::form_request();
+}

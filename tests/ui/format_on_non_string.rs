@@ -1,0 +1,9 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Event {
+    #[elicit(format = "date")]
+    day: u32,
+}
+
+fn main() {}

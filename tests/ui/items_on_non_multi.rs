@@ -1,0 +1,9 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Event {
+    #[elicit(min_items = 1)]
+    title: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Event {
+    #[elicit(max_length = 3)]
+    attendees: u32,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Party {
+    #[elicit(maximum = 300)]
+    guests: u8,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+#[elicit(message = "Pick a color")]
+enum Color {
+    Red,
+    Green,
+}
+
+fn main() {}

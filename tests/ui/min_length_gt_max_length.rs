@@ -1,0 +1,9 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Profile {
+    #[elicit(min_length = 10, max_length = 3)]
+    nickname: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Party {
+    #[elicit(minimum = -5)]
+    guests: u8,
+}
+
+fn main() {}

@@ -1,0 +1,14 @@
+use elicit::Elicit;
+
+struct Address {
+    street: String,
+    city: String,
+}
+
+#[derive(Elicit)]
+struct Contact {
+    name: String,
+    address: Address,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Profile {
+    nickname: Option<Option<String>>,
+}
+
+fn main() {}

@@ -1,0 +1,71 @@
+// The generated code names everything by absolute path, so local items named like the
+// prelude's, std's or elicit's own cannot capture it.
+#![allow(dead_code, non_camel_case_types, unused_macros)]
+
+struct Result;
+struct Option;
+struct Some;
+struct None;
+struct Ok;
+struct Err;
+struct Default;
+struct Vec;
+struct Box;
+struct Map;
+struct Value;
+struct Property;
+struct ContentError;
+mod core {}
+mod std {}
+mod elicit {}
+mod __private {}
+trait Elicit {}
+trait ElicitField {}
+trait ElicitChoice {}
+trait Clone {}
+trait Copy {}
+trait Sized {}
+fn field() {}
+fn property() {}
+fn panic() {}
+macro_rules! panic {
+    ($($t:tt)*) => {
+        compile_error!("the derive must call ::core::panic!")
+    };
+}
+macro_rules! unreachable {
+    ($($t:tt)*) => {
+        compile_error!("the derive must call ::core::unreachable!")
+    };
+}
+
+#[derive(::elicit::Elicit, Debug, PartialEq)]
+enum Color {
+    Red,
+    Green,
+}
+
+#[derive(::elicit::Elicit, Debug)]
+#[elicit(message = "Order")]
+struct Order {
+    #[elicit(min_length = 1, pattern = "^[a-z]+$", default = "abc")]
+    name: ::std::string::String,
+    #[elicit(minimum = 1, maximum = 9, default = 2)]
+    count: u8,
+    #[elicit(default = Color::Red)]
+    color: Color,
+    #[elicit(min_items = 1, default = [Color::Green])]
+    colors: ::std::vec::Vec<Color>,
+    note: ::core::option::Option<::std::string::String>,
+    #[elicit(skip)]
+    internal: u64,
+}
+
+fn main() {
+    let content = ::serde_json::json!({"note": "hi"});
+    let order = <Order as ::elicit::Elicit>::from_content(content.as_object().unwrap()).unwrap();
+    assert_eq!(order.color, Color::Red);
+    assert_eq!(order.colors, [Color::Green]);
+    assert_eq!(order.count, 2);
+    let _ = <Order as ::elicit::Elicit>::form_request();
+}

@@ -1,0 +1,9 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Party {
+    #[elicit(maximum = 10)]
+    host: String,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use elicit::Elicit;
+use serde::Deserialize;
+
+#[derive(Elicit, Deserialize)]
+struct Contact {
+    #[elicit(rename = "fullName")]
+    #[serde(rename = "name")]
+    full_name: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Integration {
+    service: String,
+    api_key: String,
+}
+
+fn main() {}

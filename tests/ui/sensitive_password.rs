@@ -1,0 +1,9 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Login {
+    username: String,
+    password: String,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use elicit::Elicit;
+
+// The wire name is what the user is asked for, so a rename counts.
+#[derive(Elicit)]
+struct Login {
+    #[elicit(rename = "accessToken")]
+    login: String,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Feedback {
+    comment: String,
+    #[elicit(skip, title = "Session")]
+    session: u64,
+}
+
+fn main() {}

@@ -1,0 +1,15 @@
+use elicit::Elicit;
+
+struct Session {
+    id: u64,
+}
+
+// A skipped field is filled from `Default`, so its type must implement it.
+#[derive(Elicit)]
+struct Feedback {
+    comment: String,
+    #[elicit(skip)]
+    session: Session,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Booking {
+    nights: (u8, u8),
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Point(f64, f64);
+
+fn main() {}

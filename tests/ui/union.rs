@@ -1,0 +1,9 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+union Bits {
+    int: u32,
+    float: f32,
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Nothing;
+
+fn main() {}

@@ -1,0 +1,9 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+#[elicit(rename_all = "camel")]
+struct Contact {
+    full_name: String,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+enum Color {
+    #[elicit(description = "The color of fire")]
+    Red,
+    Green,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Server {
+    #[elicit(format = "ipv4")]
+    address: String,
+}
+
+fn main() {}

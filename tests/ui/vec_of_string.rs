@@ -1,0 +1,8 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Profile {
+    tags: Vec<String>,
+}
+
+fn main() {}
