@@ -280,7 +280,7 @@ fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode {
     };
 
     let read = quote! {
-        <#ty as #krate::ElicitField>::__read(content, &properties[#index], #pattern, #default_fn, &mut errors)
+        <#ty as #krate::ElicitField>::__read(slots[#index], &properties[#index], #pattern, #default_fn, &mut errors)
     };
     FieldCode {
         property,
@@ -482,6 +482,9 @@ fn expand_form(form: &Form) -> TokenStream {
         .map(|i| format_ident!("__field{}", i))
         .collect();
     let asked_idents = asked.iter().map(|f| f.ident);
+    let count = asked.len();
+    let wires = asked.iter().map(|f| &f.wire_name);
+    let indices = 0..asked.len();
     let skipped_idents = form
         .fields
         .iter()
@@ -585,6 +588,16 @@ fn expand_form(form: &Form) -> TokenStream {
                 ) -> ::core::result::Result<Self, #krate::ContentError> {
                     let properties: &'static [#krate::__private::Property] =
                         &<Self as #krate::Elicit>::requested_schema().properties;
+                    // One pass over the content, as serde's visitors do: each known key fills
+                    // its slot, unknown keys are ignored.
+                    let mut slots: [::core::option::Option<&#krate::__private::Value>; #count] =
+                        [::core::option::Option::None; #count];
+                    for (key, value) in content {
+                        match key.as_str() {
+                            #(#wires => slots[#indices] = ::core::option::Option::Some(value),)*
+                            _ => {}
+                        }
+                    }
                     let mut errors = #krate::__private::Errors::new();
                     #(let #vars = #reads;)*
                     match (#(#vars,)*) {

@@ -91,13 +91,13 @@ pub trait ElicitField: Sized {
     /// other uses of `T`, and the compiler reports it once.
     #[doc(hidden)]
     fn __read(
-        content: &serde_json::Map<String, Value>,
+        slot: Option<&Value>,
         property: &'static crate::schema::Property,
         pattern: Option<&crate::__private::Pattern>,
         default: Option<fn() -> Self>,
         errors: &mut crate::__private::Errors,
     ) -> Option<Self> {
-        crate::__private::field(content, property, pattern, default, errors)
+        crate::__private::field(slot, property, pattern, default, errors)
     }
 }
 
@@ -296,22 +296,49 @@ impl ElicitValue for f32 {
 __impl_field_for_value!(String, bool, f64, f32);
 
 /// Parses a multi-select's items into any collection of the choice enum.
+///
+/// The success path makes one pass with no scratch allocation, using `from_wire` as the
+/// membership test (a derived schema's choices are the enum's). On any failure the shared
+/// validator runs instead, so the error is exactly the one `validate_content` reports.
 fn collect<E: ElicitChoice, C: FromIterator<E>>(
     value: &Value,
     schema: &PrimitiveSchema,
 ) -> Result<C, Problem> {
-    let items = validate::multi(schema, value)?;
-    items
-        .into_iter()
-        .enumerate()
-        .map(|(index, item)| {
-            E::from_wire(item).ok_or_else(|| Problem::ItemNotAChoice {
-                index,
-                value: item.to_owned(),
-                choices: E::CHOICES.values.iter().map(|v| v.to_string()).collect(),
-            })
-        })
-        .collect()
+    let fast = value
+        .as_array()
+        .filter(|items| within_counts(schema, items.len()))
+        .and_then(|items| {
+            items
+                .iter()
+                .enumerate()
+                .map(|(index, item)| {
+                    let text = item.as_str()?;
+                    let repeated = items[..index]
+                        .iter()
+                        .any(|earlier| earlier.as_str() == Some(text));
+                    if repeated { None } else { E::from_wire(text) }
+                })
+                .collect::<Option<C>>()
+        });
+    match fast {
+        Some(collection) => Ok(collection),
+        None => Err(validate::multi(schema, value)
+            .err()
+            .unwrap_or(Problem::WrongType {
+                expected: "a selection of the enum's choices",
+                found: crate::schema::kind_of(value),
+            })),
+    }
+}
+
+fn within_counts(schema: &PrimitiveSchema, count: usize) -> bool {
+    let (min, max) = match schema {
+        PrimitiveSchema::MultiSelect(s) => (s.min_items, s.max_items),
+        PrimitiveSchema::TitledMultiSelect(s) => (s.min_items, s.max_items),
+        _ => (None, None),
+    };
+    let count = count as u64;
+    min.is_none_or(|min| count >= min) && max.is_none_or(|max| count <= max)
 }
 
 fn copy_all<E: ElicitChoice, C: FromIterator<E>>(literal: &'static [E]) -> C {

@@ -287,13 +287,18 @@ pub trait FormSchema {
     const CHECKS: ();
 }
 
-/// A single-select's value as the enum's variant.
+/// A single-select's value as the enum's variant. The derived schema's choices are the enum's,
+/// so `from_wire` is the membership test; the schema is only read to report an error.
 pub fn choice<E: ElicitChoice>(value: &Value, schema: &PrimitiveSchema) -> Result<E, Problem> {
-    let text = crate::validate::choice(schema, value)?;
-    E::from_wire(text).ok_or_else(|| Problem::NotAChoice {
-        value: text.to_owned(),
-        choices: E::CHOICES.values.iter().map(|v| v.to_string()).collect(),
-    })
+    match value.as_str().and_then(E::from_wire) {
+        Some(choice) => Ok(choice),
+        None => Err(crate::validate::choice(schema, value)
+            .err()
+            .unwrap_or_else(|| Problem::NotAChoice {
+                value: value.as_str().unwrap_or_default().to_owned(),
+                choices: E::CHOICES.values.iter().map(|v| v.to_string()).collect(),
+            })),
+    }
 }
 
 /// Collects the field errors of one `from_content` call.
@@ -310,16 +315,17 @@ impl Errors {
     }
 }
 
-/// Reads one field: absent or `null` falls back on the default, then on `None` for optional
-/// fields; a present value is checked against the property's schema.
+/// Reads one field from the value found under its name (`slot`): absent or `null` falls back on
+/// the default, then on `None` for optional fields; a present value is checked against the
+/// property's schema.
 pub fn field<T: ElicitField>(
-    content: &Map<String, Value>,
+    slot: Option<&Value>,
     property: &'static Property,
     pattern: Option<&Pattern>,
     default: Option<fn() -> T>,
     errors: &mut Errors,
 ) -> Option<T> {
-    let outcome = match content.get(&*property.name) {
+    let outcome = match slot {
         None | Some(Value::Null) => match default {
             Some(default) => Ok(default()),
             None => T::absent().ok_or(Problem::Missing),
