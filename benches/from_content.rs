@@ -78,7 +78,10 @@ fn content() -> Value {
 fn benches(c: &mut Criterion) {
     let value = content();
     let map = value.as_object().expect("object").clone();
-    assert!(Signup::from_content(&map).is_ok(), "the bench content must be valid");
+    assert!(
+        Signup::from_content(&map).is_ok(),
+        "the bench content must be valid"
+    );
 
     let schema: Value = serde_json::from_str(Signup::requested_schema_json()).expect("schema");
     let validator = jsonschema::options()
@@ -125,7 +128,9 @@ criterion_group!(group, benches);
 
 fn main() {
     group();
-    criterion::Criterion::default().configure_from_args().final_summary();
+    criterion::Criterion::default()
+        .configure_from_args()
+        .final_summary();
     let ours = estimate("from_content", "elicit_from_content");
     let serde = estimate("from_content", "serde_from_value_unvalidated");
     let jsonschema = estimate("from_content", "jsonschema_then_from_value");
@@ -144,9 +149,8 @@ fn main() {
 
 /// The mean of one benchmark of this run, in nanoseconds, from criterion's estimates file.
 fn estimate(group: &str, function: &str) -> Option<f64> {
-    let dir = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/target").to_owned()
-    });
+    let dir = std::env::var("CARGO_TARGET_DIR")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/target").to_owned());
     let path = format!("{dir}/criterion/{group}/{function}/new/estimates.json");
     let text = std::fs::read_to_string(path).ok()?;
     let json: Value = serde_json::from_str(&text).ok()?;

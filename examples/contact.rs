@@ -7,7 +7,10 @@ use elicit::{Elicit, ElicitOutcome, ElicitResult};
 
 /// The spec's contact form, with a favourite colour and a multi-select added.
 #[derive(Debug, Elicit)]
-#[elicit(message = "Please provide your contact information", rename_all = "camelCase")]
+#[elicit(
+    message = "Please provide your contact information",
+    rename_all = "camelCase"
+)]
 struct Contact {
     /// Your full name
     #[elicit(min_length = 3, max_length = 50)]
@@ -38,7 +41,10 @@ enum Color {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("== elicitation/create params (the schema is a compile-time constant)");
-    println!("{}\n", serde_json::to_string_pretty(&Contact::form_request())?);
+    println!(
+        "{}\n",
+        serde_json::to_string_pretty(&Contact::form_request())?
+    );
 
     let good: ElicitResult = serde_json::from_str(
         r##"{"action": "accept", "content": {
@@ -50,7 +56,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     println!("== a good accept response");
     match Contact::from_result(&good)? {
-        ElicitOutcome::Accepted(contact) => println!("{contact:#?}\n"),
+        ElicitOutcome::Accepted(contact) => {
+            println!("{contact:#?}");
+            let age = contact.age.map_or("unknown".to_owned(), |a| a.to_string());
+            println!(
+                "=> {} <{}>, age {age}, favourite {:?}, badge {:?}\n",
+                contact.full_name, contact.email, contact.favorite, contact.colors
+            );
+        }
         other => println!("not accepted: {other:?}\n"),
     }
 

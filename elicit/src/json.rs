@@ -313,6 +313,8 @@ impl Writer<'_> {
     }
 }
 
+// A `&Cow` because `Deref` is not callable in const fn: the match is the deref.
+#[allow(clippy::ptr_arg)]
 const fn cow_str<'a>(cow: &'a Cow<'static, str>) -> &'a str {
     match cow {
         Cow::Borrowed(s) => s,
@@ -320,6 +322,7 @@ const fn cow_str<'a>(cow: &'a Cow<'static, str>) -> &'a str {
     }
 }
 
+#[allow(clippy::ptr_arg)]
 const fn cow_slice<'a, T: Clone>(cow: &'a Cow<'static, [T]>) -> &'a [T] {
     match cow {
         Cow::Borrowed(s) => s,

@@ -4,14 +4,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// What the user did with the elicitation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ElicitAction {
     /// The user submitted the form, or consented to open the URL.
     Accept,
     /// The user explicitly declined.
     Decline,
-    /// The user dismissed the request without choosing.
+    /// The user dismissed the request without choosing (the default: no choice made).
+    #[default]
     Cancel,
 }
 
@@ -35,12 +36,6 @@ pub struct ElicitResult {
     /// `_meta`, passed through untouched.
     #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<Map<String, Value>>,
-}
-
-impl Default for ElicitAction {
-    fn default() -> Self {
-        ElicitAction::Cancel
-    }
 }
 
 impl ElicitResult {

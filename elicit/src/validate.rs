@@ -21,23 +21,23 @@ pub(crate) fn check_string(
     if schema.min_length.is_some() || schema.max_length.is_some() {
         // JSON Schema counts length in code points, not bytes or graphemes.
         let length = value.chars().count();
-        if let Some(min_length) = schema.min_length {
-            if (length as u64) < min_length {
-                return Err(Problem::TooShort { length, min_length });
-            }
+        if let Some(min_length) = schema.min_length
+            && (length as u64) < min_length
+        {
+            return Err(Problem::TooShort { length, min_length });
         }
-        if let Some(max_length) = schema.max_length {
-            if (length as u64) > max_length {
-                return Err(Problem::TooLong { length, max_length });
-            }
+        if let Some(max_length) = schema.max_length
+            && (length as u64) > max_length
+        {
+            return Err(Problem::TooLong { length, max_length });
         }
     }
-    if let Some(regex) = pattern {
-        if !regex.is_match(value) {
-            return Err(Problem::PatternMismatch {
-                pattern: regex.as_str().to_owned(),
-            });
-        }
+    if let Some(regex) = pattern
+        && !regex.is_match(value)
+    {
+        return Err(Problem::PatternMismatch {
+            pattern: regex.as_str().to_owned(),
+        });
     }
     if let Some(format) = schema.format {
         format::check(format, value).map_err(|reason| Problem::InvalidFormat { format, reason })?;
@@ -195,21 +195,21 @@ pub(crate) fn multi<'v>(
         }
         picked.push(text);
     }
-    if let Some(min_items) = min_items {
-        if (picked.len() as u64) < min_items {
-            return Err(Problem::TooFewItems {
-                count: picked.len(),
-                min_items,
-            });
-        }
+    if let Some(min_items) = min_items
+        && (picked.len() as u64) < min_items
+    {
+        return Err(Problem::TooFewItems {
+            count: picked.len(),
+            min_items,
+        });
     }
-    if let Some(max_items) = max_items {
-        if (picked.len() as u64) > max_items {
-            return Err(Problem::TooManyItems {
-                count: picked.len(),
-                max_items,
-            });
-        }
+    if let Some(max_items) = max_items
+        && (picked.len() as u64) > max_items
+    {
+        return Err(Problem::TooManyItems {
+            count: picked.len(),
+            max_items,
+        });
     }
     Ok(picked)
 }
