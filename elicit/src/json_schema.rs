@@ -1,5 +1,5 @@
 //! `schemars` interop (feature `schemars`): every type of `#[derive(Elicit)]` also implements
-//! [`schemars::JsonSchema`], whose schema is the derived one.
+//! `schemars::JsonSchema`, whose schema is the derived one.
 //!
 //! A proc-macro cannot see the features of the crate it expands for, so the derive always
 //! invokes [`__impl_json_schema!`](crate::__impl_json_schema), and this module defines that macro

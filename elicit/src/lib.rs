@@ -51,6 +51,18 @@
 //! ```
 //!
 //! See the README for the attribute reference and how each rule of the spec is enforced.
+//!
+//! # Features
+//!
+//! Both off by default:
+//!
+//! - `rmcp`: the `rmcp` module, elicitation on [rmcp](https://docs.rs/rmcp), the official Rust
+//!   MCP SDK: a typed form call on its server peer that checks the client's modes and validates
+//!   the reply, the URL-mode call wired to the tracker, the -32042 error and the completion
+//!   notification, and conversions both ways between this crate's model and rmcp's.
+//! - `schemars`: every derived form and choice enum also implements `schemars::JsonSchema`,
+//!   with the same schema, so schemars-based tooling (rmcp's own
+//!   `ElicitationSchema::from_type`, among others) takes the derived types as they are.
 #![deny(missing_docs)]
 
 mod capability;

@@ -71,6 +71,10 @@ impl Unrepresentable {
         }
     }
 
+    pub(crate) fn unserializable(error: serde_json::Error) -> Self {
+        Unrepresentable::top(format!("it does not serialize to JSON: {error}"))
+    }
+
     /// The form property at fault, when the value is in one.
     pub fn property(&self) -> Option<&str> {
         self.property.as_deref()
@@ -588,16 +592,17 @@ impl TryFrom<sdk::ElicitResult> for ElicitResult {
 
 impl From<&sdk::ElicitationCapability> for ElicitationCapability {
     fn from(capability: &sdk::ElicitationCapability) -> Self {
-        let mut converted = ElicitationCapability::default();
-        converted.form = capability.form.as_ref().map(|form| {
-            let mut settings = Map::new();
-            if let Some(validation) = form.schema_validation {
-                settings.insert("schemaValidation".to_owned(), Value::Bool(validation));
-            }
-            settings
-        });
-        converted.url = capability.url.as_ref().map(|_| Map::new());
-        converted
+        ElicitationCapability {
+            form: capability.form.as_ref().map(|form| {
+                let mut settings = Map::new();
+                if let Some(validation) = form.schema_validation {
+                    settings.insert("schemaValidation".to_owned(), Value::Bool(validation));
+                }
+                settings
+            }),
+            url: capability.url.as_ref().map(|_| Map::new()),
+            other: Map::new(),
+        }
     }
 }
 

@@ -36,9 +36,19 @@
 //! through the same checks as a schema read from the wire. `required` is compared as the set it
 //! is, and rmcp writes a `number` schema's integral bounds as `30.0`.
 //!
-//! The typed calls send through rmcp's model, since only its typed path keeps the properties in
-//! order. That model has no `pattern`, so a form's patterns are not sent, and the derived parser
-//! still checks them in the reply: a value that does not match comes back as a field error.
+//! # On the wire
+//!
+//! The typed calls send `elicitation/create` as elicit writes it, through rmcp's custom-request
+//! path (rmcp's own `ElicitRequestParams` has no `pattern`), so any client gets the whole
+//! schema; rmcp still gates, numbers and times the request as its own. An rmcp-based client
+//! reads the request into rmcp's model and so does not see `pattern`; the derived parser checks
+//! it in the reply all the same.
+//!
+//! rmcp serializes every request's params through `serde_json::Value` (to merge `_meta`), so
+//! the properties reach the client in the order of serde_json's map: by name, unless the
+//! program enables serde_json's `preserve_order` feature, which keeps the derived order. This
+//! crate does not turn it on for you, since it changes `serde_json::Map` for the whole program.
+//! The input-required flow must go through rmcp's model: there, patterns are not sent.
 
 mod convert;
 mod input;

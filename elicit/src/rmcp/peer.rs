@@ -8,15 +8,17 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use ::rmcp::model as sdk;
-use ::rmcp::service::{Peer, RequestContext, RoleServer, ServiceError};
+use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer, ServiceError};
+use serde::Deserialize;
 
 use crate::capability::{ElicitationCapability, ModeNotSupported};
 use crate::error::ContentError;
 use crate::protocol::{
-    ElicitMode, ElicitationCompleteNotification, ElicitationId, UnexpectedContent, UrlElicitOutcome,
+    ElicitMode, ElicitRequest, ElicitRequestParams, ElicitationCompleteNotification, ElicitationId,
+    UnexpectedContent, UrlElicitOutcome,
 };
 use crate::result::{ElicitOutcome, ElicitResult};
-use crate::rmcp::convert::{InvalidResult, Patterns, Unrepresentable, form_to_sdk};
+use crate::rmcp::convert::{InvalidResult, Unrepresentable};
 use crate::server::{
     Clock, CompletedElicitation, ConnectionId, ElicitationStore, ElicitationTracker, Initiator,
     PendingUrlElicitation, StartError,
@@ -264,8 +266,9 @@ impl sealed::Session for RequestContext<RoleServer> {
 /// typed [`ElicitOutcome`]; a reply that breaks the form gives
 /// [`ElicitError::InvalidContent`] with every field error.
 ///
-/// rmcp's schema model has no `pattern`, so a string field's pattern is not sent; the parser
-/// still checks it, so a value that does not match comes back as a field error.
+/// The request goes out as elicit writes it, `pattern` and all, so any client gets the whole
+/// schema. (An rmcp-based client reads it into rmcp's model, which has no `pattern`; the parser
+/// still checks it, so a value that does not match comes back as a field error.)
 ///
 /// ```no_run
 /// use elicit::{Elicit, ElicitOutcome};
@@ -349,8 +352,8 @@ pub trait ElicitPeer: sealed::Session + Sync {
             let capability = self.client_elicitation();
             refuse_on_stateless_protocol(self)?;
             ElicitationCapability::require(capability.as_ref(), ElicitMode::Url)?;
-            let params = sdk::ElicitRequestParams::from(pending.params());
-            let result = send(self.peer(), params, None).await?;
+            let params = ElicitRequestParams::Url(pending.params().clone());
+            let result = send(self.peer(), &params, None).await?;
             UrlElicitOutcome::from_result(&result).map_err(ElicitError::UnexpectedContent)
         }
     }
@@ -362,6 +365,10 @@ pub trait ElicitPeer: sealed::Session + Sync {
     /// tracker; on consent it stays pending until the tracker completes it (send the
     /// notification with [`notify_elicitation_complete`](Self::notify_elicitation_complete) or
     /// [`ConnectionPeers::notify`]).
+    ///
+    /// On a `Peer<RoleServer>`, rmcp's own inherent `elicit_url` (untracked, unchecked URL)
+    /// takes precedence in method syntax: call this one as `ElicitPeer::elicit_url(&peer, ..)`.
+    /// A `RequestContext` has no such method, so `context.elicit_url(..)` is this one.
     fn elicit_url<'a, S, C>(
         &'a self,
         tracker: &'a ElicitationTracker<S, C>,
@@ -460,21 +467,49 @@ where
 {
     refuse_on_stateless_protocol(session)?;
     ElicitationCapability::require(session.client_elicitation().as_ref(), ElicitMode::Form)?;
-    let params = form_to_sdk(&T::form_request_with(message), Patterns::Omit)
-        .map_err(ElicitError::Unrepresentable)?;
-    let result = send(session.peer(), params, timeout).await?;
+    let params = ElicitRequestParams::Form(T::form_request_with(message));
+    let result = send(session.peer(), &params, timeout).await?;
     Ok(T::from_result(&result)?)
 }
 
+/// Sends `elicitation/create` with the params as elicit writes them, and reads the result.
+///
+/// It goes out as an rmcp custom request, not through rmcp's `ElicitRequestParams`: rmcp's
+/// schema model has no `pattern`, and the custom request carries the params as they are. rmcp
+/// still does the rest as for its own requests (the protocol-version gate, the request id, the
+/// progress token in `_meta`, the timeout), and its client reads the request as the
+/// `elicitation/create` it is.
 async fn send(
     peer: &Peer<RoleServer>,
-    params: sdk::ElicitRequestParams,
+    params: &ElicitRequestParams,
     timeout: Option<Duration>,
 ) -> Result<ElicitResult, ElicitError> {
-    let result = peer
-        .create_elicitation_with_timeout(params, timeout)
+    let params = serde_json::to_value(params)
+        .map_err(|e| ElicitError::Unrepresentable(Unrepresentable::unserializable(e)))?;
+    let request = sdk::ServerRequest::CustomRequest(sdk::CustomRequest::new(
+        ElicitRequest::METHOD,
+        Some(params),
+    ));
+    let mut options = PeerRequestOptions::no_options();
+    options.timeout = timeout;
+    let response = peer
+        .send_request_with_option(request, options)
+        .await?
+        .await_response()
         .await?;
-    ElicitResult::try_from(&result).map_err(ElicitError::InvalidResult)
+    match response {
+        sdk::ClientResult::ElicitResult(result) => {
+            ElicitResult::try_from(&result).map_err(ElicitError::InvalidResult)
+        }
+        // rmcp reads a result it has no type for as a custom one.
+        sdk::ClientResult::CustomResult(sdk::CustomResult(value)) => {
+            ElicitResult::deserialize(&value)
+                .map_err(|e| ElicitError::InvalidResult(InvalidResult::new(e.to_string())))
+        }
+        _ => Err(ElicitError::InvalidResult(InvalidResult::new(
+            "the client answered elicitation/create with another kind of result",
+        ))),
+    }
 }
 
 /// The peers of a server's open connections, by [`ConnectionId`], so that a completed URL-mode

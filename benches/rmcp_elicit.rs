@@ -1,0 +1,198 @@
+//! The typed form call of `elicit::rmcp::ElicitPeer` next to rmcp's own `Peer::elicit::<T>()`,
+//! on the same form, over the same in-memory duplex, against the same client answering the
+//! same content: each iteration is one whole `elicitation/create` round trip.
+//!
+//! What differs is only each side's own work: elicit sends the derived schema (a static) and
+//! validates the reply with the derived parser; rmcp generates the schema with schemars on
+//! every call, converts it into its model, and deserializes the reply with serde, unvalidated.
+//!
+//! Run with `cargo bench --bench rmcp_elicit`; after criterion's report it prints the ratio,
+//! read back from criterion's estimates of this run.
+
+use criterion::{Criterion, criterion_group};
+use elicit::rmcp::ElicitPeer;
+use elicit::{Elicit, ElicitOutcome};
+use rmcp::model as sdk;
+use rmcp::service::{Peer, RequestContext, RoleClient, RoleServer, RunningService};
+use rmcp::{ClientHandler, ServerHandler, ServiceExt};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// The form, derived by elicit.
+#[derive(Elicit, Debug)]
+#[elicit(message = "Sign up")]
+#[allow(dead_code)]
+struct Signup {
+    #[elicit(min_length = 1, max_length = 40)]
+    name: String,
+    #[elicit(format = "email")]
+    email: String,
+    #[elicit(minimum = 18)]
+    age: u8,
+    #[elicit(minimum = 0.0, maximum = 100.0)]
+    score: f64,
+    status: Status,
+    #[elicit(min_items = 1)]
+    tags: Vec<Tag>,
+    newsletter: bool,
+    #[elicit(max_length = 500)]
+    note: Option<String>,
+}
+
+#[derive(Elicit, Debug)]
+#[elicit(rename_all = "lowercase")]
+enum Status {
+    Active,
+    Paused,
+}
+
+#[derive(Elicit, Debug)]
+#[elicit(rename_all = "lowercase")]
+enum Tag {
+    Rust,
+    Music,
+    Chess,
+}
+
+/// The same form as an rmcp user writes it: schemars and serde. The enums are inlined, since
+/// rmcp's schema model cannot follow a `$ref`.
+#[derive(schemars::JsonSchema, Deserialize, Debug)]
+#[allow(dead_code)]
+struct SignupSchemars {
+    #[schemars(length(min = 1, max = 40))]
+    name: String,
+    #[schemars(email)]
+    email: String,
+    #[schemars(range(min = 18))]
+    age: u8,
+    #[schemars(range(min = 0.0, max = 100.0))]
+    score: f64,
+    status: StatusSchemars,
+    #[schemars(length(min = 1))]
+    tags: Vec<TagSchemars>,
+    newsletter: bool,
+    #[schemars(length(max = 500))]
+    note: Option<String>,
+}
+
+#[derive(schemars::JsonSchema, Deserialize, Debug)]
+#[serde(rename_all = "lowercase")]
+#[schemars(inline)]
+#[allow(dead_code)]
+enum StatusSchemars {
+    Active,
+    Paused,
+}
+
+#[derive(schemars::JsonSchema, Deserialize, Debug)]
+#[serde(rename_all = "lowercase")]
+#[schemars(inline)]
+#[allow(dead_code)]
+enum TagSchemars {
+    Rust,
+    Music,
+    Chess,
+}
+
+rmcp::elicit_safe!(SignupSchemars);
+
+fn answer() -> Value {
+    json!({"name": "Ada", "email": "ada@example.com", "age": 36, "score": 87.5,
+        "status": "active", "tags": ["rust", "chess"], "newsletter": true, "note": "hi"})
+}
+
+/// A client that accepts every form with the same content.
+#[derive(Clone)]
+struct Accepting(Value);
+
+impl ClientHandler for Accepting {
+    fn get_info(&self) -> sdk::ClientConfig {
+        sdk::InitializeRequestParams::new(
+            sdk::ClientCapabilities::builder()
+                .enable_elicitation()
+                .build(),
+            sdk::Implementation::new("bench-client", "0.0.0"),
+        )
+        .with_protocol_version(sdk::ProtocolVersion::V_2025_11_25)
+    }
+
+    async fn create_elicitation(
+        &self,
+        _request: sdk::ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<sdk::ElicitResult, sdk::ErrorData> {
+        Ok(sdk::ElicitResult::new(sdk::ElicitationAction::Accept).with_content(self.0.clone()))
+    }
+}
+
+#[derive(Clone)]
+struct Server;
+
+impl ServerHandler for Server {}
+
+fn benches(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    let (server, _client): (
+        RunningService<RoleServer, Server>,
+        RunningService<RoleClient, Accepting>,
+    ) = runtime.block_on(async {
+        let (server_io, client_io) = tokio::io::duplex(1 << 16);
+        let (server, client) = tokio::join!(
+            Server.serve(server_io),
+            Accepting(answer()).serve(client_io)
+        );
+        (server.expect("server"), client.expect("client"))
+    });
+    let peer: Peer<RoleServer> = server.peer().clone();
+
+    // Both calls must succeed on this content, or the bench compares failures.
+    let ours = runtime.block_on(peer.elicit_form::<Signup>());
+    assert!(
+        matches!(ours, Ok(ElicitOutcome::Accepted(_))),
+        "elicit: {ours:?}"
+    );
+    let theirs = runtime.block_on(peer.elicit::<SignupSchemars>("Sign up"));
+    assert!(matches!(theirs, Ok(Some(_))), "rmcp: {theirs:?}");
+
+    let mut group = c.benchmark_group("rmcp_elicit");
+    group.bench_function("elicit_elicit_form", |b| {
+        b.iter(|| runtime.block_on(peer.elicit_form::<Signup>()))
+    });
+    group.bench_function("rmcp_elicit", |b| {
+        b.iter(|| runtime.block_on(peer.elicit::<SignupSchemars>("Sign up")))
+    });
+    group.finish();
+}
+
+criterion_group!(group, benches);
+
+fn main() {
+    group();
+    criterion::Criterion::default()
+        .configure_from_args()
+        .final_summary();
+    let ours = estimate("rmcp_elicit", "elicit_elicit_form");
+    let theirs = estimate("rmcp_elicit", "rmcp_elicit");
+    if let (Some(ours), Some(theirs)) = (ours, theirs) {
+        println!("\nratio of this run (mean times, one round trip each):");
+        println!(
+            "  elicit elicit_form / rmcp elicit::<T>() = {:.2}x ({:.1} us vs {:.1} us)",
+            ours / theirs,
+            ours / 1000.0,
+            theirs / 1000.0
+        );
+    }
+}
+
+/// The mean of one benchmark of this run, in nanoseconds, from criterion's estimates file.
+fn estimate(group: &str, function: &str) -> Option<f64> {
+    let dir = std::env::var("CARGO_TARGET_DIR")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/target").to_owned());
+    let path = format!("{dir}/criterion/{group}/{function}/new/estimates.json");
+    let text = std::fs::read_to_string(path).ok()?;
+    let json: Value = serde_json::from_str(&text).ok()?;
+    json["mean"]["point_estimate"].as_f64()
+}
