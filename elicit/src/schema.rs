@@ -715,9 +715,11 @@ impl SchemaParts {
                 "$schema" => schema.schema_uri = Some(text()?),
                 "title" => schema.title = Some(text()?),
                 "description" => schema.description = Some(text()?),
-                "required" => required = Some(string_list(&value).map_err(|m| {
-                    SchemaError::top(Some("required"), m)
-                })?),
+                "required" => {
+                    required = Some(
+                        string_list(&value).map_err(|m| SchemaError::top(Some("required"), m))?,
+                    )
+                }
                 _ => {
                     return Err(SchemaError::top(
                         Some(&key),
@@ -734,14 +736,18 @@ impl SchemaParts {
                 "is missing; it must be \"object\"".to_owned(),
             ));
         }
-        let properties = self.properties.ok_or_else(|| {
-            SchemaError::top(Some("properties"), "is missing".to_owned())
-        })?;
+        let properties = self
+            .properties
+            .ok_or_else(|| SchemaError::top(Some("properties"), "is missing".to_owned()))?;
         let required = required.unwrap_or_default();
         let mut seen = HashSet::new();
         for name in &required {
             if !seen.insert(name.as_str()) {
-                return Err(SchemaError::at(name, Some("required"), "is listed twice in `required`"));
+                return Err(SchemaError::at(
+                    name,
+                    Some("required"),
+                    "is listed twice in `required`",
+                ));
             }
             if !properties.iter().any(|(n, _)| n == name) {
                 return Err(SchemaError::at(
@@ -811,7 +817,10 @@ impl<'a> Keywords<'a> {
         match self.object.get(keyword) {
             None => Ok(None),
             Some(Value::String(s)) => Ok(Some(Cow::Owned(s.clone()))),
-            Some(other) => Err(self.err(keyword, format!("must be a string, found {}", kind_of(other)))),
+            Some(other) => Err(self.err(
+                keyword,
+                format!("must be a string, found {}", kind_of(other)),
+            )),
         }
     }
 
@@ -820,9 +829,18 @@ impl<'a> Keywords<'a> {
             None => Ok(None),
             Some(Value::Number(n)) => n
                 .as_u64()
-                .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 2f64.powi(64)).map(|f| f as u64))
+                .or_else(|| {
+                    n.as_f64()
+                        .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 2f64.powi(64))
+                        .map(|f| f as u64)
+                })
                 .map(Some)
-                .ok_or_else(|| self.err(keyword, format!("must be a non-negative integer, found {n}"))),
+                .ok_or_else(|| {
+                    self.err(
+                        keyword,
+                        format!("must be a non-negative integer, found {n}"),
+                    )
+                }),
             Some(other) => Err(self.err(
                 keyword,
                 format!("must be a non-negative integer, found {}", kind_of(other)),
@@ -836,7 +854,10 @@ impl<'a> Keywords<'a> {
             Some(Value::Number(n)) => Number::from_json(n)
                 .map(Some)
                 .ok_or_else(|| self.err(keyword, format!("{n} is not a finite number"))),
-            Some(other) => Err(self.err(keyword, format!("must be a number, found {}", kind_of(other)))),
+            Some(other) => Err(self.err(
+                keyword,
+                format!("must be a number, found {}", kind_of(other)),
+            )),
         }
     }
 
@@ -844,7 +865,10 @@ impl<'a> Keywords<'a> {
         match self.object.get(keyword) {
             None => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(*b)),
-            Some(other) => Err(self.err(keyword, format!("must be a boolean, found {}", kind_of(other)))),
+            Some(other) => Err(self.err(
+                keyword,
+                format!("must be a boolean, found {}", kind_of(other)),
+            )),
         }
     }
 
@@ -857,22 +881,35 @@ impl<'a> Keywords<'a> {
         }
     }
 
-    fn options(&self, keyword: &str, value: Option<&Value>) -> Result<Vec<TitledOption>, SchemaError> {
-        let items = value
-            .and_then(Value::as_array)
-            .ok_or_else(|| self.err(keyword, "must be an array of {\"const\", \"title\"} objects"))?;
+    fn options(
+        &self,
+        keyword: &str,
+        value: Option<&Value>,
+    ) -> Result<Vec<TitledOption>, SchemaError> {
+        let items = value.and_then(Value::as_array).ok_or_else(|| {
+            self.err(
+                keyword,
+                "must be an array of {\"const\", \"title\"} objects",
+            )
+        })?;
         items
             .iter()
             .map(|item| {
                 let object = item.as_object().ok_or_else(|| {
-                    self.err(keyword, format!("options must be objects, found {}", kind_of(item)))
+                    self.err(
+                        keyword,
+                        format!("options must be objects, found {}", kind_of(item)),
+                    )
                 })?;
                 let field = |name: &str| match object.get(name) {
                     Some(Value::String(s)) => Ok(Cow::Owned(s.clone())),
                     _ => Err(self.err(keyword, format!("every option needs a string `{name}`"))),
                 };
                 if let Some(extra) = object.keys().find(|k| *k != "const" && *k != "title") {
-                    return Err(self.err(keyword, format!("an option has `{extra}`; only `const` and `title` are allowed")));
+                    return Err(self.err(
+                        keyword,
+                        format!("an option has `{extra}`; only `const` and `title` are allowed"),
+                    ));
                 }
                 Ok(TitledOption {
                     value: field("const")?,
@@ -885,19 +922,31 @@ impl<'a> Keywords<'a> {
 
 fn primitive_from_value(property: &str, value: &Value) -> Result<PrimitiveSchema, SchemaError> {
     let object = value.as_object().ok_or_else(|| {
-        SchemaError::at(property, None, format!("must be a schema object, found {}", kind_of(value)))
+        SchemaError::at(
+            property,
+            None,
+            format!("must be a schema object, found {}", kind_of(value)),
+        )
     })?;
     let k = Keywords { property, object };
     let kind = match object.get("type") {
         Some(Value::String(t)) => t.as_str(),
-        Some(other) => return Err(k.err("type", format!("must be a string, found {}", kind_of(other)))),
+        Some(other) => {
+            return Err(k.err(
+                "type",
+                format!("must be a string, found {}", kind_of(other)),
+            ));
+        }
         None => return Err(k.err("type", "is missing: every property needs `type`")),
     };
     let title = k.text("title")?;
     let description = k.text("description")?;
     let schema = match kind {
         "string" if object.contains_key("oneOf") => {
-            k.only(&["type", "title", "description", "oneOf", "default"], "titled single-select")?;
+            k.only(
+                &["type", "title", "description", "oneOf", "default"],
+                "titled single-select",
+            )?;
             PrimitiveSchema::TitledSingleSelect(TitledSingleSelectEnumSchema {
                 title,
                 description,
@@ -906,8 +955,20 @@ fn primitive_from_value(property: &str, value: &Value) -> Result<PrimitiveSchema
             })
         }
         "string" if object.contains_key("enumNames") => {
-            k.only(&["type", "title", "description", "enum", "enumNames", "default"], "legacy titled enum")?;
-            let values = k.texts("enum")?.ok_or_else(|| k.err("enum", "is required beside `enumNames`"))?;
+            k.only(
+                &[
+                    "type",
+                    "title",
+                    "description",
+                    "enum",
+                    "enumNames",
+                    "default",
+                ],
+                "legacy titled enum",
+            )?;
+            let values = k
+                .texts("enum")?
+                .ok_or_else(|| k.err("enum", "is required beside `enumNames`"))?;
             let names = k.texts("enumNames")?.unwrap_or_default();
             if names.len() != values.len() {
                 return Err(k.err(
@@ -924,7 +985,10 @@ fn primitive_from_value(property: &str, value: &Value) -> Result<PrimitiveSchema
             })
         }
         "string" if object.contains_key("enum") => {
-            k.only(&["type", "title", "description", "enum", "default"], "single-select")?;
+            k.only(
+                &["type", "title", "description", "enum", "default"],
+                "single-select",
+            )?;
             PrimitiveSchema::SingleSelect(UntitledSingleSelectEnumSchema {
                 title,
                 description,
@@ -934,13 +998,25 @@ fn primitive_from_value(property: &str, value: &Value) -> Result<PrimitiveSchema
         }
         "string" => {
             k.only(
-                &["type", "title", "description", "minLength", "maxLength", "pattern", "format", "default"],
+                &[
+                    "type",
+                    "title",
+                    "description",
+                    "minLength",
+                    "maxLength",
+                    "pattern",
+                    "format",
+                    "default",
+                ],
                 "string",
             )?;
             let format = match k.text("format")? {
                 None => None,
                 Some(name) => Some(StringFormat::from_name(&name).ok_or_else(|| {
-                    k.err("format", format!("\"{name}\" is not one of email, uri, date, date-time"))
+                    k.err(
+                        "format",
+                        format!("\"{name}\" is not one of email, uri, date, date-time"),
+                    )
                 })?),
             };
             PrimitiveSchema::String(StringSchema {
@@ -954,9 +1030,23 @@ fn primitive_from_value(property: &str, value: &Value) -> Result<PrimitiveSchema
             })
         }
         "number" | "integer" => {
-            k.only(&["type", "title", "description", "minimum", "maximum", "default"], kind)?;
+            k.only(
+                &[
+                    "type",
+                    "title",
+                    "description",
+                    "minimum",
+                    "maximum",
+                    "default",
+                ],
+                kind,
+            )?;
             PrimitiveSchema::Number(NumberSchema {
-                kind: if kind == "integer" { NumberType::Integer } else { NumberType::Number },
+                kind: if kind == "integer" {
+                    NumberType::Integer
+                } else {
+                    NumberType::Number
+                },
                 title,
                 description,
                 minimum: k.number("minimum")?,
@@ -995,7 +1085,15 @@ fn multi_select_from(
     description: Option<Text>,
 ) -> Result<PrimitiveSchema, SchemaError> {
     k.only(
-        &["type", "title", "description", "minItems", "maxItems", "items", "default"],
+        &[
+            "type",
+            "title",
+            "description",
+            "minItems",
+            "maxItems",
+            "items",
+            "default",
+        ],
         "multi-select",
     )?;
     let items = match k.object.get("items") {
@@ -1012,16 +1110,21 @@ fn multi_select_from(
     let default = k.texts("default")?.map(Cow::Owned);
     if items.contains_key("anyOf") {
         if let Some(extra) = items.keys().find(|key| *key != "anyOf") {
-            return Err(k.err("items", format!("has `{extra}`; titled items carry only `anyOf`")));
+            return Err(k.err(
+                "items",
+                format!("has `{extra}`; titled items carry only `anyOf`"),
+            ));
         }
-        Ok(PrimitiveSchema::TitledMultiSelect(TitledMultiSelectEnumSchema {
-            title,
-            description,
-            min_items,
-            max_items,
-            options: Cow::Owned(k.options("items", items.get("anyOf"))?),
-            default,
-        }))
+        Ok(PrimitiveSchema::TitledMultiSelect(
+            TitledMultiSelectEnumSchema {
+                title,
+                description,
+                min_items,
+                max_items,
+                options: Cow::Owned(k.options("items", items.get("anyOf"))?),
+                default,
+            },
+        ))
     } else {
         if items.get("type").and_then(Value::as_str) != Some("string") {
             return Err(k.err(
@@ -1030,20 +1133,25 @@ fn multi_select_from(
             ));
         }
         if let Some(extra) = items.keys().find(|key| *key != "type" && *key != "enum") {
-            return Err(k.err("items", format!("has `{extra}`; untitled items carry only `type` and `enum`")));
+            return Err(k.err(
+                "items",
+                format!("has `{extra}`; untitled items carry only `type` and `enum`"),
+            ));
         }
         let values = match items.get("enum") {
             Some(list) => string_list(list).map_err(|m| k.err("items", format!("`enum` {m}")))?,
             None => return Err(k.err("items", "needs `enum`: the choices of the multi-select")),
         };
-        Ok(PrimitiveSchema::MultiSelect(UntitledMultiSelectEnumSchema {
-            title,
-            description,
-            min_items,
-            max_items,
-            values: Cow::Owned(values.into_iter().map(Cow::Owned).collect()),
-            default,
-        }))
+        Ok(PrimitiveSchema::MultiSelect(
+            UntitledMultiSelectEnumSchema {
+                title,
+                description,
+                min_items,
+                max_items,
+                values: Cow::Owned(values.into_iter().map(Cow::Owned).collect()),
+                default,
+            },
+        ))
     }
 }
 
