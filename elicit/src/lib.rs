@@ -126,7 +126,9 @@ pub trait Elicit: Sized {
     /// Parses and validates accepted form content: every rule of the schema is checked, missing
     /// fields with a default take it, unknown keys are ignored, and every field at fault is
     /// reported at once.
-    fn from_content(content: &serde_json::Map<String, serde_json::Value>) -> Result<Self, ContentError>;
+    fn from_content(
+        content: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Self, ContentError>;
 
     /// The typed outcome of a client's result. An accept without content is parsed as empty
     /// content, so required fields are reported missing rather than anything crashing.
