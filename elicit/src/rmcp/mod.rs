@@ -20,10 +20,11 @@
 //! to the client: `elicitation/create` is refused, and a tool asks through an input-required
 //! result instead. Elicitation as requests needs a 2025-11-25 session, which is what an rmcp
 //! client gets over the `initialize` handshake: 2026-07-28 has no handshake, so a server
-//! answers `initialize` with the newest version that has one. A client states it outright with
-//! `ClientInfo { protocol_version: ProtocolVersion::V_2025_11_25, .. }` (through
-//! `InitializeRequestParams::with_protocol_version`), and a server that serves only that
-//! revision returns `ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25)` from
+//! answers `initialize` with the newest version that has one. A client states it outright in
+//! its `ClientHandler::get_info`, with
+//! `InitializeRequestParams::with_protocol_version(ProtocolVersion::V_2025_11_25)`, and a server
+//! that serves only that revision returns
+//! `ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25)` from
 //! `supported_protocol_versions`. The typed calls check the session first and fail with
 //! [`ElicitError::RequestsNotAllowed`] on 2026-07-28; [`ElicitPeer::server_requests_allowed`]
 //! tells a tool which flow to take. The derived types are the same in both.

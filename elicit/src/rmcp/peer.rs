@@ -47,8 +47,9 @@ pub enum ElicitError {
         /// The negotiated protocol version.
         protocol_version: String,
     },
-    /// The form has something rmcp's model cannot carry (a length past `u32`, an integer past
-    /// what a double holds).
+    /// The form cannot be put in rmcp's model, which the input-required flow needs: a length
+    /// past `u32`, an integer past what a double holds. (The form call sends the form as elicit
+    /// writes it and does not need rmcp's model.)
     Unrepresentable(Unrepresentable),
     /// The URL-mode elicitation could not be started: the URL breaks the policy, no
     /// randomness, the store failed.
