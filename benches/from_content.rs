@@ -104,7 +104,7 @@ fn benches(c: &mut Criterion) {
     group.bench_function("serde_from_value_unvalidated", |b| {
         b.iter_batched(
             || value.clone(),
-            |v| serde_json::from_value::<Signup>(v),
+            serde_json::from_value::<Signup>,
             BatchSize::SmallInput,
         )
     });
