@@ -1,8 +1,8 @@
 //! The `#[derive(Elicit)]` macro of the [`elicit`](https://docs.rs/elicit) crate.
 //!
-//! Shaped like `serde_derive`: [`ast`] reads the input and its attributes ([`attr`]) into a
-//! syntax tree, [`check`] holds the cross-field rules, [`expand`] generates the code, and every
-//! error of one derive is collected in a [`ctxt::Ctxt`] and reported together.
+//! Shaped like `serde_derive`: `ast` reads the input and its attributes (`attr`) into a
+//! syntax tree, `check` holds the cross-field rules, `expand` generates the code, and every
+//! error of one derive is collected in a `ctxt::Ctxt` and reported together.
 
 mod ast;
 mod attr;
