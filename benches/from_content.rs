@@ -5,6 +5,9 @@
 //! Run with `cargo bench --bench from_content`; after criterion's own report it prints the
 //! ratios the README quotes, read back from criterion's estimates of this run.
 
+#[path = "common/mod.rs"]
+mod common;
+
 use criterion::{BatchSize, Criterion, criterion_group};
 use elicit::Elicit;
 use serde::Deserialize;
@@ -131,11 +134,11 @@ fn main() {
     criterion::Criterion::default()
         .configure_from_args()
         .final_summary();
-    let ours = estimate("from_content", "elicit_from_content");
-    let serde = estimate("from_content", "serde_from_value_unvalidated");
-    let jsonschema = estimate("from_content", "jsonschema_then_from_value");
+    let ours = common::typical_ns("from_content", "elicit_from_content");
+    let serde = common::typical_ns("from_content", "serde_from_value_unvalidated");
+    let jsonschema = common::typical_ns("from_content", "jsonschema_then_from_value");
     if let (Some(ours), Some(serde), Some(jsonschema)) = (ours, serde, jsonschema) {
-        println!("\nratios of this run (mean times):");
+        println!("\nratios of this run (typical times, as criterion reports them):");
         println!(
             "  elicit from_content / unvalidated serde from_value = {:.2}x (target <= 1.5x)",
             ours / serde
@@ -145,14 +148,4 @@ fn main() {
             jsonschema / ours
         );
     }
-}
-
-/// The mean of one benchmark of this run, in nanoseconds, from criterion's estimates file.
-fn estimate(group: &str, function: &str) -> Option<f64> {
-    let dir = std::env::var("CARGO_TARGET_DIR")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/target").to_owned());
-    let path = format!("{dir}/criterion/{group}/{function}/new/estimates.json");
-    let text = std::fs::read_to_string(path).ok()?;
-    let json: Value = serde_json::from_str(&text).ok()?;
-    json["mean"]["point_estimate"].as_f64()
 }

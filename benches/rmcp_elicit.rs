@@ -9,6 +9,9 @@
 //! Run with `cargo bench --bench rmcp_elicit`; after criterion's report it prints the ratio,
 //! read back from criterion's estimates of this run.
 
+#[path = "common/mod.rs"]
+mod common;
+
 use criterion::{Criterion, criterion_group};
 use elicit::rmcp::ElicitPeer;
 use elicit::{Elicit, ElicitOutcome};
@@ -174,10 +177,12 @@ fn main() {
     criterion::Criterion::default()
         .configure_from_args()
         .final_summary();
-    let ours = estimate("rmcp_elicit", "elicit_elicit_form");
-    let theirs = estimate("rmcp_elicit", "rmcp_elicit");
+    let ours = common::typical_ns("rmcp_elicit", "elicit_elicit_form");
+    let theirs = common::typical_ns("rmcp_elicit", "rmcp_elicit");
     if let (Some(ours), Some(theirs)) = (ours, theirs) {
-        println!("\nratio of this run (mean times, one round trip each):");
+        println!(
+            "\nratio of this run (typical times as criterion reports them, one round trip each):"
+        );
         println!(
             "  elicit elicit_form / rmcp elicit::<T>() = {:.2}x ({:.1} us vs {:.1} us)",
             ours / theirs,
@@ -185,14 +190,4 @@ fn main() {
             theirs / 1000.0
         );
     }
-}
-
-/// The mean of one benchmark of this run, in nanoseconds, from criterion's estimates file.
-fn estimate(group: &str, function: &str) -> Option<f64> {
-    let dir = std::env::var("CARGO_TARGET_DIR")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/target").to_owned());
-    let path = format!("{dir}/criterion/{group}/{function}/new/estimates.json");
-    let text = std::fs::read_to_string(path).ok()?;
-    let json: Value = serde_json::from_str(&text).ok()?;
-    json["mean"]["point_estimate"].as_f64()
 }

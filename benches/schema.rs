@@ -4,10 +4,12 @@
 //!
 //! Run with `cargo bench --bench schema`; it prints the ratio after criterion's report.
 
+#[path = "common/mod.rs"]
+mod common;
+
 use criterion::{Criterion, criterion_group};
 use elicit::Elicit;
 use schemars::JsonSchema;
-use serde_json::Value;
 
 #[derive(Elicit)]
 #[allow(dead_code)]
@@ -67,22 +69,13 @@ fn main() {
     criterion::Criterion::default()
         .configure_from_args()
         .final_summary();
-    let ours = estimate("elicit_requested_schema_json");
-    let schemars = estimate("schemars_schema_for_to_string");
+    let ours = common::typical_ns("schema", "elicit_requested_schema_json");
+    let schemars = common::typical_ns("schema", "schemars_schema_for_to_string");
     if let (Some(ours), Some(schemars)) = (ours, schemars) {
-        println!("\nratio of this run (mean times):");
+        println!("\nratio of this run (typical times, as criterion reports them):");
         println!(
             "  schemars at run time / elicit requested_schema_json = {:.0}x",
             schemars / ours
         );
     }
-}
-
-fn estimate(function: &str) -> Option<f64> {
-    let dir = std::env::var("CARGO_TARGET_DIR")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/target").to_owned());
-    let path = format!("{dir}/criterion/schema/{function}/new/estimates.json");
-    let text = std::fs::read_to_string(path).ok()?;
-    let json: Value = serde_json::from_str(&text).ok()?;
-    json["mean"]["point_estimate"].as_f64()
 }

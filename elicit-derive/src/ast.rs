@@ -112,6 +112,19 @@ impl<'a> Input<'a> {
     }
 }
 
+/// The wire name: an elicit rename, else serde's, else the container's rule applied to the name.
+fn wire_name(
+    rename: &attr::Attr<syn::LitStr>,
+    serde_rename: &Option<syn::LitStr>,
+    by_rule: impl FnOnce() -> String,
+) -> String {
+    rename
+        .get()
+        .or(serde_rename.as_ref())
+        .map(|lit| lit.value())
+        .unwrap_or_else(by_rule)
+}
+
 /// A Rust identifier without its `r#` prefix.
 pub fn unraw(ident: &Ident) -> String {
     let name = ident.to_string();
@@ -124,17 +137,11 @@ impl<'a> Field<'a> {
         // `Fields::Named` guarantees an ident.
         let ident = field.ident.as_ref().expect("named field");
         let name = unraw(ident);
-        let rule = container
-            .rename_all
-            .get()
-            .copied()
-            .or(container.serde_rename_all.as_ref().map(|(_, r)| *r));
-        let wire_name = attrs
-            .rename
-            .get()
-            .or(attrs.serde_rename.as_ref())
-            .map(|lit| lit.value())
-            .unwrap_or_else(|| rule.map_or(name.clone(), |rule| rule.apply_to_field(&name)));
+        let wire_name = wire_name(&attrs.rename, &attrs.serde_rename, || {
+            container
+                .rename_rule()
+                .map_or(name.clone(), |rule| rule.apply_to_field(&name))
+        });
         Field {
             ident,
             ty: &field.ty,
@@ -148,17 +155,11 @@ impl<'a> Variant<'a> {
     fn from_syn(cx: &Ctxt, variant: &'a syn::Variant, container: &attr::Container) -> Self {
         let attrs = attr::Variant::from_attrs(cx, &variant.attrs);
         let name = unraw(&variant.ident);
-        let rule = container
-            .rename_all
-            .get()
-            .copied()
-            .or(container.serde_rename_all.as_ref().map(|(_, r)| *r));
-        let wire_name = attrs
-            .rename
-            .get()
-            .or(attrs.serde_rename.as_ref())
-            .map(|lit| lit.value())
-            .unwrap_or_else(|| rule.map_or(name.clone(), |rule| rule.apply_to_variant(&name)));
+        let wire_name = wire_name(&attrs.rename, &attrs.serde_rename, || {
+            container
+                .rename_rule()
+                .map_or(name.clone(), |rule| rule.apply_to_variant(&name))
+        });
         Variant {
             ident: &variant.ident,
             attrs,

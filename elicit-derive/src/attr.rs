@@ -305,6 +305,14 @@ pub fn doc_comment(attrs: &[Attribute]) -> Option<String> {
 }
 
 impl Container {
+    /// The `rename_all` rule: elicit's, else serde's (the checks require them to agree).
+    pub fn rename_rule(&self) -> Option<RenameRule> {
+        self.rename_all
+            .get()
+            .copied()
+            .or(self.serde_rename_all.as_ref().map(|(_, rule)| *rule))
+    }
+
     pub fn from_attrs(cx: &Ctxt, attrs: &[Attribute]) -> Self {
         let mut container = Container {
             message: Attr::none("message"),

@@ -68,18 +68,7 @@ fn fallback_form(form: &Form, clean: &[bool]) -> TokenStream {
         }
         checks.extend(quote!(const _: () = { #field_checks };));
     }
-    let message = match form.attrs.message.get() {
-        Some(m) => quote!(::core::option::Option::Some(#m)),
-        None => quote!(::core::option::Option::None),
-    };
-    let has_message = form.attrs.message.get().map(|m| {
-        quote! {
-            #[automatically_derived]
-            impl #impl_generics #krate::HasMessage for #ident #ty_generics #where_clause {
-                const MESSAGE: &'static str = #m;
-            }
-        }
-    });
+    let (message, has_message) = message_items(&krate, form, &input.generics);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, clippy::all)]
@@ -104,6 +93,29 @@ fn fallback_form(form: &Form, clean: &[bool]) -> TokenStream {
 
             #has_message
         };
+    }
+}
+
+/// The `MESSAGE` constant of the `Elicit` impl, and the `HasMessage` impl when the form has a
+/// `#[elicit(message)]`.
+fn message_items(
+    krate: &TokenStream,
+    form: &Form,
+    generics: &syn::Generics,
+) -> (TokenStream, Option<TokenStream>) {
+    let ident = &form.input.ident;
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    match form.attrs.message.get() {
+        Some(m) => (
+            quote!(::core::option::Option::Some(#m)),
+            Some(quote! {
+                #[automatically_derived]
+                impl #impl_generics #krate::HasMessage for #ident #ty_generics #where_clause {
+                    const MESSAGE: &'static str = #m;
+                }
+            }),
+        ),
+        None => (quote!(::core::option::Option::None), None),
     }
 }
 
@@ -496,18 +508,7 @@ fn expand_form(form: &Form) -> TokenStream {
         .filter(|f| f.attrs.skip.is_set())
         .map(|f| f.ty);
 
-    let message = match form.attrs.message.get() {
-        Some(m) => quote!(::core::option::Option::Some(#m)),
-        None => quote!(::core::option::Option::None),
-    };
-    let has_message = form.attrs.message.get().map(|m| {
-        quote! {
-            #[automatically_derived]
-            impl #impl_generics #krate::HasMessage for #ident #ty_generics #where_clause {
-                const MESSAGE: &'static str = #m;
-            }
-        }
-    });
+    let (message, has_message) = message_items(&krate, form, &generics);
 
     let json_schema = json_schema_impl(
         &krate,
