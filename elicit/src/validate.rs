@@ -18,7 +18,7 @@ pub(crate) fn check_string(
     value: &str,
     pattern: Option<&Regex>,
 ) -> Result<(), Problem> {
-    if schema.min_length.is_some() || schema.max_length.is_some() {
+    if length_needs_count(schema, value.len()) {
         // JSON Schema counts length in code points, not bytes or graphemes.
         let length = value.chars().count();
         if let Some(min_length) = schema.min_length
@@ -43,6 +43,16 @@ pub(crate) fn check_string(
         format::check(format, value).map_err(|reason| Problem::InvalidFormat { format, reason })?;
     }
     Ok(())
+}
+
+/// Whether the byte length leaves the code-point length bounds undecided. A UTF-8 text of `n`
+/// bytes has between `n / 4` and `n` code points, so most texts pass both bounds without being
+/// counted.
+fn length_needs_count(schema: &StringSchema, bytes: usize) -> bool {
+    let bytes = bytes as u64;
+    let min_undecided = schema.min_length.is_some_and(|min| bytes / 4 < min);
+    let max_undecided = schema.max_length.is_some_and(|max| bytes > max);
+    min_undecided || max_undecided
 }
 
 /// Checks a JSON number against the schema's type (integer-ness) and inclusive bounds.
