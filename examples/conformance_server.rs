@@ -16,9 +16,11 @@
 //! | `test_elicitation_sep1034_defaults` | `elicitation-sep1034-defaults` | [`DefaultsForm`] |
 //! | `test_elicitation_sep1330_enums` | `elicitation-sep1330-enums` | [`EnumsForm`] |
 
+#[path = "common/mod.rs"]
+mod common;
+
 use std::borrow::Cow;
 use std::error::Error;
-use std::net::SocketAddr;
 
 use elicit::rmcp::{ElicitError, ElicitPeer};
 use elicit::schema::{LegacyTitledEnumSchema, PrimitiveSchema, RequestedSchema};
@@ -310,7 +312,7 @@ fn text_result(text: String) -> CallToolResult {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
-    let address = listen_address(std::env::args().nth(1).as_deref())?;
+    let address = common::listen_address(std::env::args().nth(1).as_deref())?;
     let config = StreamableHttpServerConfig::default();
     let shutdown = config.cancellation_token.clone();
     let service: StreamableHttpService<ConformanceServer, LocalSessionManager> =
@@ -330,24 +332,6 @@ async fn main() -> Result<(), Box<dyn Error>> {
         .with_graceful_shutdown(async move { shutdown.cancelled_owned().await })
         .await?;
     Ok(())
-}
-
-/// Where to listen: the address given, which must be on loopback, or a free port on 127.0.0.1.
-fn listen_address(argument: Option<&str>) -> Result<SocketAddr, Box<dyn Error>> {
-    let Some(argument) = argument else {
-        return Ok(SocketAddr::from(([127, 0, 0, 1], 0)));
-    };
-    let address: SocketAddr = argument
-        .parse()
-        .map_err(|e| format!("`{argument}` is not an address like 127.0.0.1:3000: {e}"))?;
-    if !address.ip().is_loopback() {
-        return Err(format!(
-            "this example listens on loopback only, not on {}",
-            address.ip()
-        )
-        .into());
-    }
-    Ok(address)
 }
 
 /// Ctrl-C, or SIGTERM (what `.ci/conformance` sends when it is done).

@@ -24,10 +24,12 @@
 //! example has no authorization server, so every MCP session belongs to the demo user, and
 //! `/login` signs a browser in as that user.
 
+#[path = "common/mod.rs"]
+mod common;
+
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::error::Error;
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use axum::extract::{Query, State};
@@ -300,28 +302,11 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Where to listen: the address given, which must be on loopback, or a free port on 127.0.0.1.
-fn listen_address(argument: Option<&str>) -> Result<SocketAddr, Box<dyn Error>> {
-    let Some(argument) = argument else {
-        return Ok(SocketAddr::from(([127, 0, 0, 1], 0)));
-    };
-    let address: SocketAddr = argument
-        .parse()
-        .map_err(|e| format!("`{argument}` is not an address like 127.0.0.1:3000: {e}"))?;
-    if !address.ip().is_loopback() {
-        return Err(format!(
-            "this example listens on loopback only, not on {}",
-            address.ip()
-        )
-        .into());
-    }
-    Ok(address)
-}
-
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
     let listener =
-        tokio::net::TcpListener::bind(listen_address(std::env::args().nth(1).as_deref())?).await?;
+        tokio::net::TcpListener::bind(common::listen_address(std::env::args().nth(1).as_deref())?)
+            .await?;
     let address = listener.local_addr()?;
     let state = Arc::new(ConnectState {
         // Development: plain http on loopback is allowed. `UrlPolicy::production()` is https only.
