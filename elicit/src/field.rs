@@ -228,8 +228,8 @@ macro_rules! integers {
                 let exact = validate::integer(schema, value)?;
                 <$ty>::try_from(exact).map_err(|_| Problem::OutOfRange {
                     value: value.as_number().cloned().unwrap_or_else(|| 0.into()),
-                    minimum: Some(Number::from_i64(<$ty as Bounds>::bounds().0)),
-                    maximum: Some(Number::from_i64(<$ty as Bounds>::bounds().1)),
+                    minimum: Some(Number::from_i64(integer_bounds(<$ty as ElicitValue>::KIND).0)),
+                    maximum: Some(Number::from_i64(integer_bounds(<$ty as ElicitValue>::KIND).1)),
                 })
             }
         }
@@ -237,16 +237,11 @@ macro_rules! integers {
     )*};
 }
 
-trait Bounds {
-    fn bounds() -> (i64, i64);
-}
-
-impl<T: ElicitValue> Bounds for T {
-    fn bounds() -> (i64, i64) {
-        match T::KIND {
-            Kind::Integer { minimum, maximum } => (minimum, maximum),
-            _ => (i64::MIN, i64::MAX),
-        }
+/// The bounds an integer kind carries, for the error of a value the type cannot hold.
+fn integer_bounds(kind: Kind) -> (i64, i64) {
+    match kind {
+        Kind::Integer { minimum, maximum } => (minimum, maximum),
+        _ => (i64::MIN, i64::MAX),
     }
 }
 
