@@ -6,12 +6,13 @@ use std::fmt;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use crate::capability::{ElicitationCapability, ModeNotSupported};
 use crate::client::review::{UrlReview, UrlReviewError};
 use crate::error::ContentError;
-use crate::protocol::{ElicitMode, ElicitRequestParams, JsonRpcError};
-use crate::result::ElicitResult;
 use crate::schema::{RequestedSchema, SchemaError};
+use crate::wire::{
+    ElicitMode, ElicitRequestParams, ElicitResult, ElicitationCapability, JsonRpcError,
+    ModeNotSupported, UnknownMode,
+};
 
 /// Why a client refuses an `elicitation/create`. Every case is answered with -32602 (Invalid
 /// params): see [`to_jsonrpc_error`](InvalidElicitRequest::to_jsonrpc_error).
@@ -146,20 +147,17 @@ pub fn validate_request(
 }
 
 fn mode_of(members: &Map<String, Value>) -> Result<ElicitMode, InvalidElicitRequest> {
-    match members.get("mode") {
-        // Clients MUST treat a request without `mode` as form mode.
-        None | Some(Value::Null) => Ok(ElicitMode::Form),
-        Some(Value::String(mode)) => match mode.as_str() {
-            "form" => Ok(ElicitMode::Form),
-            "url" => Ok(ElicitMode::Url),
-            other => Err(InvalidElicitRequest::UnknownMode {
-                mode: other.to_owned(),
-            }),
-        },
-        Some(_) => Err(InvalidElicitRequest::Malformed {
-            reason: "`mode` must be a string".to_owned(),
-        }),
-    }
+    let mode = match members.get("mode") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(mode)) => Some(mode.as_str()),
+        Some(_) => {
+            return Err(InvalidElicitRequest::Malformed {
+                reason: "`mode` must be a string".to_owned(),
+            });
+        }
+    };
+    ElicitMode::from_wire(mode)
+        .map_err(|UnknownMode(mode)| InvalidElicitRequest::UnknownMode { mode })
 }
 
 /// The accept to send for a form the user filled in: fields the user left out take the

@@ -18,19 +18,19 @@ use ::rmcp::model as sdk;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use crate::capability::ElicitationCapability;
 use crate::client::InvalidElicitRequest;
 use crate::error::ContentError;
-use crate::protocol::{
-    ElicitRequestParams, ElicitRequestUrlParams, ElicitationCompleteNotification,
-    ElicitationCompleteParams, JsonRpcError, NotUrlElicitationRequired,
-    UrlElicitationRequiredError,
-};
-use crate::request::ElicitRequestFormParams;
-use crate::result::{ElicitAction, ElicitResult};
 use crate::schema::{
     Number, NumberSchema, NumberType, PrimitiveSchema, RequestedSchema, SchemaError, StringFormat,
     StringSchema, TitledOption,
+};
+use crate::wire::ElicitRequestFormParams;
+use crate::wire::ElicitationCapability;
+use crate::wire::{ElicitAction, ElicitResult};
+use crate::wire::{
+    ElicitRequestParams, ElicitRequestUrlParams, ElicitationCompleteNotification,
+    ElicitationCompleteParams, JsonRpcError, NotUrlElicitationRequired,
+    UrlElicitationRequiredError,
 };
 
 /// Something of elicit's model that rmcp's model cannot carry exactly, so a conversion into it
