@@ -70,7 +70,6 @@ mod error;
 mod field;
 mod format;
 mod host;
-mod json;
 mod number;
 pub mod schema;
 pub mod server;
