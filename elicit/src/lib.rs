@@ -69,6 +69,7 @@ pub mod client;
 mod error;
 mod field;
 mod format;
+#[cfg(feature = "url-mode")]
 mod host;
 mod number;
 pub mod schema;
@@ -91,12 +92,14 @@ pub use elicit_derive::Elicit;
 pub use error::{ContentError, FieldError, Problem};
 pub use field::{ElicitChoice, ElicitField, ElicitValue};
 pub use schema::RequestedSchema;
+#[cfg(feature = "url-mode")]
+pub use wire::RandomnessUnavailable;
 pub use wire::{
     ElicitAction, ElicitMode, ElicitOutcome, ElicitRequest, ElicitRequestFormParams,
     ElicitRequestParams, ElicitRequestUrlParams, ElicitResult, ElicitationCapability,
     ElicitationCompleteNotification, ElicitationCompleteParams, ElicitationId, InvalidCapability,
-    JsonRpcError, ModeNotSupported, NotUrlElicitationRequired, RandomnessUnavailable, RequestId,
-    UnexpectedContent, UrlElicitOutcome, UrlElicitationRequiredError,
+    JsonRpcError, ModeNotSupported, NotUrlElicitationRequired, RequestId, UnexpectedContent,
+    UrlElicitOutcome, UrlElicitationRequiredError,
 };
 
 /// A form that can be asked for through form-mode elicitation: implemented by

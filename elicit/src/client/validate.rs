@@ -6,6 +6,7 @@ use std::fmt;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
+#[cfg(feature = "url-mode")]
 use crate::client::review::{UrlReview, UrlReviewError};
 use crate::error::ContentError;
 use crate::schema::{RequestedSchema, SchemaError};
@@ -32,6 +33,7 @@ pub enum InvalidElicitRequest {
     InvalidSchema(SchemaError),
     /// The `url` of a URL-mode request is not an absolute http(s) URL, so there is nothing the
     /// client could safely offer to open.
+    #[cfg(feature = "url-mode")]
     InvalidUrl(UrlReviewError),
     /// A required member is missing or of the wrong type.
     Malformed {
@@ -52,6 +54,7 @@ impl fmt::Display for InvalidElicitRequest {
             ),
             InvalidElicitRequest::ModeNotDeclared(e) => e.fmt(f),
             InvalidElicitRequest::InvalidSchema(e) => e.fmt(f),
+            #[cfg(feature = "url-mode")]
             InvalidElicitRequest::InvalidUrl(e) => write!(f, "`url`: {e}"),
             InvalidElicitRequest::Malformed { reason } => {
                 write!(f, "invalid elicitation/create params: {reason}")
@@ -73,6 +76,7 @@ impl InvalidElicitRequest {
             InvalidElicitRequest::InvalidSchema(e) => {
                 Some(json!({ "property": e.property(), "keyword": e.keyword() }))
             }
+            #[cfg(feature = "url-mode")]
             InvalidElicitRequest::InvalidUrl(_) => Some(json!({ "property": "url" })),
             InvalidElicitRequest::NotAnObject | InvalidElicitRequest::Malformed { .. } => None,
         };
@@ -124,6 +128,15 @@ pub fn validate_request(
     let mode = mode_of(members)?;
     ElicitationCapability::require(declared, mode)
         .map_err(InvalidElicitRequest::ModeNotDeclared)?;
+    // Built without URL mode, this client has no way to review a URL before offering it, so
+    // it cannot take part in URL mode whatever its capability says.
+    #[cfg(not(feature = "url-mode"))]
+    if mode == ElicitMode::Url {
+        return Err(InvalidElicitRequest::ModeNotDeclared(ModeNotSupported {
+            mode,
+            elicitation_declared: declared.is_some(),
+        }));
+    }
     if mode == ElicitMode::Form {
         match members.get("requestedSchema") {
             Some(schema) => {
@@ -140,6 +153,7 @@ pub fn validate_request(
         ElicitRequestParams::deserialize(params).map_err(|e| InvalidElicitRequest::Malformed {
             reason: e.to_string(),
         })?;
+    #[cfg(feature = "url-mode")]
     if let ElicitRequestParams::Url(url) = &params {
         UrlReview::of(url).map_err(InvalidElicitRequest::InvalidUrl)?;
     }

@@ -22,5 +22,7 @@ pub(crate) use mode::UnknownMode;
 pub use notification::{ElicitationCompleteNotification, ElicitationCompleteParams};
 pub use request::{ElicitRequest, ElicitRequestParams};
 pub use result::{ElicitAction, ElicitOutcome, ElicitResult, UnexpectedContent, UrlElicitOutcome};
-pub use url::{ElicitRequestUrlParams, ElicitationId, RandomnessUnavailable};
+#[cfg(feature = "url-mode")]
+pub use url::RandomnessUnavailable;
+pub use url::{ElicitRequestUrlParams, ElicitationId};
 pub use url_required::{NotUrlElicitationRequired, UrlElicitationRequiredError};

@@ -183,6 +183,7 @@ impl ElicitRequest {
     }
 
     /// Built by the tracker, which checked the capability when it started the elicitation.
+    #[cfg(feature = "url-mode")]
     pub(crate) fn checked(id: RequestId, params: ElicitRequestParams) -> Self {
         ElicitRequest { id, params }
     }

@@ -17,21 +17,25 @@ use super::mode::ElicitMode;
 /// [`ElicitationId::new`] and treated as an opaque string.
 ///
 /// ```
+/// # #[cfg(feature = "url-mode")] {
 /// use elicit::ElicitationId;
 /// let id = ElicitationId::random().unwrap();
 /// assert_eq!(id.as_str().len(), 32); // 128 bits, hex
 /// assert_ne!(id, ElicitationId::random().unwrap());
+/// # }
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct ElicitationId(String);
 
 /// The operating system could not supply random bytes for an [`ElicitationId`].
+#[cfg(feature = "url-mode")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RandomnessUnavailable {
     reason: String,
 }
 
+#[cfg(feature = "url-mode")]
 impl fmt::Display for RandomnessUnavailable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -42,10 +46,12 @@ impl fmt::Display for RandomnessUnavailable {
     }
 }
 
+#[cfg(feature = "url-mode")]
 impl std::error::Error for RandomnessUnavailable {}
 
 impl ElicitationId {
     /// How many bits of OS randomness [`random`](ElicitationId::random) puts in an id.
+    #[cfg(feature = "url-mode")]
     pub const RANDOM_BITS: usize = 128;
 
     /// An id as received from a peer, kept as the opaque string it is.
@@ -55,6 +61,7 @@ impl ElicitationId {
 
     /// A fresh id of [`RANDOM_BITS`](ElicitationId::RANDOM_BITS) bits from the operating
     /// system's random source, as lowercase hex (URL-safe as it is).
+    #[cfg(feature = "url-mode")]
     pub fn random() -> Result<Self, RandomnessUnavailable> {
         let mut bytes = [0u8; Self::RANDOM_BITS / 8];
         getrandom::fill(&mut bytes).map_err(|e| RandomnessUnavailable {
@@ -74,6 +81,7 @@ impl ElicitationId {
     }
 }
 
+#[cfg(feature = "url-mode")]
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
 impl fmt::Debug for ElicitationId {

@@ -122,6 +122,7 @@ impl UrlElicitationRequiredError {
     }
 
     /// The error for one elicitation, which no check can refuse.
+    #[cfg(feature = "url-mode")]
     pub(crate) fn single(message: String, elicitation: ElicitRequestUrlParams) -> Self {
         UrlElicitationRequiredError {
             message,
