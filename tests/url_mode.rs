@@ -813,6 +813,7 @@ fn a_shared_store_serves_several_trackers() {
 
 #[test]
 fn links_in_form_requests_are_found() {
+    // In property order: the test build has serde_json's `preserve_order` (feature `rmcp`).
     let params: ElicitRequestFormParams = serde_json::from_value(json!({
         "message": "Please fill in (see www.example.com/help)",
         "requestedSchema": {"type": "object", "properties": {
@@ -831,16 +832,16 @@ fn links_in_form_requests_are_found() {
         [
             ("message".to_owned(), "www.example.com/help".to_owned()),
             (
-                "property `plan` option title".to_owned(),
-                "https://evil.example/a".to_owned()
-            ),
-            (
                 "property `site` description".to_owned(),
                 "https://example.org".to_owned()
             ),
             (
                 "property `site` default".to_owned(),
                 "http://localhost".to_owned()
+            ),
+            (
+                "property `plan` option title".to_owned(),
+                "https://evil.example/a".to_owned()
             ),
         ]
     );
