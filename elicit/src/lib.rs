@@ -92,6 +92,7 @@ pub mod __json_schema;
 pub mod rmcp;
 
 pub use capability::{ElicitationCapability, InvalidCapability, ModeNotSupported};
+#[doc = include_str!("derive.md")]
 pub use elicit_derive::Elicit;
 pub use error::{ContentError, FieldError, Problem};
 pub use field::{ElicitChoice, ElicitField, ElicitValue};
