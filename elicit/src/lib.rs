@@ -1,69 +1,8 @@
-//! Typed MCP elicitation for Rust.
-//!
-//! `#[derive(Elicit)]` on a struct emits, at compile time, the flat `requestedSchema` that form
-//! mode of the MCP spec (revision 2025-11-25) allows, and a validating parser for the client's
-//! `accept` content. Forms the spec forbids (nested objects, unsupported types, fields that look
-//! like secrets) do not compile.
-//!
-//! ```
-//! use elicit::{Elicit, ElicitOutcome, ElicitResult};
-//!
-//! #[derive(Elicit, Debug)]
-//! #[elicit(message = "Please provide your contact information", rename_all = "camelCase")]
-//! struct Contact {
-//!     /// Your full name
-//!     #[elicit(min_length = 3, max_length = 50)]
-//!     full_name: String,
-//!     #[elicit(format = "email")]
-//!     email: String,
-//!     #[elicit(minimum = 18)]
-//!     age: Option<u8>,
-//!     #[elicit(default = Color::Red)]
-//!     favorite: Color,
-//!     #[elicit(min_items = 1, max_items = 2)]
-//!     colors: Vec<Color>,
-//! }
-//!
-//! #[derive(Elicit, Debug, PartialEq)]
-//! enum Color {
-//!     #[elicit(rename = "#FF0000", title = "Red")]
-//!     Red,
-//!     #[elicit(rename = "#00FF00", title = "Green")]
-//!     Green,
-//! }
-//!
-//! // The schema is a constant of the program.
-//! let json: &'static str = Contact::requested_schema_json();
-//! assert!(json.starts_with(r#"{"type":"object","properties":{"fullName":{"type":"string","#));
-//!
-//! // The client's answer, parsed and validated.
-//! let result: ElicitResult = serde_json::from_str(r##"{"action": "accept", "content": {
-//!     "fullName": "Monalisa Octocat", "email": "octocat@github.com", "colors": ["#00FF00"]
-//! }}"##).unwrap();
-//! let ElicitOutcome::Accepted(contact) = Contact::from_result(&result).unwrap() else { panic!() };
-//! assert_eq!(contact.favorite, Color::Red); // filled from the default
-//! assert_eq!(contact.age, None);
-//!
-//! // A bad answer gives every field error at once.
-//! let bad = serde_json::json!({"fullName": "Al", "email": "not-an-email", "age": 12, "colors": []});
-//! let errors = Contact::from_content(bad.as_object().unwrap()).unwrap_err();
-//! assert_eq!(errors.errors().len(), 4);
-//! ```
-//!
-//! See the README for the attribute reference and how each rule of the spec is enforced.
-//!
-//! # Features
-//!
-//! Both off by default:
-//!
-//! - `rmcp`: the `rmcp` module, elicitation on [rmcp](https://docs.rs/rmcp), the official Rust
-//!   MCP SDK: a typed form call on its server peer that checks the client's modes and validates
-//!   the reply, the URL-mode call wired to the tracker, the -32042 error and the completion
-//!   notification, and conversions both ways between this crate's model and rmcp's.
-//! - `schemars`: every derived form and choice enum also implements `schemars::JsonSchema`,
-//!   with the same schema, so schemars-based tooling (rmcp's own
-//!   `ElicitationSchema::from_type`, among others) takes the derived types as they are.
+// The crate page is the package's README, so crates.io and docs.rs show the same text and its
+// examples run as doc tests. The derive's reference is on its own page (`derive.md`).
+#![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod capability;
 pub mod client;
@@ -89,6 +28,7 @@ pub mod __private;
 pub mod __json_schema;
 
 #[cfg(feature = "rmcp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rmcp")))]
 pub mod rmcp;
 
 pub use capability::{ElicitationCapability, InvalidCapability, ModeNotSupported};
