@@ -47,7 +47,36 @@ pub use result::{ElicitAction, ElicitOutcome, ElicitResult};
 pub use schema::RequestedSchema;
 
 /// A form that can be asked for through form-mode elicitation: implemented by
-/// `#[derive(Elicit)]` on a struct with named fields.
+/// [`#[derive(Elicit)]`](derive@Elicit) on a struct with named fields. The derive's page is the
+/// reference of its attributes and of what each field type becomes.
+///
+/// ```
+/// use elicit::{Elicit, ElicitOutcome, ElicitResult};
+///
+/// #[derive(Elicit, Debug)]
+/// #[elicit(message = "How many guests are coming?")]
+/// struct Party {
+///     #[elicit(minimum = 1, maximum = 12)]
+///     guests: u8,
+///     vegetarian: Option<bool>,
+/// }
+///
+/// // What the server sends: the params of `elicitation/create`.
+/// assert_eq!(
+///     serde_json::to_string(&Party::form_request()).unwrap(),
+///     r#"{"mode":"form","message":"How many guests are coming?","requestedSchema":{"type":"object","properties":{"guests":{"type":"integer","minimum":1,"maximum":12},"vegetarian":{"type":"boolean"}},"required":["guests"]}}"#
+/// );
+/// // The same schema, typed and as text, both laid down at compile time.
+/// assert!(Party::requested_schema().required().eq(["guests"]));
+/// assert!(Party::requested_schema_json().starts_with(r#"{"type":"object""#));
+///
+/// // What the client answers.
+/// let result: ElicitResult =
+///     serde_json::from_str(r#"{"action": "accept", "content": {"guests": 4}}"#).unwrap();
+/// let party = Party::from_result(&result).unwrap().accepted().unwrap();
+/// assert_eq!((party.guests, party.vegetarian), (4, None));
+/// assert!(matches!(Party::from_result(&ElicitResult::decline()), Ok(ElicitOutcome::Declined)));
+/// ```
 ///
 /// For a non-generic type, [`requested_schema`](Elicit::requested_schema) and
 /// [`requested_schema_json`](Elicit::requested_schema_json) return statics laid down by const
@@ -102,6 +131,21 @@ pub trait Elicit: Sized {
 }
 
 /// A form with `#[elicit(message = "..")]`: implemented by the derive when the attribute is given.
+///
+/// It is what [`Elicit::form_request`] (and the typed calls of the `rmcp` integration) need; a
+/// form without a message is asked for with [`Elicit::form_request_with`] instead.
+///
+/// ```
+/// use elicit::{Elicit, HasMessage};
+///
+/// #[derive(Elicit)]
+/// #[elicit(message = "Pick a nickname")]
+/// struct Nickname {
+///     nickname: String,
+/// }
+///
+/// assert_eq!(<Nickname as HasMessage>::MESSAGE, "Pick a nickname");
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no `#[elicit(message = \"..\")]`",
     label = "this form has no default message",
