@@ -32,6 +32,8 @@ pub mod __json_schema;
 pub mod rmcp;
 
 pub use capability::{ElicitationCapability, InvalidCapability, ModeNotSupported};
+// The derive's reference, on the page users open; its examples run as this crate's doc tests.
+// (One fragment: with several, rustdoc names the tests after lines of this file.)
 #[doc = include_str!("derive.md")]
 pub use elicit_derive::Elicit;
 pub use error::{ContentError, FieldError, Problem};
