@@ -26,6 +26,10 @@ mod review;
 mod validate;
 mod watch;
 
+#[cfg(feature = "terminal")]
+#[cfg_attr(docsrs, doc(cfg(feature = "terminal")))]
+pub mod terminal;
+
 pub use review::{UrlReview, UrlReviewError, UrlWarning};
 pub use validate::{InvalidElicitRequest, accept_form, validate_request};
 pub use watch::{Completion, UrlElicitationWatch};

@@ -54,7 +54,7 @@
 //!
 //! # Features
 //!
-//! Both off by default:
+//! All off by default:
 //!
 //! - `rmcp`: the `rmcp` module, elicitation on [rmcp](https://docs.rs/rmcp), the official Rust
 //!   MCP SDK: a typed form call on its server peer that checks the client's modes and validates
@@ -63,6 +63,9 @@
 //! - `schemars`: every derived form and choice enum also implements `schemars::JsonSchema`,
 //!   with the same schema, so schemars-based tooling (rmcp's own
 //!   `ElicitationSchema::from_type`, among others) takes the derived types as they are.
+//! - `terminal`: [`client::terminal`], a terminal renderer for any form or URL elicitation a
+//!   client receives, on [inquire](https://docs.rs/inquire): one prompt per field, each answer
+//!   checked by this crate's validator, and a consent prompt that reviews a URL before it opens.
 #![deny(missing_docs)]
 
 mod capability;
