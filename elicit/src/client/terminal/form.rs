@@ -90,6 +90,7 @@ fn introduce(message: &str, schema: &RequestedSchema) {
 fn choose(question: &str, choices: &[&'static str]) -> Result<usize, Stop> {
     let picked = Select::new(question, choices.to_vec())
         .without_filtering()
+        .with_help_message("↑↓ to move, enter to pick")
         .raw_prompt()?;
     Ok(picked.index)
 }
@@ -162,8 +163,10 @@ impl<'p> Field<'p> {
         parts.join(" · ")
     }
 
+    /// Said of optional fields without a default: those with one take it when left empty.
     fn empty_allowed(&self) -> Option<String> {
-        (!self.property.required).then(|| "Enter on an empty field leaves it out".to_owned())
+        (!self.property.required && self.property.schema.default_value().is_none())
+            .then(|| "Enter on an empty field leaves it out".to_owned())
     }
 
     fn text(&self, schema: &StringSchema) -> Result<Option<Value>, Stop> {
@@ -239,11 +242,11 @@ impl<'p> Field<'p> {
         let mut prompt = CustomType::<YesNo>::new(&self.prompt)
             .with_parser(&parser)
             .with_default_value_formatter(&format_default)
-            .with_placeholder("y/n")
             .with_error_message("Type y for yes or n for no")
             .with_help_message(&help);
-        if let Some(start) = self.start.as_ref().and_then(Value::as_bool) {
-            prompt = prompt.with_default(YesNo(Some(start)));
+        match self.start.as_ref().and_then(Value::as_bool) {
+            Some(start) => prompt = prompt.with_default(YesNo(Some(start))),
+            None => prompt = prompt.with_placeholder("y/n"),
         }
         Ok(prompt.prompt()?.0.map(Value::Bool))
     }
