@@ -1,5 +1,5 @@
 //! The few text styles the renderer prints around inquire's prompts, as ANSI sequences on
-//! stderr. `NO_COLOR` (https://no-color.org) turns them off, as it does inquire's colors.
+//! stderr. `NO_COLOR` (<https://no-color.org>) turns them off, as it does inquire's colors.
 
 use std::fmt::Display;
 
