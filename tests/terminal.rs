@@ -54,9 +54,8 @@ struct Screen {
 }
 
 impl Screen {
-    /// Runs `program args…` in a 110x45 terminal, stdout to `stdout.txt`, its exit status to
-    /// `status.txt`; `env` is set for the program.
-    fn start(program: &Path, args: &[&str], env: &[(&str, &str)]) -> Screen {
+    /// A screen-to-be with a fresh directory of its own.
+    fn new() -> Screen {
         require_tmux();
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let dir = std::env::temp_dir().join(format!(
@@ -66,7 +65,37 @@ impl Screen {
         ));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        let screen = Screen { dir };
+        Screen { dir }
+    }
+
+    /// Writes a file into the screen's directory.
+    fn file(&self, name: &str, contents: &str) -> PathBuf {
+        let path = self.dir.join(name);
+        std::fs::write(&path, contents).unwrap();
+        path
+    }
+
+    /// A stand-in browser for `ELICIT_BROWSER` that records the URLs it is asked to open:
+    /// the script, and the record it writes.
+    fn recording_browser(&self) -> (PathBuf, PathBuf) {
+        let log = self.dir.join("opened.txt");
+        let script = self.file(
+            "browser.sh",
+            &format!("#!/bin/sh\necho \"$1\" >> '{}'\n", log.display()),
+        );
+        let status = Command::new("chmod")
+            .arg("+x")
+            .arg(&script)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        (script, log)
+    }
+
+    /// Runs `program args…` in a 110x45 terminal, stdout to `stdout.txt`, its exit status to
+    /// `status.txt`; `env` is set for the program.
+    fn run(&self, program: &Path, args: &[&str], env: &[(&str, &str)]) {
+        let screen = self;
         let mut script = String::from("cd \"$1\" || exit 1; shift; ");
         for (name, value) in env {
             script.push_str(&format!("export {name}={}; ", shell_quote(value)));
@@ -92,7 +121,6 @@ impl Screen {
             .status()
             .expect("tmux runs");
         assert!(status.success(), "tmux did not start the session");
-        screen
     }
 
     fn tmux(&self) -> Command {
@@ -207,20 +235,15 @@ fn shell_quote(text: &str) -> String {
 /// Starts `terminal_form` on this request file content (JSON text: the order of the
 /// properties is the order of the form).
 fn form(request: &str) -> Screen {
-    form_with_env(request, &[])
+    let screen = Screen::new();
+    run_form(&screen, request, &[]);
+    screen
 }
 
-fn form_with_env(request: &str, env: &[(&str, &str)]) -> Screen {
+fn run_form(screen: &Screen, request: &str, env: &[(&str, &str)]) {
+    let file = screen.file("request.json", request);
     let program = examples_dir().join("terminal_form");
-    // The file is written before the session starts, in a directory of its own.
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let file = std::env::temp_dir().join(format!(
-        "elicit-terminal-request-{}-{}.json",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::write(&file, request).unwrap();
-    Screen::start(&program, &[file.to_str().unwrap()], env)
+    screen.run(&program, &[file.to_str().unwrap()], env);
 }
 
 /// Picks "Fill in the form" at the opening choice.
@@ -483,33 +506,12 @@ fn suspicious_url() -> Value {
         "url": "http://github.com@login.xn--pple-43d.com/connect?step=1"})
 }
 
-/// A stand-in browser that records the URLs it is asked to open.
-fn recording_browser(screen_dir_hint: &str) -> (PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!(
-        "elicit-terminal-browser-{}-{screen_dir_hint}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let log = dir.join("opened.txt");
-    let _ = std::fs::remove_file(&log);
-    let script = dir.join("browser.sh");
-    std::fs::write(
-        &script,
-        format!("#!/bin/sh\necho \"$1\" >> '{}'\n", log.display()),
-    )
-    .unwrap();
-    Command::new("chmod")
-        .arg("+x")
-        .arg(&script)
-        .status()
-        .unwrap();
-    (script, log)
-}
-
 #[test]
 fn url_consent_refused_opens_nothing() {
-    let (browser, log) = recording_browser("refused");
-    let screen = form_with_env(
+    let screen = Screen::new();
+    let (browser, log) = screen.recording_browser();
+    run_form(
+        &screen,
         &suspicious_url().to_string(),
         &[("ELICIT_BROWSER", browser.to_str().unwrap())],
     );
@@ -546,8 +548,10 @@ fn url_consent_refused_opens_nothing() {
 
 #[test]
 fn url_consent_given_opens_the_browser() {
-    let (browser, log) = recording_browser("given");
-    let screen = form_with_env(
+    let screen = Screen::new();
+    let (browser, log) = screen.recording_browser();
+    run_form(
+        &screen,
         &json!({"mode": "url", "elicitationId": "e-2", "message": "Connect your calendar.",
             "url": "https://calendar.example.com/oauth?state=abc"})
         .to_string(),
@@ -567,8 +571,10 @@ fn url_consent_given_opens_the_browser() {
 
 #[test]
 fn url_link_can_be_printed_instead_of_opened() {
-    let (browser, log) = recording_browser("printed");
-    let screen = form_with_env(
+    let screen = Screen::new();
+    let (browser, log) = screen.recording_browser();
+    run_form(
+        &screen,
         &json!({"mode": "url", "elicitationId": "e-3", "message": "Pay the deposit.",
             "url": "https://pay.example.org/d/42"})
         .to_string(),
@@ -612,6 +618,7 @@ fn without_a_terminal_the_form_fails_at_once() {
         std::thread::sleep(Duration::from_millis(20));
     }
     let output = child.wait_with_output().unwrap();
+    let _ = std::fs::remove_file(&file);
     assert_eq!(output.status.code(), Some(1));
     assert!(output.stdout.is_empty());
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -633,6 +640,7 @@ fn a_bad_request_file_is_reported_with_where_it_is_wrong() {
         .stdin(Stdio::null())
         .output()
         .unwrap();
+    let _ = std::fs::remove_file(&file);
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("property `address`"), "{stderr}");
@@ -642,7 +650,8 @@ fn a_bad_request_file_is_reported_with_where_it_is_wrong() {
 fn terminal_client_books_a_room_by_keystrokes() {
     let examples = examples_dir();
     let server = examples.join("stdio_server");
-    let screen = Screen::start(
+    let screen = Screen::new();
+    screen.run(
         &examples.join("terminal_client"),
         &["book_room", server.to_str().unwrap()],
         &[],
