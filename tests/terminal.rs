@@ -682,3 +682,19 @@ fn terminal_client_books_a_room_by_keystrokes() {
          with Breakfast, LateCheckOut."
     );
 }
+
+#[test]
+fn a_form_nobody_can_answer_offers_only_decline_and_cancel() {
+    let screen = form(
+        r#"{"type": "object", "properties": {
+        "size": {"type": "string", "title": "Size", "enum": []}}, "required": ["size"]}"#,
+    );
+    let text = screen.wait_for("Answer this form?");
+    assert!(
+        text.contains("Size is required, and it offers no choices"),
+        "{text}"
+    );
+    assert!(!text.contains("Fill in the form"), "{text}");
+    screen.press(&["Enter"]);
+    assert_eq!(screen.result(), json!({"action": "decline"}));
+}

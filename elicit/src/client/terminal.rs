@@ -54,7 +54,7 @@ mod url;
 
 use std::fmt;
 use std::io::{self, IsTerminal};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use inquire::InquireError;
 
@@ -71,7 +71,8 @@ pub const BROWSER_VARIABLE: &str = "ELICIT_BROWSER";
 type Opener = dyn Fn(&str) -> io::Result<()> + Send + Sync;
 
 /// Renders elicitation requests on the terminal. Cheap to clone; holds only how consented URLs
-/// are opened.
+/// are opened. Renderings from several threads take turns: one elicitation is on the terminal
+/// at a time.
 ///
 /// ```no_run
 /// use elicit::client::terminal::Renderer;
@@ -149,6 +150,7 @@ impl Renderer {
         schema: &RequestedSchema,
     ) -> Result<ElicitResult, TerminalError> {
         require_terminal()?;
+        let _turn = take_turn();
         form::render(message, schema)
     }
 
@@ -157,6 +159,7 @@ impl Renderer {
     /// is an accept (the user consented to go there); nothing is opened otherwise.
     pub fn url(&self, params: &ElicitRequestUrlParams) -> Result<ElicitResult, TerminalError> {
         require_terminal()?;
+        let _turn = take_turn();
         url::render(params, &*self.opener)
     }
 }
@@ -250,6 +253,14 @@ fn require_terminal() -> Result<(), TerminalError> {
     } else {
         Err(TerminalError::NotATerminal)
     }
+}
+
+/// One elicitation on the terminal at a time, process-wide: a server may send several at once,
+/// and two prompts drawn together would garble each other and split the user's keys. The
+/// others wait their turn.
+fn take_turn() -> MutexGuard<'static, ()> {
+    static TERMINAL: Mutex<()> = Mutex::new(());
+    TERMINAL.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn open_in_browser(url: &str) -> io::Result<()> {

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use inquire::error::CustomUserError;
 use inquire::list_option::ListOption;
-use inquire::validator::Validation;
+use inquire::validator::{ErrorMessage, Validation};
 use inquire::{CustomType, MultiSelect, Select, Text};
 use serde_json::{Map, Value};
 
@@ -27,6 +27,22 @@ pub(super) fn render(
 
 fn fill(message: &str, schema: &RequestedSchema) -> Result<ElicitResult, Stop> {
     introduce(message, schema);
+    let blockers: Vec<String> = schema
+        .properties()
+        .iter()
+        .filter_map(unanswerable)
+        .collect();
+    if !blockers.is_empty() {
+        // Offering to fill it in would lead to a field nobody can answer.
+        eprintln!("{}", style::warning("This form cannot be filled in:"));
+        for blocker in &blockers {
+            eprintln!("  {blocker}");
+        }
+        return match choose("Answer this form?", &["Decline", "Cancel"])? {
+            0 => Ok(ElicitResult::decline()),
+            _ => Ok(ElicitResult::cancel()),
+        };
+    }
     if !schema.properties().is_empty() {
         match choose(
             "Answer this form?",
@@ -80,10 +96,46 @@ fn introduce(message: &str, schema: &RequestedSchema) {
     if let Some(description) = &schema.description {
         eprintln!("{description}");
     }
+    let required = if schema.required().next().is_some() {
+        "Fields marked * are required. "
+    } else {
+        ""
+    };
     eprintln!(
         "{}",
-        style::dim("Fields marked * are required. Esc or Ctrl-C cancels the whole form.")
+        style::dim(format!("{required}Esc or Ctrl-C cancels the whole form."))
     );
+}
+
+/// Why a select offering no choices cannot be answered, if its empty answer fails the check.
+fn unanswerable(property: &Property) -> Option<String> {
+    if !property
+        .schema
+        .choices()
+        .is_some_and(|choices| choices.is_empty())
+    {
+        return None;
+    }
+    let alone = RequestedSchema::new(vec![property.clone()]);
+    match check(&alone, empty_selection(property).as_ref()) {
+        Validation::Valid => None,
+        Validation::Invalid(ErrorMessage::Custom(reason)) => {
+            Some(format!("{reason}, and it offers no choices"))
+        }
+        Validation::Invalid(ErrorMessage::Default) => {
+            Some(format!("{} offers no choices", label_of(property)))
+        }
+    }
+}
+
+/// The answer of a select that offers no choices: nothing, or an empty list for a required
+/// multi-select.
+fn empty_selection(property: &Property) -> Option<Value> {
+    let multi = matches!(
+        property.schema,
+        PrimitiveSchema::MultiSelect(_) | PrimitiveSchema::TitledMultiSelect(_)
+    );
+    (multi && property.required).then(|| Value::Array(Vec::new()))
 }
 
 /// One of `choices`, by index.
@@ -99,7 +151,19 @@ fn choose(question: &str, choices: &[&'static str]) -> Result<usize, Stop> {
 /// answer (or its absence) in `content`.
 fn ask(property: &Property, content: &mut Map<String, Value>) -> Result<(), Stop> {
     let field = Field::new(property, content.get(&*property.name).cloned());
+    let no_choices = property
+        .schema
+        .choices()
+        .is_some_and(|choices| choices.is_empty());
     let answer = match &property.schema {
+        // Nothing to pick from (and `unanswerable` found that acceptable): no prompt.
+        _ if no_choices => {
+            eprintln!(
+                "{}",
+                style::dim(format!("{} offers no choices.", label_of(property)))
+            );
+            empty_selection(property)
+        }
         PrimitiveSchema::String(schema) => field.text(schema)?,
         PrimitiveSchema::Number(schema) => field.number(schema)?,
         PrimitiveSchema::Boolean(_) => field.yes_no()?,
@@ -513,8 +577,6 @@ impl fmt::Display for YesNo {
 
 #[cfg(test)]
 mod tests {
-    use inquire::validator::ErrorMessage;
-
     use super::*;
 
     #[test]
@@ -576,5 +638,27 @@ mod tests {
             panic!("missing passed")
         };
         assert_eq!(missing, "Name is required");
+    }
+
+    #[test]
+    fn a_required_select_without_choices_cannot_be_answered() {
+        let schema: RequestedSchema = serde_json::from_str(
+            r#"{"type":"object","properties":{
+            "size":{"type":"string","title":"Size","enum":[]},
+            "tags":{"type":"array","items":{"type":"string","enum":[]}},
+            "picks":{"type":"array","minItems":1,"items":{"type":"string","enum":[]}},
+            "note":{"type":"string","enum":[]}},"required":["size","tags","picks"]}"#,
+        )
+        .unwrap();
+        let verdicts: Vec<Option<String>> = schema.properties().iter().map(unanswerable).collect();
+        assert_eq!(
+            verdicts,
+            [
+                Some("Size is required, and it offers no choices".to_owned()),
+                None,
+                Some("picks needs at least 1 selected, got 0, and it offers no choices".to_owned()),
+                None,
+            ]
+        );
     }
 }
