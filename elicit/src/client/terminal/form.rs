@@ -323,7 +323,7 @@ impl<'p> Field<'p> {
         let start = self.start.as_ref().and_then(Value::as_str);
         let cursor = choices
             .iter()
-            .position(|choice| choice.value.as_deref() == start.or(None))
+            .position(|choice| choice.value.as_deref() == start)
             .unwrap_or(0);
         let help = self.help(vec!["↑↓ to move, enter to pick, type to filter".to_owned()]);
         let picked = Select::new(&self.prompt, choices)
