@@ -24,7 +24,7 @@ fn examples_dir() -> &'static Path {
             .args(["build", "--quiet", "--manifest-path"])
             .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
             .args(["--example", "terminal_form", "--example", "terminal_client"])
-            .args(["--example", "stdio_server"])
+            .args(["--example", "stdio_server", "--example", "url_mode_server"])
             .status()
             .expect("cargo runs");
         assert!(status.success(), "building the examples failed");
@@ -697,4 +697,139 @@ fn a_form_nobody_can_answer_offers_only_decline_and_cancel() {
     assert!(!text.contains("Fill in the form"), "{text}");
     screen.press(&["Enter"]);
     assert_eq!(screen.result(), json!({"action": "decline"}));
+}
+
+/// A child process killed when the test ends, however it ends.
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `url_mode_server` on a free loopback port; the process and its MCP URL.
+fn url_mode_server() -> (Killed, String) {
+    use std::io::BufRead;
+    let mut child = Command::new(examples_dir().join("url_mode_server"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let server = Killed(child);
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = std::io::BufReader::new(stdout).read_line(&mut line);
+        let _ = sender.send(line);
+    });
+    let line = receiver
+        .recv_timeout(PATIENCE)
+        .expect("url_mode_server did not say where it listens");
+    let url = line
+        .split_whitespace()
+        .find(|word| word.starts_with("http://") && word.ends_with("/mcp"))
+        .unwrap_or_else(|| panic!("no MCP URL in {line:?}"))
+        .to_owned();
+    (server, url)
+}
+
+/// One HTTP/1.1 exchange on loopback, as the user's browser would make it: the whole response.
+fn browser_request(origin: &str, request_line: &str, cookie: Option<&str>) -> String {
+    use std::io::{Read, Write};
+    let address = origin.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut request = format!("{request_line} HTTP/1.1\r\nHost: {address}\r\n");
+    if let Some(cookie) = cookie {
+        request.push_str(&format!("Cookie: {cookie}\r\n"));
+    }
+    request.push_str("Content-Length: 0\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    response
+}
+
+#[test]
+fn terminal_client_opens_a_required_url_and_retries_once_the_server_confirms() {
+    let (_server, mcp_url) = url_mode_server();
+    let origin = mcp_url.trim_end_matches("/mcp").to_owned();
+    let screen = Screen::new();
+    let (browser, opened) = screen.recording_browser();
+    screen.run(
+        &examples_dir().join("terminal_client"),
+        &["list_files", &mcp_url],
+        &[("ELICIT_BROWSER", browser.to_str().unwrap())],
+    );
+    // The -32042 error's URL, reviewed: plain http on an IP address.
+    let review = screen.wait_for("Open this link?");
+    assert!(
+        review.contains("Authorization is required to access your Example Co files."),
+        "{review}"
+    );
+    assert!(
+        review.contains("the site is a bare IP address (127.0.0.1)"),
+        "{review}"
+    );
+    screen.press(&["Up", "Up", "Enter"]);
+    screen.wait_for("Waiting for the server to confirm");
+    let url = std::fs::read_to_string(&opened).expect("the browser was not started");
+    let path = url
+        .trim()
+        .strip_prefix(&origin)
+        .unwrap_or_else(|| panic!("{url} is not on {origin}"))
+        .to_owned();
+    assert!(path.starts_with("/connect?elicitationId="), "{path}");
+    // The user's browser: sign in, then confirm on the connect page.
+    let login = browser_request(&origin, "GET /login", None);
+    let cookie = login
+        .lines()
+        .find_map(|line| {
+            let lower = line.to_ascii_lowercase();
+            lower.starts_with("set-cookie:").then(|| {
+                line["set-cookie:".len()..]
+                    .trim()
+                    .split(';')
+                    .next()
+                    .unwrap()
+                    .to_owned()
+            })
+        })
+        .unwrap_or_else(|| panic!("no session cookie in {login}"));
+    let connected = browser_request(&origin, &format!("POST {path}"), Some(&cookie));
+    assert!(connected.starts_with("HTTP/1.1 200"), "{connected}");
+    // The completion notification arrives, and the call is retried.
+    screen.wait_for("The server finished elicitation");
+    let (status, stdout) = screen.finish();
+    assert_eq!(status, 0, "{stdout}\n{}", screen.capture(false));
+    assert_eq!(
+        stdout.trim(),
+        "3 files: report.pdf, budget.xlsx, notes.md (read with example-co-token)"
+    );
+}
+
+#[test]
+fn terminal_client_reports_a_declined_url_elicitation_to_the_server() {
+    let (_server, mcp_url) = url_mode_server();
+    let screen = Screen::new();
+    let (browser, opened) = screen.recording_browser();
+    screen.run(
+        &examples_dir().join("terminal_client"),
+        &["connect_example_co", &mcp_url],
+        &[("ELICIT_BROWSER", browser.to_str().unwrap())],
+    );
+    let review = screen.wait_for("Open this link?");
+    assert!(
+        review.contains("Connect your Example Co account"),
+        "{review}"
+    );
+    screen.press(&["Enter"]);
+    let (status, stdout) = screen.finish();
+    assert_eq!(status, 0, "{stdout}\n{}", screen.capture(false));
+    assert_eq!(stdout.trim(), "The user declined to connect Example Co.");
+    assert!(!opened.exists(), "the browser was started");
 }
