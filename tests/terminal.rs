@@ -228,6 +228,24 @@ impl Drop for Screen {
     }
 }
 
+/// What the recording browser wrote, once it has: it runs detached from the program that
+/// started it, so it may finish a moment after that program.
+fn opened_urls(record: &Path) -> String {
+    let start = Instant::now();
+    loop {
+        if let Ok(urls) = std::fs::read_to_string(record)
+            && urls.ends_with('\n')
+        {
+            return urls;
+        }
+        assert!(
+            start.elapsed() < PATIENCE,
+            "the browser was not started within {PATIENCE:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
@@ -565,7 +583,7 @@ fn url_consent_given_opens_the_browser() {
     assert!(!text.contains("warning"), "{text}");
     screen.press(&["Up", "Up", "Enter"]);
     assert_eq!(screen.result(), json!({"action": "accept"}));
-    let opened = std::fs::read_to_string(&log).expect("the browser was not started");
+    let opened = opened_urls(&log);
     assert_eq!(opened, "https://calendar.example.com/oauth?state=abc\n");
 }
 
@@ -777,7 +795,7 @@ fn terminal_client_opens_a_required_url_and_retries_once_the_server_confirms() {
     );
     screen.press(&["Up", "Up", "Enter"]);
     screen.wait_for("Waiting for the server to confirm");
-    let url = std::fs::read_to_string(&opened).expect("the browser was not started");
+    let url = opened_urls(&opened);
     let path = url
         .trim()
         .strip_prefix(&origin)
