@@ -63,9 +63,10 @@
 //! - `schemars`: every derived form and choice enum also implements `schemars::JsonSchema`,
 //!   with the same schema, so schemars-based tooling (rmcp's own
 //!   `ElicitationSchema::from_type`, among others) takes the derived types as they are.
-//! - `terminal`: [`client::terminal`], a terminal renderer for any form or URL elicitation a
-//!   client receives, on [inquire](https://docs.rs/inquire): one prompt per field, each answer
-//!   checked by this crate's validator, and a consent prompt that reviews a URL before it opens.
+//! - `terminal`: the `client::terminal` module, a terminal renderer for any form or URL
+//!   elicitation a client receives, on [inquire](https://docs.rs/inquire): one prompt per
+//!   field, each answer checked by this crate's validator, and a consent prompt that reviews a
+//!   URL before it opens.
 #![deny(missing_docs)]
 
 mod capability;
