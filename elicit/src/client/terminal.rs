@@ -7,7 +7,8 @@
 //!
 //! - a string field is a text prompt; on Enter its value goes through the crate's own validator
 //!   (length, `pattern`, `format`), and a rejected value stays in the field, with the reason
-//!   shown beside it, for the user to correct in place;
+//!   on the line above it (where inquire puts errors), for the user to correct in place. The
+//!   check runs on Enter, not on every key: inquire validates on submit;
 //! - an integer or number field is a text prompt that takes only numbers within the bounds;
 //! - a boolean is a yes/no prompt;
 //! - a single-select lists the choices by their titles (`oneOf`, or the legacy `enumNames`);
