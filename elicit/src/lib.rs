@@ -1,23 +1,29 @@
 // The crate page is the package's README, so crates.io and docs.rs show the same text and its
-// examples run as doc tests. The derive's reference is on its own page (`derive.md`).
-#![doc = include_str!("../README.md")]
+// examples run as doc tests. The derive's reference is on its own page (`derive.md`). The
+// README's URL-mode example needs the default feature `url-mode`: without it (form mode alone)
+// the page is a pointer, so that build's doc tests compile.
+#![cfg_attr(feature = "url-mode", doc = include_str!("../README.md"))]
+#![cfg_attr(
+    not(feature = "url-mode"),
+    doc = "Typed MCP elicitation for Rust, built here without its default feature `url-mode` \
+           (form mode alone). The crate's page is its README, shown on \
+           [docs.rs](https://docs.rs/elicit); the reference of `#[derive(Elicit)]` is \
+           [its page](derive@Elicit)."
+)]
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-mod capability;
 pub mod client;
 mod error;
 mod field;
 mod format;
+#[cfg(feature = "url-mode")]
 mod host;
-mod json;
 mod number;
-mod protocol;
-mod request;
-mod result;
 pub mod schema;
 pub mod server;
 mod validate;
+mod wire;
 
 #[doc(hidden)]
 #[path = "private.rs"]
@@ -31,22 +37,23 @@ pub mod __json_schema;
 #[cfg_attr(docsrs, doc(cfg(feature = "rmcp")))]
 pub mod rmcp;
 
-pub use capability::{ElicitationCapability, InvalidCapability, ModeNotSupported};
 // The derive's reference, on the page users open; its examples run as this crate's doc tests.
 // (One fragment: with several, rustdoc names the tests after lines of this file.)
 #[doc = include_str!("derive.md")]
 pub use elicit_derive::Elicit;
 pub use error::{ContentError, FieldError, Problem};
 pub use field::{ElicitChoice, ElicitField, ElicitValue};
-pub use protocol::{
-    ElicitMode, ElicitRequest, ElicitRequestParams, ElicitRequestUrlParams,
-    ElicitationCompleteNotification, ElicitationCompleteParams, ElicitationId, JsonRpcError,
-    NotUrlElicitationRequired, RandomnessUnavailable, RequestId, UnexpectedContent,
+pub use schema::RequestedSchema;
+#[cfg(feature = "url-mode")]
+#[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
+pub use wire::RandomnessUnavailable;
+pub use wire::{
+    ElicitAction, ElicitMode, ElicitOutcome, ElicitRequest, ElicitRequestFormParams,
+    ElicitRequestParams, ElicitRequestUrlParams, ElicitResult, ElicitationCapability,
+    ElicitationCompleteNotification, ElicitationCompleteParams, ElicitationId, InvalidCapability,
+    JsonRpcError, ModeNotSupported, NotUrlElicitationRequired, RequestId, UnexpectedContent,
     UrlElicitOutcome, UrlElicitationRequiredError,
 };
-pub use request::ElicitRequestFormParams;
-pub use result::{ElicitAction, ElicitOutcome, ElicitResult};
-pub use schema::RequestedSchema;
 
 /// A form that can be asked for through form-mode elicitation: implemented by
 /// [`#[derive(Elicit)]`](derive@Elicit) on a struct with named fields. The derive's page is the

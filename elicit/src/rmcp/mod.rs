@@ -118,9 +118,12 @@
 //! it in the reply all the same.
 //!
 //! rmcp serializes every request's params through `serde_json::Value` (to merge `_meta`), so
-//! the properties reach the client in the order of serde_json's map: by name, unless the
-//! program enables serde_json's `preserve_order` feature, which keeps the derived order. This
-//! crate does not turn it on for you, since it changes `serde_json::Map` for the whole program.
+//! the properties would reach the client in the order of serde_json's map, which is by name
+//! unless serde_json's `preserve_order` feature is on. Clients render fields in the order
+//! received, so the feature `rmcp` turns `preserve_order` on: a form's properties reach the
+//! client in declaration order (`tests/rmcp_wire_order.rs` checks the bytes a raw client
+//! receives). The cost is program-wide: `serde_json::Map` keeps insertion order (an `IndexMap`)
+//! everywhere in a program that enables `rmcp`. Equality of maps does not depend on order.
 //! The input-required flow must go through rmcp's model: there, patterns are not sent.
 
 mod convert;
