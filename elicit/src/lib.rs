@@ -1,15 +1,6 @@
 // The crate page is the package's README, so crates.io and docs.rs show the same text and its
-// examples run as doc tests. The derive's reference is on its own page (`derive.md`). The
-// README's URL-mode example needs the default feature `url-mode`: without it (form mode alone)
-// the page is a pointer, so that build's doc tests compile.
-#![cfg_attr(feature = "url-mode", doc = include_str!("../README.md"))]
-#![cfg_attr(
-    not(feature = "url-mode"),
-    doc = "Typed MCP elicitation for Rust, built here without its default feature `url-mode` \
-           (form mode alone). The crate's page is its README, shown on \
-           [docs.rs](https://docs.rs/elicit); the reference of `#[derive(Elicit)]` is \
-           [its page](derive@Elicit)."
-)]
+// examples run as doc tests. The derive's reference is on its own page (`derive.md`).
+#![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
