@@ -272,7 +272,7 @@ fn client_flow(
     ));
     let required = UrlElicitationRequiredError::try_from(&error)?;
     if watch
-        .retry_after("tools/call list_files", &required)
+        .retry_after("tools/call list_files", &required)?
         .is_some()
     {
         return Err("nothing to wait for".into());

@@ -226,7 +226,7 @@ fn exercise_params(
                 let _ = review.to_string();
             }
             let mut watch = UrlElicitationWatch::<()>::new();
-            watch.track(&url);
+            let _ = watch.track(&url);
         }
     }
 }

@@ -745,7 +745,7 @@ async fn url_elicitation_required_reaches_the_client_as_the_spec_error() {
 
     // The client waits for the completion, then retries.
     let mut watch = UrlElicitationWatch::new();
-    assert!(watch.retry_after("files", &required).is_none());
+    assert_eq!(watch.retry_after("files", &required), Ok(None));
     let completed = s.tracker.complete(id.as_str(), &alice().user).unwrap();
     s.peer()
         .notify_elicitation_complete(completed.notification().message())

@@ -11,8 +11,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use elicit::server::{
     Clock, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker, Environment,
-    Initiator, MemoryStore, PendingEntry, StartError, StoreError, UnsafeUrl, UrlNotice, UrlPolicy,
-    UserId, links_in_form,
+    Initiator, Inserted, MemoryStore, PendingEntry, StartError, StoreError, UnsafeUrl, UrlNotice,
+    UrlPolicy, UserId, links_in_form,
 };
 use elicit::{
     ElicitMode, ElicitRequestFormParams, ElicitationCapability, ElicitationId, JsonRpcError,
@@ -727,7 +727,7 @@ fn a_tool_call_needing_authorization_returns_32042_and_succeeds_on_retry() {
     let error = tool.call(&alice, &client).unwrap_err();
     assert_eq!(error.code, JsonRpcError::URL_ELICITATION_REQUIRED);
     let required = UrlElicitationRequiredError::try_from(&error).unwrap();
-    assert!(watch.retry_after("tools/call", &required).is_none());
+    assert_eq!(watch.retry_after("tools/call", &required), Ok(None));
     let id = required.elicitations()[0].elicitation_id().clone();
 
     // The user finishes on the connect page; the server stores the token and notifies.
@@ -761,7 +761,7 @@ fn a_tool_call_needing_authorization_returns_32042_and_succeeds_on_retry() {
 struct BrokenStore;
 
 impl ElicitationStore for BrokenStore {
-    fn insert(&self, _: PendingEntry) -> Result<(), StoreError> {
+    fn insert(&self, _: PendingEntry, _: usize) -> Result<Inserted, StoreError> {
         Err(StoreError::new("connection refused"))
     }
     fn get(&self, _: &str) -> Result<Option<PendingEntry>, StoreError> {
@@ -850,4 +850,242 @@ fn links_in_form_requests_are_found() {
     }))
     .unwrap();
     assert!(links_in_form(&clean).is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Defects found by testing as an outside user would (issue 7, section 6)
+
+const JWT: &str = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLWJ5dGVz";
+
+#[test]
+fn an_issuer_qualified_user_id_still_keeps_its_subject_out_of_the_url() {
+    let qualified =
+        UserId::from_issuer_and_subject("https://auth.example.com", "alice-sub-123").unwrap();
+    assert_eq!(qualified.subject(), "alice-sub-123");
+    assert_eq!(qualified.issuer(), Some("https://auth.example.com"));
+    assert_eq!(qualified.as_str(), "https://auth.example.com alice-sub-123");
+    assert_ne!(
+        qualified,
+        UserId::from_issuer_and_subject("https://other.example.com", "alice-sub-123").unwrap()
+    );
+    assert!(UserId::from_issuer_and_subject("https://auth.example.com", " ").is_err());
+    assert!(UserId::from_issuer_and_subject("", "alice-sub-123").is_err());
+
+    let tracker = tracker();
+    let alice = Initiator::new(qualified, ConnectionId::new("conn-a"));
+    for url in [
+        "https://mcp.example.com/connect?elicitationId={id}&user=alice-sub-123",
+        "https://mcp.example.com/connect?elicitationId={id}&user=https%3A%2F%2Fauth.example.com%20alice-sub-123",
+        "https://mcp.example.com/u/ALICE-SUB-123/connect?elicitationId={id}",
+    ] {
+        let err = tracker
+            .start(&alice, Some(&url_client()), "Connect", |id| {
+                url.replace("{id}", id.as_str())
+            })
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                StartError::UnsafeUrl(UnsafeUrl::UserData {
+                    what: "a user identifier",
+                    ..
+                })
+            ),
+            "{url}: {err:?}"
+        );
+    }
+    // The issuer alone is not the user: a connect page on the issuer's host is fine.
+    assert!(
+        tracker
+            .start(&alice, Some(&url_client()), "Connect", |id| format!(
+                "https://auth.example.com/connect?elicitationId={id}"
+            ))
+            .is_ok()
+    );
+}
+
+#[test]
+fn the_users_subject_in_the_host_is_refused() {
+    let tracker = tracker();
+    let alice = initiator("alice-sub-123", "conn-a");
+    let err = tracker
+        .start(&alice, Some(&url_client()), "Connect", |id| {
+            format!("https://alice-sub-123.users.example.com/connect?elicitationId={id}")
+        })
+        .unwrap_err();
+    match err {
+        StartError::UnsafeUrl(UnsafeUrl::UserData { part, what }) => {
+            assert_eq!(part, "host");
+            assert_eq!(what, "a user identifier");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        UrlPolicy::production()
+            .check_for_user(
+                "https://alice-sub-123.users.example.com/connect",
+                &["alice-sub-123"]
+            )
+            .is_err()
+    );
+}
+
+#[test]
+fn json_web_tokens_are_refused_anywhere_in_the_url() {
+    let policy = UrlPolicy::production();
+    let encoded_in_next = format!("https://mcp.example.com/connect?next=%2Fcb%3Fstate%3D{JWT}");
+    let twice_encoded = format!("https://mcp.example.com/connect?next=%252Fcb%253Fstate%253D{JWT}");
+    let cases = [
+        (encoded_in_next.as_str(), "query parameter `next`"),
+        (twice_encoded.as_str(), "query parameter `next`"),
+        (
+            &*format!("https://mcp.example.com/go/t-{JWT}"),
+            "path segment",
+        ),
+        (
+            &*format!("https://mcp.example.com/connect?h=Bearer%20{JWT}"),
+            "query parameter `h`",
+        ),
+        (
+            &*format!("https://mcp.example.com/connect#/cb/t-{JWT}"),
+            "fragment",
+        ),
+        (
+            &*format!("https://mcp.example.com/go;x={JWT}/connect"),
+            "path parameter `x`",
+        ),
+    ];
+    for (url, where_) in cases {
+        match policy.check(url) {
+            Err(err @ UnsafeUrl::BearerToken { .. }) => {
+                let UnsafeUrl::BearerToken { part } = &err else {
+                    unreachable!()
+                };
+                assert!(part.contains(where_), "{url}: {part}");
+                assert!(err.to_string().contains("JSON Web Token"), "{err}");
+            }
+            other => panic!("{url}: {other:?}"),
+        }
+    }
+    // A JWT-looking prefix that is not one is left alone.
+    assert!(
+        policy
+            .check("https://mcp.example.com/eyJx/connect.v1.json")
+            .is_ok()
+    );
+}
+
+#[test]
+fn credential_parameters_hidden_in_the_url_are_refused() {
+    let policy = UrlPolicy::production();
+    let cases = [
+        (
+            "https://mcp.example.com/connect?next=%2Fcb%3Faccess_token%3Dabc",
+            "access_token",
+            "query parameter `next`",
+        ),
+        (
+            "https://mcp.example.com/connect?next=https%3A%2F%2Fx.example%2Fcb%23code%3Dabc",
+            "code",
+            "query parameter `next`",
+        ),
+        (
+            "https://mcp.example.com/connect?x=1;access_token=abc",
+            "access_token",
+            "query",
+        ),
+        (
+            "https://mcp.example.com/go;jsessionid=ABC",
+            "jsessionid",
+            "path",
+        ),
+        (
+            "https://mcp.example.com/go?next=%2Fa%3Bjsessionid%3DABC",
+            "jsessionid",
+            "query parameter `next`",
+        ),
+    ];
+    for (url, name, where_) in cases {
+        match policy.check(url) {
+            Err(err @ UnsafeUrl::CredentialParameter { .. }) => {
+                let UnsafeUrl::CredentialParameter { part, name: found } = &err else {
+                    unreachable!()
+                };
+                assert_eq!(found, name, "{url}");
+                assert!(part.contains(where_), "{url}: {part}");
+                assert!(err.to_string().contains(name), "{err}");
+            }
+            other => panic!("{url}: {other:?}"),
+        }
+    }
+    // Ordinary nested values still pass.
+    for url in [
+        "https://mcp.example.com/connect?elicitationId=42&next=%2Fdone%3Flang%3Den",
+        "https://mcp.example.com/docs/tokens/list;v=2",
+        "https://mcp.example.com/connect?redirect_uri=https%3A%2F%2Fmcp.example.com%2Fcb",
+    ] {
+        assert!(policy.check(url).is_ok(), "{url}: {:?}", policy.check(url));
+    }
+}
+
+#[test]
+fn markdown_emphasised_links_in_forms_are_found() {
+    for (message, link) in [
+        (
+            "Go to *https://evil.example/login* now",
+            "https://evil.example/login",
+        ),
+        (
+            "Go to **https://evil.example/login**.",
+            "https://evil.example/login",
+        ),
+        (
+            "Go to _https://evil.example/login_ now",
+            "https://evil.example/login",
+        ),
+        (
+            "Go to ~https://evil.example/login~ now",
+            "https://evil.example/login",
+        ),
+        ("Go to _www.evil.example_ now", "www.evil.example"),
+    ] {
+        let params: ElicitRequestFormParams = serde_json::from_value(json!({
+            "message": message,
+            "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}
+        }))
+        .unwrap();
+        let found: Vec<String> = links_in_form(&params).into_iter().map(|l| l.link).collect();
+        assert_eq!(found, [link], "{message}");
+    }
+}
+
+#[test]
+fn each_user_has_a_cap_on_pending_elicitations() {
+    let clock = TestClock::default();
+    let tracker =
+        ElicitationTracker::with_store(MemoryStore::new(), clock.clone(), UrlPolicy::production())
+            .with_ttl(Duration::from_secs(60));
+    assert_eq!(tracker.max_pending_per_user(), 32);
+    let tracker = tracker.with_max_pending_per_user(3);
+    let alice = initiator("alice", "conn-a");
+    let ids: Vec<ElicitationId> = (0..3).map(|_| start(&tracker, &alice)).collect();
+    let err = tracker
+        .start(&alice, Some(&url_client()), "Connect", connect_url)
+        .unwrap_err();
+    assert!(
+        matches!(err, StartError::TooManyPending { limit: 3 }),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains('3'), "{err}");
+    assert_eq!(tracker.store().len(), 3);
+    // Another user is not held back by Alice's.
+    start(&tracker, &initiator("bob", "conn-b"));
+    // Completing one frees a place.
+    tracker.complete(ids[0].as_str(), &alice.user).unwrap();
+    start(&tracker, &alice);
+    // Expired ones do not count.
+    clock.advance(Duration::from_secs(60));
+    for _ in 0..3 {
+        start(&tracker, &alice);
+    }
 }

@@ -28,4 +28,4 @@ mod watch;
 
 pub use review::{UrlReview, UrlReviewError, UrlWarning};
 pub use validate::{InvalidElicitRequest, accept_form, validate_request};
-pub use watch::{Completion, UrlElicitationWatch};
+pub use watch::{Completion, UrlElicitationWatch, WatchFull};

@@ -38,6 +38,6 @@ pub use links::{LinkInForm, links_in_form};
 pub use policy::{CheckedUrl, Environment, UnsafeUrl, UrlNotice, UrlPolicy};
 pub use tracker::{
     Addressed, Clock, CompletedElicitation, CompletionError, ConnectionId, ElicitationStore,
-    ElicitationTracker, EmptyUserId, Initiator, MemoryStore, PendingEntry, PendingUrlElicitation,
-    StartError, StoreError, SystemClock, UserId,
+    ElicitationTracker, EmptyUserId, Initiator, Inserted, MemoryStore, PendingEntry,
+    PendingUrlElicitation, StartError, StoreError, SystemClock, UserId,
 };

@@ -2,7 +2,7 @@
 //! connection, until when it may complete, and the check that whoever completes it is the user
 //! who started it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::error::Error;
 use std::fmt;
 use std::sync::{Mutex, PoisonError};
@@ -20,10 +20,24 @@ use crate::server::policy::{UnsafeUrl, UrlNotice, UrlPolicy};
 /// of the user's credentials (MCP authorization), never something the client claims and never
 /// the session id.
 ///
-/// If the server accepts tokens from several authorization servers, include the issuer, e.g.
-/// `format!("{iss} {sub}")`, since a subject is unique only per issuer.
+/// If the server accepts tokens from several authorization servers, build it with
+/// [`from_issuer_and_subject`](Self::from_issuer_and_subject), since a subject is unique only
+/// per issuer. Either way the subject stays known on its own, and the tracker refuses a URL
+/// that mentions it or the whole id anywhere.
+///
+/// ```
+/// use elicit::server::UserId;
+/// let alice = UserId::from_issuer_and_subject("https://auth.example.com", "alice-sub").unwrap();
+/// assert_eq!(alice.subject(), "alice-sub");
+/// assert_eq!(alice.as_str(), "https://auth.example.com alice-sub");
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub struct UserId(String);
+pub struct UserId {
+    /// The whole id: the subject, or the issuer, a space, and the subject.
+    id: String,
+    /// Where the subject starts in `id`.
+    subject_at: usize,
+}
 
 /// A [`UserId`] cannot be empty: every anonymous caller would share its elicitations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,18 +54,56 @@ impl fmt::Display for EmptyUserId {
 impl Error for EmptyUserId {}
 
 impl UserId {
-    /// The user with this verified subject.
+    /// The user with this verified subject, from the one authorization server the server
+    /// trusts.
     pub fn from_verified_subject(subject: impl Into<String>) -> Result<Self, EmptyUserId> {
         let subject = subject.into();
         if subject.trim().is_empty() {
             return Err(EmptyUserId);
         }
-        Ok(UserId(subject))
+        Ok(UserId {
+            id: subject,
+            subject_at: 0,
+        })
     }
 
-    /// The subject.
+    /// The user with this verified subject from this issuer (`iss`), for a server that trusts
+    /// several authorization servers. Neither may be empty.
+    pub fn from_issuer_and_subject(
+        issuer: impl AsRef<str>,
+        subject: impl AsRef<str>,
+    ) -> Result<Self, EmptyUserId> {
+        let (issuer, subject) = (issuer.as_ref(), subject.as_ref());
+        if issuer.trim().is_empty() || subject.trim().is_empty() {
+            return Err(EmptyUserId);
+        }
+        Ok(UserId {
+            id: format!("{issuer} {subject}"),
+            subject_at: issuer.len() + 1,
+        })
+    }
+
+    /// The whole id: the subject, or for an issuer-qualified id the issuer, a space and the
+    /// subject. Two users are the same when their whole ids are.
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.id
+    }
+
+    /// The subject alone.
+    pub fn subject(&self) -> &str {
+        &self.id[self.subject_at..]
+    }
+
+    /// The issuer, for an id made with [`from_issuer_and_subject`](Self::from_issuer_and_subject).
+    pub fn issuer(&self) -> Option<&str> {
+        self.subject_at
+            .checked_sub(1)
+            .map(|space| &self.id[..space])
+    }
+
+    /// What must not appear in a URL sent for this user: the whole id and the subject.
+    pub(crate) fn identifiers(&self) -> [&str; 2] {
+        [self.as_str(), self.subject()]
     }
 }
 
@@ -141,10 +193,12 @@ impl Error for StoreError {
 /// to be protected against unauthorized access: a persistent implementation must not expose it.
 ///
 /// `remove` must be atomic: of two concurrent calls for one id, at most one gets the entry.
-/// That is what makes completion single-use.
+/// That is what makes completion single-use. `insert` must be atomic too: the per-user limit
+/// holds however many starts race.
 pub trait ElicitationStore {
-    /// Stores a new entry. An entry with the same id already stored is an error.
-    fn insert(&self, entry: PendingEntry) -> Result<(), StoreError>;
+    /// Stores a new entry, unless its user already has `max_per_user` entries unexpired at
+    /// the entry's `started_at`. An entry with the same id already stored is an error.
+    fn insert(&self, entry: PendingEntry, max_per_user: usize) -> Result<Inserted, StoreError>;
     /// The entry with this id, if one is stored.
     fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError>;
     /// Removes the entry with this id and returns it, if one was stored.
@@ -153,10 +207,50 @@ pub trait ElicitationStore {
     fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError>;
 }
 
+/// What [`ElicitationStore::insert`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[must_use]
+pub enum Inserted {
+    /// The entry is stored.
+    Stored,
+    /// The user already has as many pending elicitations as allowed; nothing was stored.
+    UserAtLimit,
+}
+
 /// An in-memory [`ElicitationStore`]: for a single server process, and for tests.
 #[derive(Debug, Default)]
 pub struct MemoryStore {
-    entries: Mutex<HashMap<ElicitationId, PendingEntry>>,
+    entries: Mutex<Entries>,
+}
+
+/// The entries, and each user's ids among them so the per-user limit is counted without a
+/// scan of everyone's.
+#[derive(Debug, Default)]
+struct Entries {
+    by_id: HashMap<ElicitationId, PendingEntry>,
+    by_user: HashMap<UserId, HashSet<ElicitationId>>,
+}
+
+impl Entries {
+    fn remove(&mut self, id: &str) -> Option<PendingEntry> {
+        let entry = self.by_id.remove(id)?;
+        if let Some(ids) = self.by_user.get_mut(&entry.user) {
+            ids.remove(id);
+            if ids.is_empty() {
+                self.by_user.remove(&entry.user);
+            }
+        }
+        Some(entry)
+    }
+
+    fn pending_for(&self, user: &UserId, now: SystemTime) -> usize {
+        self.by_user.get(user).map_or(0, |ids| {
+            ids.iter()
+                .filter_map(|id| self.by_id.get(id))
+                .filter(|entry| !entry.is_expired(now))
+                .count()
+        })
+    }
 }
 
 impl MemoryStore {
@@ -167,17 +261,17 @@ impl MemoryStore {
 
     /// How many entries are stored.
     pub fn len(&self) -> usize {
-        self.lock().len()
+        self.lock().by_id.len()
     }
 
     /// Whether no entry is stored.
     pub fn is_empty(&self) -> bool {
-        self.lock().is_empty()
+        self.lock().by_id.is_empty()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<ElicitationId, PendingEntry>> {
-        // Each operation is one map call, so a panic elsewhere cannot leave the map half-updated
-        // and a poisoned lock is safe to keep using.
+    fn lock(&self) -> std::sync::MutexGuard<'_, Entries> {
+        // No operation can panic between its updates of the two maps, so a poisoned lock (a
+        // panic elsewhere) leaves them consistent and is safe to keep using.
         self.entries.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
@@ -194,17 +288,25 @@ impl fmt::Display for DuplicateId {
 impl Error for DuplicateId {}
 
 impl ElicitationStore for MemoryStore {
-    fn insert(&self, entry: PendingEntry) -> Result<(), StoreError> {
+    fn insert(&self, entry: PendingEntry, max_per_user: usize) -> Result<Inserted, StoreError> {
         let mut entries = self.lock();
-        if entries.contains_key(&entry.id) {
+        if entries.by_id.contains_key(&entry.id) {
             return Err(StoreError::new(DuplicateId));
         }
-        entries.insert(entry.id.clone(), entry);
-        Ok(())
+        if entries.pending_for(&entry.user, entry.started_at) >= max_per_user {
+            return Ok(Inserted::UserAtLimit);
+        }
+        entries
+            .by_user
+            .entry(entry.user.clone())
+            .or_default()
+            .insert(entry.id.clone());
+        entries.by_id.insert(entry.id.clone(), entry);
+        Ok(Inserted::Stored)
     }
 
     fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
-        Ok(self.lock().get(id).cloned())
+        Ok(self.lock().by_id.get(id).cloned())
     }
 
     fn remove(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
@@ -213,15 +315,22 @@ impl ElicitationStore for MemoryStore {
 
     fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError> {
         let mut entries = self.lock();
-        let before = entries.len();
-        entries.retain(|_, entry| !entry.is_expired(now));
-        Ok(before - entries.len())
+        let expired: Vec<ElicitationId> = entries
+            .by_id
+            .values()
+            .filter(|entry| entry.is_expired(now))
+            .map(|entry| entry.id.clone())
+            .collect();
+        for id in &expired {
+            entries.remove(id.as_str());
+        }
+        Ok(expired.len())
     }
 }
 
 impl<S: ElicitationStore + ?Sized> ElicitationStore for std::sync::Arc<S> {
-    fn insert(&self, entry: PendingEntry) -> Result<(), StoreError> {
-        (**self).insert(entry)
+    fn insert(&self, entry: PendingEntry, max_per_user: usize) -> Result<Inserted, StoreError> {
+        (**self).insert(entry, max_per_user)
     }
 
     fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
@@ -272,6 +381,13 @@ pub enum StartError {
     Randomness(RandomnessUnavailable),
     /// The expiry time is past what the clock can represent.
     ExpiryOutOfRange,
+    /// The user already has as many pending elicitations as the tracker allows
+    /// ([`ElicitationTracker::with_max_pending_per_user`]): complete or discard one first, or
+    /// wait for one to expire.
+    TooManyPending {
+        /// The limit.
+        limit: usize,
+    },
     /// The store failed.
     Store(StoreError),
 }
@@ -285,6 +401,11 @@ impl fmt::Display for StartError {
             StartError::ExpiryOutOfRange => {
                 f.write_str("the elicitation's time to live overflows the clock")
             }
+            StartError::TooManyPending { limit } => write!(
+                f,
+                "the user already has {limit} pending URL elicitations, the most allowed; \
+                 complete or discard one, or wait for one to expire"
+            ),
             StartError::Store(e) => e.fmt(f),
         }
     }
@@ -296,7 +417,7 @@ impl Error for StartError {
             StartError::ModeNotSupported(e) => Some(e),
             StartError::UnsafeUrl(e) => Some(e),
             StartError::Randomness(e) => Some(e),
-            StartError::ExpiryOutOfRange => None,
+            StartError::ExpiryOutOfRange | StartError::TooManyPending { .. } => None,
             StartError::Store(e) => Some(e),
         }
     }
@@ -464,6 +585,7 @@ impl CompletedElicitation {
 /// - each id has [`ElicitationId::RANDOM_BITS`] bits of OS randomness;
 /// - each elicitation is bound to the [`UserId`] from the server's authorization (never to a
 ///   session id alone) and to the connection it came from;
+/// - one user has at most [`max_pending_per_user`](Self::max_pending_per_user) pending;
 /// - only the user who started it can complete it, once, before it expires;
 /// - completion yields the notification, addressed to the starting connection only.
 ///
@@ -496,6 +618,7 @@ pub struct ElicitationTracker<S = MemoryStore, C = SystemClock> {
     clock: C,
     policy: UrlPolicy,
     ttl: Duration,
+    max_pending_per_user: usize,
     next_purge: Mutex<Option<SystemTime>>,
 }
 
@@ -504,6 +627,7 @@ impl<S, C> fmt::Debug for ElicitationTracker<S, C> {
         f.debug_struct("ElicitationTracker")
             .field("policy", &self.policy)
             .field("ttl", &self.ttl)
+            .field("max_pending_per_user", &self.max_pending_per_user)
             .finish_non_exhaustive()
     }
 }
@@ -521,6 +645,11 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
     /// goes stale.
     pub const DEFAULT_TTL: Duration = Duration::from_secs(10 * 60);
 
+    /// How many elicitations one user may have pending at once unless
+    /// [`with_max_pending_per_user`](Self::with_max_pending_per_user) says otherwise: more
+    /// than any real task needs in parallel, few enough that one user cannot fill the store.
+    pub const DEFAULT_MAX_PENDING_PER_USER: usize = 32;
+
     /// A tracker over this store and clock.
     pub fn with_store(store: S, clock: C, policy: UrlPolicy) -> Self {
         ElicitationTracker {
@@ -528,6 +657,7 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
             clock,
             policy,
             ttl: Self::DEFAULT_TTL,
+            max_pending_per_user: Self::DEFAULT_MAX_PENDING_PER_USER,
             next_purge: Mutex::new(None),
         }
     }
@@ -541,6 +671,18 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
     /// How long an elicitation may stay pending.
     pub fn ttl(&self) -> Duration {
         self.ttl
+    }
+
+    /// The same tracker with another limit on how many elicitations one user may have
+    /// pending; [`start`](Self::start) refuses more with [`StartError::TooManyPending`].
+    pub fn with_max_pending_per_user(mut self, limit: usize) -> Self {
+        self.max_pending_per_user = limit;
+        self
+    }
+
+    /// How many elicitations one user may have pending.
+    pub fn max_pending_per_user(&self) -> usize {
+        self.max_pending_per_user
     }
 
     /// The URL policy.
@@ -568,20 +710,25 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
         let id = ElicitationId::random().map_err(StartError::Randomness)?;
         let checked = self
             .policy
-            .check_for_user(&url(&id), &[initiator.user.as_str()])
+            .check_for_user(&url(&id), &initiator.user.identifiers())
             .map_err(StartError::UnsafeUrl)?;
         let now = self.clock.now();
         self.purge_if_due(now)?;
         let expires_at = now
             .checked_add(self.ttl)
             .ok_or(StartError::ExpiryOutOfRange)?;
-        self.store.insert(PendingEntry {
+        let entry = PendingEntry {
             id: id.clone(),
             user: initiator.user.clone(),
             connection: initiator.connection.clone(),
             started_at: now,
             expires_at,
-        })?;
+        };
+        if self.store.insert(entry, self.max_pending_per_user)? == Inserted::UserAtLimit {
+            return Err(StartError::TooManyPending {
+                limit: self.max_pending_per_user,
+            });
+        }
         Ok(PendingUrlElicitation {
             notices: checked.notices().to_vec(),
             params: ElicitRequestUrlParams::new(message, checked, id),
@@ -619,7 +766,7 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
         let entry = self.store.remove(id)?.ok_or(CompletionError::NotPending)?;
         if entry.user != *user {
             // Only if the store swapped the entry between the two calls; put it back.
-            self.store.insert(entry)?;
+            let _ = self.store.insert(entry, usize::MAX)?;
             return Err(CompletionError::WrongUser);
         }
         Ok(CompletedElicitation { entry })
