@@ -8,6 +8,8 @@
 //! use elicit::{ElicitationCapability, JsonRpcError, UrlElicitationRequiredError};
 //! use elicit::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
 //!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
 //! let tracker = ElicitationTracker::new(UrlPolicy::production());
 //! let client = ElicitationCapability::form_and_url();
 //! let initiator = Initiator::new(
@@ -20,6 +22,7 @@
 //!     .start(&initiator, Some(&client), "Authorization is required to access your Example Co files.", |id| {
 //!         format!("https://mcp.example.com/connect?elicitationId={id}")
 //!     })
+//!     .await
 //!     .unwrap();
 //! let error: JsonRpcError = pending.required_error("This request requires more information.").into();
 //! assert_eq!(error.code, -32042);
@@ -28,14 +31,19 @@
 //! // for every listed id has come (see `elicit::client::UrlElicitationWatch`).
 //! let required = UrlElicitationRequiredError::try_from(&error).unwrap();
 //! assert_eq!(required.elicitations()[0].elicitation_id(), pending.id());
+//! # }
 //! ```
 
 mod links;
 mod policy;
+#[cfg(feature = "redis")]
+mod redis_store;
 mod tracker;
 
 pub use links::{LinkInForm, links_in_form};
 pub use policy::{CheckedUrl, Environment, UnsafeUrl, UrlNotice, UrlPolicy};
+#[cfg(feature = "redis")]
+pub use redis_store::{Completions, RedisStore, Routed};
 pub use tracker::{
     Addressed, Clock, CompletedElicitation, CompletionError, ConnectionId, ElicitationStore,
     ElicitationTracker, EmptyUserId, Initiator, Inserted, MemoryStore, PendingEntry,

@@ -109,18 +109,41 @@ impl UserId {
 
 /// The client connection (MCP session) an elicitation was started from. It says where to send
 /// the completion notification and nothing else: who the user is comes from [`UserId`] only.
+///
+/// A server running as several replicas names the replica too
+/// ([`on_replica`](Self::on_replica)), so that a completion on another replica is routed to the
+/// one holding the connection.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub struct ConnectionId(String);
+pub struct ConnectionId {
+    id: String,
+    replica: Option<String>,
+}
 
 impl ConnectionId {
     /// The connection with this id, as the transport names it.
     pub fn new(id: impl Into<String>) -> Self {
-        ConnectionId(id.into())
+        ConnectionId {
+            id: id.into(),
+            replica: None,
+        }
+    }
+
+    /// The connection with this id on the server replica named `replica`.
+    pub fn on_replica(replica: impl Into<String>, id: impl Into<String>) -> Self {
+        ConnectionId {
+            id: id.into(),
+            replica: Some(replica.into()),
+        }
     }
 
     /// The id.
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.id
+    }
+
+    /// The replica holding the connection, if named.
+    pub fn replica(&self) -> Option<&str> {
+        self.replica.as_deref()
     }
 }
 
@@ -192,19 +215,37 @@ impl Error for StoreError {
 /// Where an [`ElicitationTracker`] keeps pending elicitations. The spec requires this storage
 /// to be protected against unauthorized access: a persistent implementation must not expose it.
 ///
-/// `remove` must be atomic: of two concurrent calls for one id, at most one gets the entry.
-/// That is what makes completion single-use. `insert` must be atomic too: the per-user limit
-/// holds however many starts race.
-pub trait ElicitationStore {
+/// `remove` must be atomic: of two concurrent calls for one id, at most one gets the entry,
+/// across every process sharing the store. That is what makes completion single-use. `insert`
+/// must be atomic too: the per-user limit holds however many starts race.
+///
+/// The methods are async because a shared store ([`RedisStore`](crate::server::RedisStore),
+/// feature `redis`) does network I/O; [`MemoryStore`]'s futures are ready at once. Implement
+/// them with `async fn`.
+pub trait ElicitationStore: Send + Sync {
     /// Stores a new entry, unless its user already has `max_per_user` entries unexpired at
     /// the entry's `started_at`. An entry with the same id already stored is an error.
-    fn insert(&self, entry: PendingEntry, max_per_user: usize) -> Result<Inserted, StoreError>;
+    fn insert(
+        &self,
+        entry: PendingEntry,
+        max_per_user: usize,
+    ) -> impl Future<Output = Result<Inserted, StoreError>> + Send;
     /// The entry with this id, if one is stored.
-    fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError>;
+    fn get(
+        &self,
+        id: &str,
+    ) -> impl Future<Output = Result<Option<PendingEntry>, StoreError>> + Send;
     /// Removes the entry with this id and returns it, if one was stored.
-    fn remove(&self, id: &str) -> Result<Option<PendingEntry>, StoreError>;
-    /// Removes every entry expired at `now`; returns how many.
-    fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError>;
+    fn remove(
+        &self,
+        id: &str,
+    ) -> impl Future<Output = Result<Option<PendingEntry>, StoreError>> + Send;
+    /// Removes every entry expired at `now`; returns how many. A store whose entries expire by
+    /// themselves returns 0.
+    fn remove_expired(
+        &self,
+        now: SystemTime,
+    ) -> impl Future<Output = Result<usize, StoreError>> + Send;
 }
 
 /// What [`ElicitationStore::insert`] did.
@@ -288,7 +329,11 @@ impl fmt::Display for DuplicateId {
 impl Error for DuplicateId {}
 
 impl ElicitationStore for MemoryStore {
-    fn insert(&self, entry: PendingEntry, max_per_user: usize) -> Result<Inserted, StoreError> {
+    async fn insert(
+        &self,
+        entry: PendingEntry,
+        max_per_user: usize,
+    ) -> Result<Inserted, StoreError> {
         let mut entries = self.lock();
         if entries.by_id.contains_key(&entry.id) {
             return Err(StoreError::new(DuplicateId));
@@ -305,15 +350,15 @@ impl ElicitationStore for MemoryStore {
         Ok(Inserted::Stored)
     }
 
-    fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+    async fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
         Ok(self.lock().by_id.get(id).cloned())
     }
 
-    fn remove(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+    async fn remove(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
         Ok(self.lock().remove(id))
     }
 
-    fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError> {
+    async fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError> {
         let mut entries = self.lock();
         let expired: Vec<ElicitationId> = entries
             .by_id
@@ -328,27 +373,31 @@ impl ElicitationStore for MemoryStore {
     }
 }
 
-impl<S: ElicitationStore + ?Sized> ElicitationStore for std::sync::Arc<S> {
-    fn insert(&self, entry: PendingEntry, max_per_user: usize) -> Result<Inserted, StoreError> {
-        (**self).insert(entry, max_per_user)
+impl<S: ElicitationStore> ElicitationStore for std::sync::Arc<S> {
+    async fn insert(
+        &self,
+        entry: PendingEntry,
+        max_per_user: usize,
+    ) -> Result<Inserted, StoreError> {
+        (**self).insert(entry, max_per_user).await
     }
 
-    fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
-        (**self).get(id)
+    async fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+        (**self).get(id).await
     }
 
-    fn remove(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
-        (**self).remove(id)
+    async fn remove(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+        (**self).remove(id).await
     }
 
-    fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError> {
-        (**self).remove_expired(now)
+    async fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError> {
+        (**self).remove_expired(now).await
     }
 }
 
 /// The time source of an [`ElicitationTracker`]; tests inject their own to expire entries
 /// without waiting.
-pub trait Clock {
+pub trait Clock: Send + Sync {
     /// The current time.
     fn now(&self) -> SystemTime;
 }
@@ -363,7 +412,7 @@ impl Clock for SystemClock {
     }
 }
 
-impl<F: Fn() -> SystemTime> Clock for F {
+impl<F: Fn() -> SystemTime + Send + Sync> Clock for F {
     fn now(&self) -> SystemTime {
         self()
     }
@@ -483,6 +532,11 @@ pub struct Addressed<T> {
 }
 
 impl<T> Addressed<T> {
+    #[cfg(feature = "redis")]
+    pub(crate) fn new(to: ConnectionId, message: T) -> Self {
+        Addressed { to, message }
+    }
+
     /// The connection to send it to.
     pub fn to(&self) -> &ConnectionId {
         &self.to
@@ -593,6 +647,8 @@ impl CompletedElicitation {
 /// use elicit::ElicitationCapability;
 /// use elicit::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
 ///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
 /// let tracker = ElicitationTracker::new(UrlPolicy::production());
 /// let alice = UserId::from_verified_subject("alice-sub").unwrap();
 /// let initiator = Initiator::new(alice.clone(), ConnectionId::new("session-1"));
@@ -600,18 +656,20 @@ impl CompletedElicitation {
 ///     .start(&initiator, Some(&ElicitationCapability::form_and_url()), "Connect your Example Co account", |id| {
 ///         format!("https://mcp.example.com/connect?elicitationId={id}")
 ///     })
+///     .await
 ///     .unwrap();
 ///
 /// // The connect page, opened by someone else: refused, and still pending for Alice.
 /// let bob = UserId::from_verified_subject("bob-sub").unwrap();
-/// assert!(tracker.complete(pending.id().as_str(), &bob).is_err());
+/// assert!(tracker.complete(pending.id().as_str(), &bob).await.is_err());
 ///
 /// // Opened by Alice: completed, and the notification goes to her connection.
-/// let done = tracker.complete(pending.id().as_str(), &alice).unwrap();
+/// let done = tracker.complete(pending.id().as_str(), &alice).await.unwrap();
 /// assert_eq!(done.notification().to().as_str(), "session-1");
 ///
 /// // Once only.
-/// assert!(tracker.complete(pending.id().as_str(), &alice).is_err());
+/// assert!(tracker.complete(pending.id().as_str(), &alice).await.is_err());
+/// # }
 /// ```
 pub struct ElicitationTracker<S = MemoryStore, C = SystemClock> {
     store: S,
@@ -698,13 +756,47 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
     /// Starts a URL-mode elicitation for `initiator`. `client` is the `elicitation` capability
     /// the client declared (`None` if none); `url` builds the URL from the new id, usually a
     /// connect page of the server's own that checks the user before anything else.
-    pub fn start(
+    ///
+    /// The checks and `url` run at once, before the returned future is polled (so `url` need
+    /// not be `Send`); the future stores the elicitation.
+    pub fn start<'a, M, U>(
+        &'a self,
+        initiator: &Initiator,
+        client: Option<&ElicitationCapability>,
+        message: M,
+        url: U,
+    ) -> impl Future<Output = Result<PendingUrlElicitation, StartError>> + Send + use<'a, S, C, M, U>
+    where
+        M: Into<String>,
+        U: FnOnce(&ElicitationId) -> String,
+    {
+        self.store_prepared(self.prepare(initiator, client, message.into(), url))
+    }
+
+    /// The stored half of [`start`](Self::start), whose future holds none of `start`'s
+    /// argument types (the rmcp integration's futures must not).
+    pub(crate) async fn store_prepared(
+        &self,
+        prepared: Result<(PendingEntry, PendingUrlElicitation), StartError>,
+    ) -> Result<PendingUrlElicitation, StartError> {
+        let (entry, pending) = prepared?;
+        self.purge_if_due(entry.started_at).await?;
+        match self.store.insert(entry, self.max_pending_per_user).await? {
+            Inserted::Stored => Ok(pending),
+            Inserted::UserAtLimit => Err(StartError::TooManyPending {
+                limit: self.max_pending_per_user,
+            }),
+        }
+    }
+
+    /// What [`start`](Self::start) checks and builds before it stores anything.
+    pub(crate) fn prepare(
         &self,
         initiator: &Initiator,
         client: Option<&ElicitationCapability>,
-        message: impl Into<String>,
+        message: String,
         url: impl FnOnce(&ElicitationId) -> String,
-    ) -> Result<PendingUrlElicitation, StartError> {
+    ) -> Result<(PendingEntry, PendingUrlElicitation), StartError> {
         ElicitationCapability::require(client, ElicitMode::Url)
             .map_err(StartError::ModeNotSupported)?;
         let id = ElicitationId::random().map_err(StartError::Randomness)?;
@@ -713,7 +805,6 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
             .check_for_user(&url(&id), &initiator.user.identifiers())
             .map_err(StartError::UnsafeUrl)?;
         let now = self.clock.now();
-        self.purge_if_due(now)?;
         let expires_at = now
             .checked_add(self.ttl)
             .ok_or(StartError::ExpiryOutOfRange)?;
@@ -724,16 +815,12 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
             started_at: now,
             expires_at,
         };
-        if self.store.insert(entry, self.max_pending_per_user)? == Inserted::UserAtLimit {
-            return Err(StartError::TooManyPending {
-                limit: self.max_pending_per_user,
-            });
-        }
-        Ok(PendingUrlElicitation {
+        let pending = PendingUrlElicitation {
             notices: checked.notices().to_vec(),
             params: ElicitRequestUrlParams::new(message, checked, id),
             expires_at,
-        })
+        };
+        Ok((entry, pending))
     }
 
     /// Checks, without completing it, that the elicitation is pending and belongs to `user`:
@@ -742,10 +829,14 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
     ///
     /// `user` must come from the server's own check of the browser (a session cookie of the
     /// server or its authorization server), never from the URL.
-    pub fn verify(&self, id: &str, user: &UserId) -> Result<PendingEntry, CompletionError> {
-        let entry = self.store.get(id)?.ok_or(CompletionError::NotPending)?;
+    pub async fn verify(&self, id: &str, user: &UserId) -> Result<PendingEntry, CompletionError> {
+        let entry = self
+            .store
+            .get(id)
+            .await?
+            .ok_or(CompletionError::NotPending)?;
         if entry.is_expired(self.clock.now()) {
-            self.store.remove(id)?;
+            self.store.remove(id).await?;
             return Err(CompletionError::Expired);
         }
         if entry.user != *user {
@@ -756,17 +847,21 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
 
     /// Completes the elicitation for `user`, once: it must be pending, unexpired, and started
     /// by `user`. Returns what to notify and whom.
-    pub fn complete(
+    pub async fn complete(
         &self,
         id: &str,
         user: &UserId,
     ) -> Result<CompletedElicitation, CompletionError> {
-        self.verify(id, user)?;
+        self.verify(id, user).await?;
         // `remove` is atomic: of two completions racing past `verify`, one gets the entry.
-        let entry = self.store.remove(id)?.ok_or(CompletionError::NotPending)?;
+        let entry = self
+            .store
+            .remove(id)
+            .await?
+            .ok_or(CompletionError::NotPending)?;
         if entry.user != *user {
             // Only if the store swapped the entry between the two calls; put it back.
-            let _ = self.store.insert(entry, usize::MAX)?;
+            let _ = self.store.insert(entry, usize::MAX).await?;
             return Err(CompletionError::WrongUser);
         }
         Ok(CompletedElicitation { entry })
@@ -774,10 +869,10 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
 
     /// Drops a pending elicitation of `user`'s, e.g. after the client answered decline or
     /// cancel. Another user's elicitation is left alone.
-    pub fn discard(&self, id: &str, user: &UserId) -> Result<(), CompletionError> {
-        match self.verify(id, user) {
+    pub async fn discard(&self, id: &str, user: &UserId) -> Result<(), CompletionError> {
+        match self.verify(id, user).await {
             Ok(_) => {
-                self.store.remove(id)?;
+                self.store.remove(id).await?;
                 Ok(())
             }
             Err(CompletionError::Expired) => Ok(()),
@@ -787,20 +882,21 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
 
     /// Removes every expired entry now; returns how many. [`start`](Self::start) also does
     /// this at most once per time-to-live quarter, so a store does not grow without bound.
-    pub fn purge_expired(&self) -> Result<usize, StoreError> {
-        self.store.remove_expired(self.clock.now())
+    pub async fn purge_expired(&self) -> Result<usize, StoreError> {
+        self.store.remove_expired(self.clock.now()).await
     }
 
-    fn purge_if_due(&self, now: SystemTime) -> Result<(), StoreError> {
-        let mut next = self
-            .next_purge
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if next.is_some_and(|due| now < due) {
-            return Ok(());
+    async fn purge_if_due(&self, now: SystemTime) -> Result<(), StoreError> {
+        {
+            let mut next = self
+                .next_purge
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            if next.is_some_and(|due| now < due) {
+                return Ok(());
+            }
+            *next = now.checked_add(self.ttl / 4);
         }
-        *next = now.checked_add(self.ttl / 4);
-        drop(next);
-        self.store.remove_expired(now).map(drop)
+        self.store.remove_expired(now).await.map(drop)
     }
 }
