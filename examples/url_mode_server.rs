@@ -10,6 +10,9 @@
 //! cargo run --example url_mode_server -- --redis redis://127.0.0.1:6379/ 127.0.0.1:3002
 //! ```
 //!
+//! `--prefix NAME` puts this demo's keys and channels in Redis under `NAME` (default
+//! `elicit`), so several demos can share one Redis.
+//!
 //! Connect an MCP client that declares `{"elicitation": {"url": {}}}` to the printed `/mcp` URL.
 //! The server holds no Example Co token for the user yet, so:
 //!
@@ -152,7 +155,7 @@ enum Shared {
     Local(Mutex<HashMap<String, String>>),
     Redis {
         connection: redis::aio::ConnectionManager,
-        prefix: &'static str,
+        prefix: String,
     },
 }
 
@@ -457,15 +460,19 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// The command line: `[--redis URL] [ADDRESS]`.
+const USAGE: &str = "usage: url_mode_server [--redis URL [--prefix NAME]] [ADDRESS]";
+
+/// The command line: `[--redis URL [--prefix NAME]] [ADDRESS]`.
 struct Arguments {
     redis: Option<String>,
+    prefix: String,
     address: Option<String>,
 }
 
 fn arguments() -> Result<Arguments, Box<dyn Error>> {
     let mut arguments = Arguments {
         redis: None,
+        prefix: RedisStore::DEFAULT_PREFIX.to_owned(),
         address: None,
     };
     let mut args = std::env::args().skip(1);
@@ -477,15 +484,12 @@ fn arguments() -> Result<Arguments, Box<dyn Error>> {
                     .ok_or("--redis needs a URL, e.g. redis://127.0.0.1:6379/")?;
                 arguments.redis = Some(url);
             }
+            "--prefix" => arguments.prefix = args.next().ok_or("--prefix needs a name")?,
             flag if flag.starts_with("--") => {
-                return Err(
-                    format!("unknown option `{flag}`; usage: [--redis URL] [ADDRESS]").into(),
-                );
+                return Err(format!("unknown option `{flag}`; {USAGE}").into());
             }
             _ if arguments.address.is_some() => {
-                return Err(
-                    format!("unexpected argument `{arg}`; usage: [--redis URL] [ADDRESS]").into(),
-                );
+                return Err(format!("unexpected argument `{arg}`; {USAGE}").into());
             }
             _ => arguments.address = Some(arg),
         }
@@ -510,7 +514,8 @@ async fn main() -> Result<(), Box<dyn Error>> {
         Some(url) => {
             let store = RedisStore::connect(url)
                 .await
-                .map_err(|e| format!("cannot use Redis at {url}: {e}"))?;
+                .map_err(|e| format!("cannot use Redis at {url}: {e}"))?
+                .with_prefix(&arguments.prefix);
             let connection = redis::Client::open(url.as_str())?
                 .get_connection_manager()
                 .await?;
@@ -520,11 +525,11 @@ async fn main() -> Result<(), Box<dyn Error>> {
                 Store::Redis(store),
                 Shared::Redis {
                     connection: connection.clone(),
-                    prefix: "elicit-demo:token:",
+                    prefix: format!("{}:demo-token:", arguments.prefix),
                 },
                 Shared::Redis {
                     connection,
-                    prefix: "elicit-demo:browser:",
+                    prefix: format!("{}:demo-browser:", arguments.prefix),
                 },
                 Some(replica),
             )
