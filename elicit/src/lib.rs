@@ -54,7 +54,7 @@
 //!
 //! # Features
 //!
-//! Both off by default:
+//! All off by default:
 //!
 //! - `rmcp`: the `rmcp` module, elicitation on [rmcp](https://docs.rs/rmcp), the official Rust
 //!   MCP SDK: a typed form call on its server peer that checks the client's modes and validates
@@ -63,6 +63,8 @@
 //! - `schemars`: every derived form and choice enum also implements `schemars::JsonSchema`,
 //!   with the same schema, so schemars-based tooling (rmcp's own
 //!   `ElicitationSchema::from_type`, among others) takes the derived types as they are.
+//! - `redis`: `server::RedisStore`, URL-mode elicitations shared by the replicas of a server
+//!   on Redis or Valkey, with completions routed to the replica holding the connection.
 #![deny(missing_docs)]
 
 mod capability;

@@ -2,6 +2,10 @@
 //! binds each URL elicitation to its user and completes it only for that user, and the lint for
 //! links in form-mode requests.
 //!
+//! The tracker keeps pending elicitations in an [`ElicitationStore`]: [`MemoryStore`] for one
+//! process, or `RedisStore` (feature `redis`) for a server running as several replicas, which
+//! also routes each completion to the replica holding the session that started it.
+//!
 //! The pattern "this tool call needs third-party authorization first":
 //!
 //! ```

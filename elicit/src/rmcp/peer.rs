@@ -575,9 +575,8 @@ impl ConnectionPeers {
     }
 
     /// Sends a completion notification to the connection it is addressed to, e.g. one that
-    /// another replica completed and routed here (see
-    /// [`RedisStore::completions`](crate::server::RedisStore::completions)). `Ok(false)` if
-    /// that connection is not registered here.
+    /// another replica completed and routed here (`RedisStore::completions`, feature `redis`).
+    /// `Ok(false)` if that connection is not registered here.
     pub async fn send(
         &self,
         notification: Addressed<ElicitationCompleteNotification>,

@@ -219,8 +219,8 @@ impl Error for StoreError {
 /// across every process sharing the store. That is what makes completion single-use. `insert`
 /// must be atomic too: the per-user limit holds however many starts race.
 ///
-/// The methods are async because a shared store ([`RedisStore`](crate::server::RedisStore),
-/// feature `redis`) does network I/O; [`MemoryStore`]'s futures are ready at once. Implement
+/// The methods are async because a shared store (`RedisStore`, feature `redis`) does network
+/// I/O; [`MemoryStore`]'s futures are ready at once. Implement
 /// them with `async fn`.
 pub trait ElicitationStore: Send + Sync {
     /// Stores a new entry, unless its user already has `max_per_user` entries unexpired at
