@@ -120,8 +120,11 @@ impl ClientHandler for TerminalClient {
         match rendered {
             Ok(result) => {
                 if let Some(url) = url.filter(|_| result.action == ElicitAction::Accept) {
-                    // So that its completion notification is recognised and reported.
-                    self.completions.watch().track(&url);
+                    // So that its completion notification is recognised and reported. A full
+                    // watch only means that notification will not be reported: say so.
+                    if let Err(full) = self.completions.watch().track(&url) {
+                        eprintln!("terminal_client: {full}");
+                    }
                 }
                 Ok(sdk::ElicitResult::from(result))
             }
@@ -317,7 +320,12 @@ async fn open_required_urls(
 ) -> Result<bool, Box<dyn Error>> {
     // Registered before the prompts, so a completion that arrives while the user is still
     // looking at the next URL is not lost.
-    let already_done = completions.watch().retry_after((), &required).is_some();
+    // A full watch is an error to report, not a reason to drop the call: its text says so.
+    let already_done = completions
+        .watch()
+        .retry_after((), &required)
+        .map_err(|full| full.to_string())?
+        .is_some();
     eprintln!("{}", required.message());
     for elicitation in required.elicitations() {
         let renderer = renderer.clone();

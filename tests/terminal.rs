@@ -5,37 +5,18 @@
 //! tmux must be installed (`.ci/tmux` installs it). Every wait is bounded; a test that does
 //! not see what it waits for fails with the screen it saw.
 
+mod examples_built;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use examples_built::examples_dir;
 use serde_json::{Value, json};
 
 /// How long to wait for a prompt or an exit: generous, for a loaded 2-core machine.
 const PATIENCE: Duration = Duration::from_secs(60);
-
-/// The examples the tests run, built once per test binary (a no-op when they are current).
-fn examples_dir() -> &'static Path {
-    static BUILT: OnceLock<PathBuf> = OnceLock::new();
-    BUILT.get_or_init(|| {
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "--quiet", "--manifest-path"])
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
-            // The examples package, with the features .ci/conformance builds it with too, so
-            // one build serves both.
-            .args(["-p", "elicit-examples", "--features", "rmcp,terminal"])
-            .args(["--example", "terminal_form", "--example", "terminal_client"])
-            .args(["--example", "stdio_server", "--example", "url_mode_server"])
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "building the examples failed");
-        // This test runs from target/<profile>/deps; the examples sit beside deps.
-        let deps = std::env::current_exe().unwrap();
-        deps.parent().unwrap().parent().unwrap().join("examples")
-    })
-}
 
 fn require_tmux() {
     let found = Command::new("tmux")

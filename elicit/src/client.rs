@@ -38,4 +38,4 @@ pub mod terminal;
 pub use review::{UrlReview, UrlReviewError, UrlWarning};
 pub use validate::{InvalidElicitRequest, accept_form, validate_request};
 #[cfg(feature = "url-mode")]
-pub use watch::{Completion, UrlElicitationWatch};
+pub use watch::{Completion, UrlElicitationWatch, WatchFull};

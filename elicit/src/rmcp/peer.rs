@@ -14,8 +14,8 @@ use serde::Deserialize;
 use crate::error::ContentError;
 use crate::rmcp::convert::{InvalidResult, Unrepresentable};
 use crate::server::{
-    Clock, CompletedElicitation, ConnectionId, ElicitationStore, ElicitationTracker, Initiator,
-    PendingUrlElicitation, StartError,
+    Addressed, Clock, CompletedElicitation, ConnectionId, ElicitationStore, ElicitationTracker,
+    Initiator, PendingUrlElicitation, StartError,
 };
 use crate::wire::{
     ElicitMode, ElicitRequest, ElicitRequestParams, ElicitationCompleteNotification, ElicitationId,
@@ -451,24 +451,29 @@ pub trait ElicitPeer: sealed::Session + Sync {
         url: impl FnOnce(&ElicitationId) -> String,
     ) -> impl Future<Output = Result<UrlElicitation, ElicitError>> + Send + 'a
     where
-        S: ElicitationStore + Sync,
-        C: Clock + Sync,
+        S: ElicitationStore,
+        C: Clock,
     {
-        // Started here, before the future: `url` need not be `Send`.
-        let started = refuse_on_stateless_protocol(self).and_then(|()| {
+        // The tracker builds the URL here, before the future: `url` need not be `Send`.
+        let start = refuse_on_stateless_protocol(self).map(|()| {
             let capability = self.client_elicitation();
-            tracker
-                .start(initiator, capability.as_ref(), message, url)
-                .map_err(ElicitError::from)
+            tracker.store_prepared(tracker.prepare(
+                initiator,
+                capability.as_ref(),
+                message.into(),
+                url,
+            ))
         });
         async move {
-            let pending = started?;
+            let pending = start?.await?;
             let outcome = self.send_url_elicitation(&pending).await;
             if !matches!(outcome, Ok(UrlElicitOutcome::Consented)) {
                 // Nothing will complete it now. If the store fails here the entry only lingers
                 // until its time to live runs out, bound to the same user, so the outcome
                 // still stands.
-                let _ = tracker.discard(pending.id().as_str(), &initiator.user);
+                let _ = tracker
+                    .discard(pending.id().as_str(), &initiator.user)
+                    .await;
             }
             Ok(UrlElicitation {
                 pending,
@@ -481,21 +486,31 @@ pub trait ElicitPeer: sealed::Session + Sync {
     /// (`URLElicitationRequiredError`) for the tool handler to return: the client shows the URL
     /// and retries the call once the elicitation completes. A client that did not declare URL
     /// mode is refused before anything is stored.
-    fn url_elicitation_required<S, C>(
+    fn url_elicitation_required<'a, S, C>(
         &self,
-        tracker: &ElicitationTracker<S, C>,
+        tracker: &'a ElicitationTracker<S, C>,
         initiator: &Initiator,
         message: impl Into<String>,
         url: impl FnOnce(&ElicitationId) -> String,
         error_message: impl Into<String>,
-    ) -> Result<sdk::ErrorData, ElicitError>
+    ) -> impl Future<Output = Result<sdk::ErrorData, ElicitError>> + Send + 'a
     where
         S: ElicitationStore,
         C: Clock,
     {
+        // The tracker builds the URL here, before the future: `url` need not be `Send`.
         let capability = self.client_elicitation();
-        let pending = tracker.start(initiator, capability.as_ref(), message, url)?;
-        Ok(sdk::ErrorData::from(pending.required_error(error_message)))
+        let start = tracker.store_prepared(tracker.prepare(
+            initiator,
+            capability.as_ref(),
+            message.into(),
+            url,
+        ));
+        let error_message = error_message.into();
+        async move {
+            let pending = start.await?;
+            Ok(sdk::ErrorData::from(pending.required_error(error_message)))
+        }
     }
 
     /// Sends `notifications/elicitation/complete` on this session, exactly as the spec writes
@@ -629,7 +644,17 @@ impl ConnectionPeers {
     /// `Ok(false)` if that connection is not registered (it closed): the notification is
     /// optional, and the client can still retry by hand.
     pub async fn notify(&self, completed: &CompletedElicitation) -> Result<bool, ElicitError> {
-        let (connection, notification) = completed.notification().into_parts();
+        self.send(completed.notification()).await
+    }
+
+    /// Sends a completion notification to the connection it is addressed to, e.g. one that
+    /// another replica completed and routed here (`RedisStore::completions`, feature `redis`).
+    /// `Ok(false)` if that connection is not registered here.
+    pub async fn send(
+        &self,
+        notification: Addressed<ElicitationCompleteNotification>,
+    ) -> Result<bool, ElicitError> {
+        let (connection, notification) = notification.into_parts();
         let Some(peer) = self.get(&connection) else {
             return Ok(false);
         };
