@@ -2,12 +2,12 @@
 //! server's own connect page next to the MCP endpoint (axum serves both).
 //!
 //! ```sh
-//! cargo run --example url_mode_server                    # picks a free port, prints the URLs
-//! cargo run --example url_mode_server -- 127.0.0.1:3000  # or listens where told (loopback only)
+//! cargo run -p elicit-examples --features rmcp --example url_mode_server  # picks a free port, prints the URLs
+//! cargo run -p elicit-examples --features rmcp --example url_mode_server -- 127.0.0.1:3000  # or listens where told (loopback only)
 //!
 //! # Several replicas sharing one Redis: start on one, complete through the other's page.
-//! cargo run --example url_mode_server -- --redis redis://127.0.0.1:6379/ 127.0.0.1:3001
-//! cargo run --example url_mode_server -- --redis redis://127.0.0.1:6379/ 127.0.0.1:3002
+//! cargo run -p elicit-examples --features rmcp --example url_mode_server -- --redis redis://127.0.0.1:6379/ 127.0.0.1:3001
+//! cargo run -p elicit-examples --features rmcp --example url_mode_server -- --redis redis://127.0.0.1:6379/ 127.0.0.1:3002
 //! ```
 //!
 //! `--prefix NAME` puts this demo's keys and channels in Redis under `NAME` (default
@@ -463,19 +463,19 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 const USAGE: &str = "usage: url_mode_server [--redis URL [--prefix NAME]] [ADDRESS]";
 
 /// The command line: `[--redis URL [--prefix NAME]] [ADDRESS]`.
-struct Arguments {
+pub struct Arguments {
     redis: Option<String>,
     prefix: String,
     address: Option<String>,
 }
 
-fn arguments() -> Result<Arguments, Box<dyn Error>> {
+/// Reads the command line (without the program's name).
+pub fn arguments(mut args: impl Iterator<Item = String>) -> Result<Arguments, Box<dyn Error>> {
     let mut arguments = Arguments {
         redis: None,
         prefix: RedisStore::DEFAULT_PREFIX.to_owned(),
         address: None,
     };
-    let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--redis" => {
@@ -499,7 +499,11 @@ fn arguments() -> Result<Arguments, Box<dyn Error>> {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
-    let arguments = arguments()?;
+    serve(arguments(std::env::args().skip(1))?).await
+}
+
+/// Serves until Ctrl-C. (`tests/replicas.rs` runs replicas of it through this.)
+pub async fn serve(arguments: Arguments) -> Result<(), Box<dyn Error>> {
     let listener =
         tokio::net::TcpListener::bind(common::listen_address(arguments.address.as_deref())?)
             .await?;

@@ -2,7 +2,7 @@
 //! answer (defaults, then validation), reviewing a URL before consent, and following
 //! completion notifications.
 
-mod spec;
+mod support;
 
 use std::net::TcpListener;
 
@@ -71,7 +71,7 @@ fn a_mode_the_client_did_not_declare_is_answered_with_32602() {
         let rpc = err.to_jsonrpc_error();
         assert_eq!(rpc.code, JsonRpcError::INVALID_PARAMS);
         assert_eq!(rpc.data, Some(json!({"mode": mode.as_str()})));
-        spec::assert_valid("Error", &serde_json::to_value(&rpc).unwrap());
+        support::assert_valid("Error", &serde_json::to_value(&rpc).unwrap());
     }
 }
 
@@ -238,7 +238,7 @@ fn accepting_a_form_fills_in_the_defaults_the_user_left_out() {
             "verified": true, "plan": "pro", "colors": ["green"]
         })
     );
-    spec::assert_valid("ElicitResult", &serde_json::to_value(&result).unwrap());
+    support::assert_valid("ElicitResult", &serde_json::to_value(&result).unwrap());
 
     // What the user gave wins over the default.
     let given = object(json!({"name": "Ada", "verified": false}));
@@ -253,7 +253,9 @@ fn accepting_a_form_fills_in_the_defaults_the_user_left_out() {
 
 #[test]
 fn a_form_answer_is_validated_against_the_schema_before_sending() {
-    let schema: RequestedSchema = serde_json::from_value(json!({
+    // From text, so the properties keep the sender's order whatever serde_json's map does.
+    let schema: RequestedSchema = serde_json::from_str(
+        r#"{
         "type": "object",
         "properties": {
             "name": {"type": "string", "minLength": 3},
@@ -261,11 +263,12 @@ fn a_form_answer_is_validated_against_the_schema_before_sending() {
             "age": {"type": "number", "minimum": 18}
         },
         "required": ["name", "email"]
-    }))
+    }"#,
+    )
     .unwrap();
     let err = accept_form(&schema, object(json!({"name": "Al", "age": 12}))).unwrap_err();
     let fields: Vec<&str> = err.errors().iter().map(|e| e.field()).collect();
-    assert_eq!(fields, ["age", "email", "name"]);
+    assert_eq!(fields, ["name", "email", "age"]);
     // The same checks as the shared validator, not a copy of them.
     let content = object(json!({"name": "Al", "age": 12}));
     assert_eq!(schema.validate_content(&content).unwrap_err(), err);

@@ -2,7 +2,7 @@
 //! the tracker's binding of each elicitation to its user, the phishing defence, single use,
 //! expiry, addressing of the completion notification, and the capability gate.
 
-mod spec;
+mod support;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -408,7 +408,7 @@ async fn the_notification_goes_to_the_connection_that_started_it_only() {
     let (to, message) = notification.into_parts();
     assert_eq!(to.as_str(), "desktop-connection");
     let json = serde_json::to_value(&message).unwrap();
-    spec::assert_valid("ElicitationCompleteNotification", &json);
+    support::assert_valid("ElicitationCompleteNotification", &json);
     assert_eq!(json["params"]["elicitationId"], id.as_str());
 }
 
@@ -692,13 +692,13 @@ async fn what_the_tracker_sends_validates_against_the_spec() {
         .await
         .unwrap();
     let request = serde_json::to_value(pending.request(RequestId::from(3))).unwrap();
-    spec::assert_valid("ElicitRequest", &request);
-    spec::assert_valid("ElicitRequestURLParams", &request["params"]);
+    support::assert_valid("ElicitRequest", &request);
+    support::assert_valid("ElicitRequestURLParams", &request["params"]);
     assert_eq!(request["params"]["url"], connect_url(pending.id()));
 
     let error = pending.required_error("This request requires more information.");
     let response = json!({"jsonrpc": "2.0", "id": 2, "error": error});
-    spec::assert_valid("URLElicitationRequiredError", &response);
+    support::assert_valid("URLElicitationRequiredError", &response);
     assert_eq!(JsonRpcError::from(&error).code, -32042);
 }
 
@@ -850,6 +850,7 @@ async fn a_shared_store_serves_several_trackers() {
 
 #[test]
 fn links_in_form_requests_are_found() {
+    // In property order: the test build has serde_json's `preserve_order` (feature `rmcp`).
     let params: ElicitRequestFormParams = serde_json::from_value(json!({
         "message": "Please fill in (see www.example.com/help)",
         "requestedSchema": {"type": "object", "properties": {
@@ -868,16 +869,16 @@ fn links_in_form_requests_are_found() {
         [
             ("message".to_owned(), "www.example.com/help".to_owned()),
             (
-                "property `plan` option title".to_owned(),
-                "https://evil.example/a".to_owned()
-            ),
-            (
                 "property `site` description".to_owned(),
                 "https://example.org".to_owned()
             ),
             (
                 "property `site` default".to_owned(),
                 "http://localhost".to_owned()
+            ),
+            (
+                "property `plan` option title".to_owned(),
+                "https://evil.example/a".to_owned()
             ),
         ]
     );

@@ -38,6 +38,11 @@ pub struct Choices {
 
 /// A type that can be the value of one form field: a string, a boolean, a number, a choice enum
 /// or a multi-select of one. `Option<T>` of such a type is an optional field.
+///
+/// Implemented by this crate for the types of
+/// [the type mapping](derive@crate::Elicit#type-mapping), and by the derive for choice enums.
+/// Its items are hidden: the flat schema of form mode has no other shapes, so there is nothing
+/// for another type to map to.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the type of an elicitation form field",
     label = "no form-schema mapping for `{Self}`",
@@ -62,6 +67,10 @@ pub trait ElicitValue: Sized {
 }
 
 /// A type that can be a form field: an [`ElicitValue`], or an `Option` of one.
+///
+/// The derive requires it of every field that is not `skip`ped, so a field of another type is a
+/// compile error on that type, with a note on what the flat schema allows (see
+/// [the derive's rules](derive@crate::Elicit#field-types-the-schema-is-flat)).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the type of an elicitation form field",
     label = "no form-schema mapping for `{Self}`",
@@ -102,6 +111,27 @@ pub trait ElicitField: Sized {
 }
 
 /// A unit-only enum with `#[derive(Elicit)]`: a single-select, or the items of a multi-select.
+///
+/// The derive also implements [`ElicitValue`] and [`ElicitField`] for the enum, so it can be a
+/// field's type, and a `Vec`, `BTreeSet` or `HashSet` of it a multi-select. Each variant's wire
+/// value is its name, or its `rename`, or the enum's `rename_all` applied to its name (see
+/// [the derive's reference](derive@crate::Elicit#variant-attributes)).
+///
+/// ```
+/// use elicit::ElicitChoice;
+///
+/// #[derive(elicit::Elicit, Debug, PartialEq)]
+/// #[elicit(rename_all = "snake_case")]
+/// enum Plan {
+///     FreeTier,
+///     #[elicit(rename = "pro", title = "Pro (billed monthly)")]
+///     Professional,
+/// }
+///
+/// assert_eq!(Plan::FreeTier.to_wire(), "free_tier");
+/// assert_eq!(Plan::from_wire("pro"), Some(Plan::Professional));
+/// assert_eq!(Plan::from_wire("Professional"), None);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a choice enum, so it cannot be an item of a multi-select",
     label = "not a unit-only enum with #[derive(Elicit)]",

@@ -17,8 +17,8 @@ pub use serde_json::{Map, Value};
 use crate::error::{ContentError, FieldError, Problem};
 pub use crate::field::{Choices, Kind, MultiSelectField, NumberField, StringField};
 use crate::field::{ElicitChoice, ElicitField};
-pub use crate::json::{json_bytes, json_len, json_str};
 use crate::number::MAX_SAFE_INTEGER;
+pub use crate::schema::json::{json_bytes, json_len, json_str};
 pub use crate::schema::{
     BooleanSchema, LegacyTitledEnumSchema, Number, NumberSchema, NumberType, PrimitiveSchema,
     Property, RequestedSchema, StringFormat, StringSchema, Text, TitledMultiSelectEnumSchema,

@@ -9,11 +9,11 @@
 //! The pattern "this tool call needs third-party authorization first":
 //!
 //! ```
+//! # #[cfg(feature = "url-mode")] {
 //! use elicit::{ElicitationCapability, JsonRpcError, UrlElicitationRequiredError};
 //! use elicit::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
 //!
-//! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() {
+//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 //! let tracker = ElicitationTracker::new(UrlPolicy::production());
 //! let client = ElicitationCapability::form_and_url();
 //! let initiator = Initiator::new(
@@ -35,19 +35,24 @@
 //! // for every listed id has come (see `elicit::client::UrlElicitationWatch`).
 //! let required = UrlElicitationRequiredError::try_from(&error).unwrap();
 //! assert_eq!(required.elicitations()[0].elicitation_id(), pending.id());
+//! # });
 //! # }
 //! ```
 
 mod links;
+#[cfg(feature = "url-mode")]
 mod policy;
 #[cfg(feature = "redis")]
 mod redis_store;
+#[cfg(feature = "url-mode")]
 mod tracker;
 
 pub use links::{LinkInForm, links_in_form};
+#[cfg(feature = "url-mode")]
 pub use policy::{CheckedUrl, Environment, UnsafeUrl, UrlNotice, UrlPolicy};
 #[cfg(feature = "redis")]
 pub use redis_store::{Completions, RedisStore, Routed};
+#[cfg(feature = "url-mode")]
 pub use tracker::{
     Addressed, Clock, CompletedElicitation, CompletionError, ConnectionId, ElicitationStore,
     ElicitationTracker, EmptyUserId, Initiator, Inserted, MemoryStore, PendingEntry,

@@ -4,7 +4,7 @@
 use std::collections::{HashSet, VecDeque};
 use std::fmt;
 
-use crate::protocol::{
+use crate::wire::{
     ElicitRequestUrlParams, ElicitationCompleteNotification, ElicitationId,
     UrlElicitationRequiredError,
 };

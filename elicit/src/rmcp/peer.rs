@@ -11,18 +11,18 @@ use ::rmcp::model as sdk;
 use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer, ServiceError};
 use serde::Deserialize;
 
-use crate::capability::{ElicitationCapability, ModeNotSupported};
 use crate::error::ContentError;
-use crate::protocol::{
-    ElicitMode, ElicitRequest, ElicitRequestParams, ElicitationCompleteNotification, ElicitationId,
-    UnexpectedContent, UrlElicitOutcome,
-};
-use crate::result::{ElicitOutcome, ElicitResult};
 use crate::rmcp::convert::{InvalidResult, Unrepresentable};
 use crate::server::{
     Addressed, Clock, CompletedElicitation, ConnectionId, ElicitationStore, ElicitationTracker,
     Initiator, PendingUrlElicitation, StartError,
 };
+use crate::wire::{
+    ElicitMode, ElicitRequest, ElicitRequestParams, ElicitationCompleteNotification, ElicitationId,
+    UnexpectedContent, UrlElicitOutcome,
+};
+use crate::wire::{ElicitOutcome, ElicitResult};
+use crate::wire::{ElicitationCapability, ModeNotSupported};
 use crate::{Elicit, HasMessage};
 
 /// Why a typed elicitation through rmcp gave no outcome.
@@ -190,7 +190,37 @@ impl From<ElicitError> for sdk::ErrorData {
     }
 }
 
-/// A URL-mode elicitation that was sent, and what the user did with it.
+/// A URL-mode elicitation that was sent, and what the user did with it: what
+/// [`ElicitPeer::elicit_url`] gives.
+///
+/// ```no_run
+/// use elicit::UrlElicitOutcome;
+/// use elicit::rmcp::ElicitPeer;
+/// use elicit::server::{ElicitationTracker, Initiator};
+/// use rmcp::model::{CallToolResult, ContentBlock};
+/// use rmcp::service::{RequestContext, RoleServer};
+///
+/// async fn connect_account(
+///     context: RequestContext<RoleServer>,
+///     tracker: &ElicitationTracker,
+///     initiator: &Initiator,
+/// ) -> CallToolResult {
+///     let sent = context
+///         .elicit_url(tracker, initiator, "Connect your Example Co account.", |id| {
+///             format!("https://mcp.example.com/connect?elicitationId={id}")
+///         })
+///         .await;
+///     let reply = match sent {
+///         // Consent: the user went to the page; the tracker completes the elicitation there.
+///         Ok(elicitation) => match elicitation.outcome() {
+///             UrlElicitOutcome::Consented => format!("connecting (elicitation {})", elicitation.id()),
+///             UrlElicitOutcome::Declined | UrlElicitOutcome::Cancelled => "not connected".to_owned(),
+///         },
+///         Err(error) => return error.to_tool_result(),
+///     };
+///     CallToolResult::success(vec![ContentBlock::text(reply)])
+/// }
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct UrlElicitation {
     pending: PendingUrlElicitation,

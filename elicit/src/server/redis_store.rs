@@ -11,11 +11,11 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tokio::sync::mpsc;
 
-use crate::protocol::{ElicitationCompleteNotification, ElicitationId};
 use crate::server::tracker::{
     Addressed, CompletedElicitation, ConnectionId, ElicitationStore, Inserted, PendingEntry,
     StoreError, UserId,
 };
+use crate::wire::{ElicitationCompleteNotification, ElicitationId};
 
 /// An [`ElicitationStore`] on Redis or Valkey, shared by every replica of a server, so that an
 /// elicitation started on one replica can be completed through another's connect page.

@@ -1,0 +1,200 @@
+//! The client's answer to `elicitation/create`, and the typed outcomes a server works with: a
+//! form's parsed value, or what the user did with a URL.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// What the user did with the elicitation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ElicitAction {
+    /// The user submitted the form, or consented to open the URL.
+    Accept,
+    /// The user explicitly declined.
+    Decline,
+    /// The user dismissed the request without choosing (the default: no choice made).
+    #[default]
+    Cancel,
+}
+
+/// The result of `elicitation/create`, as the client sends it.
+///
+/// ```
+/// use elicit::{ElicitAction, ElicitResult};
+/// let result: ElicitResult =
+///     serde_json::from_str(r#"{"action":"accept","content":{"name":"octocat"}}"#).unwrap();
+/// assert_eq!(result.action, ElicitAction::Accept);
+/// assert_eq!(result.content.unwrap()["name"], "octocat");
+/// ```
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct ElicitResult {
+    /// What the user did.
+    pub action: ElicitAction,
+    /// The submitted form data: present on a form-mode accept, absent otherwise. `null` is read
+    /// as absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Map<String, Value>>,
+    /// `_meta`, passed through untouched.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+}
+
+impl ElicitResult {
+    /// An accept carrying this content.
+    pub fn accept(content: Map<String, Value>) -> Self {
+        ElicitResult {
+            action: ElicitAction::Accept,
+            content: Some(content),
+            meta: None,
+        }
+    }
+
+    /// A decline.
+    pub fn decline() -> Self {
+        ElicitResult {
+            action: ElicitAction::Decline,
+            ..Default::default()
+        }
+    }
+
+    /// A cancel.
+    pub fn cancel() -> Self {
+        ElicitResult {
+            action: ElicitAction::Cancel,
+            ..Default::default()
+        }
+    }
+}
+
+/// The typed outcome of a form elicitation: the parsed value, or what the user did instead.
+///
+/// What [`Elicit::from_result`](crate::Elicit::from_result) gives for a result whose content
+/// is valid. Decline and cancel are answers, not errors: the user chose not to say.
+///
+/// ```
+/// use elicit::{Elicit, ElicitOutcome, ElicitResult};
+///
+/// #[derive(Elicit, Debug)]
+/// struct Confirm {
+///     confirm: bool,
+/// }
+///
+/// fn reply(result: &ElicitResult) -> String {
+///     match Confirm::from_result(result) {
+///         Ok(ElicitOutcome::Accepted(Confirm { confirm: true })) => "done".into(),
+///         Ok(ElicitOutcome::Accepted(_) | ElicitOutcome::Declined) => "left as it was".into(),
+///         Ok(ElicitOutcome::Cancelled) => "asked again later".into(),
+///         Err(errors) => format!("the answer was invalid:\n{errors}"),
+///     }
+/// }
+///
+/// let yes = serde_json::json!({"confirm": true});
+/// assert_eq!(reply(&ElicitResult::accept(yes.as_object().unwrap().clone())), "done");
+/// assert_eq!(reply(&ElicitResult::cancel()), "asked again later");
+/// assert_eq!(reply(&ElicitResult::accept(Default::default())), "the answer was invalid:\n`confirm`: is required");
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub enum ElicitOutcome<T> {
+    /// The user submitted valid content.
+    Accepted(T),
+    /// The user explicitly declined.
+    Declined,
+    /// The user dismissed the request.
+    Cancelled,
+}
+
+impl<T> ElicitOutcome<T> {
+    /// The accepted value, if any.
+    pub fn accepted(self) -> Option<T> {
+        match self {
+            ElicitOutcome::Accepted(value) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// Maps the accepted value.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> ElicitOutcome<U> {
+        match self {
+            ElicitOutcome::Accepted(value) => ElicitOutcome::Accepted(f(value)),
+            ElicitOutcome::Declined => ElicitOutcome::Declined,
+            ElicitOutcome::Cancelled => ElicitOutcome::Cancelled,
+        }
+    }
+}
+
+/// What the user did with a URL-mode elicitation, read from the client's [`ElicitResult`].
+///
+/// An accept means the user consented to open the URL, not that the interaction is done: that
+/// is known only when the server completes it (see
+/// [`ElicitationTracker::complete`](crate::server::ElicitationTracker::complete)).
+///
+/// ```
+/// use elicit::{ElicitResult, UrlElicitOutcome};
+/// let accept: ElicitResult = serde_json::from_str(r#"{"action": "accept"}"#).unwrap();
+/// assert_eq!(UrlElicitOutcome::from_result(&accept), Ok(UrlElicitOutcome::Consented));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UrlElicitOutcome {
+    /// The user consented to open the URL; the interaction goes on out of band.
+    Consented,
+    /// The user explicitly declined.
+    Declined,
+    /// The user dismissed the request without choosing.
+    Cancelled,
+}
+
+/// A URL-mode result that carries form content: in URL mode no data but the URL passes the
+/// client, so content there is a client bug the server should not act on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnexpectedContent {
+    /// The keys of the content sent.
+    pub keys: Vec<String>,
+}
+
+impl fmt::Display for UnexpectedContent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a URL-mode result must carry no content, found keys {:?}",
+            self.keys
+        )
+    }
+}
+
+impl std::error::Error for UnexpectedContent {}
+
+impl UrlElicitOutcome {
+    /// Reads a URL-mode result. Absent, `null` and empty `content` are accepted; content with
+    /// any key is refused.
+    pub fn from_result(result: &ElicitResult) -> Result<Self, UnexpectedContent> {
+        if let Some(content) = result.content.as_ref().filter(|c| !c.is_empty()) {
+            return Err(UnexpectedContent {
+                keys: content.keys().cloned().collect(),
+            });
+        }
+        Ok(match result.action {
+            ElicitAction::Accept => UrlElicitOutcome::Consented,
+            ElicitAction::Decline => UrlElicitOutcome::Declined,
+            ElicitAction::Cancel => UrlElicitOutcome::Cancelled,
+        })
+    }
+}
+
+impl ElicitResult {
+    /// The accept of a URL-mode elicitation: the user consented to open the URL. It carries no
+    /// content.
+    ///
+    /// ```
+    /// use elicit::ElicitResult;
+    /// assert_eq!(serde_json::to_string(&ElicitResult::accept_url()).unwrap(), r#"{"action":"accept"}"#);
+    /// ```
+    pub fn accept_url() -> Self {
+        ElicitResult {
+            action: ElicitAction::Accept,
+            content: None,
+            meta: None,
+        }
+    }
+}
