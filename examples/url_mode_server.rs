@@ -463,19 +463,19 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 const USAGE: &str = "usage: url_mode_server [--redis URL [--prefix NAME]] [ADDRESS]";
 
 /// The command line: `[--redis URL [--prefix NAME]] [ADDRESS]`.
-pub struct Arguments {
+struct Arguments {
     redis: Option<String>,
     prefix: String,
     address: Option<String>,
 }
 
-/// Reads the command line (without the program's name).
-pub fn arguments(mut args: impl Iterator<Item = String>) -> Result<Arguments, Box<dyn Error>> {
+fn arguments() -> Result<Arguments, Box<dyn Error>> {
     let mut arguments = Arguments {
         redis: None,
         prefix: RedisStore::DEFAULT_PREFIX.to_owned(),
         address: None,
     };
+    let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--redis" => {
@@ -499,11 +499,7 @@ pub fn arguments(mut args: impl Iterator<Item = String>) -> Result<Arguments, Bo
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
-    serve(arguments(std::env::args().skip(1))?).await
-}
-
-/// Serves until Ctrl-C. (`tests/replicas.rs` runs replicas of it through this.)
-pub async fn serve(arguments: Arguments) -> Result<(), Box<dyn Error>> {
+    let arguments = arguments()?;
     let listener =
         tokio::net::TcpListener::bind(common::listen_address(arguments.address.as_deref())?)
             .await?;

@@ -1,19 +1,15 @@
 //! Two replicas of `examples/url_mode_server` (separate processes, `--redis`) on one Redis, as
 //! behind a load balancer: an MCP session on one, the user's browser on the other.
 //!
-//! Uses the Redis of `REDIS_URL` (see `tests/redis_server`). The replicas are this test's own
-//! executable, which compiles the example's source and runs it as a server when started with
-//! `ELICIT_REPLICA_ARGS`; so this target has no libtest harness, and its `main` runs the
-//! scenarios one after another.
+//! Uses the Redis of `REDIS_URL` (see `tests/redis_server`) and the example binary, built by
+//! `tests/examples_built` on first use.
 
+mod examples_built;
 mod redis_server;
-
-#[allow(dead_code)]
-#[path = "../examples/url_mode_server.rs"]
-mod url_mode_server;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
@@ -25,8 +21,6 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientHandler, ServiceExt};
 use tokio::sync::mpsc;
 
-/// Set in a replica's environment: its command line, one argument per line.
-const REPLICA_ARGS: &str = "ELICIT_REPLICA_ARGS";
 const STARTUP_LIMIT: Duration = Duration::from_secs(30);
 const NOTIFICATION_LIMIT: Duration = Duration::from_secs(10);
 
@@ -38,13 +32,13 @@ struct Replica {
 
 impl Replica {
     fn start(redis: &str, prefix: &str) -> Replica {
-        let args = ["--redis", redis, "--prefix", prefix, "127.0.0.1:0"].join("\n");
-        let mut child = Command::new(std::env::current_exe().unwrap())
-            .env(REPLICA_ARGS, args)
+        let binary = example_binary();
+        let mut child = Command::new(&binary)
+            .args(["--redis", redis, "--prefix", prefix, "127.0.0.1:0"])
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .expect("this test's executable starts as a replica");
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", binary.display()));
         let stdout = child.stdout.take().unwrap();
         let (found, listening) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
@@ -71,6 +65,10 @@ impl Drop for Replica {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+fn example_binary() -> PathBuf {
+    examples_built::examples_dir().join(format!("url_mode_server{}", std::env::consts::EXE_SUFFIX))
 }
 
 /// The two replicas, started on a Redis key prefix of this test's own.
@@ -234,6 +232,7 @@ impl Session {
 
 // ---------------------------------------------------------------------------------------------
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn started_on_a_completed_through_b_notifies_the_session_on_a() {
     let Some((a, b)) = two_replicas("started_on_a_completed_through_b") else {
         return;
@@ -259,6 +258,7 @@ async fn started_on_a_completed_through_b_notifies_the_session_on_a() {
     assert!(on_a.list_files().await.unwrap().contains("3 files"));
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn another_user_completing_through_b_gets_403() {
     let Some((a, b)) = two_replicas("another_user_through_b") else {
         return;
@@ -276,6 +276,7 @@ async fn another_user_completing_through_b_gets_403() {
     assert_eq!(on_a.notified().await.as_deref(), Some(id.as_str()));
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_and_b_racing_to_complete_one_id_have_one_winner() {
     let Some((a, b)) = two_replicas("a_and_b_racing") else {
         return;
@@ -313,6 +314,7 @@ async fn a_and_b_racing_to_complete_one_id_have_one_winner() {
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_b_killed_mid_flow_a_still_completes() {
     let Some((a, mut b)) = two_replicas("b_killed_mid_flow") else {
         return;
@@ -340,55 +342,4 @@ async fn with_b_killed_mid_flow_a_still_completes() {
     let done = browse("POST", &on_replica(&link_b, &a), Some(&browser));
     assert_eq!(done.status, 200, "{}", done.body);
     assert!(done.body.contains("try again"), "{}", done.body);
-}
-
-/// One scenario, started.
-type Scenario = fn() -> std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>;
-
-/// Runs as a replica when `ELICIT_REPLICA_ARGS` says so; otherwise runs each scenario.
-fn main() {
-    if let Ok(args) = std::env::var(REPLICA_ARGS) {
-        let runtime = tokio::runtime::Runtime::new().unwrap();
-        let served = url_mode_server::arguments(args.lines().map(str::to_owned))
-            .and_then(|arguments| runtime.block_on(url_mode_server::serve(arguments)));
-        if let Err(e) = served {
-            eprintln!("replica: {e}");
-            std::process::exit(1);
-        }
-        return;
-    }
-    let scenarios: [(&str, Scenario); 4] = [
-        (
-            "started_on_a_completed_through_b_notifies_the_session_on_a",
-            || Box::pin(started_on_a_completed_through_b_notifies_the_session_on_a()),
-        ),
-        ("another_user_completing_through_b_gets_403", || {
-            Box::pin(another_user_completing_through_b_gets_403())
-        }),
-        ("a_and_b_racing_to_complete_one_id_have_one_winner", || {
-            Box::pin(a_and_b_racing_to_complete_one_id_have_one_winner())
-        }),
-        ("with_b_killed_mid_flow_a_still_completes", || {
-            Box::pin(with_b_killed_mid_flow_a_still_completes())
-        }),
-    ];
-    if redis_server::url("the replica scenarios of tests/replicas.rs").is_none() {
-        return;
-    }
-    let filter = std::env::args().skip(1).find(|arg| !arg.starts_with('-'));
-    for (name, scenario) in scenarios {
-        if filter
-            .as_deref()
-            .is_some_and(|filter| !name.contains(filter))
-        {
-            continue;
-        }
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        runtime.block_on(scenario());
-        println!("test {name} ... ok");
-    }
 }

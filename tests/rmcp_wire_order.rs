@@ -140,7 +140,6 @@ async fn an_rmcp_client_receives_the_properties_in_declaration_order() {
     let result = lines.next_line().await.unwrap().expect("the tool's result");
     assert!(result.contains("nothing sent"), "{result}");
 
-    drop(send);
     drop(lines);
     server.abort();
 }

@@ -13,7 +13,8 @@
 //! use elicit::{ElicitationCapability, JsonRpcError, UrlElicitationRequiredError};
 //! use elicit::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
 //!
-//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
 //! let tracker = ElicitationTracker::new(UrlPolicy::production());
 //! let client = ElicitationCapability::form_and_url();
 //! let initiator = Initiator::new(
@@ -35,7 +36,6 @@
 //! // for every listed id has come (see `elicit::client::UrlElicitationWatch`).
 //! let required = UrlElicitationRequiredError::try_from(&error).unwrap();
 //! assert_eq!(required.elicitations()[0].elicitation_id(), pending.id());
-//! # });
 //! # }
 //! ```
 
@@ -51,6 +51,7 @@ pub use links::{LinkInForm, links_in_form};
 #[cfg(feature = "url-mode")]
 pub use policy::{CheckedUrl, Environment, UnsafeUrl, UrlNotice, UrlPolicy};
 #[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub use redis_store::{Completions, RedisStore, Routed};
 #[cfg(feature = "url-mode")]
 pub use tracker::{

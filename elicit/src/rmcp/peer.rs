@@ -336,6 +336,49 @@ pub trait ElicitPeer: sealed::Session + Sync {
     /// Whether the session's protocol lets the server send requests to the client: `false` from
     /// 2026-07-28 on, where a tool asks through an input-required result instead
     /// ([`input_required`](crate::rmcp::input_required)).
+    ///
+    /// A tool that serves both revisions asks for the same derived form either way:
+    ///
+    /// ```no_run
+    /// use elicit::rmcp::{ElicitPeer, form_input_response, input_required};
+    /// use elicit::{Elicit, ElicitOutcome};
+    /// use rmcp::model::{
+    ///     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
+    /// };
+    /// use rmcp::service::{RequestContext, RoleServer};
+    ///
+    /// #[derive(Elicit, Debug)]
+    /// #[elicit(message = "Who is the booking for?")]
+    /// struct Booking {
+    ///     name: String,
+    /// }
+    ///
+    /// // Called from `ServerHandler::call_tool` with the request and its context.
+    /// async fn book(
+    ///     request: CallToolRequestParams,
+    ///     context: RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResponse, ErrorData> {
+    ///     let outcome = if context.server_requests_allowed() {
+    ///         context.elicit_form::<Booking>().await
+    ///     } else {
+    ///         // 2026-07-28: the first call answers with an input-required result, and the
+    ///         // client retries it with the answer under the same key.
+    ///         match form_input_response::<Booking>(request.input_responses.as_ref(), "booking") {
+    ///             Some(outcome) => outcome,
+    ///             None => {
+    ///                 let client = context.client_elicitation();
+    ///                 return Ok(input_required::<Booking>(client.as_ref(), "booking")?.into());
+    ///             }
+    ///         }
+    ///     };
+    ///     let reply = match outcome {
+    ///         Ok(ElicitOutcome::Accepted(booking)) => format!("booked for {}", booking.name),
+    ///         Ok(ElicitOutcome::Declined | ElicitOutcome::Cancelled) => "no booking".to_owned(),
+    ///         Err(error) => return Ok(error.to_tool_result().into()),
+    ///     };
+    ///     Ok(CallToolResult::success(vec![ContentBlock::text(reply)]).into())
+    /// }
+    /// ```
     fn server_requests_allowed(&self) -> bool {
         refuse_on_stateless_protocol(self).is_ok()
     }
