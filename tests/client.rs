@@ -7,8 +7,8 @@ mod support;
 use std::net::TcpListener;
 
 use elicit::client::{
-    Completion, InvalidElicitRequest, UrlElicitationWatch, UrlReview, UrlReviewError, UrlWarning,
-    accept_form, validate_request,
+    Completion, InvalidElicitRequestError, UrlElicitationWatch, UrlReview, UrlReviewError,
+    UrlWarning, accept_form, validate_request,
 };
 use elicit::schema::RequestedSchema;
 use elicit::{
@@ -65,7 +65,7 @@ fn a_mode_the_client_did_not_declare_is_answered_with_32602() {
     for (params, declared, mode) in cases {
         let err = validate_request(&params, declared.as_ref()).unwrap_err();
         assert!(
-            matches!(&err, InvalidElicitRequest::ModeNotDeclared(e) if e.mode == mode),
+            matches!(&err, InvalidElicitRequestError::ModeNotDeclared(e) if e.mode == mode),
             "{err:?}"
         );
         let rpc = err.to_jsonrpc_error();
@@ -120,7 +120,7 @@ fn a_form_schema_outside_the_subset_is_answered_with_32602_naming_the_property()
     ];
     for (properties, property) in cases {
         let err = validate_request(&form_request(properties.clone()), Some(&declared)).unwrap_err();
-        let InvalidElicitRequest::InvalidSchema(schema_error) = &err else {
+        let InvalidElicitRequestError::InvalidSchema(schema_error) = &err else {
             panic!("{properties}: {err:?}")
         };
         assert_eq!(schema_error.property(), Some(property));
@@ -162,7 +162,7 @@ fn malformed_requests_are_answered_with_32602_saying_what_is_missing() {
     for (params, needle) in cases {
         let err = validate_request(&params, Some(&both)).unwrap_err();
         assert!(
-            matches!(err, InvalidElicitRequest::Malformed { .. }),
+            matches!(err, InvalidElicitRequestError::Malformed { .. }),
             "{params}: {err:?}"
         );
         let rpc = JsonRpcError::from(err);
@@ -172,15 +172,15 @@ fn malformed_requests_are_answered_with_32602_saying_what_is_missing() {
     let err = validate_request(&json!({"mode": "voice", "message": "m"}), Some(&both)).unwrap_err();
     assert_eq!(
         err,
-        InvalidElicitRequest::UnknownMode {
+        InvalidElicitRequestError::UnknownMode {
             mode: "voice".into()
         }
     );
     assert_eq!(err.to_jsonrpc_error().code, -32602);
     let err = validate_request(&json!({"mode": 1, "message": "m"}), Some(&both)).unwrap_err();
-    assert!(matches!(err, InvalidElicitRequest::Malformed { .. }));
+    assert!(matches!(err, InvalidElicitRequestError::Malformed { .. }));
     let err = validate_request(&json!(["not", "an", "object"]), Some(&both)).unwrap_err();
-    assert_eq!(err, InvalidElicitRequest::NotAnObject);
+    assert_eq!(err, InvalidElicitRequestError::NotAnObject);
 }
 
 #[test]
@@ -196,7 +196,7 @@ fn a_url_request_whose_url_cannot_be_opened_is_answered_with_32602() {
         params["url"] = json!(url);
         let err = validate_request(&params, Some(&both)).unwrap_err();
         assert!(
-            matches!(err, InvalidElicitRequest::InvalidUrl(_)),
+            matches!(err, InvalidElicitRequestError::InvalidUrl(_)),
             "{url}: {err:?}"
         );
         let rpc = err.to_jsonrpc_error();

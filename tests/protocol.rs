@@ -9,7 +9,7 @@ use support::Example;
 use elicit::{
     ElicitAction, ElicitMode, ElicitRequest, ElicitRequestParams, ElicitRequestUrlParams,
     ElicitResult, ElicitationCapability, ElicitationCompleteNotification, ElicitationId,
-    JsonRpcError, NotUrlElicitationRequired, RequestId, UrlElicitOutcome,
+    JsonRpcError, NotUrlElicitationRequiredError, RequestId, UrlElicitOutcome,
     UrlElicitationRequiredError,
 };
 use serde_json::{Value, json};
@@ -392,7 +392,7 @@ fn url_elicitation_required_entries_must_be_url_mode_with_an_id() {
     for (entries, index) in [(form_entry, 0), (no_mode, 0), (no_id, 0), (second_bad, 1)] {
         let error = required_error(entries.clone());
         match UrlElicitationRequiredError::try_from(&error) {
-            Err(NotUrlElicitationRequired::InvalidEntry { index: at, .. }) => {
+            Err(NotUrlElicitationRequiredError::InvalidEntry { index: at, .. }) => {
                 assert_eq!(at, index, "{entries}")
             }
             other => panic!("{entries}: {other:?}"),
@@ -414,11 +414,11 @@ fn url_elicitation_required_needs_the_code_and_a_non_empty_list() {
     wrong_code.code = -32602;
     assert_eq!(
         UrlElicitationRequiredError::try_from(&wrong_code),
-        Err(NotUrlElicitationRequired::WrongCode { code: -32602 })
+        Err(NotUrlElicitationRequiredError::WrongCode { code: -32602 })
     );
     assert_eq!(
         UrlElicitationRequiredError::try_from(&required_error(json!([]))),
-        Err(NotUrlElicitationRequired::NoElicitations)
+        Err(NotUrlElicitationRequiredError::NoElicitations)
     );
     let no_data = JsonRpcError {
         code: -32042,
@@ -427,7 +427,7 @@ fn url_elicitation_required_needs_the_code_and_a_non_empty_list() {
     };
     assert_eq!(
         UrlElicitationRequiredError::try_from(&no_data),
-        Err(NotUrlElicitationRequired::MissingData)
+        Err(NotUrlElicitationRequiredError::MissingData)
     );
     let no_list = JsonRpcError {
         code: -32042,
@@ -436,11 +436,11 @@ fn url_elicitation_required_needs_the_code_and_a_non_empty_list() {
     };
     assert_eq!(
         UrlElicitationRequiredError::try_from(&no_list),
-        Err(NotUrlElicitationRequired::MissingElicitations)
+        Err(NotUrlElicitationRequiredError::MissingElicitations)
     );
     assert_eq!(
         UrlElicitationRequiredError::new("m", Vec::<ElicitRequestUrlParams>::new()),
-        Err(NotUrlElicitationRequired::NoElicitations)
+        Err(NotUrlElicitationRequiredError::NoElicitations)
     );
     // Other members of `data` survive a round trip.
     let extra =

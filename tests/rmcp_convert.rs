@@ -3,7 +3,7 @@
 //! `schemars::JsonSchema` the derive implements) as independent checks of the derived schemas;
 //! and the refusals where rmcp's model cannot carry a value.
 
-use elicit::rmcp::Unrepresentable;
+use elicit::rmcp::UnrepresentableError;
 use elicit::schema::{PrimitiveSchema, RequestedSchema};
 use elicit::{Elicit, ElicitRequestFormParams};
 use elicit::{
@@ -282,7 +282,7 @@ fn rmcp_schemas_outside_the_subset_are_refused_with_the_property() {
 
 #[test]
 fn what_rmcp_cannot_carry_is_refused_not_dropped() {
-    let refused = |json: Value| -> Unrepresentable {
+    let refused = |json: Value| -> UnrepresentableError {
         let ours: RequestedSchema = serde_json::from_value(json).unwrap();
         sdk::ElicitationSchema::try_from(&ours).unwrap_err()
     };

@@ -11,8 +11,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use elicit::server::{
     Clock, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker, Environment,
-    Initiator, Inserted, MemoryStore, PendingEntry, StartError, StoreError, UnsafeUrl, UrlNotice,
-    UrlPolicy, UserId, links_in_form,
+    Initiator, Inserted, MemoryStore, PendingEntry, StartError, StoreError, UnsafeUrlError,
+    UrlNotice, UrlPolicy, UserId, links_in_form,
 };
 use elicit::{
     ElicitMode, ElicitRequestFormParams, ElicitationCapability, ElicitationId, JsonRpcError,
@@ -459,12 +459,12 @@ fn a_url_with_credentials_is_refused() {
     ] {
         assert_eq!(
             UrlPolicy::production().check(url),
-            Err(UnsafeUrl::Userinfo),
+            Err(UnsafeUrlError::Userinfo),
             "{url}"
         );
         assert_eq!(
             UrlPolicy::development().check(url),
-            Err(UnsafeUrl::Userinfo),
+            Err(UnsafeUrlError::Userinfo),
             "{url}"
         );
     }
@@ -478,7 +478,7 @@ fn http_is_refused_in_production() {
         "http://localhost/connect",
     ] {
         assert!(
-            matches!(UrlPolicy::production().check(url), Err(UnsafeUrl::NotHttps { scheme }) if scheme == "http"),
+            matches!(UrlPolicy::production().check(url), Err(UnsafeUrlError::NotHttps { scheme }) if scheme == "http"),
             "{url}"
         );
     }
@@ -509,7 +509,7 @@ fn development_allows_http_on_loopback_only() {
         assert!(
             matches!(
                 development.check(url),
-                Err(UnsafeUrl::HttpOffLoopback { .. })
+                Err(UnsafeUrlError::HttpOffLoopback { .. })
             ),
             "{url}"
         );
@@ -528,7 +528,7 @@ fn only_absolute_web_urls_are_sent() {
         assert!(
             matches!(
                 UrlPolicy::production().check(url),
-                Err(UnsafeUrl::NotAbsolute { .. })
+                Err(UnsafeUrlError::NotAbsolute { .. })
             ),
             "{url:?}"
         );
@@ -540,7 +540,10 @@ fn only_absolute_web_urls_are_sent() {
         "ftp://example.com/",
     ] {
         let err = UrlPolicy::development().check(url).unwrap_err();
-        assert!(matches!(err, UnsafeUrl::NotHttps { .. }), "{url}: {err:?}");
+        assert!(
+            matches!(err, UnsafeUrlError::NotHttps { .. }),
+            "{url}: {err:?}"
+        );
     }
 }
 
@@ -572,7 +575,7 @@ fn pre_authenticated_urls_are_refused() {
     ];
     for (url, name) in refused {
         match policy.check(url) {
-            Err(UnsafeUrl::CredentialParameter { name: found, .. }) => assert_eq!(found, name),
+            Err(UnsafeUrlError::CredentialParameter { name: found, .. }) => assert_eq!(found, name),
             other => panic!("{url}: {other:?}"),
         }
     }
@@ -582,7 +585,7 @@ fn pre_authenticated_urls_are_refused() {
         format!("https://mcp.example.com/connect?t={jwt}"),
     ] {
         assert!(
-            matches!(policy.check(&url), Err(UnsafeUrl::BearerToken { .. })),
+            matches!(policy.check(&url), Err(UnsafeUrlError::BearerToken { .. })),
             "{url}"
         );
     }
@@ -610,7 +613,7 @@ async fn urls_carrying_end_user_data_are_refused() {
         assert!(
             matches!(
                 policy.check(url),
-                Err(UnsafeUrl::UserData {
+                Err(UnsafeUrlError::UserData {
                     what: "an email address",
                     ..
                 })
@@ -622,7 +625,7 @@ async fn urls_carrying_end_user_data_are_refused() {
     assert!(policy.check(url).is_ok());
     assert!(matches!(
         policy.check_for_user(url, &["auth0|5f7c8ec7c33c6c004bbafe82"]),
-        Err(UnsafeUrl::UserData {
+        Err(UnsafeUrlError::UserData {
             what: "a user identifier",
             ..
         })
@@ -637,7 +640,7 @@ async fn urls_carrying_end_user_data_are_refused() {
         }).await
         .unwrap_err();
     assert!(
-        matches!(err, StartError::UnsafeUrl(UnsafeUrl::UserData { .. })),
+        matches!(err, StartError::UnsafeUrl(UnsafeUrlError::UserData { .. })),
         "{err:?}"
     );
     assert!(tracker.store().is_empty());
@@ -925,7 +928,7 @@ async fn an_issuer_qualified_user_id_still_keeps_its_subject_out_of_the_url() {
         assert!(
             matches!(
                 err,
-                StartError::UnsafeUrl(UnsafeUrl::UserData {
+                StartError::UnsafeUrl(UnsafeUrlError::UserData {
                     what: "a user identifier",
                     ..
                 })
@@ -955,7 +958,7 @@ async fn the_users_subject_in_the_host_is_refused() {
         .await
         .unwrap_err();
     match err {
-        StartError::UnsafeUrl(UnsafeUrl::UserData { part, what }) => {
+        StartError::UnsafeUrl(UnsafeUrlError::UserData { part, what }) => {
             assert_eq!(part, "host");
             assert_eq!(what, "a user identifier");
         }
@@ -998,8 +1001,8 @@ fn json_web_tokens_are_refused_anywhere_in_the_url() {
     ];
     for (url, where_) in cases {
         match policy.check(url) {
-            Err(err @ UnsafeUrl::BearerToken { .. }) => {
-                let UnsafeUrl::BearerToken { part } = &err else {
+            Err(err @ UnsafeUrlError::BearerToken { .. }) => {
+                let UnsafeUrlError::BearerToken { part } = &err else {
                     unreachable!()
                 };
                 assert!(part.contains(where_), "{url}: {part}");
@@ -1048,8 +1051,8 @@ fn credential_parameters_hidden_in_the_url_are_refused() {
     ];
     for (url, name, where_) in cases {
         match policy.check(url) {
-            Err(err @ UnsafeUrl::CredentialParameter { .. }) => {
-                let UnsafeUrl::CredentialParameter { part, name: found } = &err else {
+            Err(err @ UnsafeUrlError::CredentialParameter { .. }) => {
+                let UnsafeUrlError::CredentialParameter { part, name: found } = &err else {
                     unreachable!()
                 };
                 assert_eq!(found, name, "{url}");

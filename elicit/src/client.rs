@@ -36,6 +36,6 @@ pub mod terminal;
 
 #[cfg(feature = "url-mode")]
 pub use review::{UrlReview, UrlReviewError, UrlWarning};
-pub use validate::{InvalidElicitRequest, accept_form, validate_request};
+pub use validate::{InvalidElicitRequestError, accept_form, validate_request};
 #[cfg(feature = "url-mode")]
-pub use watch::{Completion, UrlElicitationWatch, WatchFull};
+pub use watch::{Completion, UrlElicitationWatch, WatchFullError};

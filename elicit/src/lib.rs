@@ -41,13 +41,13 @@ pub use field::{ElicitChoice, ElicitField, ElicitValue};
 pub use schema::RequestedSchema;
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
-pub use wire::RandomnessUnavailable;
+pub use wire::RandomnessUnavailableError;
 pub use wire::{
     ElicitAction, ElicitMode, ElicitOutcome, ElicitRequest, ElicitRequestFormParams,
     ElicitRequestParams, ElicitRequestUrlParams, ElicitResult, ElicitationCapability,
-    ElicitationCompleteNotification, ElicitationCompleteParams, ElicitationId, InvalidCapability,
-    JsonRpcError, ModeNotSupported, NotUrlElicitationRequired, RequestId, UnexpectedContent,
-    UrlElicitOutcome, UrlElicitationRequiredError,
+    ElicitationCompleteNotification, ElicitationCompleteParams, ElicitationId,
+    InvalidCapabilityError, JsonRpcError, ModeNotSupportedError, NotUrlElicitationRequiredError,
+    RequestId, UnexpectedContentError, UrlElicitOutcome, UrlElicitationRequiredError,
 };
 
 /// A form that can be asked for through form-mode elicitation: implemented by

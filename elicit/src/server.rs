@@ -49,13 +49,13 @@ mod tracker;
 
 pub use links::{LinkInForm, links_in_form};
 #[cfg(feature = "url-mode")]
-pub use policy::{CheckedUrl, Environment, UnsafeUrl, UrlNotice, UrlPolicy};
+pub use policy::{CheckedUrl, Environment, UnsafeUrlError, UrlNotice, UrlPolicy};
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub use redis_store::{Completions, RedisStore, Routed};
 #[cfg(feature = "url-mode")]
 pub use tracker::{
     Addressed, Clock, CompletedElicitation, CompletionError, ConnectionId, ElicitationStore,
-    ElicitationTracker, EmptyUserId, Initiator, Inserted, MemoryStore, PendingEntry,
+    ElicitationTracker, EmptyUserIdError, Initiator, Inserted, MemoryStore, PendingEntry,
     PendingUrlElicitation, StartError, StoreError, SystemClock, UserId,
 };

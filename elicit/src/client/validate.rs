@@ -12,14 +12,14 @@ use crate::error::ContentError;
 use crate::schema::{RequestedSchema, SchemaError};
 use crate::wire::{
     ElicitMode, ElicitRequestParams, ElicitResult, ElicitationCapability, JsonRpcError,
-    ModeNotSupported, UnknownMode,
+    ModeNotSupportedError, UnknownMode,
 };
 
 /// Why a client refuses an `elicitation/create`. Every case is answered with -32602 (Invalid
-/// params): see [`to_jsonrpc_error`](InvalidElicitRequest::to_jsonrpc_error).
+/// params): see [`to_jsonrpc_error`](InvalidElicitRequestError::to_jsonrpc_error).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum InvalidElicitRequest {
+pub enum InvalidElicitRequestError {
     /// The params are not a JSON object.
     NotAnObject,
     /// `mode` is neither `"form"` nor `"url"`.
@@ -28,7 +28,7 @@ pub enum InvalidElicitRequest {
         mode: String,
     },
     /// The mode is one this client did not declare in its capabilities.
-    ModeNotDeclared(ModeNotSupported),
+    ModeNotDeclared(ModeNotSupportedError),
     /// The form's `requestedSchema` lies outside the spec's restricted subset.
     InvalidSchema(SchemaError),
     /// The `url` of a URL-mode request is not an absolute http(s) URL, so there is nothing the
@@ -42,43 +42,46 @@ pub enum InvalidElicitRequest {
     },
 }
 
-impl fmt::Display for InvalidElicitRequest {
+impl fmt::Display for InvalidElicitRequestError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            InvalidElicitRequest::NotAnObject => {
+            InvalidElicitRequestError::NotAnObject => {
                 f.write_str("the elicitation/create params must be an object")
             }
-            InvalidElicitRequest::UnknownMode { mode } => write!(
+            InvalidElicitRequestError::UnknownMode { mode } => write!(
                 f,
                 "unknown elicitation mode \"{mode}\" (expected \"form\" or \"url\")"
             ),
-            InvalidElicitRequest::ModeNotDeclared(e) => e.fmt(f),
-            InvalidElicitRequest::InvalidSchema(e) => e.fmt(f),
+            InvalidElicitRequestError::ModeNotDeclared(e) => e.fmt(f),
+            InvalidElicitRequestError::InvalidSchema(e) => e.fmt(f),
             #[cfg(feature = "url-mode")]
-            InvalidElicitRequest::InvalidUrl(e) => write!(f, "`url`: {e}"),
-            InvalidElicitRequest::Malformed { reason } => {
+            InvalidElicitRequestError::InvalidUrl(e) => write!(f, "`url`: {e}"),
+            InvalidElicitRequestError::Malformed { reason } => {
                 write!(f, "invalid elicitation/create params: {reason}")
             }
         }
     }
 }
 
-impl std::error::Error for InvalidElicitRequest {}
+impl std::error::Error for InvalidElicitRequestError {}
 
-impl InvalidElicitRequest {
+impl InvalidElicitRequestError {
     /// The -32602 error to answer the request with. Its message says what was wrong (for a
     /// schema, which property and keyword); its `data` carries the same as fields: `mode`, or
     /// `property` and `keyword`.
     pub fn to_jsonrpc_error(&self) -> JsonRpcError {
         let data = match self {
-            InvalidElicitRequest::UnknownMode { mode } => Some(json!({ "mode": mode })),
-            InvalidElicitRequest::ModeNotDeclared(e) => Some(json!({ "mode": e.mode.as_str() })),
-            InvalidElicitRequest::InvalidSchema(e) => {
+            InvalidElicitRequestError::UnknownMode { mode } => Some(json!({ "mode": mode })),
+            InvalidElicitRequestError::ModeNotDeclared(e) => {
+                Some(json!({ "mode": e.mode.as_str() }))
+            }
+            InvalidElicitRequestError::InvalidSchema(e) => {
                 Some(json!({ "property": e.property(), "keyword": e.keyword() }))
             }
             #[cfg(feature = "url-mode")]
-            InvalidElicitRequest::InvalidUrl(_) => Some(json!({ "property": "url" })),
-            InvalidElicitRequest::NotAnObject | InvalidElicitRequest::Malformed { .. } => None,
+            InvalidElicitRequestError::InvalidUrl(_) => Some(json!({ "property": "url" })),
+            InvalidElicitRequestError::NotAnObject
+            | InvalidElicitRequestError::Malformed { .. } => None,
         };
         JsonRpcError {
             code: JsonRpcError::INVALID_PARAMS,
@@ -88,8 +91,8 @@ impl InvalidElicitRequest {
     }
 }
 
-impl From<InvalidElicitRequest> for JsonRpcError {
-    fn from(error: InvalidElicitRequest) -> Self {
+impl From<InvalidElicitRequestError> for JsonRpcError {
+    fn from(error: InvalidElicitRequestError) -> Self {
         error.to_jsonrpc_error()
     }
 }
@@ -101,7 +104,7 @@ impl From<InvalidElicitRequest> for JsonRpcError {
 /// declared; a form's `requestedSchema` must lie in the restricted subset; the params must have
 /// the members their mode needs; and a URL-mode `url` must be an absolute http(s) URL (the spec
 /// requires a valid URL, and nothing else can be opened safely). Each failure is an
-/// [`InvalidElicitRequest`] to answer with -32602.
+/// [`InvalidElicitRequestError`] to answer with -32602.
 ///
 /// ```
 /// use elicit::ElicitationCapability;
@@ -121,57 +124,61 @@ impl From<InvalidElicitRequest> for JsonRpcError {
 pub fn validate_request(
     params: &Value,
     declared: Option<&ElicitationCapability>,
-) -> Result<ElicitRequestParams, InvalidElicitRequest> {
+) -> Result<ElicitRequestParams, InvalidElicitRequestError> {
     let Value::Object(members) = params else {
-        return Err(InvalidElicitRequest::NotAnObject);
+        return Err(InvalidElicitRequestError::NotAnObject);
     };
     let mode = mode_of(members)?;
     ElicitationCapability::require(declared, mode)
-        .map_err(InvalidElicitRequest::ModeNotDeclared)?;
+        .map_err(InvalidElicitRequestError::ModeNotDeclared)?;
     // Built without URL mode, this client has no way to review a URL before offering it, so
     // it cannot take part in URL mode whatever its capability says.
     #[cfg(not(feature = "url-mode"))]
     if mode == ElicitMode::Url {
-        return Err(InvalidElicitRequest::ModeNotDeclared(ModeNotSupported {
-            mode,
-            elicitation_declared: declared.is_some(),
-        }));
+        return Err(InvalidElicitRequestError::ModeNotDeclared(
+            ModeNotSupportedError {
+                mode,
+                elicitation_declared: declared.is_some(),
+            },
+        ));
     }
     if mode == ElicitMode::Form {
         match members.get("requestedSchema") {
             Some(schema) => {
-                RequestedSchema::from_value(schema).map_err(InvalidElicitRequest::InvalidSchema)?;
+                RequestedSchema::from_value(schema)
+                    .map_err(InvalidElicitRequestError::InvalidSchema)?;
             }
             None => {
-                return Err(InvalidElicitRequest::Malformed {
+                return Err(InvalidElicitRequestError::Malformed {
                     reason: "missing field `requestedSchema`".to_owned(),
                 });
             }
         }
     }
-    let params =
-        ElicitRequestParams::deserialize(params).map_err(|e| InvalidElicitRequest::Malformed {
+    let params = ElicitRequestParams::deserialize(params).map_err(|e| {
+        InvalidElicitRequestError::Malformed {
             reason: e.to_string(),
-        })?;
+        }
+    })?;
     #[cfg(feature = "url-mode")]
     if let ElicitRequestParams::Url(url) = &params {
-        UrlReview::of(url).map_err(InvalidElicitRequest::InvalidUrl)?;
+        UrlReview::of(url).map_err(InvalidElicitRequestError::InvalidUrl)?;
     }
     Ok(params)
 }
 
-fn mode_of(members: &Map<String, Value>) -> Result<ElicitMode, InvalidElicitRequest> {
+fn mode_of(members: &Map<String, Value>) -> Result<ElicitMode, InvalidElicitRequestError> {
     let mode = match members.get("mode") {
         None | Some(Value::Null) => None,
         Some(Value::String(mode)) => Some(mode.as_str()),
         Some(_) => {
-            return Err(InvalidElicitRequest::Malformed {
+            return Err(InvalidElicitRequestError::Malformed {
                 reason: "`mode` must be a string".to_owned(),
             });
         }
     };
     ElicitMode::from_wire(mode)
-        .map_err(|UnknownMode(mode)| InvalidElicitRequest::UnknownMode { mode })
+        .map_err(|UnknownMode(mode)| InvalidElicitRequestError::UnknownMode { mode })
 }
 
 /// The accept to send for a form the user filled in: fields the user left out take the

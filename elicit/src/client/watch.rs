@@ -27,7 +27,7 @@ const REMEMBERED_COMPLETIONS: usize = 256;
 /// A watch is bounded: it waits on at most [`capacity`](Self::capacity) elicitations and holds
 /// at most that many requests, so a server cannot make a client grow without end by sending
 /// elicitations. When full, [`track`](Self::track) and [`retry_after`](Self::retry_after)
-/// refuse with [`WatchFull`], which gives the request back: nothing is dropped, and the client
+/// refuse with [`WatchFullError`], which gives the request back: nothing is dropped, and the client
 /// tells its user (or retries by hand) instead of waiting.
 ///
 /// ```
@@ -62,12 +62,12 @@ pub struct UrlElicitationWatch<R> {
 /// A [`UrlElicitationWatch`] is full: waiting on more would pass its capacity. Holds the
 /// request that was not queued, so nothing is lost.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WatchFull<R = ()> {
+pub struct WatchFullError<R = ()> {
     capacity: usize,
     request: R,
 }
 
-impl<R> WatchFull<R> {
+impl<R> WatchFullError<R> {
     /// The watch's capacity.
     pub fn capacity(&self) -> usize {
         self.capacity
@@ -79,7 +79,7 @@ impl<R> WatchFull<R> {
     }
 }
 
-impl<R> fmt::Display for WatchFull<R> {
+impl<R> fmt::Display for WatchFullError<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -90,7 +90,7 @@ impl<R> fmt::Display for WatchFull<R> {
     }
 }
 
-impl<R: fmt::Debug> std::error::Error for WatchFull<R> {}
+impl<R: fmt::Debug> std::error::Error for WatchFullError<R> {}
 
 #[derive(Clone, Debug)]
 struct Retry<R> {
@@ -147,15 +147,15 @@ impl<R> UrlElicitationWatch<R> {
     }
 
     /// Waits on the elicitation of a URL-mode request (after the user consented to open it).
-    /// Returns `Ok(false)` if it was already pending or completed, and [`WatchFull`] if it
+    /// Returns `Ok(false)` if it was already pending or completed, and [`WatchFullError`] if it
     /// waits on as many as it may.
-    pub fn track(&mut self, params: &ElicitRequestUrlParams) -> Result<bool, WatchFull> {
+    pub fn track(&mut self, params: &ElicitRequestUrlParams) -> Result<bool, WatchFullError> {
         let id = params.elicitation_id();
         if self.completed.contains(id) || self.pending.contains(id) {
             return Ok(false);
         }
         if self.pending.len() >= self.capacity {
-            return Err(WatchFull {
+            return Err(WatchFullError {
                 capacity: self.capacity,
                 request: (),
             });
@@ -165,13 +165,13 @@ impl<R> UrlElicitationWatch<R> {
 
     /// Waits on every elicitation of a -32042 error, and remembers `request` to retry once all
     /// of them completed. Returns `Ok(Some(request))` at once if every one already did, and
-    /// [`WatchFull`] with the request if waiting would pass the capacity (then nothing of the
+    /// [`WatchFullError`] with the request if waiting would pass the capacity (then nothing of the
     /// error is tracked).
     pub fn retry_after(
         &mut self,
         request: R,
         error: &UrlElicitationRequiredError,
-    ) -> Result<Option<R>, WatchFull<R>> {
+    ) -> Result<Option<R>, WatchFullError<R>> {
         let waiting_for: HashSet<ElicitationId> = error
             .elicitation_ids()
             .filter(|id| !self.completed.contains(id))
@@ -185,7 +185,7 @@ impl<R> UrlElicitationWatch<R> {
             .filter(|id| !self.pending.contains(*id))
             .count();
         if self.pending.len() + new_ids > self.capacity || self.retries.len() >= self.capacity {
-            return Err(WatchFull {
+            return Err(WatchFullError {
                 capacity: self.capacity,
                 request,
             });

@@ -8,7 +8,7 @@
 use ::rmcp::model as sdk;
 use serde::Deserialize;
 
-use crate::rmcp::convert::{InvalidResult, Patterns, form_to_sdk};
+use crate::rmcp::convert::{InvalidResultError, Patterns, form_to_sdk};
 use crate::rmcp::peer::ElicitError;
 use crate::wire::ElicitMode;
 use crate::wire::ElicitationCapability;
@@ -92,8 +92,8 @@ pub fn form_input_response<T: Elicit>(
     let response = responses?.get(key)?;
     Some(match ElicitResult::deserialize(response) {
         Ok(result) => T::from_result(&result).map_err(ElicitError::InvalidContent),
-        Err(e) => Err(ElicitError::InvalidResult(InvalidResult::new(format!(
-            "the input response under `{key}` is not an elicitation result: {e}"
-        )))),
+        Err(e) => Err(ElicitError::InvalidResult(InvalidResultError::new(
+            format!("the input response under `{key}` is not an elicitation result: {e}"),
+        ))),
     })
 }

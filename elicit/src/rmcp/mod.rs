@@ -103,7 +103,7 @@
 //!
 //! # Conversions
 //!
-//! Each conversion is exact or refuses ([`Unrepresentable`] names what rmcp cannot hold: a
+//! Each conversion is exact or refuses ([`UnrepresentableError`] names what rmcp cannot hold: a
 //! string `pattern`, a length past `u32`, an integer past what a double holds in a `number`
 //! schema, capability members other than `form.schemaValidation`). rmcp to elicit goes
 //! through the same checks as a schema read from the wire. `required` is compared as the set it
@@ -130,6 +130,6 @@ mod convert;
 mod input;
 mod peer;
 
-pub use convert::{InvalidResult, NotElicitationComplete, Unrepresentable};
+pub use convert::{InvalidResultError, NotElicitationCompleteError, UnrepresentableError};
 pub use input::{form_input_request, form_input_response, input_required};
 pub use peer::{ConnectionPeers, ElicitError, ElicitPeer, UrlElicitation};

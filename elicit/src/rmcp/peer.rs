@@ -12,17 +12,17 @@ use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer, Serv
 use serde::Deserialize;
 
 use crate::error::ContentError;
-use crate::rmcp::convert::{InvalidResult, Unrepresentable};
+use crate::rmcp::convert::{InvalidResultError, UnrepresentableError};
 use crate::server::{
     Addressed, Clock, CompletedElicitation, ConnectionId, ElicitationStore, ElicitationTracker,
     Initiator, PendingUrlElicitation, StartError,
 };
 use crate::wire::{
     ElicitMode, ElicitRequest, ElicitRequestParams, ElicitationCompleteNotification, ElicitationId,
-    UnexpectedContent, UrlElicitOutcome,
+    UnexpectedContentError, UrlElicitOutcome,
 };
 use crate::wire::{ElicitOutcome, ElicitResult};
-use crate::wire::{ElicitationCapability, ModeNotSupported};
+use crate::wire::{ElicitationCapability, ModeNotSupportedError};
 use crate::{Elicit, HasMessage};
 
 /// Why a typed elicitation through rmcp gave no outcome.
@@ -39,7 +39,7 @@ use crate::{Elicit, HasMessage};
 #[non_exhaustive]
 pub enum ElicitError {
     /// The client did not declare the mode (or elicitation at all).
-    ModeNotSupported(ModeNotSupported),
+    ModeNotSupported(ModeNotSupportedError),
     /// The session's protocol (2026-07-28 or later) forbids server-to-client requests: answer
     /// the tool call with an input-required result instead (see
     /// [`input_required`](crate::rmcp::input_required)).
@@ -50,7 +50,7 @@ pub enum ElicitError {
     /// The form cannot be put in rmcp's model, which the input-required flow needs: a length
     /// past `u32`, an integer past what a double holds. (The form call sends the form as elicit
     /// writes it and does not need rmcp's model.)
-    Unrepresentable(Unrepresentable),
+    Unrepresentable(UnrepresentableError),
     /// The URL-mode elicitation could not be started: the URL breaks the policy, no
     /// randomness, the store failed.
     Start(StartError),
@@ -58,9 +58,9 @@ pub enum ElicitError {
     InvalidContent(ContentError),
     /// The user accepted a URL-mode elicitation and the client sent content along, which URL
     /// mode forbids.
-    UnexpectedContent(UnexpectedContent),
+    UnexpectedContent(UnexpectedContentError),
     /// The client's answer is not a valid elicitation result.
-    InvalidResult(InvalidResult),
+    InvalidResult(InvalidResultError),
     /// rmcp failed to get an answer: the transport closed, the request timed out, or the client
     /// answered with a JSON-RPC error.
     Service(ServiceError),
@@ -133,8 +133,8 @@ impl std::error::Error for ElicitError {
     }
 }
 
-impl From<ModeNotSupported> for ElicitError {
-    fn from(e: ModeNotSupported) -> Self {
+impl From<ModeNotSupportedError> for ElicitError {
+    fn from(e: ModeNotSupportedError) -> Self {
         ElicitError::ModeNotSupported(e)
     }
 }
@@ -574,7 +574,7 @@ async fn send(
     timeout: Option<Duration>,
 ) -> Result<ElicitResult, ElicitError> {
     let params = serde_json::to_value(params)
-        .map_err(|e| ElicitError::Unrepresentable(Unrepresentable::unserializable(e)))?;
+        .map_err(|e| ElicitError::Unrepresentable(UnrepresentableError::unserializable(e)))?;
     let request = sdk::ServerRequest::CustomRequest(sdk::CustomRequest::new(
         ElicitRequest::METHOD,
         Some(params),
@@ -593,9 +593,9 @@ async fn send(
         // rmcp reads a result it has no type for as a custom one.
         sdk::ClientResult::CustomResult(sdk::CustomResult(value)) => {
             ElicitResult::deserialize(&value)
-                .map_err(|e| ElicitError::InvalidResult(InvalidResult::new(e.to_string())))
+                .map_err(|e| ElicitError::InvalidResult(InvalidResultError::new(e.to_string())))
         }
-        _ => Err(ElicitError::InvalidResult(InvalidResult::new(
+        _ => Err(ElicitError::InvalidResult(InvalidResultError::new(
             "the client answered elicitation/create with another kind of result",
         ))),
     }

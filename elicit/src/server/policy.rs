@@ -44,11 +44,11 @@ pub enum Environment {
 /// token), so the rules catch the common shapes and the rest stays the server author's duty.
 ///
 /// ```
-/// use elicit::server::{UnsafeUrl, UrlPolicy};
+/// use elicit::server::{UnsafeUrlError, UrlPolicy};
 /// let production = UrlPolicy::production();
 /// assert!(production.check("https://mcp.example.com/connect?elicitationId=42").is_ok());
-/// assert!(matches!(production.check("http://mcp.example.com/connect"), Err(UnsafeUrl::NotHttps { .. })));
-/// assert!(matches!(production.check("https://me:secret@example.com/"), Err(UnsafeUrl::Userinfo)));
+/// assert!(matches!(production.check("http://mcp.example.com/connect"), Err(UnsafeUrlError::NotHttps { .. })));
+/// assert!(matches!(production.check("https://me:secret@example.com/"), Err(UnsafeUrlError::Userinfo)));
 /// assert!(UrlPolicy::development().check("http://127.0.0.1:8080/connect").is_ok());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -88,7 +88,7 @@ pub enum UrlNotice {
 /// Why a URL must not be sent in a URL-mode elicitation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum UnsafeUrl {
+pub enum UnsafeUrlError {
     /// It does not parse as an absolute URL.
     NotAbsolute {
         /// The parser's reason.
@@ -132,31 +132,31 @@ pub enum UnsafeUrl {
     },
 }
 
-impl fmt::Display for UnsafeUrl {
+impl fmt::Display for UnsafeUrlError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            UnsafeUrl::NotAbsolute { reason } => write!(f, "not an absolute URL: {reason}"),
-            UnsafeUrl::NotHttps { scheme } => write!(
+            UnsafeUrlError::NotAbsolute { reason } => write!(f, "not an absolute URL: {reason}"),
+            UnsafeUrlError::NotHttps { scheme } => write!(
                 f,
                 "scheme `{scheme}` is not https; outside development only https URLs may be sent"
             ),
-            UnsafeUrl::HttpOffLoopback { host } => write!(
+            UnsafeUrlError::HttpOffLoopback { host } => write!(
                 f,
                 "http is allowed in development only on loopback hosts, not `{host}`"
             ),
-            UnsafeUrl::NoHost => f.write_str("the URL has no host"),
-            UnsafeUrl::Userinfo => f.write_str(
+            UnsafeUrlError::NoHost => f.write_str("the URL has no host"),
+            UnsafeUrlError::Userinfo => f.write_str(
                 "the URL carries userinfo (credentials before `@`), which must not be sent",
             ),
-            UnsafeUrl::CredentialParameter { part, name } => write!(
+            UnsafeUrlError::CredentialParameter { part, name } => write!(
                 f,
                 "parameter `{name}` in the {part} looks like a credential: a URL sent to the client must not be pre-authenticated"
             ),
-            UnsafeUrl::BearerToken { part } => write!(
+            UnsafeUrlError::BearerToken { part } => write!(
                 f,
                 "the {part} holds a JSON Web Token: a URL sent to the client must not be pre-authenticated"
             ),
-            UnsafeUrl::UserData { part, what } => write!(
+            UnsafeUrlError::UserData { part, what } => write!(
                 f,
                 "the {part} holds {what}: a URL sent to the client must not carry end-user data"
             ),
@@ -164,7 +164,7 @@ impl fmt::Display for UnsafeUrl {
     }
 }
 
-impl std::error::Error for UnsafeUrl {}
+impl std::error::Error for UnsafeUrlError {}
 
 /// Parameter names that mean "this URL is a credential": compared after lowercasing and
 /// dropping `-`, `_` and `.`, so `access_token`, `Access-Token` and `accessToken` all match.
@@ -234,7 +234,7 @@ impl UrlPolicy {
     }
 
     /// Checks a URL against the policy.
-    pub fn check(&self, url: &str) -> Result<CheckedUrl, UnsafeUrl> {
+    pub fn check(&self, url: &str) -> Result<CheckedUrl, UnsafeUrlError> {
         self.check_for_user(url, &[])
     }
 
@@ -243,13 +243,17 @@ impl UrlPolicy {
     /// equals one of `user_data` ignoring case, or contains one that is at least 6 characters
     /// long; the whole decoded URL is searched too. Pass the user's subject, email, name:
     /// whatever identifies the user.
-    pub fn check_for_user(&self, url: &str, user_data: &[&str]) -> Result<CheckedUrl, UnsafeUrl> {
-        let parsed = Url::parse(url).map_err(|e| UnsafeUrl::NotAbsolute {
+    pub fn check_for_user(
+        &self,
+        url: &str,
+        user_data: &[&str],
+    ) -> Result<CheckedUrl, UnsafeUrlError> {
+        let parsed = Url::parse(url).map_err(|e| UnsafeUrlError::NotAbsolute {
             reason: e.to_string(),
         })?;
         self.check_scheme_and_host(&parsed)?;
         if !parsed.username().is_empty() || parsed.password().is_some() {
-            return Err(UnsafeUrl::Userinfo);
+            return Err(UnsafeUrlError::Userinfo);
         }
         Scan {
             policy: self,
@@ -262,18 +266,18 @@ impl UrlPolicy {
         })
     }
 
-    fn check_scheme_and_host(&self, url: &Url) -> Result<(), UnsafeUrl> {
+    fn check_scheme_and_host(&self, url: &Url) -> Result<(), UnsafeUrlError> {
         let development = self.environment == Environment::Development;
         match url.scheme() {
-            "https" => url.host().map(drop).ok_or(UnsafeUrl::NoHost),
+            "https" => url.host().map(drop).ok_or(UnsafeUrlError::NoHost),
             "http" if development => match url.host() {
                 Some(host) if host::is_loopback(&host) => Ok(()),
-                Some(host) => Err(UnsafeUrl::HttpOffLoopback {
+                Some(host) => Err(UnsafeUrlError::HttpOffLoopback {
                     host: host.to_string(),
                 }),
-                None => Err(UnsafeUrl::NoHost),
+                None => Err(UnsafeUrlError::NoHost),
             },
-            scheme => Err(UnsafeUrl::NotHttps {
+            scheme => Err(UnsafeUrlError::NotHttps {
                 scheme: scheme.to_owned(),
             }),
         }
@@ -342,7 +346,7 @@ struct Scan<'a> {
 }
 
 impl Scan<'_> {
-    fn url(&self, url: &Url) -> Result<(), UnsafeUrl> {
+    fn url(&self, url: &Url) -> Result<(), UnsafeUrlError> {
         if let Some(Host::Domain(host)) = url.host() {
             self.user_data_in("host", host)?;
         }
@@ -362,7 +366,7 @@ impl Scan<'_> {
     }
 
     /// A raw path segment: its text, then its `;name=value` parameters.
-    fn path_segment(&self, location: &str, raw: &str, depth: usize) -> Result<(), UnsafeUrl> {
+    fn path_segment(&self, location: &str, raw: &str, depth: usize) -> Result<(), UnsafeUrlError> {
         let mut pieces = raw.split(';');
         let text = pieces.next().unwrap_or_default();
         self.value(location, &percent_decode(text), depth)?;
@@ -380,7 +384,7 @@ impl Scan<'_> {
     }
 
     /// Raw `name=value` pairs separated by `&` or `;`, form-decoded.
-    fn parameters(&self, part: &str, raw: &str, depth: usize) -> Result<(), UnsafeUrl> {
+    fn parameters(&self, part: &str, raw: &str, depth: usize) -> Result<(), UnsafeUrlError> {
         for pair in raw.split(['&', ';']).filter(|pair| !pair.is_empty()) {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
             let name = form_decode(name);
@@ -394,9 +398,9 @@ impl Scan<'_> {
         Ok(())
     }
 
-    fn parameter_name(&self, part: &str, name: &str) -> Result<(), UnsafeUrl> {
+    fn parameter_name(&self, part: &str, name: &str) -> Result<(), UnsafeUrlError> {
         if self.policy.is_credential_parameter(name) {
-            return Err(UnsafeUrl::CredentialParameter {
+            return Err(UnsafeUrlError::CredentialParameter {
                 part: part.to_owned(),
                 name: name.to_owned(),
             });
@@ -405,7 +409,7 @@ impl Scan<'_> {
     }
 
     /// A decoded value: its data, then what is nested in it, decoded once more.
-    fn value(&self, location: &str, decoded: &str, depth: usize) -> Result<(), UnsafeUrl> {
+    fn value(&self, location: &str, decoded: &str, depth: usize) -> Result<(), UnsafeUrlError> {
         self.data(location, decoded)?;
         if depth >= UrlPolicy::MAX_NESTING {
             return Ok(());
@@ -439,7 +443,7 @@ impl Scan<'_> {
     }
 
     /// The path parameters of a nested path (`/cb;jsessionid=x/next`).
-    fn nested_path(&self, location: &str, path: &str, depth: usize) -> Result<(), UnsafeUrl> {
+    fn nested_path(&self, location: &str, path: &str, depth: usize) -> Result<(), UnsafeUrlError> {
         for segment in path.split('/') {
             for parameter in segment.split(';').skip(1) {
                 let (name, value) = parameter.split_once('=').unwrap_or((parameter, ""));
@@ -455,14 +459,14 @@ impl Scan<'_> {
     }
 
     /// The checks on one decoded text.
-    fn data(&self, location: &str, text: &str) -> Result<(), UnsafeUrl> {
+    fn data(&self, location: &str, text: &str) -> Result<(), UnsafeUrlError> {
         if contains_jwt(text) {
-            return Err(UnsafeUrl::BearerToken {
+            return Err(UnsafeUrlError::BearerToken {
                 part: location.to_owned(),
             });
         }
         if contains_email(text) {
-            return Err(UnsafeUrl::UserData {
+            return Err(UnsafeUrlError::UserData {
                 part: location.to_owned(),
                 what: "an email address",
             });
@@ -470,9 +474,9 @@ impl Scan<'_> {
         self.user_data_in(location, text)
     }
 
-    fn user_data_in(&self, location: &str, text: &str) -> Result<(), UnsafeUrl> {
+    fn user_data_in(&self, location: &str, text: &str) -> Result<(), UnsafeUrlError> {
         if self.user_data.iter().any(|datum| mentions(text, datum)) {
-            return Err(UnsafeUrl::UserData {
+            return Err(UnsafeUrlError::UserData {
                 part: location.to_owned(),
                 what: "a user identifier",
             });

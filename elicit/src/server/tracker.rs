@@ -8,13 +8,13 @@ use std::fmt;
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
-use crate::server::policy::{UnsafeUrl, UrlNotice, UrlPolicy};
+use crate::server::policy::{UnsafeUrlError, UrlNotice, UrlPolicy};
 use crate::wire::{
     ElicitMode, ElicitRequest, ElicitRequestParams, ElicitRequestUrlParams,
-    ElicitationCompleteNotification, ElicitationId, RandomnessUnavailable, RequestId,
+    ElicitationCompleteNotification, ElicitationId, RandomnessUnavailableError, RequestId,
     UrlElicitationRequiredError,
 };
-use crate::wire::{ElicitationCapability, ModeNotSupported};
+use crate::wire::{ElicitationCapability, ModeNotSupportedError};
 
 /// The user an elicitation belongs to: the subject (`sub`) from the server's own verification
 /// of the user's credentials (MCP authorization), never something the client claims and never
@@ -41,9 +41,9 @@ pub struct UserId {
 
 /// A [`UserId`] cannot be empty: every anonymous caller would share its elicitations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EmptyUserId;
+pub struct EmptyUserIdError;
 
-impl fmt::Display for EmptyUserId {
+impl fmt::Display for EmptyUserIdError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(
             "a user id cannot be empty: elicitations must be bound to an authenticated subject",
@@ -51,15 +51,15 @@ impl fmt::Display for EmptyUserId {
     }
 }
 
-impl Error for EmptyUserId {}
+impl Error for EmptyUserIdError {}
 
 impl UserId {
     /// The user with this verified subject, from the one authorization server the server
     /// trusts.
-    pub fn from_verified_subject(subject: impl Into<String>) -> Result<Self, EmptyUserId> {
+    pub fn from_verified_subject(subject: impl Into<String>) -> Result<Self, EmptyUserIdError> {
         let subject = subject.into();
         if subject.trim().is_empty() {
-            return Err(EmptyUserId);
+            return Err(EmptyUserIdError);
         }
         Ok(UserId {
             id: subject,
@@ -72,10 +72,10 @@ impl UserId {
     pub fn from_issuer_and_subject(
         issuer: impl AsRef<str>,
         subject: impl AsRef<str>,
-    ) -> Result<Self, EmptyUserId> {
+    ) -> Result<Self, EmptyUserIdError> {
         let (issuer, subject) = (issuer.as_ref(), subject.as_ref());
         if issuer.trim().is_empty() || subject.trim().is_empty() {
-            return Err(EmptyUserId);
+            return Err(EmptyUserIdError);
         }
         Ok(UserId {
             id: format!("{issuer} {subject}"),
@@ -423,11 +423,11 @@ impl<F: Fn() -> SystemTime + Send + Sync> Clock for F {
 #[non_exhaustive]
 pub enum StartError {
     /// The client did not declare URL-mode elicitation.
-    ModeNotSupported(ModeNotSupported),
+    ModeNotSupported(ModeNotSupportedError),
     /// The URL breaks the policy.
-    UnsafeUrl(UnsafeUrl),
+    UnsafeUrl(UnsafeUrlError),
     /// No randomness for the id.
-    Randomness(RandomnessUnavailable),
+    Randomness(RandomnessUnavailableError),
     /// The expiry time is past what the clock can represent.
     ExpiryOutOfRange,
     /// The user already has as many pending elicitations as the tracker allows

@@ -38,14 +38,14 @@ pub struct ElicitationCapability {
 
 /// The client did not declare the mode of an elicitation: the server must not send it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ModeNotSupported {
+pub struct ModeNotSupportedError {
     /// The mode asked for.
     pub mode: ElicitMode,
     /// Whether the client declared the `elicitation` capability at all.
     pub elicitation_declared: bool,
 }
 
-impl fmt::Display for ModeNotSupported {
+impl fmt::Display for ModeNotSupportedError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.elicitation_declared {
             let mode = match self.mode {
@@ -59,21 +59,21 @@ impl fmt::Display for ModeNotSupported {
     }
 }
 
-impl std::error::Error for ModeNotSupported {}
+impl std::error::Error for ModeNotSupportedError {}
 
 /// The client's `capabilities` has an `elicitation` member that is not a valid capability.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InvalidCapability {
+pub struct InvalidCapabilityError {
     reason: String,
 }
 
-impl fmt::Display for InvalidCapability {
+impl fmt::Display for InvalidCapabilityError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "invalid `elicitation` capability: {}", self.reason)
     }
 }
 
-impl std::error::Error for InvalidCapability {}
+impl std::error::Error for InvalidCapabilityError {}
 
 impl ElicitationCapability {
     /// `{"form": {}}`: form mode only.
@@ -128,10 +128,10 @@ impl ElicitationCapability {
     /// assert!(ElicitationCapability::require(Some(&caps), ElicitMode::Form).is_ok());
     /// assert!(ElicitationCapability::require(Some(&caps), ElicitMode::Url).is_err());
     /// ```
-    pub fn require(client: Option<&Self>, mode: ElicitMode) -> Result<(), ModeNotSupported> {
+    pub fn require(client: Option<&Self>, mode: ElicitMode) -> Result<(), ModeNotSupportedError> {
         match client {
             Some(capability) if capability.supports(mode) => Ok(()),
-            declared => Err(ModeNotSupported {
+            declared => Err(ModeNotSupportedError {
                 mode,
                 elicitation_declared: declared.is_some(),
             }),
@@ -148,9 +148,9 @@ impl ElicitationCapability {
     /// assert!(elicitation.supports(ElicitMode::Url));
     /// assert_eq!(ElicitationCapability::of_client(&serde_json::json!({})).unwrap(), None);
     /// ```
-    pub fn of_client(capabilities: &Value) -> Result<Option<Self>, InvalidCapability> {
+    pub fn of_client(capabilities: &Value) -> Result<Option<Self>, InvalidCapabilityError> {
         let Value::Object(capabilities) = capabilities else {
-            return Err(InvalidCapability {
+            return Err(InvalidCapabilityError {
                 reason: "the client's `capabilities` is not an object".to_owned(),
             });
         };
@@ -160,9 +160,9 @@ impl ElicitationCapability {
         }
     }
 
-    fn from_value(value: &Value) -> Result<Self, InvalidCapability> {
+    fn from_value(value: &Value) -> Result<Self, InvalidCapabilityError> {
         let Value::Object(members) = value else {
-            return Err(InvalidCapability {
+            return Err(InvalidCapabilityError {
                 reason: "it must be an object".to_owned(),
             });
         };
@@ -181,7 +181,7 @@ impl ElicitationCapability {
                 // Some clients write an absent member as `null`.
                 Value::Null => None,
                 _ => {
-                    return Err(InvalidCapability {
+                    return Err(InvalidCapabilityError {
                         reason: format!("`{key}` must be an object"),
                     });
                 }

@@ -39,7 +39,7 @@ impl From<&str> for RequestId {
 ///
 /// The typed errors of this crate that travel as JSON-RPC errors convert into it:
 /// [`UrlElicitationRequiredError`](crate::UrlElicitationRequiredError) (-32042) and the client's
-/// [`InvalidElicitRequest`](crate::client::InvalidElicitRequest) (-32602).
+/// [`InvalidElicitRequestError`](crate::client::InvalidElicitRequestError) (-32602).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JsonRpcError {
     /// The error code.

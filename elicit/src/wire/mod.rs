@@ -14,15 +14,17 @@ mod result;
 mod url;
 mod url_required;
 
-pub use capability::{ElicitationCapability, InvalidCapability, ModeNotSupported};
+pub use capability::{ElicitationCapability, InvalidCapabilityError, ModeNotSupportedError};
 pub use form::ElicitRequestFormParams;
 pub use jsonrpc::{JsonRpcError, RequestId};
 pub use mode::ElicitMode;
 pub(crate) use mode::UnknownMode;
 pub use notification::{ElicitationCompleteNotification, ElicitationCompleteParams};
 pub use request::{ElicitRequest, ElicitRequestParams};
-pub use result::{ElicitAction, ElicitOutcome, ElicitResult, UnexpectedContent, UrlElicitOutcome};
+pub use result::{
+    ElicitAction, ElicitOutcome, ElicitResult, UnexpectedContentError, UrlElicitOutcome,
+};
 #[cfg(feature = "url-mode")]
-pub use url::RandomnessUnavailable;
+pub use url::RandomnessUnavailableError;
 pub use url::{ElicitRequestUrlParams, ElicitationId};
-pub use url_required::{NotUrlElicitationRequired, UrlElicitationRequiredError};
+pub use url_required::{NotUrlElicitationRequiredError, UrlElicitationRequiredError};

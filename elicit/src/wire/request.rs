@@ -5,7 +5,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::capability::{ElicitationCapability, ModeNotSupported};
+use super::capability::{ElicitationCapability, ModeNotSupportedError};
 use super::form::ElicitRequestFormParams;
 use super::jsonrpc::{RequestId, check_envelope};
 use super::mode::ElicitMode;
@@ -162,7 +162,7 @@ impl ElicitRequest {
         id: RequestId,
         params: ElicitRequestParams,
         client: Option<&ElicitationCapability>,
-    ) -> Result<Self, ModeNotSupported> {
+    ) -> Result<Self, ModeNotSupportedError> {
         ElicitationCapability::require(client, params.mode())?;
         Ok(ElicitRequest { id, params })
     }

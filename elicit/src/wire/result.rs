@@ -148,12 +148,12 @@ pub enum UrlElicitOutcome {
 /// A URL-mode result that carries form content: in URL mode no data but the URL passes the
 /// client, so content there is a client bug the server should not act on.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnexpectedContent {
+pub struct UnexpectedContentError {
     /// The keys of the content sent.
     pub keys: Vec<String>,
 }
 
-impl fmt::Display for UnexpectedContent {
+impl fmt::Display for UnexpectedContentError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -163,14 +163,14 @@ impl fmt::Display for UnexpectedContent {
     }
 }
 
-impl std::error::Error for UnexpectedContent {}
+impl std::error::Error for UnexpectedContentError {}
 
 impl UrlElicitOutcome {
     /// Reads a URL-mode result. Absent, `null` and empty `content` are accepted; content with
     /// any key is refused.
-    pub fn from_result(result: &ElicitResult) -> Result<Self, UnexpectedContent> {
+    pub fn from_result(result: &ElicitResult) -> Result<Self, UnexpectedContentError> {
         if let Some(content) = result.content.as_ref().filter(|c| !c.is_empty()) {
-            return Err(UnexpectedContent {
+            return Err(UnexpectedContentError {
                 keys: content.keys().cloned().collect(),
             });
         }

@@ -31,12 +31,12 @@ pub struct ElicitationId(String);
 /// The operating system could not supply random bytes for an [`ElicitationId`].
 #[cfg(feature = "url-mode")]
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RandomnessUnavailable {
+pub struct RandomnessUnavailableError {
     reason: String,
 }
 
 #[cfg(feature = "url-mode")]
-impl fmt::Display for RandomnessUnavailable {
+impl fmt::Display for RandomnessUnavailableError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -47,7 +47,7 @@ impl fmt::Display for RandomnessUnavailable {
 }
 
 #[cfg(feature = "url-mode")]
-impl std::error::Error for RandomnessUnavailable {}
+impl std::error::Error for RandomnessUnavailableError {}
 
 impl ElicitationId {
     /// How many bits of OS randomness [`random`](ElicitationId::random) puts in an id.
@@ -62,9 +62,9 @@ impl ElicitationId {
     /// A fresh id of [`RANDOM_BITS`](ElicitationId::RANDOM_BITS) bits from the operating
     /// system's random source, as lowercase hex (URL-safe as it is).
     #[cfg(feature = "url-mode")]
-    pub fn random() -> Result<Self, RandomnessUnavailable> {
+    pub fn random() -> Result<Self, RandomnessUnavailableError> {
         let mut bytes = [0u8; Self::RANDOM_BITS / 8];
-        getrandom::fill(&mut bytes).map_err(|e| RandomnessUnavailable {
+        getrandom::fill(&mut bytes).map_err(|e| RandomnessUnavailableError {
             reason: e.to_string(),
         })?;
         let mut hex = String::with_capacity(bytes.len() * 2);

@@ -51,7 +51,7 @@ pub struct UrlElicitationRequiredError {
 /// built.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum NotUrlElicitationRequired {
+pub enum NotUrlElicitationRequiredError {
     /// The code is not -32042.
     WrongCode {
         /// The code found.
@@ -72,25 +72,25 @@ pub enum NotUrlElicitationRequired {
     },
 }
 
-impl fmt::Display for NotUrlElicitationRequired {
+impl fmt::Display for NotUrlElicitationRequiredError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NotUrlElicitationRequired::WrongCode { code } => {
+            NotUrlElicitationRequiredError::WrongCode { code } => {
                 write!(
                     f,
                     "error code {code} is not -32042 (URL elicitation required)"
                 )
             }
-            NotUrlElicitationRequired::MissingData => {
+            NotUrlElicitationRequiredError::MissingData => {
                 f.write_str("`data` must be an object with `elicitations`")
             }
-            NotUrlElicitationRequired::MissingElicitations => {
+            NotUrlElicitationRequiredError::MissingElicitations => {
                 f.write_str("`data.elicitations` must be an array of URL-mode elicitations")
             }
-            NotUrlElicitationRequired::NoElicitations => f.write_str(
+            NotUrlElicitationRequiredError::NoElicitations => f.write_str(
                 "`data.elicitations` is empty: the error must list the URL elicitations required",
             ),
-            NotUrlElicitationRequired::InvalidEntry { index, reason } => write!(
+            NotUrlElicitationRequiredError::InvalidEntry { index, reason } => write!(
                 f,
                 "`data.elicitations[{index}]` is not a URL-mode elicitation with an elicitationId: {reason}"
             ),
@@ -98,7 +98,7 @@ impl fmt::Display for NotUrlElicitationRequired {
     }
 }
 
-impl std::error::Error for NotUrlElicitationRequired {}
+impl std::error::Error for NotUrlElicitationRequiredError {}
 
 impl UrlElicitationRequiredError {
     /// The error code, -32042.
@@ -109,10 +109,10 @@ impl UrlElicitationRequiredError {
     pub fn new(
         message: impl Into<String>,
         elicitations: impl IntoIterator<Item = ElicitRequestUrlParams>,
-    ) -> Result<Self, NotUrlElicitationRequired> {
+    ) -> Result<Self, NotUrlElicitationRequiredError> {
         let elicitations: Vec<_> = elicitations.into_iter().collect();
         if elicitations.is_empty() {
-            return Err(NotUrlElicitationRequired::NoElicitations);
+            return Err(NotUrlElicitationRequiredError::NoElicitations);
         }
         Ok(UrlElicitationRequiredError {
             message: message.into(),
@@ -195,24 +195,24 @@ impl From<&UrlElicitationRequiredError> for JsonRpcError {
 }
 
 impl TryFrom<&JsonRpcError> for UrlElicitationRequiredError {
-    type Error = NotUrlElicitationRequired;
+    type Error = NotUrlElicitationRequiredError;
 
     fn try_from(error: &JsonRpcError) -> Result<Self, Self::Error> {
         if error.code != Self::CODE {
-            return Err(NotUrlElicitationRequired::WrongCode { code: error.code });
+            return Err(NotUrlElicitationRequiredError::WrongCode { code: error.code });
         }
         let Some(Value::Object(data)) = &error.data else {
-            return Err(NotUrlElicitationRequired::MissingData);
+            return Err(NotUrlElicitationRequiredError::MissingData);
         };
         let Some(Value::Array(entries)) = data.get("elicitations") else {
-            return Err(NotUrlElicitationRequired::MissingElicitations);
+            return Err(NotUrlElicitationRequiredError::MissingElicitations);
         };
         let elicitations = entries
             .iter()
             .enumerate()
             .map(|(index, entry)| {
                 ElicitRequestUrlParams::deserialize(entry).map_err(|e| {
-                    NotUrlElicitationRequired::InvalidEntry {
+                    NotUrlElicitationRequiredError::InvalidEntry {
                         index,
                         reason: e.to_string(),
                     }
@@ -230,7 +230,7 @@ impl TryFrom<&JsonRpcError> for UrlElicitationRequiredError {
 }
 
 impl TryFrom<JsonRpcError> for UrlElicitationRequiredError {
-    type Error = NotUrlElicitationRequired;
+    type Error = NotUrlElicitationRequiredError;
 
     fn try_from(error: JsonRpcError) -> Result<Self, Self::Error> {
         UrlElicitationRequiredError::try_from(&error)

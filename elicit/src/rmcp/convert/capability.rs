@@ -3,7 +3,7 @@
 use ::rmcp::model as sdk;
 use serde_json::{Map, Value};
 
-use super::Unrepresentable;
+use super::UnrepresentableError;
 use crate::wire::ElicitationCapability;
 
 impl From<&sdk::ElicitationCapability> for ElicitationCapability {
@@ -29,13 +29,13 @@ impl From<sdk::ElicitationCapability> for ElicitationCapability {
 }
 
 impl TryFrom<&ElicitationCapability> for sdk::ElicitationCapability {
-    type Error = Unrepresentable;
+    type Error = UnrepresentableError;
 
     /// rmcp's capability has `form.schemaValidation` and nothing else: any other member would
     /// be dropped, so it is refused.
-    fn try_from(capability: &ElicitationCapability) -> Result<Self, Unrepresentable> {
+    fn try_from(capability: &ElicitationCapability) -> Result<Self, UnrepresentableError> {
         if let Some(key) = capability.other.keys().next() {
-            return Err(Unrepresentable::top(format!(
+            return Err(UnrepresentableError::top(format!(
                 "rmcp's elicitation capability has no `{key}` member"
             )));
         }
@@ -48,7 +48,7 @@ impl TryFrom<&ElicitationCapability> for sdk::ElicitationCapability {
                         form.schema_validation = Some(*validation);
                     }
                     _ => {
-                        return Err(Unrepresentable::top(format!(
+                        return Err(UnrepresentableError::top(format!(
                             "rmcp's form capability has only a boolean `schemaValidation`, not `{key}`: {value}"
                         )));
                     }
@@ -58,7 +58,7 @@ impl TryFrom<&ElicitationCapability> for sdk::ElicitationCapability {
         }
         if let Some(settings) = &capability.url {
             if let Some(key) = settings.keys().next() {
-                return Err(Unrepresentable::top(format!(
+                return Err(UnrepresentableError::top(format!(
                     "rmcp's URL capability has no members, not `{key}`"
                 )));
             }

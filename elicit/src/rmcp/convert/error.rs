@@ -2,10 +2,10 @@
 
 use ::rmcp::model as sdk;
 
-use super::Unrepresentable;
-use crate::client::InvalidElicitRequest;
+use super::UnrepresentableError;
+use crate::client::InvalidElicitRequestError;
 use crate::error::ContentError;
-use crate::wire::{JsonRpcError, NotUrlElicitationRequired, UrlElicitationRequiredError};
+use crate::wire::{JsonRpcError, NotUrlElicitationRequiredError, UrlElicitationRequiredError};
 
 impl From<&UrlElicitationRequiredError> for sdk::ErrorData {
     /// The -32042 error, as the spec writes it: `data.elicitations` lists the URL-mode
@@ -28,11 +28,11 @@ impl From<UrlElicitationRequiredError> for sdk::ErrorData {
 }
 
 impl TryFrom<&sdk::ErrorData> for UrlElicitationRequiredError {
-    type Error = NotUrlElicitationRequired;
+    type Error = NotUrlElicitationRequiredError;
 
     /// Reads the -32042 error a client got from `call_tool` (as
     /// `ServiceError::McpError(error)`).
-    fn try_from(error: &sdk::ErrorData) -> Result<Self, NotUrlElicitationRequired> {
+    fn try_from(error: &sdk::ErrorData) -> Result<Self, NotUrlElicitationRequiredError> {
         UrlElicitationRequiredError::try_from(&JsonRpcError::from(error))
     }
 }
@@ -48,12 +48,12 @@ impl From<&sdk::ErrorData> for JsonRpcError {
 }
 
 impl TryFrom<&JsonRpcError> for sdk::ErrorData {
-    type Error = Unrepresentable;
+    type Error = UnrepresentableError;
 
     /// rmcp's error code is an `i32`: a wider one is refused.
-    fn try_from(error: &JsonRpcError) -> Result<Self, Unrepresentable> {
+    fn try_from(error: &JsonRpcError) -> Result<Self, UnrepresentableError> {
         let code = i32::try_from(error.code).map_err(|_| {
-            Unrepresentable::top(format!(
+            UnrepresentableError::top(format!(
                 "rmcp's error code is an i32; {} is past it",
                 error.code
             ))
@@ -66,9 +66,9 @@ impl TryFrom<&JsonRpcError> for sdk::ErrorData {
     }
 }
 
-impl From<InvalidElicitRequest> for sdk::ErrorData {
+impl From<InvalidElicitRequestError> for sdk::ErrorData {
     /// The -32602 a client answers a request it refuses with.
-    fn from(error: InvalidElicitRequest) -> Self {
+    fn from(error: InvalidElicitRequestError) -> Self {
         let error = error.to_jsonrpc_error();
         sdk::ErrorData::invalid_params(error.message, error.data)
     }

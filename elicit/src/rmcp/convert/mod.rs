@@ -4,7 +4,7 @@
 //! Each direction is exact or refuses. rmcp's model is the smaller one, so rmcp to elicit is
 //! exact whenever it succeeds, and fails only where elicit's checks of the restricted subset do
 //! (a `required` name that is not a property, say). Elicit to rmcp fails, with
-//! [`Unrepresentable`], where rmcp's model has no place for a value: a string `pattern`, a
+//! [`UnrepresentableError`], where rmcp's model has no place for a value: a string `pattern`, a
 //! length past `u32`, a number a double cannot hold exactly, capability members other than
 //! `form.schemaValidation`. Two differences are not losses: `required` is a set (rmcp keeps its
 //! own order, elicit lists it in property order, and an empty list is the same as none), and
@@ -17,9 +17,9 @@ mod params;
 mod result;
 mod schema;
 
-pub use notification::NotElicitationComplete;
+pub use notification::NotElicitationCompleteError;
 pub(crate) use params::form_to_sdk;
-pub use result::InvalidResult;
+pub use result::InvalidResultError;
 pub(crate) use schema::Patterns;
 
 use std::fmt;
@@ -29,41 +29,41 @@ use std::fmt;
 ///
 /// ```
 /// use elicit::Elicit;
-/// use elicit::rmcp::Unrepresentable;
+/// use elicit::rmcp::UnrepresentableError;
 ///
 /// #[derive(Elicit)]
 /// struct Code {
 ///     #[elicit(pattern = "^[A-Z]{3}$")]
 ///     code: String,
 /// }
-/// let err: Unrepresentable =
+/// let err: UnrepresentableError =
 ///     rmcp::model::ElicitationSchema::try_from(Code::requested_schema()).unwrap_err();
 /// assert_eq!(err.property(), Some("code"));
 /// assert_eq!(err.to_string(), "rmcp's model cannot carry property `code`: rmcp's StringSchema has no `pattern`");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unrepresentable {
+pub struct UnrepresentableError {
     property: Option<String>,
     reason: String,
 }
 
-impl Unrepresentable {
+impl UnrepresentableError {
     fn at(property: &str, reason: impl Into<String>) -> Self {
-        Unrepresentable {
+        UnrepresentableError {
             property: Some(property.to_owned()),
             reason: reason.into(),
         }
     }
 
     fn top(reason: impl Into<String>) -> Self {
-        Unrepresentable {
+        UnrepresentableError {
             property: None,
             reason: reason.into(),
         }
     }
 
     pub(crate) fn unserializable(error: serde_json::Error) -> Self {
-        Unrepresentable::top(format!("it does not serialize to JSON: {error}"))
+        UnrepresentableError::top(format!("it does not serialize to JSON: {error}"))
     }
 
     /// The form property at fault, when the value is in one.
@@ -79,7 +79,7 @@ impl Unrepresentable {
 
 const NO_PATTERN: &str = "rmcp's StringSchema has no `pattern`";
 
-impl fmt::Display for Unrepresentable {
+impl fmt::Display for UnrepresentableError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.property {
             Some(property) => write!(
@@ -92,4 +92,4 @@ impl fmt::Display for Unrepresentable {
     }
 }
 
-impl std::error::Error for Unrepresentable {}
+impl std::error::Error for UnrepresentableError {}

@@ -31,7 +31,7 @@ impl From<&ElicitationCompleteNotification> for sdk::ServerNotification {
 /// `ClientHandler::on_custom_notification` and reads it with `TryFrom`:
 ///
 /// ```
-/// use elicit::rmcp::NotElicitationComplete;
+/// use elicit::rmcp::NotElicitationCompleteError;
 /// use elicit::{ElicitationCompleteNotification, ElicitationId};
 /// use rmcp::model::CustomNotification;
 ///
@@ -46,30 +46,32 @@ impl From<&ElicitationCompleteNotification> for sdk::ServerNotification {
 ///
 /// // Any other custom notification is not one.
 /// let other = CustomNotification::new("notifications/other", None);
-/// let error: NotElicitationComplete = ElicitationCompleteNotification::try_from(&other).unwrap_err();
+/// let error: NotElicitationCompleteError = ElicitationCompleteNotification::try_from(&other).unwrap_err();
 /// assert_eq!(error.to_string(), r#"method is "notifications/other", not "notifications/elicitation/complete""#);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NotElicitationComplete {
+pub struct NotElicitationCompleteError {
     reason: String,
 }
 
-impl fmt::Display for NotElicitationComplete {
+impl fmt::Display for NotElicitationCompleteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.reason)
     }
 }
 
-impl std::error::Error for NotElicitationComplete {}
+impl std::error::Error for NotElicitationCompleteError {}
 
 impl TryFrom<&sdk::CustomNotification> for ElicitationCompleteNotification {
-    type Error = NotElicitationComplete;
+    type Error = NotElicitationCompleteError;
 
     /// Reads the completion notification an rmcp client receives in
     /// `ClientHandler::on_custom_notification`.
-    fn try_from(notification: &sdk::CustomNotification) -> Result<Self, NotElicitationComplete> {
+    fn try_from(
+        notification: &sdk::CustomNotification,
+    ) -> Result<Self, NotElicitationCompleteError> {
         if notification.method != ElicitationCompleteNotification::METHOD {
-            return Err(NotElicitationComplete {
+            return Err(NotElicitationCompleteError {
                 reason: format!(
                     "method is \"{}\", not \"{}\"",
                     notification.method,
@@ -80,13 +82,14 @@ impl TryFrom<&sdk::CustomNotification> for ElicitationCompleteNotification {
         let params = notification
             .params
             .as_ref()
-            .ok_or_else(|| NotElicitationComplete {
+            .ok_or_else(|| NotElicitationCompleteError {
                 reason: "`params` with `elicitationId` is required".to_owned(),
             })?;
-        let params =
-            ElicitationCompleteParams::deserialize(params).map_err(|e| NotElicitationComplete {
+        let params = ElicitationCompleteParams::deserialize(params).map_err(|e| {
+            NotElicitationCompleteError {
                 reason: format!("invalid `params`: {e}"),
-            })?;
+            }
+        })?;
         Ok(ElicitationCompleteNotification { params })
     }
 }

@@ -4,9 +4,9 @@ use ::rmcp::model as sdk;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::Unrepresentable;
+use super::UnrepresentableError;
 use super::schema::{Patterns, to_sdk_schema};
-use crate::client::InvalidElicitRequest;
+use crate::client::InvalidElicitRequestError;
 use crate::schema::RequestedSchema;
 use crate::wire::ElicitRequestFormParams;
 use crate::wire::{ElicitRequestParams, ElicitRequestUrlParams};
@@ -23,7 +23,7 @@ fn meta_from_sdk(meta: &Option<sdk::RequestMetaObject>) -> Option<Map<String, Va
 pub(crate) fn form_to_sdk(
     params: &ElicitRequestFormParams,
     patterns: Patterns,
-) -> Result<sdk::ElicitRequestParams, Unrepresentable> {
+) -> Result<sdk::ElicitRequestParams, UnrepresentableError> {
     Ok(sdk::ElicitRequestParams::FormElicitationParams {
         meta: meta_to_sdk(&params.meta),
         message: params.message.clone(),
@@ -32,9 +32,9 @@ pub(crate) fn form_to_sdk(
 }
 
 impl TryFrom<&ElicitRequestFormParams> for sdk::ElicitRequestParams {
-    type Error = Unrepresentable;
+    type Error = UnrepresentableError;
 
-    fn try_from(params: &ElicitRequestFormParams) -> Result<Self, Unrepresentable> {
+    fn try_from(params: &ElicitRequestFormParams) -> Result<Self, UnrepresentableError> {
         form_to_sdk(params, Patterns::Refuse)
     }
 }
@@ -51,9 +51,9 @@ impl From<&ElicitRequestUrlParams> for sdk::ElicitRequestParams {
 }
 
 impl TryFrom<&ElicitRequestParams> for sdk::ElicitRequestParams {
-    type Error = Unrepresentable;
+    type Error = UnrepresentableError;
 
-    fn try_from(params: &ElicitRequestParams) -> Result<Self, Unrepresentable> {
+    fn try_from(params: &ElicitRequestParams) -> Result<Self, UnrepresentableError> {
         match params {
             ElicitRequestParams::Form(form) => sdk::ElicitRequestParams::try_from(form),
             ElicitRequestParams::Url(url) => Ok(url.into()),
@@ -62,12 +62,12 @@ impl TryFrom<&ElicitRequestParams> for sdk::ElicitRequestParams {
 }
 
 impl TryFrom<&sdk::ElicitRequestParams> for ElicitRequestParams {
-    type Error = InvalidElicitRequest;
+    type Error = InvalidElicitRequestError;
 
     /// The params in elicit's model. A form's schema goes through the same checks as one read
     /// from the wire, so a client can answer a failure with -32602 as it is
-    /// ([`InvalidElicitRequest`] converts into rmcp's `ErrorData`).
-    fn try_from(params: &sdk::ElicitRequestParams) -> Result<Self, InvalidElicitRequest> {
+    /// ([`InvalidElicitRequestError`] converts into rmcp's `ErrorData`).
+    fn try_from(params: &sdk::ElicitRequestParams) -> Result<Self, InvalidElicitRequestError> {
         match params {
             sdk::ElicitRequestParams::FormElicitationParams {
                 meta,
@@ -75,7 +75,7 @@ impl TryFrom<&sdk::ElicitRequestParams> for ElicitRequestParams {
                 requested_schema,
             } => {
                 let schema = RequestedSchema::try_from(requested_schema)
-                    .map_err(InvalidElicitRequest::InvalidSchema)?;
+                    .map_err(InvalidElicitRequestError::InvalidSchema)?;
                 let mut form = ElicitRequestFormParams::new(message.clone(), schema);
                 form.meta = meta_from_sdk(meta);
                 Ok(ElicitRequestParams::Form(form))
@@ -97,11 +97,11 @@ impl TryFrom<&sdk::ElicitRequestParams> for ElicitRequestParams {
                 }
                 ElicitRequestUrlParams::deserialize(wire)
                     .map(ElicitRequestParams::Url)
-                    .map_err(|e| InvalidElicitRequest::Malformed {
+                    .map_err(|e| InvalidElicitRequestError::Malformed {
                         reason: e.to_string(),
                     })
             }
-            _ => Err(InvalidElicitRequest::Malformed {
+            _ => Err(InvalidElicitRequestError::Malformed {
                 reason: "an elicitation mode this crate does not know".to_owned(),
             }),
         }

@@ -12,33 +12,33 @@ use crate::wire::{ElicitAction, ElicitResult};
 ///
 /// ```
 /// use elicit::ElicitResult;
-/// use elicit::rmcp::InvalidResult;
+/// use elicit::rmcp::InvalidResultError;
 ///
 /// let theirs: rmcp::model::ElicitResult =
 ///     serde_json::from_value(serde_json::json!({"action": "accept", "content": "yes"})).unwrap();
-/// let error: InvalidResult = ElicitResult::try_from(&theirs).unwrap_err();
+/// let error: InvalidResultError = ElicitResult::try_from(&theirs).unwrap_err();
 /// assert_eq!(error.to_string(), "invalid elicitation result: `content` must be an object, found a string");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InvalidResult {
+pub struct InvalidResultError {
     reason: String,
 }
 
-impl InvalidResult {
+impl InvalidResultError {
     pub(crate) fn new(reason: impl Into<String>) -> Self {
-        InvalidResult {
+        InvalidResultError {
             reason: reason.into(),
         }
     }
 }
 
-impl fmt::Display for InvalidResult {
+impl fmt::Display for InvalidResultError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "invalid elicitation result: {}", self.reason)
     }
 }
 
-impl std::error::Error for InvalidResult {}
+impl std::error::Error for InvalidResultError {}
 
 impl From<&ElicitResult> for sdk::ElicitResult {
     fn from(result: &ElicitResult) -> Self {
@@ -60,16 +60,16 @@ impl From<ElicitResult> for sdk::ElicitResult {
 }
 
 impl TryFrom<&sdk::ElicitResult> for ElicitResult {
-    type Error = InvalidResult;
+    type Error = InvalidResultError;
 
     /// The result in elicit's model: `null` content is read as absent, as on the wire.
-    fn try_from(result: &sdk::ElicitResult) -> Result<Self, InvalidResult> {
+    fn try_from(result: &sdk::ElicitResult) -> Result<Self, InvalidResultError> {
         let action = match result.action {
             sdk::ElicitationAction::Accept => ElicitAction::Accept,
             sdk::ElicitationAction::Decline => ElicitAction::Decline,
             sdk::ElicitationAction::Cancel => ElicitAction::Cancel,
             _ => {
-                return Err(InvalidResult::new(
+                return Err(InvalidResultError::new(
                     "an action other than accept, decline and cancel",
                 ));
             }
@@ -78,7 +78,7 @@ impl TryFrom<&sdk::ElicitResult> for ElicitResult {
             None | Some(Value::Null) => None,
             Some(Value::Object(content)) => Some(content.clone()),
             Some(other) => {
-                return Err(InvalidResult::new(format!(
+                return Err(InvalidResultError::new(format!(
                     "`content` must be an object, found {}",
                     crate::schema::kind_of(other)
                 )));
@@ -93,9 +93,9 @@ impl TryFrom<&sdk::ElicitResult> for ElicitResult {
 }
 
 impl TryFrom<sdk::ElicitResult> for ElicitResult {
-    type Error = InvalidResult;
+    type Error = InvalidResultError;
 
-    fn try_from(result: sdk::ElicitResult) -> Result<Self, InvalidResult> {
+    fn try_from(result: sdk::ElicitResult) -> Result<Self, InvalidResultError> {
         ElicitResult::try_from(&result)
     }
 }

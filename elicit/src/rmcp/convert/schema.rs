@@ -7,7 +7,7 @@ use ::rmcp::model as sdk;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{NO_PATTERN, Unrepresentable};
+use super::{NO_PATTERN, UnrepresentableError};
 use crate::schema::{
     Number, NumberSchema, NumberType, PrimitiveSchema, RequestedSchema, SchemaError, StringFormat,
     StringSchema, TitledOption,
@@ -23,18 +23,18 @@ pub(crate) enum Patterns {
 }
 
 impl TryFrom<&RequestedSchema> for sdk::ElicitationSchema {
-    type Error = Unrepresentable;
+    type Error = UnrepresentableError;
 
     /// The same schema in rmcp's model, properties in the same order.
-    fn try_from(schema: &RequestedSchema) -> Result<Self, Unrepresentable> {
+    fn try_from(schema: &RequestedSchema) -> Result<Self, UnrepresentableError> {
         to_sdk_schema(schema, Patterns::Refuse)
     }
 }
 
 impl TryFrom<RequestedSchema> for sdk::ElicitationSchema {
-    type Error = Unrepresentable;
+    type Error = UnrepresentableError;
 
-    fn try_from(schema: RequestedSchema) -> Result<Self, Unrepresentable> {
+    fn try_from(schema: RequestedSchema) -> Result<Self, UnrepresentableError> {
         to_sdk_schema(&schema, Patterns::Refuse)
     }
 }
@@ -42,7 +42,7 @@ impl TryFrom<RequestedSchema> for sdk::ElicitationSchema {
 pub(crate) fn to_sdk_schema(
     schema: &RequestedSchema,
     patterns: Patterns,
-) -> Result<sdk::ElicitationSchema, Unrepresentable> {
+) -> Result<sdk::ElicitationSchema, UnrepresentableError> {
     let mut properties = BTreeMap::new();
     let mut order = Vec::with_capacity(schema.properties.len());
     for property in schema.properties() {
@@ -65,7 +65,7 @@ fn to_sdk_property(
     name: &str,
     schema: &PrimitiveSchema,
     patterns: Patterns,
-) -> Result<sdk::PrimitiveSchemaDefinition, Unrepresentable> {
+) -> Result<sdk::PrimitiveSchemaDefinition, UnrepresentableError> {
     use sdk::PrimitiveSchemaDefinition as Def;
     let definition = match schema {
         PrimitiveSchema::String(s) => Def::String(to_sdk_string(name, s, patterns)?),
@@ -142,8 +142,8 @@ fn to_sdk_property(
 fn from_shape<T: for<'de> Deserialize<'de>>(
     name: &str,
     shape: Value,
-) -> Result<T, Unrepresentable> {
-    T::deserialize(shape).map_err(|e| Unrepresentable::at(name, e.to_string()))
+) -> Result<T, UnrepresentableError> {
+    T::deserialize(shape).map_err(|e| UnrepresentableError::at(name, e.to_string()))
 }
 
 fn strings(texts: &[Cow<'static, str>]) -> Vec<String> {
@@ -161,15 +161,15 @@ fn to_sdk_string(
     name: &str,
     s: &StringSchema,
     patterns: Patterns,
-) -> Result<sdk::StringSchema, Unrepresentable> {
+) -> Result<sdk::StringSchema, UnrepresentableError> {
     if s.pattern.is_some() && patterns == Patterns::Refuse {
-        return Err(Unrepresentable::at(name, NO_PATTERN));
+        return Err(UnrepresentableError::at(name, NO_PATTERN));
     }
-    let length = |keyword: &str, value: Option<u64>| -> Result<Option<u32>, Unrepresentable> {
+    let length = |keyword: &str, value: Option<u64>| -> Result<Option<u32>, UnrepresentableError> {
         value
             .map(|n| {
                 u32::try_from(n).map_err(|_| {
-                    Unrepresentable::at(
+                    UnrepresentableError::at(
                         name,
                         format!("rmcp's `{keyword}` is a u32; {n} is past it"),
                     )
@@ -192,14 +192,16 @@ fn to_sdk_string(
     Ok(string)
 }
 
-fn to_sdk_number(name: &str, s: &NumberSchema) -> Result<sdk::NumberSchema, Unrepresentable> {
+fn to_sdk_number(name: &str, s: &NumberSchema) -> Result<sdk::NumberSchema, UnrepresentableError> {
     // rmcp holds `number` bounds as f64: an integer past 2^53 would be rounded.
-    let float = |keyword: &str, value: Option<Number>| -> Result<Option<f64>, Unrepresentable> {
+    let float = |keyword: &str,
+                 value: Option<Number>|
+     -> Result<Option<f64>, UnrepresentableError> {
         match value {
             None => Ok(None),
             Some(n) => match n.as_i64() {
                 Some(i) if i.unsigned_abs() > crate::schema::MAX_SAFE_INTEGER.unsigned_abs() => {
-                    Err(Unrepresentable::at(
+                    Err(UnrepresentableError::at(
                         name,
                         format!(
                             "rmcp holds `{keyword}` as a double, which cannot hold {i} exactly"
@@ -219,14 +221,19 @@ fn to_sdk_number(name: &str, s: &NumberSchema) -> Result<sdk::NumberSchema, Unre
     Ok(number)
 }
 
-fn to_sdk_integer(name: &str, s: &NumberSchema) -> Result<sdk::IntegerSchema, Unrepresentable> {
+fn to_sdk_integer(
+    name: &str,
+    s: &NumberSchema,
+) -> Result<sdk::IntegerSchema, UnrepresentableError> {
     // rmcp holds `integer` bounds as i64; a float that is a whole number (`2.0`, as a peer may
     // write it) converts exactly, a fraction cannot.
-    let integer = |keyword: &str, value: Option<Number>| -> Result<Option<i64>, Unrepresentable> {
+    let integer = |keyword: &str,
+                   value: Option<Number>|
+     -> Result<Option<i64>, UnrepresentableError> {
         match value {
             None => Ok(None),
             Some(n) => exact_i64(n).map(Some).ok_or_else(|| {
-                Unrepresentable::at(
+                UnrepresentableError::at(
                     name,
                     format!("rmcp holds an integer's `{keyword}` as an i64, which cannot hold {n}"),
                 )
