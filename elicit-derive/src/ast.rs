@@ -23,6 +23,10 @@ pub struct Field<'a> {
     pub attrs: attr::Field,
     /// The key in `properties` and in `content`.
     pub wire_name: String,
+    /// Whether the field broke none of the derive's own rules (set by `check`): only then do
+    /// the compiler's checks of its attributes against its type run beside the derive's errors,
+    /// so no mistake is reported twice.
+    pub clean: bool,
 }
 
 pub struct Choice<'a> {
@@ -147,6 +151,7 @@ impl<'a> Field<'a> {
             ty: &field.ty,
             attrs,
             wire_name,
+            clean: true,
         }
     }
 }

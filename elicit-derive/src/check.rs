@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use quote::ToTokens;
+use syn::LitStr;
 
 use crate::ast::{Choice, Field, Form};
 use crate::attr::{Attr, DefaultKind, NumValue};
@@ -12,14 +13,13 @@ use crate::sensitive::sensitive_term;
 
 const FORMATS: &[&str] = &["email", "uri", "date", "date-time"];
 
-/// Checks a form. Returns, per field, whether the field broke none of the rules of its own, so
-/// that the compiler's checks of its type can run alongside these errors without repeating one.
-pub fn check_form(cx: &Ctxt, form: &Form) -> Vec<bool> {
-    let mut clean = Vec::with_capacity(form.fields.len());
-    for field in &form.fields {
+/// Checks a form, marking each field that broke none of the rules of its own as clean, so that
+/// the compiler's checks of its type can run alongside these errors without repeating one.
+pub fn check_form(cx: &Ctxt, form: &mut Form) {
+    for field in &mut form.fields {
         let before = cx.error_count();
         check_field(cx, field);
-        clean.push(cx.error_count() == before);
+        field.clean = cx.error_count() == before;
     }
     check_wire_names_are_unique(
         cx,
@@ -29,7 +29,6 @@ pub fn check_form(cx: &Ctxt, form: &Form) -> Vec<bool> {
             .map(|f| (&f.wire_name, f.ident.to_token_stream())),
     );
     check_serde_rename_all_agrees(cx, &form.attrs);
-    clean
 }
 
 fn check_field(cx: &Ctxt, field: &Field) {
@@ -45,7 +44,7 @@ fn check_field(cx: &Ctxt, field: &Field) {
     check_items_are_ordered(cx, field);
     check_pattern_compiles(cx, field);
     check_default_fits(cx, field);
-    check_serde_rename_agrees(cx, field);
+    check_renames_agree(cx, field.attrs.rename.get(), &field.attrs.serde_rename);
 }
 
 pub fn check_choice(cx: &Ctxt, choice: &Choice) {
@@ -58,13 +57,7 @@ pub fn check_choice(cx: &Ctxt, choice: &Choice) {
             .map(|v| (&v.wire_name, v.ident.to_token_stream())),
     );
     for variant in &choice.variants {
-        // A variant's elicit and serde renames must agree, so content and serde read the same value.
-        if let (Some(ours), Some(theirs)) =
-            (variant.attrs.rename.get(), &variant.attrs.serde_rename)
-            && ours.value() != theirs.value()
-        {
-            cx.error_spanned_by(ours, format!("#[elicit(rename = \"{}\")] disagrees with #[serde(rename = \"{}\")]: content would not round-trip through serde; give both the same name, or keep only one of them", ours.value(), theirs.value()));
-        }
+        check_renames_agree(cx, variant.attrs.rename.get(), &variant.attrs.serde_rename);
     }
     check_serde_rename_all_agrees(cx, &choice.attrs);
 }
@@ -81,23 +74,8 @@ fn check_skip_stands_alone(cx: &Ctxt, field: &Field) {
     let Some(skip) = field.attrs.skip.tokens() else {
         return;
     };
-    let a = &field.attrs;
-    let others = [
-        a.title.is_set(),
-        a.description.is_set(),
-        a.default.is_set(),
-        a.format.is_set(),
-        a.min_length.is_set(),
-        a.max_length.is_set(),
-        a.pattern.is_set(),
-        a.minimum.is_set(),
-        a.maximum.is_set(),
-        a.min_items.is_set(),
-        a.max_items.is_set(),
-        a.rename.is_set(),
-        a.not_sensitive.is_set(),
-    ];
-    if others.iter().any(|set| *set) {
+    let others = field.attrs.set_keys();
+    if others.iter().any(|(key, _)| *key != "skip") {
         cx.error_spanned_by(skip, "`skip` leaves the field out of the form (it is filled from Default), so its other elicit attributes would have no effect; remove them or `skip`");
     }
 }
@@ -153,23 +131,11 @@ fn check_format_is_supported(cx: &Ctxt, field: &Field) {
 
 /// String, number and multi-select attributes cannot all describe the same field.
 fn check_one_kind_of_attributes(cx: &Ctxt, field: &Field) {
-    let a = &field.attrs;
-    let string = first_set(&[
-        a.min_length.tokens(),
-        a.max_length.tokens(),
-        a.pattern.tokens(),
-        a.format.tokens(),
-    ]);
-    let number = first_set(&[a.minimum.tokens(), a.maximum.tokens()]);
-    let multi = first_set(&[a.min_items.tokens(), a.max_items.tokens()]);
-    let kinds = [
-        ("a string", string),
-        ("a number", number),
-        ("a multi-select", multi),
-    ];
-    let set: Vec<_> = kinds
-        .iter()
-        .filter_map(|(k, t)| t.map(|t| (k, t)))
+    let set: Vec<_> = field
+        .attrs
+        .kind_limited()
+        .into_iter()
+        .filter_map(|(kind, tokens)| tokens.map(|t| (kind.article_name(), t)))
         .collect();
     if let [(first, first_tokens), (second, tokens), ..] = set.as_slice() {
         cx.error_spanned_by(
@@ -181,12 +147,6 @@ fn check_one_kind_of_attributes(cx: &Ctxt, field: &Field) {
             ),
         );
     }
-}
-
-fn first_set<'a>(
-    tokens: &[Option<&'a proc_macro2::TokenStream>],
-) -> Option<&'a proc_macro2::TokenStream> {
-    tokens.iter().flatten().next().copied()
 }
 
 /// `min_length` above `max_length` admits no value.
@@ -363,9 +323,10 @@ fn check_wire_names_are_unique<'a>(
     }
 }
 
-/// elicit and serde must agree on a field's wire name, so content round-trips through serde.
-fn check_serde_rename_agrees(cx: &Ctxt, field: &Field) {
-    if let (Some(ours), Some(theirs)) = (field.attrs.rename.get(), &field.attrs.serde_rename)
+/// elicit and serde must agree on a field's or variant's wire name, so content round-trips
+/// through serde.
+fn check_renames_agree(cx: &Ctxt, ours: Option<&LitStr>, theirs: &Option<LitStr>) {
+    if let (Some(ours), Some(theirs)) = (ours, theirs)
         && ours.value() != theirs.value()
     {
         cx.error_spanned_by(ours, format!("#[elicit(rename = \"{}\")] disagrees with #[serde(rename = \"{}\")]: content would not round-trip through serde; give both the same name, or keep only one of them", ours.value(), theirs.value()));

@@ -114,9 +114,6 @@ pub use schema::RequestedSchema;
 /// cannot live in a `static`, so it is built from the same constant on first use per
 /// instantiation, cached for the life of the process, and returned from the cache afterwards.
 pub trait Elicit: Sized {
-    /// The `message` of `#[elicit(message = "..")]`, if given.
-    const MESSAGE: Option<&'static str>;
-
     /// The `requestedSchema` of this form.
     fn requested_schema() -> &'static RequestedSchema;
 
