@@ -492,6 +492,31 @@ impl Variant {
     }
 }
 
+/// A newtype's attributes: the constraints it declares, read with the field table (a newtype
+/// narrows its field's property as a field's attributes do), and the container's keys.
+pub struct Newtype {
+    pub container: ContainerKeys,
+    pub keys: FieldKeys,
+}
+
+impl Newtype {
+    pub fn from_attrs(cx: &Ctxt, attrs: &[Attribute]) -> Self {
+        let mut container = ContainerKeys::empty();
+        let mut keys = FieldKeys::empty();
+        for_each_elicit_meta(cx, attrs, |meta| {
+            let for_container = ["crate", "message", "rename_all"]
+                .iter()
+                .any(|key| meta.path.is_ident(key));
+            if for_container {
+                container.read(cx, meta)
+            } else {
+                keys.read(cx, meta)
+            }
+        });
+        Newtype { container, keys }
+    }
+}
+
 /// The name of `#[serde(rename = "..")]` (or its `deserialize` half) on a field or variant.
 fn serde_rename_of(attrs: &[Attribute]) -> Option<LitStr> {
     let mut found = None;

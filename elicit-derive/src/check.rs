@@ -6,12 +6,11 @@ use std::collections::HashMap;
 use quote::ToTokens;
 use syn::LitStr;
 
-use crate::ast::{Choice, Field, Form};
-use crate::attr::{Attr, DefaultKind, NumValue};
+use crate::ast::{Choice, Field, Form, Newtype};
+use crate::attr::{Attr, DefaultKind, FieldKeys, NumValue};
 use crate::ctxt::Ctxt;
+use crate::format;
 use crate::sensitive::sensitive_term;
-
-const FORMATS: &[&str] = &["email", "uri", "date", "date-time"];
 
 /// Checks a form, marking each field that broke none of the rules of its own as clean, so that
 /// the compiler's checks of its type can run alongside these errors without repeating one.
@@ -37,12 +36,12 @@ fn check_field(cx: &Ctxt, field: &Field) {
         return;
     }
     check_not_sensitive(cx, field);
-    check_format_is_supported(cx, field);
-    check_one_kind_of_attributes(cx, field);
-    check_lengths_are_ordered(cx, field);
-    check_range_is_ordered(cx, field);
-    check_items_are_ordered(cx, field);
-    check_pattern_compiles(cx, field);
+    check_format_is_supported(cx, &field.attrs);
+    check_one_kind_of_attributes(cx, &field.attrs);
+    check_lengths_are_ordered(cx, &field.attrs);
+    check_range_is_ordered(cx, &field.attrs);
+    check_items_are_ordered(cx, &field.attrs);
+    check_pattern_compiles(cx, &field.attrs);
     check_default_fits(cx, field);
     check_renames_agree(cx, field.attrs.rename.get(), &field.attrs.serde_rename);
 }
@@ -60,6 +59,42 @@ pub fn check_choice(cx: &Ctxt, choice: &Choice) {
         check_renames_agree(cx, variant.attrs.rename.get(), &variant.attrs.serde_rename);
     }
     check_serde_rename_all_agrees(cx, &choice.attrs);
+}
+
+/// Checks a newtype: only the constraints of a field's value apply, and they must hold
+/// together as a field's do.
+pub fn check_newtype(cx: &Ctxt, newtype: &Newtype) {
+    check_newtype_keys(cx, newtype);
+    let keys = &newtype.attrs.keys;
+    check_format_is_supported(cx, keys);
+    check_one_kind_of_attributes(cx, keys);
+    check_lengths_are_ordered(cx, keys);
+    check_range_is_ordered(cx, keys);
+    check_pattern_compiles(cx, keys);
+}
+
+/// A newtype declares what its values are; how a form asks for it (title, default, name ...) is
+/// said on the field that uses it, and a message on the form.
+fn check_newtype_keys(cx: &Ctxt, newtype: &Newtype) {
+    const VALUE_KEYS: &[&str] = &[
+        "format",
+        "min_length",
+        "max_length",
+        "pattern",
+        "minimum",
+        "maximum",
+    ];
+    for (key, tokens) in newtype.attrs.keys.set_keys() {
+        if !VALUE_KEYS.contains(&key) {
+            cx.error_spanned_by(tokens, format!("`{key}` says how a form asks for a field, so it goes on the field that uses this type; on a newtype (a tuple struct of one field) only what its values are: {}", VALUE_KEYS.join(", ")));
+        }
+    }
+    let container = &newtype.attrs.container;
+    for (key, tokens) in container.set_keys() {
+        if key != "crate" {
+            cx.error_spanned_by(tokens, format!("`{key}` applies to a form (a struct with named fields) or a choice enum, not to a newtype"));
+        }
+    }
 }
 
 /// A choice is not asked for on its own, so a `message` on it would never be sent.
@@ -118,9 +153,9 @@ fn check_not_sensitive(cx: &Ctxt, field: &Field) {
 }
 
 /// The spec allows exactly four string formats.
-fn check_format_is_supported(cx: &Ctxt, field: &Field) {
-    if let Some(format) = field.attrs.format.get()
-        && !FORMATS.contains(&format.value().as_str())
+fn check_format_is_supported(cx: &Ctxt, keys: &FieldKeys) {
+    if let Some(format) = keys.format.get()
+        && format::variant(&format.value()).is_none()
     {
         cx.error_spanned_by(
                 format,
@@ -130,9 +165,8 @@ fn check_format_is_supported(cx: &Ctxt, field: &Field) {
 }
 
 /// String, number and multi-select attributes cannot all describe the same field.
-fn check_one_kind_of_attributes(cx: &Ctxt, field: &Field) {
-    let set: Vec<_> = field
-        .attrs
+fn check_one_kind_of_attributes(cx: &Ctxt, keys: &FieldKeys) {
+    let set: Vec<_> = keys
         .kind_limited()
         .into_iter()
         .filter_map(|(kind, tokens)| tokens.map(|t| (kind.article_name(), t)))
@@ -150,22 +184,22 @@ fn check_one_kind_of_attributes(cx: &Ctxt, field: &Field) {
 }
 
 /// `min_length` above `max_length` admits no value.
-fn check_lengths_are_ordered(cx: &Ctxt, field: &Field) {
+fn check_lengths_are_ordered(cx: &Ctxt, keys: &FieldKeys) {
     check_order(
         cx,
-        &field.attrs.min_length,
-        &field.attrs.max_length,
+        &keys.min_length,
+        &keys.max_length,
         "min_length",
         "max_length",
     );
 }
 
 /// `min_items` above `max_items` admits no selection.
-fn check_items_are_ordered(cx: &Ctxt, field: &Field) {
+fn check_items_are_ordered(cx: &Ctxt, keys: &FieldKeys) {
     check_order(
         cx,
-        &field.attrs.min_items,
-        &field.attrs.max_items,
+        &keys.min_items,
+        &keys.max_items,
         "min_items",
         "max_items",
     );
@@ -185,8 +219,8 @@ fn check_order(cx: &Ctxt, min: &Attr<u64>, max: &Attr<u64>, min_name: &str, max_
 }
 
 /// `minimum` above `maximum` admits no number.
-fn check_range_is_ordered(cx: &Ctxt, field: &Field) {
-    if let (Some(lo), Some(hi)) = (field.attrs.minimum.get(), field.attrs.maximum.get())
+fn check_range_is_ordered(cx: &Ctxt, keys: &FieldKeys) {
+    if let (Some(lo), Some(hi)) = (keys.minimum.get(), keys.maximum.get())
         && lo.value.as_f64() > hi.value.as_f64()
     {
         cx.error_spanned_by(
@@ -200,8 +234,8 @@ fn check_range_is_ordered(cx: &Ctxt, field: &Field) {
 }
 
 /// A `pattern` must compile, with the regex engine the parser uses.
-fn check_pattern_compiles(cx: &Ctxt, field: &Field) {
-    if let Some(pattern) = field.attrs.pattern.get()
+fn check_pattern_compiles(cx: &Ctxt, keys: &FieldKeys) {
+    if let Some(pattern) = keys.pattern.get()
         && let Err(err) = regex::Regex::new(&pattern.value())
     {
         cx.error_spanned_by(

@@ -14,6 +14,7 @@ use crate::check;
 use crate::ctxt::Ctxt;
 use crate::fallback;
 use crate::field::{FieldCode, field_code};
+use crate::newtype;
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::new();
@@ -21,6 +22,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     match &mut ast {
         Some(Input::Form(form)) => check::check_form(&cx, form),
         Some(Input::Choice(choice)) => check::check_choice(&cx, choice),
+        Some(Input::Newtype(newtype)) => check::check_newtype(&cx, newtype),
         None => {}
     }
     let errors = match cx.check() {
@@ -28,6 +30,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             return match ast {
                 Some(Input::Form(form)) => expand_form(&form),
                 Some(Input::Choice(choice)) => expand_choice(&choice),
+                Some(Input::Newtype(newtype)) => newtype::expand_newtype(&newtype, true),
                 None => TokenStream::new(),
             };
         }
@@ -39,6 +42,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     let fallback = match &ast {
         Some(Input::Form(form)) => fallback::fallback_form(form),
         Some(Input::Choice(choice)) => expand_choice(choice),
+        Some(Input::Newtype(newtype)) => newtype::expand_newtype(newtype, false),
         None => TokenStream::new(),
     };
     quote!(#errors #fallback)
@@ -283,8 +287,8 @@ fn expand_choice(choice: &Choice) -> TokenStream {
                 const KIND: #krate::__private::Kind =
                     #krate::__private::Kind::Choice(<Self as #krate::ElicitChoice>::CHOICES);
                 type DefaultLiteral = Self;
-                fn from_default(literal: Self) -> Self {
-                    literal
+                fn from_default(literal: Self) -> ::core::result::Result<Self, #krate::Problem> {
+                    ::core::result::Result::Ok(literal)
                 }
                 fn from_json(
                     value: &#krate::__private::Value,

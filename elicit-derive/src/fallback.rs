@@ -27,7 +27,7 @@ pub fn fallback_form(form: &Form) -> TokenStream {
         let ty = field.ty;
         let mut field_checks = quote!(let _ = <#ty as #krate::ElicitField>::OPTIONAL;);
         if field.clean {
-            field_checks.extend(type_checks(&krate, field));
+            field_checks.extend(type_checks(&krate, field.ty, &field.attrs));
             field_checks.extend(typed_default(&krate, field));
         }
         checks.extend(quote!(const _: () = { #field_checks };));

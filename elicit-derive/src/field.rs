@@ -6,7 +6,8 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::ast::Field;
-use crate::attr::{DefaultKind, NumLit, NumValue};
+use crate::attr::{DefaultKind, FieldKeys, NumLit, NumValue};
+use crate::format;
 use crate::typeck::{type_checks, typed_default};
 
 fn opt_str(value: Option<String>) -> TokenStream {
@@ -68,22 +69,6 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
     let wire = &field.wire_name;
     let mut items = TokenStream::new();
 
-    let format = match a.format.get().map(|f| f.value()) {
-        Some(name) => {
-            let variant = format_ident!(
-                "{}",
-                match name.as_str() {
-                    "email" => "Email",
-                    "uri" => "Uri",
-                    "date" => "Date",
-                    _ => "DateTime",
-                }
-            );
-            quote!(::core::option::Option::Some(#krate::__private::StringFormat::#variant))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-
     let default_value = match a.default.get() {
         None => quote!(#krate::__private::DefaultValue::None),
         Some(default) => {
@@ -111,43 +96,22 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
         }
     };
 
-    let title = opt_str(a.title.get().map(|t| t.value()));
-    let description = opt_str(
-        a.description
-            .get()
-            .map(|d| d.value())
-            .or_else(|| a.doc.clone()),
-    );
-    let min_length = opt_u64(a.min_length.get());
-    let max_length = opt_u64(a.max_length.get());
-    let pattern_text = opt_str(a.pattern.get().map(|p| p.value()));
-    let minimum = opt_number(krate, a.minimum.get());
-    let maximum = opt_number(krate, a.maximum.get());
-    let min_items = opt_u64(a.min_items.get());
-    let max_items = opt_u64(a.max_items.get());
-
+    let description = a
+        .description
+        .get()
+        .map(|d| d.value())
+        .or_else(|| field.attrs.doc.clone());
+    let attrs = schema_attrs(krate, a, description, default_value);
     let property = quote_spanned! {ty.span()=>
         #krate::__private::property(
             #wire,
             <#ty as #krate::ElicitField>::OPTIONAL,
             <#ty as #krate::ElicitField>::KIND,
-            #krate::__private::Attrs {
-                title: #title,
-                description: #description,
-                min_length: #min_length,
-                max_length: #max_length,
-                pattern: #pattern_text,
-                format: #format,
-                minimum: #minimum,
-                maximum: #maximum,
-                min_items: #min_items,
-                max_items: #max_items,
-                default: #default_value,
-            },
+            #attrs,
         )
     };
 
-    let checks = type_checks(krate, field);
+    let checks = type_checks(krate, field.ty, &field.attrs);
 
     // The default is a value of the field's own type: the compiler checks it, here and only here.
     let default_fn = match a.default.get() {
@@ -156,7 +120,7 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
             let typed = typed_default(krate, field);
             quote! {
                 ::core::option::Option::Some(
-                    (|| { #typed <#ty as #krate::ElicitField>::from_default(__elicit_default) }) as fn() -> #ty
+                    (|| { #typed <#ty as #krate::ElicitField>::from_default(__elicit_default) }) as fn() -> ::core::result::Result<#ty, #krate::Problem>
                 )
             }
         }
@@ -182,5 +146,44 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
         checks,
         items,
         read,
+    }
+}
+
+/// The runtime's `Attrs` of a field (or a newtype): what its attributes say about its schema.
+pub fn schema_attrs(
+    krate: &TokenStream,
+    a: &FieldKeys,
+    description: Option<String>,
+    default_value: TokenStream,
+) -> TokenStream {
+    let format = match a.format.get().and_then(|f| format::variant(&f.value())) {
+        Some(variant) => {
+            quote!(::core::option::Option::Some(#krate::__private::StringFormat::#variant))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let title = opt_str(a.title.get().map(|t| t.value()));
+    let description = opt_str(description);
+    let min_length = opt_u64(a.min_length.get());
+    let max_length = opt_u64(a.max_length.get());
+    let pattern_text = opt_str(a.pattern.get().map(|p| p.value()));
+    let minimum = opt_number(krate, a.minimum.get());
+    let maximum = opt_number(krate, a.maximum.get());
+    let min_items = opt_u64(a.min_items.get());
+    let max_items = opt_u64(a.max_items.get());
+    quote! {
+        #krate::__private::Attrs {
+            title: #title,
+            description: #description,
+            min_length: #min_length,
+            max_length: #max_length,
+            pattern: #pattern_text,
+            format: #format,
+            minimum: #minimum,
+            maximum: #maximum,
+            min_items: #min_items,
+            max_items: #max_items,
+            default: #default_value,
+        }
     }
 }

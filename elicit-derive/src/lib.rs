@@ -16,6 +16,8 @@ mod ctxt;
 mod expand;
 mod fallback;
 mod field;
+mod format;
+mod newtype;
 mod respan;
 mod sensitive;
 mod typeck;

@@ -3,13 +3,14 @@
 //! default.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{ToTokens, quote, quote_spanned};
-use syn::Expr;
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
+use syn::{Expr, Type};
 
 use crate::ast::Field;
-use crate::attr::{DefaultKind, FieldKind, span_of};
+use crate::attr::{DefaultKind, FieldKeys, FieldKind, span_of};
 use crate::field::number;
+use crate::format;
 use crate::respan::respan;
 
 /// `let __elicit_default: <T as ElicitField>::DefaultLiteral = <the default>;`, so a default of
@@ -28,9 +29,7 @@ pub fn typed_default(krate: &TokenStream, field: &Field) -> TokenStream {
 /// spanned on the attribute: a trait projection on the field's type (respanned onto the
 /// attribute, so the error points there), or a `panic!` at compile time when a bound or item
 /// count does not fit what the type's mapping allows.
-pub fn type_checks(krate: &TokenStream, field: &Field) -> TokenStream {
-    let ty = field.ty;
-    let a = &field.attrs;
+pub fn type_checks(krate: &TokenStream, ty: &Type, a: &FieldKeys) -> TokenStream {
     let mut checks = TokenStream::new();
     let kind = quote!(<#ty as #krate::ElicitField>::KIND);
 
@@ -74,6 +73,8 @@ pub fn type_checks(krate: &TokenStream, field: &Field) -> TokenStream {
         });
     }
 
+    checks.extend(type_string_rules(krate, &kind, a));
+
     if let Some(min) = a.min_items.get() {
         let span = span_of(a.min_items.tokens(), Span::call_site());
         let message = format!(
@@ -94,4 +95,80 @@ fn default_literal(expr: &Expr, kind: &DefaultKind) -> TokenStream {
         DefaultKind::Choices(elems) => quote_spanned!(expr.span()=> &[#(#elems),*]),
         _ => expr.to_token_stream(),
     }
+}
+
+/// The checks of string attributes against what the field's type declares: a `format` naming
+/// another format than a typed value's, a length or pattern its newtype declares already, and a
+/// string default that is not of the format the field's values have (the attribute's, else the
+/// type's: the derive cannot tell the type from its name, through an alias say, so the compiler
+/// picks the format and the derive has written the verdict for each).
+fn type_string_rules(krate: &TokenStream, kind: &TokenStream, a: &FieldKeys) -> TokenStream {
+    let mut checks = TokenStream::new();
+    let format_path = quote!(#krate::__private::StringFormat);
+    let attr_format = a.format.get().map(|lit| lit.value());
+    if let (Some(name), Some(variant)) = (
+        &attr_format,
+        attr_format.as_deref().and_then(format::variant),
+    ) {
+        let span = span_of(a.format.tokens(), Span::call_site());
+        let arms = format::FORMATS.iter().map(|(own, own_variant)| {
+            let own_variant = format_ident!("{}", own_variant);
+            let message = format!(
+                "`format = \"{name}\"` is not the format of the field's type, whose values have format \"{own}\": remove the attribute, or write `format = \"{own}\"`"
+            );
+            quote_spanned!(span=> ::core::option::Option::Some(#format_path::#own_variant) => ::core::panic!(#message),)
+        });
+        checks.extend(quote_spanned! {span=>
+            match #krate::__private::format_clash(#kind, #format_path::#variant) {
+                #(#arms)*
+                ::core::option::Option::None => {}
+            }
+        });
+    }
+    let rules = [
+        ("min_length", a.min_length.tokens(), quote!(MinLength)),
+        ("max_length", a.max_length.tokens(), quote!(MaxLength)),
+        ("pattern", a.pattern.tokens(), quote!(Pattern)),
+    ];
+    for (name, tokens, rule) in rules {
+        let Some(tokens) = tokens else { continue };
+        let span = span_of(Some(tokens), Span::call_site());
+        let message = format!(
+            "`{name}` is declared by the field's type already, and every form using the type keeps it: remove it here, or change it on the type"
+        );
+        checks.extend(quote_spanned! {span=>
+            if #krate::__private::type_declares(#kind, #krate::__private::StringRule::#rule) {
+                ::core::panic!(#message);
+            }
+        });
+    }
+    if let Some(default) = a.default.get()
+        && let DefaultKind::Str(text) = &default.kind
+    {
+        let span = default.expr.span();
+        let arms: Vec<TokenStream> = format::FORMATS
+            .iter()
+            .filter_map(|(name, variant)| {
+                let reason = format::check(name, text).err()?;
+                let variant = format_ident!("{}", variant);
+                let message = format!(
+                    "default \"{text}\" is not of the field's format \"{name}\": {reason}"
+                );
+                Some(quote_spanned!(span=> ::core::option::Option::Some(#format_path::#variant) => ::core::panic!(#message),))
+            })
+            .collect();
+        if !arms.is_empty() {
+            let attr = match attr_format.as_deref().and_then(format::variant) {
+                Some(variant) => quote!(::core::option::Option::Some(#format_path::#variant)),
+                None => quote!(::core::option::Option::None),
+            };
+            checks.extend(quote_spanned! {span=>
+                match #krate::__private::declared_format(#kind, #attr) {
+                    #(#arms)*
+                    _ => {}
+                }
+            });
+        }
+    }
+    checks
 }
