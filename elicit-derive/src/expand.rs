@@ -187,28 +187,28 @@ fn expand_form(form: &Form) -> TokenStream {
                 #schema_fns
 
                 fn from_content(
-                    content: &#krate::__private::Map<::std::string::String, #krate::__private::Value>,
+                    __content: &#krate::__private::Map<::std::string::String, #krate::__private::Value>,
                 ) -> ::core::result::Result<Self, #krate::ContentError> {
-                    let properties: &'static [#krate::__private::Property] =
+                    let __properties: &'static [#krate::__private::Property] =
                         &<Self as #krate::Elicit>::requested_schema().properties;
                     // One pass over the content, as serde's visitors do: each known key fills
                     // its slot, unknown keys are ignored.
-                    let mut slots: [::core::option::Option<&#krate::__private::Value>; #count] =
+                    let mut __slots: [::core::option::Option<&#krate::__private::Value>; #count] =
                         [::core::option::Option::None; #count];
-                    for (key, value) in content {
-                        match key.as_str() {
-                            #(#wires => slots[#indices] = ::core::option::Option::Some(value),)*
+                    for (__key, __value) in __content {
+                        match __key.as_str() {
+                            #(#wires => __slots[#indices] = ::core::option::Option::Some(__value),)*
                             _ => {}
                         }
                     }
-                    let mut errors = #krate::__private::Errors::new();
+                    let mut __errors = #krate::__private::Errors::new();
                     #(let #vars = #reads;)*
                     match (#(#vars,)*) {
                         (#(::core::option::Option::Some(#vars),)*) => ::core::result::Result::Ok(Self {
                             #(#asked_idents: #vars,)*
                             #(#skipped_idents: <#skipped_tys as ::core::default::Default>::default(),)*
                         }),
-                        _ => ::core::result::Result::Err(errors.into_error()),
+                        _ => ::core::result::Result::Err(__errors.into_error()),
                     }
                 }
             }
@@ -271,8 +271,8 @@ fn expand_choice(choice: &Choice) -> TokenStream {
                 };
                 // Duplicate wire names are a derive error, expanded anyway to keep the compiler going.
                 #[allow(unreachable_patterns)]
-                fn from_wire(value: &str) -> ::core::option::Option<Self> {
-                    match value {
+                fn from_wire(__value: &str) -> ::core::option::Option<Self> {
+                    match __value {
                         #(#wires => ::core::option::Option::Some(Self::#idents),)*
                         _ => ::core::option::Option::None,
                     }
@@ -287,15 +287,15 @@ fn expand_choice(choice: &Choice) -> TokenStream {
                 const KIND: #krate::__private::Kind =
                     #krate::__private::Kind::Choice(<Self as #krate::ElicitChoice>::CHOICES);
                 type DefaultLiteral = Self;
-                fn from_default(literal: Self) -> ::core::result::Result<Self, #krate::Problem> {
-                    ::core::result::Result::Ok(literal)
+                fn from_default(__literal: Self) -> ::core::result::Result<Self, #krate::Problem> {
+                    ::core::result::Result::Ok(__literal)
                 }
                 fn from_json(
-                    value: &#krate::__private::Value,
-                    schema: &#krate::schema::PrimitiveSchema,
+                    __value: &#krate::__private::Value,
+                    __schema: &#krate::schema::PrimitiveSchema,
                     _: ::core::option::Option<&#krate::__private::Regex>,
                 ) -> ::core::result::Result<Self, #krate::Problem> {
-                    #krate::__private::choice::<Self>(value, schema)
+                    #krate::__private::choice::<Self>(__value, __schema)
                 }
             }
 

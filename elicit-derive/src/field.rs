@@ -139,7 +139,7 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
     };
 
     let read = quote! {
-        <#ty as #krate::ElicitField>::__read(slots[#index], &properties[#index], #pattern, #default_fn, &mut errors)
+        <#ty as #krate::ElicitField>::__read(__slots[#index], &__properties[#index], #pattern, #default_fn, &mut __errors)
     };
     FieldCode {
         property,

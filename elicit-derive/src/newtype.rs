@@ -36,12 +36,12 @@ pub fn expand_newtype(newtype: &Newtype, with_checks: bool) -> TokenStream {
     let (pattern_item, pattern) = match keys.pattern.get() {
         Some(lit) => (
             quote! {
-                static PATTERN: #krate::__private::Pattern =
+                static __PATTERN: #krate::__private::Pattern =
                     #krate::__private::Pattern::new(#lit, || #krate::__private::Pattern::compile(#lit));
             },
-            quote!(::core::option::Option::Some(PATTERN.get()?)),
+            quote!(::core::option::Option::Some(__PATTERN.get()?)),
         ),
-        None => (TokenStream::new(), quote!(pattern)),
+        None => (TokenStream::new(), quote!(__pattern)),
     };
     quote! {
         #[doc(hidden)]
@@ -62,17 +62,17 @@ pub fn expand_newtype(newtype: &Newtype, with_checks: bool) -> TokenStream {
                 );
                 type DefaultLiteral = <#inner as #krate::ElicitValue>::DefaultLiteral;
                 fn from_default(
-                    literal: Self::DefaultLiteral,
+                    __literal: Self::DefaultLiteral,
                 ) -> ::core::result::Result<Self, #krate::Problem> {
-                    <#inner as #krate::ElicitValue>::from_default(literal).map(Self)
+                    <#inner as #krate::ElicitValue>::from_default(__literal).map(Self)
                 }
                 fn from_json(
-                    value: &#krate::__private::Value,
-                    schema: &#krate::schema::PrimitiveSchema,
-                    pattern: ::core::option::Option<&#krate::__private::Regex>,
+                    __value: &#krate::__private::Value,
+                    __schema: &#krate::schema::PrimitiveSchema,
+                    __pattern: ::core::option::Option<&#krate::__private::Regex>,
                 ) -> ::core::result::Result<Self, #krate::Problem> {
                     #pattern_item
-                    <#inner as #krate::ElicitValue>::from_json(value, schema, #pattern).map(Self)
+                    <#inner as #krate::ElicitValue>::from_json(__value, __schema, #pattern).map(Self)
                 }
             }
 

@@ -224,15 +224,15 @@ macro_rules! __impl_field_for_value {
             const KIND: $crate::__private::Kind = <$ty as $crate::ElicitValue>::KIND;
             const OPTIONAL: bool = false;
             type DefaultLiteral = <$ty as $crate::ElicitValue>::DefaultLiteral;
-            fn from_default(literal: Self::DefaultLiteral) -> ::core::result::Result<Self, $crate::Problem> {
-                <$ty as $crate::ElicitValue>::from_default(literal)
+            fn from_default(__literal: Self::DefaultLiteral) -> ::core::result::Result<Self, $crate::Problem> {
+                <$ty as $crate::ElicitValue>::from_default(__literal)
             }
             fn from_json(
-                value: &$crate::__private::Value,
-                schema: &$crate::schema::PrimitiveSchema,
-                pattern: ::core::option::Option<&$crate::__private::Regex>,
+                __value: &$crate::__private::Value,
+                __schema: &$crate::schema::PrimitiveSchema,
+                __pattern: ::core::option::Option<&$crate::__private::Regex>,
             ) -> ::core::result::Result<Self, $crate::Problem> {
-                <$ty as $crate::ElicitValue>::from_json(value, schema, pattern)
+                <$ty as $crate::ElicitValue>::from_json(__value, __schema, __pattern)
             }
             fn absent() -> ::core::option::Option<Self> {
                 ::core::option::Option::None
