@@ -15,7 +15,7 @@
 //!
 //! (`.ci/conformance` does that.) Run by hand, it takes the URL of a streamable-HTTP MCP server
 //! on loopback and calls every tool the server lists, without arguments:
-//! `cargo run --example conformance_client -- http://127.0.0.1:3000/mcp`.
+//! `cargo run -p elicit-examples --features rmcp --example conformance_client -- http://127.0.0.1:3000/mcp`.
 
 use std::error::Error;
 

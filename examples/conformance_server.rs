@@ -2,8 +2,8 @@
 //! loopback with rmcp, every form a derived type: no JSON schema is written by hand.
 //!
 //! ```sh
-//! cargo run --example conformance_server                   # picks a free port, prints the URL
-//! cargo run --example conformance_server -- 127.0.0.1:3000 # or listens where told (loopback only)
+//! cargo run -p elicit-examples --features rmcp --example conformance_server  # picks a free port, prints the URL
+//! cargo run -p elicit-examples --features rmcp --example conformance_server -- 127.0.0.1:3000  # or listens where told (loopback only)
 //! ```
 //!
 //! The suite (`@modelcontextprotocol/conformance`) then runs against the printed URL, e.g.

@@ -1,7 +1,7 @@
 //! The main example: derive a form, print the `elicitation/create` params a server sends, then
 //! parse a client's accept response, once good and once bad.
 //!
-//! Run with `cargo run --example contact`.
+//! Run with `cargo run -p elicit-examples --example contact`.
 
 use elicit::{Elicit, ElicitOutcome, ElicitResult};
 

@@ -9,11 +9,11 @@
 //! - `cancel_booking`: a yes/no confirmation before anything is cancelled.
 //!
 //! ```sh
-//! cargo run --example stdio_server
+//! cargo run -p elicit-examples --features rmcp --example stdio_server
 //! ```
 //!
 //! It speaks MCP on stdin/stdout, so run it from an MCP client (for example, add
-//! `cargo run --quiet --example stdio_server` as a stdio server in the client's configuration);
+//! `cargo run --quiet -p elicit-examples --features rmcp --example stdio_server` as a stdio server in the client's configuration);
 //! it logs to stderr.
 
 use std::borrow::Cow;

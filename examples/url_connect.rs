@@ -10,7 +10,7 @@
 //! On the way, the spec's phishing attack is tried: another user opens the link and is refused.
 //!
 //! ```sh
-//! cargo run --example url_connect
+//! cargo run -p elicit-examples --example url_connect
 //! ```
 
 use std::collections::HashMap;

@@ -2,8 +2,8 @@
 //! server's own connect page next to the MCP endpoint (axum serves both).
 //!
 //! ```sh
-//! cargo run --example url_mode_server                    # picks a free port, prints the URLs
-//! cargo run --example url_mode_server -- 127.0.0.1:3000  # or listens where told (loopback only)
+//! cargo run -p elicit-examples --features rmcp --example url_mode_server  # picks a free port, prints the URLs
+//! cargo run -p elicit-examples --features rmcp --example url_mode_server -- 127.0.0.1:3000  # or listens where told (loopback only)
 //! ```
 //!
 //! Connect an MCP client that declares `{"elicitation": {"url": {}}}` to the printed `/mcp` URL.

@@ -2,7 +2,7 @@
 //! answer (defaults, then validation), reviewing a URL before consent, and following
 //! completion notifications.
 
-mod spec;
+mod support;
 
 use std::net::TcpListener;
 
@@ -71,7 +71,7 @@ fn a_mode_the_client_did_not_declare_is_answered_with_32602() {
         let rpc = err.to_jsonrpc_error();
         assert_eq!(rpc.code, JsonRpcError::INVALID_PARAMS);
         assert_eq!(rpc.data, Some(json!({"mode": mode.as_str()})));
-        spec::assert_valid("Error", &serde_json::to_value(&rpc).unwrap());
+        support::assert_valid("Error", &serde_json::to_value(&rpc).unwrap());
     }
 }
 
@@ -238,7 +238,7 @@ fn accepting_a_form_fills_in_the_defaults_the_user_left_out() {
             "verified": true, "plan": "pro", "colors": ["green"]
         })
     );
-    spec::assert_valid("ElicitResult", &serde_json::to_value(&result).unwrap());
+    support::assert_valid("ElicitResult", &serde_json::to_value(&result).unwrap());
 
     // What the user gave wins over the default.
     let given = object(json!({"name": "Ada", "verified": false}));

@@ -11,7 +11,7 @@
 //! Two deliberate differences are handled here, not papered over:
 //! 1. elicit refuses a multi-select that picks a choice twice, which the emitted schema does not
 //!    state (the spec's multi-select has no `uniqueItems`): the validator's copy of the schema
-//!    gets `"uniqueItems": true` on every array property (see `common::schema_with_unique_items`).
+//!    gets `"uniqueItems": true` on every array property (see `support::schema_with_unique_items`).
 //! 2. elicit reads `null` on an optional field as absent, as the issue requires, where JSON
 //!    Schema would see a value of the wrong type: no `null` is generated for a field outside
 //!    `required` (`null` on a required field is generated; both sides refuse it), and the null
@@ -20,16 +20,13 @@
 //! Format test strings are clearly valid or clearly invalid, since format edge cases (leap
 //! seconds, quoted local parts, IDNs) legitimately differ between implementations.
 
-mod common;
+mod support;
 
 use std::cell::Cell;
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Debug;
 use std::sync::LazyLock;
 
-use common::{
-    Color, ELICIT_RESULT, HexColor, REQUESTED_SCHEMA, schema_with_unique_items, validator,
-};
 use elicit::Elicit;
 use elicit::schema::{NumberType, PrimitiveSchema, RequestedSchema, StringFormat};
 use jsonschema::Validator;
@@ -39,6 +36,7 @@ use proptest::sample::{select, subsequence};
 use proptest::test_runner::{Config, TestRunner};
 use serde::Serialize;
 use serde_json::{Map, Number, Value, json};
+use support::{Color, HexColor, REQUESTED_SCHEMA, is_valid, schema_with_unique_items, validator};
 
 const CASES: u32 = 256;
 const SAFE: i64 = (1 << 53) - 1;
@@ -360,7 +358,7 @@ where
     prop_assert_eq!(T::requested_schema().validate_content(content), Ok(()));
     let result = json!({"action": "accept", "content": wire});
     prop_assert!(
-        ELICIT_RESULT.is_valid(&result),
+        is_valid("ElicitResult", &result),
         "not an ElicitResult: {}",
         result
     );
@@ -940,10 +938,10 @@ proptest! {
         prop_assert_eq!(from_value.is_ok(), from_text.is_ok());
         if let Ok(schema) = from_value {
             // What the strict reader accepts, the spec's schema accepts too.
-            prop_assert!(REQUESTED_SCHEMA.is_valid(&value), "spec-invalid schema accepted: {}", value);
+            prop_assert!(is_valid(REQUESTED_SCHEMA, &value), "spec-invalid schema accepted: {}", value);
             // Written back, it is spec-valid and reads as itself.
             let written = serde_json::to_value(&schema).unwrap();
-            prop_assert!(REQUESTED_SCHEMA.is_valid(&written), "wrote a spec-invalid schema: {}", written);
+            prop_assert!(is_valid(REQUESTED_SCHEMA, &written), "wrote a spec-invalid schema: {}", written);
             let reread = RequestedSchema::from_value(&written);
             prop_assert_eq!(reread, Ok(schema.clone()));
             let _ = schema.validate_content(&content);

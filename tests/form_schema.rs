@@ -2,22 +2,22 @@
 //! form request params, and the type mapping (integers and their ranges, floats, options,
 //! selects, formats, order, renames, skip, defaults, generics, aliases, escapes).
 //!
-//! Every derived type goes through `common::check_schema`: its JSON text equals
+//! Every derived type goes through `support::check_schema`: its JSON text equals
 //! `serde_json::to_string` of the typed schema byte for byte, it validates against the spec's
 //! `requestedSchema` definition, and it reads back as itself.
 
 // Most forms here are only asked for, never read: their fields are unused by design.
 #![allow(dead_code)]
 
-mod common;
+mod support;
 
 use std::collections::{BTreeSet, HashSet};
 
-use common::{Color, HexColor, check_schema};
 use elicit::{Elicit, HasMessage};
 use elicit::schema::{PrimitiveSchema, RequestedSchema};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use support::{Color, HexColor, check_schema};
 
 // ---------------------------------------------------------------------------------------------
 // The spec's examples.
@@ -123,23 +123,7 @@ fn optional_form(name: &str, property: Value) -> Value {
 
 #[test]
 fn simple_text_request_is_the_spec_example() {
-    // The spec's request params, verbatim.
-    let spec: Value = serde_json::from_str(
-        r#"{
-          "mode": "form",
-          "message": "Please provide your GitHub username",
-          "requestedSchema": {
-            "type": "object",
-            "properties": {
-              "name": {
-                "type": "string"
-              }
-            },
-            "required": ["name"]
-          }
-        }"#,
-    )
-    .unwrap();
+    let spec = support::spec_example("Example: Simple Text Request").value["params"].clone();
     assert_eq!(check_schema::<GitHubUsername>(), spec["requestedSchema"]);
     // The key order of the spec's example, too.
     assert_eq!(
@@ -148,7 +132,7 @@ fn simple_text_request_is_the_spec_example() {
     );
     let params = serde_json::to_value(GitHubUsername::form_request()).unwrap();
     assert_eq!(params, spec);
-    common::assert_valid(&common::FORM_PARAMS, &params, "the form request");
+    support::assert_valid("ElicitRequestFormParams", &params);
     assert_eq!(
         GitHubUsername::MESSAGE,
         "Please provide your GitHub username"
@@ -157,37 +141,11 @@ fn simple_text_request_is_the_spec_example() {
 
 #[test]
 fn structured_data_request_is_the_spec_example() {
-    let spec: Value = serde_json::from_str(
-        r#"{
-          "mode": "form",
-          "message": "Please provide your contact information",
-          "requestedSchema": {
-            "type": "object",
-            "properties": {
-              "name": {
-                "type": "string",
-                "description": "Your full name"
-              },
-              "email": {
-                "type": "string",
-                "format": "email",
-                "description": "Your email address"
-              },
-              "age": {
-                "type": "number",
-                "minimum": 18,
-                "description": "Your age"
-              }
-            },
-            "required": ["name", "email"]
-          }
-        }"#,
-    )
-    .unwrap();
+    let spec = support::spec_example("Example: Structured Data Request").value["params"].clone();
     assert_eq!(check_schema::<ContactInfo>(), spec["requestedSchema"]);
     let params = serde_json::to_value(ContactInfo::form_request()).unwrap();
     assert_eq!(params, spec);
-    common::assert_valid(&common::FORM_PARAMS, &params, "the form request");
+    support::assert_valid("ElicitRequestFormParams", &params);
     // `minimum = 18` stays the integer 18 on the wire, not 18.0.
     assert!(ContactInfo::requested_schema_json().contains(r#""minimum":18}"#));
 
@@ -213,18 +171,12 @@ fn form_request_with_overrides_the_message() {
             "requestedSchema": check_schema::<ContactInfoU8>(),
         })
     );
-    common::assert_valid(&common::FORM_PARAMS, &params, "the form request");
+    support::assert_valid("ElicitRequestFormParams", &params);
 }
 
 #[test]
 fn untitled_single_select_is_the_spec_example() {
-    let spec = json!({
-      "type": "string",
-      "title": "Color Selection",
-      "description": "Choose your favorite color",
-      "enum": ["Red", "Green", "Blue"],
-      "default": "Red"
-    });
+    let spec = support::spec_example("Single-select enum (without titles)").value;
     assert_eq!(
         check_schema::<UntitledSingle>(),
         optional_form("color", spec)
@@ -233,34 +185,13 @@ fn untitled_single_select_is_the_spec_example() {
 
 #[test]
 fn titled_single_select_is_the_spec_example() {
-    let spec = json!({
-      "type": "string",
-      "title": "Color Selection",
-      "description": "Choose your favorite color",
-      "oneOf": [
-        { "const": "#FF0000", "title": "Red" },
-        { "const": "#00FF00", "title": "Green" },
-        { "const": "#0000FF", "title": "Blue" }
-      ],
-      "default": "#FF0000"
-    });
+    let spec = support::spec_example("Single-select enum (with titles)").value;
     assert_eq!(check_schema::<TitledSingle>(), optional_form("color", spec));
 }
 
 #[test]
 fn untitled_multi_select_is_the_spec_example() {
-    let spec = json!({
-      "type": "array",
-      "title": "Color Selection",
-      "description": "Choose your favorite colors",
-      "minItems": 1,
-      "maxItems": 2,
-      "items": {
-        "type": "string",
-        "enum": ["Red", "Green", "Blue"]
-      },
-      "default": ["Red", "Green"]
-    });
+    let spec = support::spec_example("Multi-select enum (without titles)").value;
     assert_eq!(
         check_schema::<UntitledMulti>(),
         optional_form("colors", spec)
@@ -269,67 +200,30 @@ fn untitled_multi_select_is_the_spec_example() {
 
 #[test]
 fn titled_multi_select_is_the_spec_example() {
-    let spec = json!({
-      "type": "array",
-      "title": "Color Selection",
-      "description": "Choose your favorite colors",
-      "minItems": 1,
-      "maxItems": 2,
-      "items": {
-        "anyOf": [
-          { "const": "#FF0000", "title": "Red" },
-          { "const": "#00FF00", "title": "Green" },
-          { "const": "#0000FF", "title": "Blue" }
-        ]
-      },
-      "default": ["#FF0000", "#00FF00"]
-    });
+    let spec = support::spec_example("Multi-select enum (with titles)").value;
     assert_eq!(check_schema::<TitledMulti>(), optional_form("colors", spec));
 }
 
 #[test]
 fn primitive_examples_of_the_spec() {
-    assert_eq!(
-        check_schema::<SpecNumber>(),
-        optional_form(
-            "value",
-            json!({
-              "type": "number",
-              "title": "Display Name",
-              "description": "Description text",
-              "minimum": 0,
-              "maximum": 100,
-              "default": 50.0
-            })
-        )
-    );
+    // The field is an `f64`, so its default is written as a float: `50.0` where the spec's
+    // example writes `50`, the same JSON number.
+    let mut number = support::spec_example("**Number Schema**").value;
+    assert_eq!(number["default"], json!(50));
+    number["default"] = json!(50.0);
+    assert_eq!(check_schema::<SpecNumber>(), optional_form("value", number));
+
+    let boolean = support::spec_example("**Boolean Schema**").value;
     assert_eq!(
         check_schema::<SpecBoolean>(),
-        optional_form(
-            "value",
-            json!({
-              "type": "boolean",
-              "title": "Display Name",
-              "description": "Description text",
-              "default": false
-            })
-        )
+        optional_form("value", boolean)
     );
-    assert_eq!(
-        check_schema::<SpecString>(),
-        optional_form(
-            "value",
-            json!({
-              "type": "string",
-              "title": "Display Name",
-              "description": "Description text",
-              "minLength": 3,
-              "maxLength": 50,
-              "format": "email",
-              "default": "user@example.com"
-            })
-        )
-    );
+
+    // Without the example's pattern, which its own default does not match (see `SpecString`).
+    let mut string = support::spec_example("**String Schema**").value;
+    assert_eq!(string["pattern"], "^[A-Za-z]+$");
+    string.as_object_mut().unwrap().remove("pattern");
+    assert_eq!(check_schema::<SpecString>(), optional_form("value", string));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -813,7 +707,7 @@ fn serde_rename_and_rename_all_are_honored() {
     // Content serde reads is content elicit reads, to the same value.
     let wire = json!({"FIRST_NAME": "Ada", "zip": "12345", "wireSize": "L"});
     let by_serde: SerdeRenamed = serde_json::from_value(wire.clone()).unwrap();
-    let by_elicit = common::parse::<SerdeRenamed>(wire).unwrap();
+    let by_elicit = support::parse::<SerdeRenamed>(wire).unwrap();
     assert_eq!(by_elicit, by_serde);
     assert_eq!(by_elicit.size, SerdeSize::Large);
 }

@@ -3,17 +3,17 @@
 //! included), writes them back unchanged, refuses what lies outside the subset naming the
 //! property, and its `validate_content` agrees with the derived `from_content`.
 
-mod common;
+mod support;
 
 use std::collections::BTreeSet;
 
-use common::{Color, HexColor, REQUESTED_SCHEMA, assert_valid, check_schema, content};
 use elicit::schema::{
     LegacyTitledEnumSchema, NumberType, PrimitiveSchema, Property, RequestedSchema, StringFormat,
     StringSchema, TitledOption,
 };
 use elicit::{Elicit, ElicitRequestFormParams};
 use serde_json::{Map, Value, json};
+use support::{Color, HexColor, REQUESTED_SCHEMA, assert_valid, check_schema, content};
 
 /// Reads `value` both ways (from a value and from its text) and checks they agree.
 fn read(value: &Value) -> RequestedSchema {
@@ -36,7 +36,7 @@ fn by_name(schema: &RequestedSchema) -> Vec<Property> {
 /// Reads the schema `text`, writes it back, and checks nothing changed and it is spec-valid.
 fn round_trip(text: &str) -> RequestedSchema {
     let value: Value = serde_json::from_str(text).unwrap();
-    assert_valid(&REQUESTED_SCHEMA, &value, "the example");
+    assert_valid(REQUESTED_SCHEMA, &value);
     let schema: RequestedSchema =
         serde_json::from_str(text).unwrap_or_else(|e| panic!("Deserialize rejects {text}: {e}"));
     let from_value = RequestedSchema::from_value(&value)
@@ -65,17 +65,10 @@ fn the_property(schema: &RequestedSchema) -> &PrimitiveSchema {
 
 #[test]
 fn the_spec_request_schemas_read_and_round_trip() {
-    // The spec's texts verbatim, so the sender's order of properties is kept.
+    // The spec's texts as written, so the sender's order of properties is kept.
     let simple = round_trip(
-        r#"{
-      "type": "object",
-      "properties": {
-        "name": {
-          "type": "string"
-        }
-      },
-      "required": ["name"]
-    }"#,
+        &support::spec_example("Example: Simple Text Request")
+            .member_text(&["params", "requestedSchema"]),
     );
     assert_eq!(simple.required().collect::<Vec<_>>(), ["name"]);
     assert!(
@@ -83,26 +76,8 @@ fn the_spec_request_schemas_read_and_round_trip() {
     );
 
     let contact = round_trip(
-        r#"{
-      "type": "object",
-      "properties": {
-        "name": {
-          "type": "string",
-          "description": "Your full name"
-        },
-        "email": {
-          "type": "string",
-          "format": "email",
-          "description": "Your email address"
-        },
-        "age": {
-          "type": "number",
-          "minimum": 18,
-          "description": "Your age"
-        }
-      },
-      "required": ["name", "email"]
-    }"#,
+        &support::spec_example("Example: Structured Data Request")
+            .member_text(&["params", "requestedSchema"]),
     );
     let names: Vec<&str> = contact.properties().iter().map(|p| &*p.name).collect();
     assert_eq!(names, ["name", "email", "age"]);
@@ -379,7 +354,7 @@ fn a_hand_built_schema_serializes_to_the_spec_shape() {
             "required": ["colour"]
         })
     );
-    assert_valid(&REQUESTED_SCHEMA, &value, "the hand-built schema");
+    assert_valid(REQUESTED_SCHEMA, &value);
     assert_eq!(read(&value), schema);
 }
 

@@ -2,7 +2,7 @@
 //! the tracker's binding of each elicitation to its user, the phishing defence, single use,
 //! expiry, addressing of the completion notification, and the capability gate.
 
-mod spec;
+mod support;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -383,7 +383,7 @@ fn the_notification_goes_to_the_connection_that_started_it_only() {
     let (to, message) = notification.into_parts();
     assert_eq!(to.as_str(), "desktop-connection");
     let json = serde_json::to_value(&message).unwrap();
-    spec::assert_valid("ElicitationCompleteNotification", &json);
+    support::assert_valid("ElicitationCompleteNotification", &json);
     assert_eq!(json["params"]["elicitationId"], id.as_str());
 }
 
@@ -664,13 +664,13 @@ fn what_the_tracker_sends_validates_against_the_spec() {
         )
         .unwrap();
     let request = serde_json::to_value(pending.request(RequestId::from(3))).unwrap();
-    spec::assert_valid("ElicitRequest", &request);
-    spec::assert_valid("ElicitRequestURLParams", &request["params"]);
+    support::assert_valid("ElicitRequest", &request);
+    support::assert_valid("ElicitRequestURLParams", &request["params"]);
     assert_eq!(request["params"]["url"], connect_url(pending.id()));
 
     let error = pending.required_error("This request requires more information.");
     let response = json!({"jsonrpc": "2.0", "id": 2, "error": error});
-    spec::assert_valid("URLElicitationRequiredError", &response);
+    support::assert_valid("URLElicitationRequiredError", &response);
     assert_eq!(JsonRpcError::from(&error).code, -32042);
 }
 

@@ -3,6 +3,7 @@
 //! a URL before asking the user's consent, and following completion notifications.
 //!
 //! ```
+//! # #[cfg(feature = "url-mode")] {
 //! use elicit::{ElicitRequestParams, ElicitationCapability};
 //! use elicit::client::{UrlReview, validate_request};
 //!
@@ -20,12 +21,17 @@
 //! assert_eq!(review.registrable_domain(), Some("example.com"));
 //! assert!(review.warnings().is_empty());
 //! // Show `review` and `url.message()`, and open `review.url()` only after the user consents.
+//! # }
 //! ```
 
+#[cfg(feature = "url-mode")]
 mod review;
 mod validate;
+#[cfg(feature = "url-mode")]
 mod watch;
 
+#[cfg(feature = "url-mode")]
 pub use review::{UrlReview, UrlReviewError, UrlWarning};
 pub use validate::{InvalidElicitRequest, accept_form, validate_request};
+#[cfg(feature = "url-mode")]
 pub use watch::{Completion, UrlElicitationWatch};

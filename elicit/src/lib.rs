@@ -65,20 +65,17 @@
 //!   `ElicitationSchema::from_type`, among others) takes the derived types as they are.
 #![deny(missing_docs)]
 
-mod capability;
 pub mod client;
 mod error;
 mod field;
 mod format;
+#[cfg(feature = "url-mode")]
 mod host;
-mod json;
 mod number;
-mod protocol;
-mod request;
-mod result;
 pub mod schema;
 pub mod server;
 mod validate;
+mod wire;
 
 #[doc(hidden)]
 #[path = "private.rs"]
@@ -91,19 +88,19 @@ pub mod __json_schema;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
 
-pub use capability::{ElicitationCapability, InvalidCapability, ModeNotSupported};
 pub use elicit_derive::Elicit;
 pub use error::{ContentError, FieldError, Problem};
 pub use field::{ElicitChoice, ElicitField, ElicitValue};
-pub use protocol::{
-    ElicitMode, ElicitRequest, ElicitRequestParams, ElicitRequestUrlParams,
-    ElicitationCompleteNotification, ElicitationCompleteParams, ElicitationId, JsonRpcError,
-    NotUrlElicitationRequired, RandomnessUnavailable, RequestId, UnexpectedContent,
+pub use schema::RequestedSchema;
+#[cfg(feature = "url-mode")]
+pub use wire::RandomnessUnavailable;
+pub use wire::{
+    ElicitAction, ElicitMode, ElicitOutcome, ElicitRequest, ElicitRequestFormParams,
+    ElicitRequestParams, ElicitRequestUrlParams, ElicitResult, ElicitationCapability,
+    ElicitationCompleteNotification, ElicitationCompleteParams, ElicitationId, InvalidCapability,
+    JsonRpcError, ModeNotSupported, NotUrlElicitationRequired, RequestId, UnexpectedContent,
     UrlElicitOutcome, UrlElicitationRequiredError,
 };
-pub use request::ElicitRequestFormParams;
-pub use result::{ElicitAction, ElicitOutcome, ElicitResult};
-pub use schema::RequestedSchema;
 
 /// A form that can be asked for through form-mode elicitation: implemented by
 /// `#[derive(Elicit)]` on a struct with named fields.

@@ -19,8 +19,8 @@ pub use crate::field::{
     Choices, Kind, MultiSelectField, Newtype, NumberField, StringField, StringRules,
 };
 use crate::field::{ElicitChoice, ElicitField};
-pub use crate::json::{json_bytes, json_len, json_str};
 use crate::number::MAX_SAFE_INTEGER;
+pub use crate::schema::json::{json_bytes, json_len, json_str};
 use crate::schema::{
     BooleanSchema, NumberSchema, NumberType, PrimitiveSchema, StringSchema,
     TitledMultiSelectEnumSchema, TitledSingleSelectEnumSchema, UntitledMultiSelectEnumSchema,

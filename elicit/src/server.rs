@@ -5,6 +5,7 @@
 //! The pattern "this tool call needs third-party authorization first":
 //!
 //! ```
+//! # #[cfg(feature = "url-mode")] {
 //! use elicit::{ElicitationCapability, JsonRpcError, UrlElicitationRequiredError};
 //! use elicit::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
 //!
@@ -28,14 +29,19 @@
 //! // for every listed id has come (see `elicit::client::UrlElicitationWatch`).
 //! let required = UrlElicitationRequiredError::try_from(&error).unwrap();
 //! assert_eq!(required.elicitations()[0].elicitation_id(), pending.id());
+//! # }
 //! ```
 
 mod links;
+#[cfg(feature = "url-mode")]
 mod policy;
+#[cfg(feature = "url-mode")]
 mod tracker;
 
 pub use links::{LinkInForm, links_in_form};
+#[cfg(feature = "url-mode")]
 pub use policy::{CheckedUrl, Environment, UnsafeUrl, UrlNotice, UrlPolicy};
+#[cfg(feature = "url-mode")]
 pub use tracker::{
     Addressed, Clock, CompletedElicitation, CompletionError, ConnectionId, ElicitationStore,
     ElicitationTracker, EmptyUserId, Initiator, MemoryStore, PendingEntry, PendingUrlElicitation,

@@ -7,7 +7,7 @@ use unicode_security::MixedScript;
 use url::{Host, Url};
 
 use crate::host;
-use crate::protocol::ElicitRequestUrlParams;
+use crate::wire::ElicitRequestUrlParams;
 
 /// What a client must show before the user consents to open an elicitation URL: the full URL,
 /// the host with its registrable domain picked out (so `github.com.evil.example` reads as a

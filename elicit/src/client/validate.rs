@@ -6,12 +6,14 @@ use std::fmt;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use crate::capability::{ElicitationCapability, ModeNotSupported};
+#[cfg(feature = "url-mode")]
 use crate::client::review::{UrlReview, UrlReviewError};
 use crate::error::ContentError;
-use crate::protocol::{ElicitMode, ElicitRequestParams, JsonRpcError};
-use crate::result::ElicitResult;
 use crate::schema::{RequestedSchema, SchemaError};
+use crate::wire::{
+    ElicitMode, ElicitRequestParams, ElicitResult, ElicitationCapability, JsonRpcError,
+    ModeNotSupported, UnknownMode,
+};
 
 /// Why a client refuses an `elicitation/create`. Every case is answered with -32602 (Invalid
 /// params): see [`to_jsonrpc_error`](InvalidElicitRequest::to_jsonrpc_error).
@@ -31,6 +33,7 @@ pub enum InvalidElicitRequest {
     InvalidSchema(SchemaError),
     /// The `url` of a URL-mode request is not an absolute http(s) URL, so there is nothing the
     /// client could safely offer to open.
+    #[cfg(feature = "url-mode")]
     InvalidUrl(UrlReviewError),
     /// A required member is missing or of the wrong type.
     Malformed {
@@ -51,6 +54,7 @@ impl fmt::Display for InvalidElicitRequest {
             ),
             InvalidElicitRequest::ModeNotDeclared(e) => e.fmt(f),
             InvalidElicitRequest::InvalidSchema(e) => e.fmt(f),
+            #[cfg(feature = "url-mode")]
             InvalidElicitRequest::InvalidUrl(e) => write!(f, "`url`: {e}"),
             InvalidElicitRequest::Malformed { reason } => {
                 write!(f, "invalid elicitation/create params: {reason}")
@@ -72,6 +76,7 @@ impl InvalidElicitRequest {
             InvalidElicitRequest::InvalidSchema(e) => {
                 Some(json!({ "property": e.property(), "keyword": e.keyword() }))
             }
+            #[cfg(feature = "url-mode")]
             InvalidElicitRequest::InvalidUrl(_) => Some(json!({ "property": "url" })),
             InvalidElicitRequest::NotAnObject | InvalidElicitRequest::Malformed { .. } => None,
         };
@@ -123,6 +128,15 @@ pub fn validate_request(
     let mode = mode_of(members)?;
     ElicitationCapability::require(declared, mode)
         .map_err(InvalidElicitRequest::ModeNotDeclared)?;
+    // Built without URL mode, this client has no way to review a URL before offering it, so
+    // it cannot take part in URL mode whatever its capability says.
+    #[cfg(not(feature = "url-mode"))]
+    if mode == ElicitMode::Url {
+        return Err(InvalidElicitRequest::ModeNotDeclared(ModeNotSupported {
+            mode,
+            elicitation_declared: declared.is_some(),
+        }));
+    }
     if mode == ElicitMode::Form {
         match members.get("requestedSchema") {
             Some(schema) => {
@@ -139,6 +153,7 @@ pub fn validate_request(
         ElicitRequestParams::deserialize(params).map_err(|e| InvalidElicitRequest::Malformed {
             reason: e.to_string(),
         })?;
+    #[cfg(feature = "url-mode")]
     if let ElicitRequestParams::Url(url) = &params {
         UrlReview::of(url).map_err(InvalidElicitRequest::InvalidUrl)?;
     }
@@ -146,20 +161,17 @@ pub fn validate_request(
 }
 
 fn mode_of(members: &Map<String, Value>) -> Result<ElicitMode, InvalidElicitRequest> {
-    match members.get("mode") {
-        // Clients MUST treat a request without `mode` as form mode.
-        None | Some(Value::Null) => Ok(ElicitMode::Form),
-        Some(Value::String(mode)) => match mode.as_str() {
-            "form" => Ok(ElicitMode::Form),
-            "url" => Ok(ElicitMode::Url),
-            other => Err(InvalidElicitRequest::UnknownMode {
-                mode: other.to_owned(),
-            }),
-        },
-        Some(_) => Err(InvalidElicitRequest::Malformed {
-            reason: "`mode` must be a string".to_owned(),
-        }),
-    }
+    let mode = match members.get("mode") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(mode)) => Some(mode.as_str()),
+        Some(_) => {
+            return Err(InvalidElicitRequest::Malformed {
+                reason: "`mode` must be a string".to_owned(),
+            });
+        }
+    };
+    ElicitMode::from_wire(mode)
+        .map_err(|UnknownMode(mode)| InvalidElicitRequest::UnknownMode { mode })
 }
 
 /// The accept to send for a form the user filled in: fields the user left out take the

@@ -3,7 +3,7 @@
 
 use std::collections::{HashSet, VecDeque};
 
-use crate::protocol::{
+use crate::wire::{
     ElicitRequestUrlParams, ElicitationCompleteNotification, ElicitationId,
     UrlElicitationRequiredError,
 };

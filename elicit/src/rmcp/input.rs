@@ -39,11 +39,11 @@
 use ::rmcp::model as sdk;
 use serde::Deserialize;
 
-use crate::capability::ElicitationCapability;
-use crate::protocol::ElicitMode;
-use crate::result::{ElicitOutcome, ElicitResult};
 use crate::rmcp::convert::{InvalidResult, Patterns, form_to_sdk};
 use crate::rmcp::peer::ElicitError;
+use crate::wire::ElicitMode;
+use crate::wire::ElicitationCapability;
+use crate::wire::{ElicitOutcome, ElicitResult};
 use crate::{Elicit, HasMessage};
 
 /// The input request asking for form `T` with `message`, to put in an `InputRequiredResult`'s

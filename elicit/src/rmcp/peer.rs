@@ -11,18 +11,18 @@ use ::rmcp::model as sdk;
 use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer, ServiceError};
 use serde::Deserialize;
 
-use crate::capability::{ElicitationCapability, ModeNotSupported};
 use crate::error::ContentError;
-use crate::protocol::{
-    ElicitMode, ElicitRequest, ElicitRequestParams, ElicitationCompleteNotification, ElicitationId,
-    UnexpectedContent, UrlElicitOutcome,
-};
-use crate::result::{ElicitOutcome, ElicitResult};
 use crate::rmcp::convert::{InvalidResult, Unrepresentable};
 use crate::server::{
     Clock, CompletedElicitation, ConnectionId, ElicitationStore, ElicitationTracker, Initiator,
     PendingUrlElicitation, StartError,
 };
+use crate::wire::{
+    ElicitMode, ElicitRequest, ElicitRequestParams, ElicitationCompleteNotification, ElicitationId,
+    UnexpectedContent, UrlElicitOutcome,
+};
+use crate::wire::{ElicitOutcome, ElicitResult};
+use crate::wire::{ElicitationCapability, ModeNotSupported};
 use crate::{Elicit, HasMessage};
 
 /// Why a typed elicitation through rmcp gave no outcome.

@@ -2,8 +2,8 @@
 //! to be clicked in any field of a form-mode request, and clients SHOULD NOT render them
 //! clickable: a link belongs in a URL-mode request, where the client reviews it first.
 
-use crate::request::ElicitRequestFormParams;
 use crate::schema::{PrimitiveSchema, TitledOption};
+use crate::wire::ElicitRequestFormParams;
 
 /// A link found in a text of a form-mode request.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,6 +7,7 @@ use std::net::IpAddr;
 use url::{Host, Url};
 
 use crate::host;
+use crate::wire::{ElicitRequestUrlParams, ElicitationId};
 
 /// Where the server runs: https is required in production; development also allows http on
 /// loopback hosts, so a connect page can be tried on `http://127.0.0.1:PORT`.
@@ -291,8 +292,16 @@ impl CheckedUrl {
         &self.notices
     }
 
-    pub(crate) fn into_string(self) -> String {
-        self.url.into()
+    /// The params of a URL-mode `elicitation/create` sending the user to this URL under `id`.
+    /// The usual way to get them is
+    /// [`ElicitationTracker::start`](crate::server::ElicitationTracker::start), which also binds
+    /// the elicitation to its user.
+    pub fn into_params(
+        self,
+        message: impl Into<String>,
+        id: ElicitationId,
+    ) -> ElicitRequestUrlParams {
+        ElicitRequestUrlParams::from_parts(message.into(), self.url.into(), id, None)
     }
 }
 

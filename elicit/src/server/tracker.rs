@@ -8,13 +8,13 @@ use std::fmt;
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
-use crate::capability::{ElicitationCapability, ModeNotSupported};
-use crate::protocol::{
+use crate::server::policy::{UnsafeUrl, UrlNotice, UrlPolicy};
+use crate::wire::{
     ElicitMode, ElicitRequest, ElicitRequestParams, ElicitRequestUrlParams,
     ElicitationCompleteNotification, ElicitationId, RandomnessUnavailable, RequestId,
     UrlElicitationRequiredError,
 };
-use crate::server::policy::{UnsafeUrl, UrlNotice, UrlPolicy};
+use crate::wire::{ElicitationCapability, ModeNotSupported};
 
 /// The user an elicitation belongs to: the subject (`sub`) from the server's own verification
 /// of the user's credentials (MCP authorization), never something the client claims and never
@@ -584,7 +584,7 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
         })?;
         Ok(PendingUrlElicitation {
             notices: checked.notices().to_vec(),
-            params: ElicitRequestUrlParams::new(message, checked, id),
+            params: checked.into_params(message, id),
             expires_at,
         })
     }

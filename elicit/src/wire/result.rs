@@ -1,4 +1,7 @@
-//! The client's answer to `elicitation/create`, and the typed outcome a server works with.
+//! The client's answer to `elicitation/create`, and the typed outcomes a server works with: a
+//! form's parsed value, or what the user did with a URL.
+
+use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -91,6 +94,81 @@ impl<T> ElicitOutcome<T> {
             ElicitOutcome::Accepted(value) => ElicitOutcome::Accepted(f(value)),
             ElicitOutcome::Declined => ElicitOutcome::Declined,
             ElicitOutcome::Cancelled => ElicitOutcome::Cancelled,
+        }
+    }
+}
+
+/// What the user did with a URL-mode elicitation, read from the client's [`ElicitResult`].
+///
+/// An accept means the user consented to open the URL, not that the interaction is done: that
+/// is known only when the server completes it (see
+/// [`ElicitationTracker::complete`](crate::server::ElicitationTracker::complete)).
+///
+/// ```
+/// use elicit::{ElicitResult, UrlElicitOutcome};
+/// let accept: ElicitResult = serde_json::from_str(r#"{"action": "accept"}"#).unwrap();
+/// assert_eq!(UrlElicitOutcome::from_result(&accept), Ok(UrlElicitOutcome::Consented));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UrlElicitOutcome {
+    /// The user consented to open the URL; the interaction goes on out of band.
+    Consented,
+    /// The user explicitly declined.
+    Declined,
+    /// The user dismissed the request without choosing.
+    Cancelled,
+}
+
+/// A URL-mode result that carries form content: in URL mode no data but the URL passes the
+/// client, so content there is a client bug the server should not act on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnexpectedContent {
+    /// The keys of the content sent.
+    pub keys: Vec<String>,
+}
+
+impl fmt::Display for UnexpectedContent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a URL-mode result must carry no content, found keys {:?}",
+            self.keys
+        )
+    }
+}
+
+impl std::error::Error for UnexpectedContent {}
+
+impl UrlElicitOutcome {
+    /// Reads a URL-mode result. Absent, `null` and empty `content` are accepted; content with
+    /// any key is refused.
+    pub fn from_result(result: &ElicitResult) -> Result<Self, UnexpectedContent> {
+        if let Some(content) = result.content.as_ref().filter(|c| !c.is_empty()) {
+            return Err(UnexpectedContent {
+                keys: content.keys().cloned().collect(),
+            });
+        }
+        Ok(match result.action {
+            ElicitAction::Accept => UrlElicitOutcome::Consented,
+            ElicitAction::Decline => UrlElicitOutcome::Declined,
+            ElicitAction::Cancel => UrlElicitOutcome::Cancelled,
+        })
+    }
+}
+
+impl ElicitResult {
+    /// The accept of a URL-mode elicitation: the user consented to open the URL. It carries no
+    /// content.
+    ///
+    /// ```
+    /// use elicit::ElicitResult;
+    /// assert_eq!(serde_json::to_string(&ElicitResult::accept_url()).unwrap(), r#"{"action":"accept"}"#);
+    /// ```
+    pub fn accept_url() -> Self {
+        ElicitResult {
+            action: ElicitAction::Accept,
+            content: None,
+            meta: None,
         }
     }
 }

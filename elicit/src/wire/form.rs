@@ -7,6 +7,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::mode::ElicitMode;
 use crate::schema::RequestedSchema;
 
 /// The params of a form-mode `elicitation/create`: `mode: "form"`, `message`, `requestedSchema`.
@@ -101,11 +102,9 @@ impl<'de> Deserialize<'de> for ElicitRequestFormParams {
             meta: Option<Map<String, Value>>,
         }
         let wire = Wire::deserialize(deserializer)?;
-        // Clients MUST treat a request without `mode` as form mode.
-        if let Some(mode) = wire.mode.filter(|m| m != "form") {
-            return Err(de::Error::custom(format_args!(
-                "form-mode params with mode \"{mode}\""
-            )));
+        match ElicitMode::from_wire(wire.mode.as_deref()).map_err(de::Error::custom)? {
+            ElicitMode::Form => {}
+            ElicitMode::Url => return Err(de::Error::custom("form-mode params with mode \"url\"")),
         }
         Ok(ElicitRequestFormParams {
             message: wire.message,

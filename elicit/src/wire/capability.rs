@@ -8,7 +8,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::protocol::ElicitMode;
+use super::mode::ElicitMode;
 
 /// The `elicitation` capability a client declares at initialization.
 ///

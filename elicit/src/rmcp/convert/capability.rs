@@ -1,0 +1,80 @@
+//! Capability: the client's `elicitation` capability.
+
+use ::rmcp::model as sdk;
+use serde_json::{Map, Value};
+
+use super::Unrepresentable;
+use crate::wire::ElicitationCapability;
+
+impl From<&sdk::ElicitationCapability> for ElicitationCapability {
+    fn from(capability: &sdk::ElicitationCapability) -> Self {
+        ElicitationCapability {
+            form: capability.form.as_ref().map(|form| {
+                let mut settings = Map::new();
+                if let Some(validation) = form.schema_validation {
+                    settings.insert("schemaValidation".to_owned(), Value::Bool(validation));
+                }
+                settings
+            }),
+            url: capability.url.as_ref().map(|_| Map::new()),
+            other: Map::new(),
+        }
+    }
+}
+
+impl From<sdk::ElicitationCapability> for ElicitationCapability {
+    fn from(capability: sdk::ElicitationCapability) -> Self {
+        ElicitationCapability::from(&capability)
+    }
+}
+
+impl TryFrom<&ElicitationCapability> for sdk::ElicitationCapability {
+    type Error = Unrepresentable;
+
+    /// rmcp's capability has `form.schemaValidation` and nothing else: any other member would
+    /// be dropped, so it is refused.
+    fn try_from(capability: &ElicitationCapability) -> Result<Self, Unrepresentable> {
+        if let Some(key) = capability.other.keys().next() {
+            return Err(Unrepresentable::top(format!(
+                "rmcp's elicitation capability has no `{key}` member"
+            )));
+        }
+        let mut converted = sdk::ElicitationCapability::new();
+        if let Some(settings) = &capability.form {
+            let mut form = sdk::FormElicitationCapability::new();
+            for (key, value) in settings {
+                match (key.as_str(), value) {
+                    ("schemaValidation", Value::Bool(validation)) => {
+                        form.schema_validation = Some(*validation);
+                    }
+                    _ => {
+                        return Err(Unrepresentable::top(format!(
+                            "rmcp's form capability has only a boolean `schemaValidation`, not `{key}`: {value}"
+                        )));
+                    }
+                }
+            }
+            converted.form = Some(form);
+        }
+        if let Some(settings) = &capability.url {
+            if let Some(key) = settings.keys().next() {
+                return Err(Unrepresentable::top(format!(
+                    "rmcp's URL capability has no members, not `{key}`"
+                )));
+            }
+            converted.url = Some(sdk::UrlElicitationCapability::new());
+        }
+        Ok(converted)
+    }
+}
+
+impl ElicitationCapability {
+    /// The `elicitation` capability of a client's rmcp `ClientCapabilities`, `None` if it
+    /// declared none.
+    pub fn of_rmcp_client(capabilities: &sdk::ClientCapabilities) -> Option<Self> {
+        capabilities
+            .elicitation
+            .as_ref()
+            .map(ElicitationCapability::from)
+    }
+}

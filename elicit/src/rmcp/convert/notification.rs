@@ -1,0 +1,69 @@
+//! Completion notification: `notifications/elicitation/complete`.
+
+use std::fmt;
+
+use ::rmcp::model as sdk;
+use serde::Deserialize;
+
+use crate::wire::{ElicitationCompleteNotification, ElicitationCompleteParams};
+
+impl From<&ElicitationCompleteNotification> for sdk::CustomNotification {
+    /// `notifications/elicitation/complete`, which rmcp 3 has no type for: sent as a custom
+    /// notification, it goes out as the spec writes it,
+    /// `{"jsonrpc": "2.0", "method": "notifications/elicitation/complete", "params": {"elicitationId": ".."}}`.
+    fn from(notification: &ElicitationCompleteNotification) -> Self {
+        sdk::CustomNotification::new(
+            ElicitationCompleteNotification::METHOD,
+            serde_json::to_value(&notification.params).ok(),
+        )
+    }
+}
+
+impl From<&ElicitationCompleteNotification> for sdk::ServerNotification {
+    fn from(notification: &ElicitationCompleteNotification) -> Self {
+        sdk::ServerNotification::CustomNotification(notification.into())
+    }
+}
+
+/// A notification that is not a well-formed `notifications/elicitation/complete`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotElicitationComplete {
+    reason: String,
+}
+
+impl fmt::Display for NotElicitationComplete {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for NotElicitationComplete {}
+
+impl TryFrom<&sdk::CustomNotification> for ElicitationCompleteNotification {
+    type Error = NotElicitationComplete;
+
+    /// Reads the completion notification an rmcp client receives in
+    /// `ClientHandler::on_custom_notification`.
+    fn try_from(notification: &sdk::CustomNotification) -> Result<Self, NotElicitationComplete> {
+        if notification.method != ElicitationCompleteNotification::METHOD {
+            return Err(NotElicitationComplete {
+                reason: format!(
+                    "method is \"{}\", not \"{}\"",
+                    notification.method,
+                    ElicitationCompleteNotification::METHOD
+                ),
+            });
+        }
+        let params = notification
+            .params
+            .as_ref()
+            .ok_or_else(|| NotElicitationComplete {
+                reason: "`params` with `elicitationId` is required".to_owned(),
+            })?;
+        let params =
+            ElicitationCompleteParams::deserialize(params).map_err(|e| NotElicitationComplete {
+                reason: format!("invalid `params`: {e}"),
+            })?;
+        Ok(ElicitationCompleteNotification { params })
+    }
+}

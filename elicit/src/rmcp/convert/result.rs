@@ -1,0 +1,91 @@
+//! Result: the client's answer.
+
+use std::fmt;
+
+use ::rmcp::model as sdk;
+use serde_json::Value;
+
+use crate::wire::{ElicitAction, ElicitResult};
+
+/// rmcp's `ElicitResult` carries `content` that is not a JSON object, or an action this crate
+/// does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvalidResult {
+    reason: String,
+}
+
+impl InvalidResult {
+    pub(crate) fn new(reason: impl Into<String>) -> Self {
+        InvalidResult {
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for InvalidResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid elicitation result: {}", self.reason)
+    }
+}
+
+impl std::error::Error for InvalidResult {}
+
+impl From<&ElicitResult> for sdk::ElicitResult {
+    fn from(result: &ElicitResult) -> Self {
+        let mut converted = sdk::ElicitResult::new(match result.action {
+            ElicitAction::Accept => sdk::ElicitationAction::Accept,
+            ElicitAction::Decline => sdk::ElicitationAction::Decline,
+            ElicitAction::Cancel => sdk::ElicitationAction::Cancel,
+        });
+        converted.content = result.content.clone().map(Value::Object);
+        converted.meta = result.meta.clone().map(sdk::MetaObject);
+        converted
+    }
+}
+
+impl From<ElicitResult> for sdk::ElicitResult {
+    fn from(result: ElicitResult) -> Self {
+        sdk::ElicitResult::from(&result)
+    }
+}
+
+impl TryFrom<&sdk::ElicitResult> for ElicitResult {
+    type Error = InvalidResult;
+
+    /// The result in elicit's model: `null` content is read as absent, as on the wire.
+    fn try_from(result: &sdk::ElicitResult) -> Result<Self, InvalidResult> {
+        let action = match result.action {
+            sdk::ElicitationAction::Accept => ElicitAction::Accept,
+            sdk::ElicitationAction::Decline => ElicitAction::Decline,
+            sdk::ElicitationAction::Cancel => ElicitAction::Cancel,
+            _ => {
+                return Err(InvalidResult::new(
+                    "an action other than accept, decline and cancel",
+                ));
+            }
+        };
+        let content = match &result.content {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(content)) => Some(content.clone()),
+            Some(other) => {
+                return Err(InvalidResult::new(format!(
+                    "`content` must be an object, found {}",
+                    crate::schema::kind_of(other)
+                )));
+            }
+        };
+        Ok(ElicitResult {
+            action,
+            content,
+            meta: result.meta.as_ref().map(|m| m.0.clone()),
+        })
+    }
+}
+
+impl TryFrom<sdk::ElicitResult> for ElicitResult {
+    type Error = InvalidResult;
+
+    fn try_from(result: sdk::ElicitResult) -> Result<Self, InvalidResult> {
+        ElicitResult::try_from(&result)
+    }
+}
