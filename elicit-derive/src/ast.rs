@@ -86,7 +86,7 @@ impl<'a> Input<'a> {
                 Fields::Unnamed(_) => {
                     cx.error_spanned_by(
                         &input.ident,
-                        format!("#[derive(Elicit)] cannot be used on a tuple struct of several fields: {SHAPE_HELP}, and a newtype is a tuple struct of one field; name the fields so each becomes a form property"),
+                        format!("#[derive(Elicit)] cannot be used on a tuple struct of several fields: {SHAPE_HELP}; name the fields so each becomes a form property"),
                     );
                     None
                 }

@@ -358,14 +358,16 @@ fn default_value(meta: &ParseNestedMeta) -> syn::Result<Default> {
 }
 
 /// Whether a path can be `Enum::Variant`: two segments or more, not starting with a primitive
-/// type or `String` (whose associated constants, `u8::MAX` say, are values of no choice enum).
+/// type, `String` or the standard library (whose constants, `u8::MAX` or `std::u8::MAX`, are
+/// values of no choice enum).
 fn names_a_variant(path: &syn::Path) -> bool {
     const NOT_ENUMS: &[&str] = &[
         "bool", "char", "str", "String", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16",
-        "i32", "i64", "i128", "isize", "f32", "f64",
+        "i32", "i64", "i128", "isize", "f32", "f64", "std", "core", "alloc",
     ];
     let first = path.segments.first().map(|s| s.ident.to_string());
-    path.segments.len() >= 2 && !first.is_some_and(|first| NOT_ENUMS.contains(&first.as_str()))
+    path.segments.len() >= 2
+        && !first.is_some_and(|first| NOT_ENUMS.contains(&first.as_str()))
 }
 
 /// Reads the `rename`/`rename_all` of `#[serde(..)]`, ignoring serde's other keys.

@@ -91,9 +91,15 @@ fn check_newtype_keys(cx: &Ctxt, newtype: &Newtype) {
     }
     let container = &newtype.attrs.container;
     for (key, tokens) in container.set_keys() {
-        if key != "crate" {
-            cx.error_spanned_by(tokens, format!("`{key}` applies to a form (a struct with named fields) or a choice enum, not to a newtype"));
-        }
+        let applies_to = match key {
+            "message" => "a form (a struct with named fields)",
+            "rename_all" => "a form or a choice enum, whose fields or variants it renames",
+            _ => continue,
+        };
+        cx.error_spanned_by(
+            tokens,
+            format!("`{key}` applies to {applies_to}, not to a newtype (a tuple struct of one field)"),
+        );
     }
 }
 

@@ -123,6 +123,12 @@ fn expand_form(form: &Form) -> TokenStream {
         where_clause,
     );
 
+    let inherent = if generic {
+        generic_inherent_fns(&krate, form)
+    } else {
+        TokenStream::new()
+    };
+
     let schema_fns = if generic {
         quote! {
             fn requested_schema() -> &'static #krate::RequestedSchema {
@@ -215,8 +221,59 @@ fn expand_form(form: &Form) -> TokenStream {
 
             #has_message
 
+            #inherent
+
             #json_schema
         };
+    }
+}
+
+/// For a generic form, the `Elicit` functions again as inherent functions bounded by
+/// `Self: Elicit`. Without them, `Wrapper::<Address>::requested_schema()` with an unmapped
+/// `Address` is a bare "function exists but its trait bounds were not satisfied" (E0599); with
+/// them the call names the unmet bound, and the compiler reports it with the field-mapping
+/// trait's own message, as everywhere else.
+fn generic_inherent_fns(krate: &TokenStream, form: &Form) -> TokenStream {
+    let ident = &form.input.ident;
+    let (impl_generics, ty_generics, where_clause) = form.input.generics.split_for_impl();
+    let elicit = quote!(#krate::Elicit);
+    quote! {
+        #[automatically_derived]
+        #[allow(dead_code)]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            #[doc(hidden)]
+            pub fn requested_schema() -> &'static #krate::RequestedSchema
+            where
+                Self: #elicit,
+            {
+                <Self as #elicit>::requested_schema()
+            }
+            #[doc(hidden)]
+            pub fn requested_schema_json() -> &'static str
+            where
+                Self: #elicit,
+            {
+                <Self as #elicit>::requested_schema_json()
+            }
+            #[doc(hidden)]
+            pub fn from_content(
+                __content: &#krate::__private::Map<::std::string::String, #krate::__private::Value>,
+            ) -> ::core::result::Result<Self, #krate::ContentError>
+            where
+                Self: #elicit,
+            {
+                <Self as #elicit>::from_content(__content)
+            }
+            #[doc(hidden)]
+            pub fn from_result(
+                __result: &#krate::ElicitResult,
+            ) -> ::core::result::Result<#krate::ElicitOutcome<Self>, #krate::ContentError>
+            where
+                Self: #elicit,
+            {
+                <Self as #elicit>::from_result(__result)
+            }
+        }
     }
 }
 

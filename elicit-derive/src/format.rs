@@ -22,6 +22,16 @@ pub fn variant(name: &str) -> Option<Ident> {
         .map(|(_, variant)| format_ident!("{}", variant))
 }
 
+/// What a value of the format `name` looks like, for an error.
+pub fn example(name: &str) -> &'static str {
+    match name {
+        "email" => "an email address such as team@example.com",
+        "uri" => "an absolute URI such as https://example.com/",
+        "date" => "an RFC 3339 full-date such as 2024-02-29",
+        _ => "an RFC 3339 date-time such as 2024-02-29T12:00:00Z",
+    }
+}
+
 /// Whether `value` is of the format `name`, and why not.
 pub fn check(name: &str, value: &str) -> Result<(), String> {
     match name {

@@ -152,7 +152,8 @@ fn type_string_rules(krate: &TokenStream, kind: &TokenStream, a: &FieldKeys) -> 
                 let reason = format::check(name, text).err()?;
                 let variant = format_ident!("{}", variant);
                 let message = format!(
-                    "default \"{text}\" is not of the field's format \"{name}\": {reason}"
+                    "default \"{text}\" is not of the field's format \"{name}\" ({}): {reason}",
+                    format::example(name)
                 );
                 Some(quote_spanned!(span=> ::core::option::Option::Some(#format_path::#variant) => ::core::panic!(#message),))
             })

@@ -83,6 +83,19 @@ fn uri(value: &str) -> Result<(), String> {
 
 /// RFC 3339 `full-date`: exactly `YYYY-MM-DD`, a real day of the Gregorian calendar.
 fn date(value: &str) -> Result<(), String> {
+    parse_date(value).map(drop)
+}
+
+/// A `full-date` as `time`'s date.
+pub(crate) fn parse_date(value: &str) -> Result<time::Date, String> {
+    let (year, month, day) = year_month_day(value)?;
+    let month = time::Month::try_from(month).map_err(|e| e.to_string())?;
+    time::Date::from_calendar_date(year, month, day).map_err(|e| e.to_string())
+}
+
+/// The numbers of a text shaped `YYYY-MM-DD`, not yet checked to be a day of the calendar: each
+/// date type checks that itself when built from them.
+pub(crate) fn year_month_day(value: &str) -> Result<(i32, u8, u8), String> {
     let bytes = value.as_bytes();
     let shape_ok = bytes.len() == 10
         && bytes[4] == b'-'
@@ -98,16 +111,16 @@ fn date(value: &str) -> Result<(), String> {
             .iter()
             .fold(0, |n, d| n * 10 + i32::from(d - b'0'))
     };
-    let month = time::Month::try_from(number(5..7) as u8).map_err(|e| e.to_string())?;
-    time::Date::from_calendar_date(number(0..4), month, number(8..10) as u8)
-        .map(drop)
-        .map_err(|e| e.to_string())
+    Ok((number(0..4), number(5..7) as u8, number(8..10) as u8))
 }
 
 fn date_time(value: &str) -> Result<(), String> {
-    time::OffsetDateTime::parse(value, &Rfc3339)
-        .map(drop)
-        .map_err(|e| e.to_string())
+    parse_date_time(value).map(drop)
+}
+
+/// An RFC 3339 `date-time` as `time`'s offset date-time.
+pub(crate) fn parse_date_time(value: &str) -> Result<time::OffsetDateTime, String> {
+    time::OffsetDateTime::parse(value, &Rfc3339).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

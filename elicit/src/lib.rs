@@ -74,6 +74,7 @@ mod host;
 mod number;
 pub mod schema;
 pub mod server;
+mod typed;
 mod validate;
 mod wire;
 

@@ -18,6 +18,20 @@ pub(crate) fn check_string(
     value: &str,
     pattern: Option<&Regex>,
 ) -> Result<(), Problem> {
+    check_length_and_pattern(schema, value, pattern)?;
+    if let Some(format) = schema.format {
+        format::check(format, value).map_err(|reason| Problem::InvalidFormat { format, reason })?;
+    }
+    Ok(())
+}
+
+/// Checks a string against `minLength`, `maxLength` and `pattern`: all but its format, which a
+/// typed value's parser checks.
+pub(crate) fn check_length_and_pattern(
+    schema: &StringSchema,
+    value: &str,
+    pattern: Option<&Regex>,
+) -> Result<(), Problem> {
     if length_needs_count(schema, value.len()) {
         // JSON Schema counts length in code points, not bytes or graphemes.
         let length = value.chars().count();
@@ -38,9 +52,6 @@ pub(crate) fn check_string(
         return Err(Problem::PatternMismatch {
             pattern: regex.as_str().to_owned(),
         });
-    }
-    if let Some(format) = schema.format {
-        format::check(format, value).map_err(|reason| Problem::InvalidFormat { format, reason })?;
     }
     Ok(())
 }
