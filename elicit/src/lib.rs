@@ -93,6 +93,7 @@ pub use elicit_derive::Elicit;
 pub use error::{ContentError, FieldError, Problem};
 pub use field::{ElicitChoice, ElicitField, ElicitValue};
 pub use schema::RequestedSchema;
+pub use typed::{Email, InvalidEmail};
 #[cfg(feature = "url-mode")]
 pub use wire::RandomnessUnavailable;
 pub use wire::{
