@@ -13,8 +13,8 @@ mod support;
 
 use std::collections::{BTreeSet, HashSet};
 
-use elicit::{Elicit, HasMessage};
 use elicit::schema::{PrimitiveSchema, RequestedSchema};
+use elicit::{Elicit, HasMessage};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use support::{Color, HexColor, check_schema};

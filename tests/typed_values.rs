@@ -65,10 +65,16 @@ fn each_type_maps_to_its_format_in_a_valid_schema() {
         assert_eq!(format(name), json!({"type": "string", "format": "date"}));
     }
     for name in ["chronoFixed", "chronoUtc", "timeAt", "jiffAt"] {
-        assert_eq!(format(name), json!({"type": "string", "format": "date-time"}));
+        assert_eq!(
+            format(name),
+            json!({"type": "string", "format": "date-time"})
+        );
     }
     assert_eq!(format("url"), json!({"type": "string", "format": "uri"}));
-    assert_eq!(format("email"), json!({"type": "string", "format": "email"}));
+    assert_eq!(
+        format("email"),
+        json!({"type": "string", "format": "email"})
+    );
     assert_eq!(schema["required"].as_array().unwrap().len(), 9);
 }
 
@@ -130,9 +136,16 @@ fn optional_typed_values_and_defaults_written_as_wire_text() {
         schema["properties"]["check_in"],
         json!({"type": "string", "format": "date", "default": "2024-01-31"})
     );
-    assert_eq!(schema["required"], Value::Null, "every field has a default or is optional");
+    assert_eq!(
+        schema["required"],
+        Value::Null,
+        "every field has a default or is optional"
+    );
     let empty: Optional = parse(json!({})).unwrap();
-    assert_eq!(empty.check_in, NaiveDate::from_ymd_opt(2024, 1, 31).unwrap());
+    assert_eq!(
+        empty.check_in,
+        NaiveDate::from_ymd_opt(2024, 1, 31).unwrap()
+    );
     assert_eq!(empty.check_out, None);
     assert_eq!(empty.home.as_str(), "https://example.com/");
     assert_eq!(empty.contact, None);
@@ -205,7 +218,10 @@ fn newtypes_declare_their_constraints_once_and_every_form_inherits_them() {
     assert_eq!(ok.postcode, Postcode("75001".into()));
     assert_eq!(ok.tip, Percent(10));
     assert_eq!(ok.discount, Some(Percent(5)));
-    assert_eq!(ok.day, CheckIn(NaiveDate::from_ymd_opt(2024, 2, 29).unwrap()));
+    assert_eq!(
+        ok.day,
+        CheckIn(NaiveDate::from_ymd_opt(2024, 2, 29).unwrap())
+    );
 
     let errors = parse::<Shipping>(
         json!({"postcode": "7500", "tip": 101, "discount": 60, "day": "2024-02-30"}),
@@ -218,12 +234,21 @@ fn newtypes_declare_their_constraints_once_and_every_form_inherits_them() {
             .find(|e| e.field() == name)
             .map(|e| e.problem().clone())
     };
-    assert!(matches!(problem("postcode"), Some(Problem::PatternMismatch { .. })));
+    assert!(matches!(
+        problem("postcode"),
+        Some(Problem::PatternMismatch { .. })
+    ));
     assert!(matches!(problem("tip"), Some(Problem::OutOfRange { .. })));
-    assert!(matches!(problem("discount"), Some(Problem::OutOfRange { .. })));
+    assert!(matches!(
+        problem("discount"),
+        Some(Problem::OutOfRange { .. })
+    ));
     assert!(matches!(
         problem("day"),
-        Some(Problem::InvalidFormat { format: StringFormat::Date, .. })
+        Some(Problem::InvalidFormat {
+            format: StringFormat::Date,
+            ..
+        })
     ));
     let billing: Billing = parse(json!({"postcode": "12345"})).unwrap();
     assert_eq!(billing.postcode, Postcode("12345".into()));

@@ -9,7 +9,8 @@ use crate::ctxt::Ctxt;
 pub enum Input<'a> {
     Form(Form<'a>),
     Choice(Choice<'a>),
-    Newtype(Newtype<'a>),
+    /// Boxed: its attributes are a whole field's and a container's.
+    Newtype(Box<Newtype<'a>>),
 }
 
 /// A tuple struct of one field: a field type of its own, with the constraints it declares.
@@ -62,11 +63,11 @@ impl<'a> Input<'a> {
             && let Fields::Unnamed(unnamed) = &data.fields
             && unnamed.unnamed.len() == 1
         {
-            return Some(Input::Newtype(Newtype {
+            return Some(Input::Newtype(Box::new(Newtype {
                 input,
                 attrs: attr::Newtype::from_attrs(cx, &input.attrs),
                 inner: &unnamed.unnamed[0].ty,
-            }));
+            })));
         }
         let attrs = attr::Container::from_attrs(cx, &input.attrs);
         match &input.data {

@@ -366,8 +366,7 @@ fn names_a_variant(path: &syn::Path) -> bool {
         "i32", "i64", "i128", "isize", "f32", "f64", "std", "core", "alloc",
     ];
     let first = path.segments.first().map(|s| s.ident.to_string());
-    path.segments.len() >= 2
-        && !first.is_some_and(|first| NOT_ENUMS.contains(&first.as_str()))
+    path.segments.len() >= 2 && !first.is_some_and(|first| NOT_ENUMS.contains(&first.as_str()))
 }
 
 /// Reads the `rename`/`rename_all` of `#[serde(..)]`, ignoring serde's other keys.

@@ -98,7 +98,9 @@ fn check_newtype_keys(cx: &Ctxt, newtype: &Newtype) {
         };
         cx.error_spanned_by(
             tokens,
-            format!("`{key}` applies to {applies_to}, not to a newtype (a tuple struct of one field)"),
+            format!(
+                "`{key}` applies to {applies_to}, not to a newtype (a tuple struct of one field)"
+            ),
         );
     }
 }

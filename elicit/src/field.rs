@@ -263,7 +263,7 @@ pub(crate) fn checked_str<'v>(
     schema: &PrimitiveSchema,
     pattern: Option<&Regex>,
 ) -> Result<&'v str, Problem> {
-    let text = value.as_str().ok_or(Problem::WrongType {
+    let text = value.as_str().ok_or_else(|| Problem::WrongType {
         expected: "a string",
         found: crate::schema::kind_of(value),
     })?;
@@ -281,7 +281,7 @@ impl ElicitValue for bool {
         Ok(literal)
     }
     fn from_json(value: &Value, _: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
-        value.as_bool().ok_or(Problem::WrongType {
+        value.as_bool().ok_or_else(|| Problem::WrongType {
             expected: "a boolean",
             found: crate::schema::kind_of(value),
         })

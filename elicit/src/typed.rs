@@ -111,7 +111,7 @@ fn text_of<'v>(
     schema: &PrimitiveSchema,
     pattern: Option<&Regex>,
 ) -> Result<&'v str, Problem> {
-    let text = value.as_str().ok_or(Problem::WrongType {
+    let text = value.as_str().ok_or_else(|| Problem::WrongType {
         expected: "a string",
         found: crate::schema::kind_of(value),
     })?;
@@ -123,7 +123,7 @@ fn text_of<'v>(
 
 /// The format's own check, then the typed value's crate building it: the value is accepted
 /// exactly when a string field of the format accepts it and the crate can hold it.
-#[allow(dead_code)]
+#[cfg(any(feature = "chrono", feature = "jiff", feature = "url"))]
 fn checked<T, E: fmt::Display>(
     format: StringFormat,
     text: &str,
