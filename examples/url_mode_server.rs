@@ -4,7 +4,14 @@
 //! ```sh
 //! cargo run -p elicit-examples --features rmcp --example url_mode_server  # picks a free port, prints the URLs
 //! cargo run -p elicit-examples --features rmcp --example url_mode_server -- 127.0.0.1:3000  # or listens where told (loopback only)
+//!
+//! # Several replicas sharing one Redis: start on one, complete through the other's page.
+//! cargo run -p elicit-examples --features rmcp --example url_mode_server -- --redis redis://127.0.0.1:6379/ 127.0.0.1:3001
+//! cargo run -p elicit-examples --features rmcp --example url_mode_server -- --redis redis://127.0.0.1:6379/ 127.0.0.1:3002
 //! ```
+//!
+//! `--prefix NAME` puts this demo's keys and channels in Redis under `NAME` (default
+//! `elicit`), so several demos can share one Redis.
 //!
 //! Connect an MCP client that declares `{"elicitation": {"url": {}}}` to the printed `/mcp` URL.
 //! The server holds no Example Co token for the user yet, so:
@@ -22,7 +29,14 @@
 //!
 //! The user: a real server takes it from MCP authorization (the verified token's subject). This
 //! example has no authorization server, so every MCP session belongs to the demo user, and
-//! `/login` signs a browser in as that user.
+//! `/login` signs a browser in as that user (`/login?user=NAME` as another, to see the page
+//! refuse someone else's link).
+//!
+//! With `--redis URL` the elicitations live in a [`RedisStore`] shared by every replica started
+//! so, each connection is named with its replica, and a completion on any replica is routed
+//! over Redis pub/sub to the one holding the MCP session, which sends the notification. The
+//! demo's tokens and browser sessions are kept in the same Redis, as a real deployment keeps
+//! them in its shared database.
 
 #[path = "common/mod.rs"]
 mod common;
@@ -31,6 +45,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::error::Error;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::SystemTime;
 
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -38,7 +53,9 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use elicit::rmcp::{ConnectionPeers, ElicitError, ElicitPeer};
 use elicit::server::{
-    CompletionError, ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId,
+    CompletedElicitation, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker,
+    Initiator, Inserted, MemoryStore, PendingEntry, RedisStore, Routed, StoreError, UrlPolicy,
+    UserId,
 };
 use elicit::{ElicitationId, UrlElicitOutcome};
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -56,19 +73,121 @@ const DEMO_USER: &str = "demo-user";
 
 /// What the MCP side and the connect page share.
 struct ConnectState {
-    tracker: ElicitationTracker,
+    tracker: ElicitationTracker<Store>,
     peers: ConnectionPeers,
+    /// This process's name among the replicas, when it is one of several.
+    replica: Option<String>,
     /// The page's own origin, e.g. `http://127.0.0.1:3000`.
     base_url: String,
     /// Example Co tokens, per user, once connected.
-    tokens: Mutex<HashMap<UserId, String>>,
+    tokens: Shared,
     /// Browser session cookie -> user, as `/login` set it.
-    browser_sessions: Mutex<HashMap<String, UserId>>,
+    browser_sessions: Shared,
 }
 
 impl ConnectState {
     fn connect_url(&self, id: &ElicitationId) -> String {
         format!("{}/connect?elicitationId={id}", self.base_url)
+    }
+
+    /// Sends the completion notification to the session that started the elicitation: here,
+    /// or through Redis on the replica that holds it.
+    async fn notify(&self, completed: &CompletedElicitation) -> &'static str {
+        let delivered = match &self.tracker.store() {
+            Store::Redis(redis) => redis
+                .publish_completion(completed)
+                .await
+                .map(|routed| routed == Routed::Delivered),
+            Store::Memory(_) => self
+                .peers
+                .notify(completed)
+                .await
+                .map_err(|e| StoreError::new(e.to_string())),
+        };
+        match delivered {
+            Ok(true) => "Your MCP client has been told.",
+            // The session or its replica is gone, or the notification could not be sent: the
+            // client can still retry by hand, as the spec allows.
+            Ok(false) | Err(_) => "Go back to your MCP client and try again.",
+        }
+    }
+}
+
+/// The elicitation store: in this process, or in Redis for several replicas.
+enum Store {
+    Memory(MemoryStore),
+    Redis(RedisStore),
+}
+
+impl ElicitationStore for Store {
+    async fn insert(&self, entry: PendingEntry, max: usize) -> Result<Inserted, StoreError> {
+        match self {
+            Store::Memory(store) => store.insert(entry, max).await,
+            Store::Redis(store) => store.insert(entry, max).await,
+        }
+    }
+
+    async fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+        match self {
+            Store::Memory(store) => store.get(id).await,
+            Store::Redis(store) => store.get(id).await,
+        }
+    }
+
+    async fn remove(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+        match self {
+            Store::Memory(store) => store.remove(id).await,
+            Store::Redis(store) => store.remove(id).await,
+        }
+    }
+
+    async fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError> {
+        match self {
+            Store::Memory(store) => store.remove_expired(now).await,
+            Store::Redis(store) => store.remove_expired(now).await,
+        }
+    }
+}
+
+/// A small key-value table of the demo (tokens, browser sessions): in this process, or in
+/// Redis so that every replica sees the same.
+enum Shared {
+    Local(Mutex<HashMap<String, String>>),
+    Redis {
+        connection: redis::aio::ConnectionManager,
+        prefix: String,
+    },
+}
+
+impl Shared {
+    async fn get(&self, key: &str) -> Result<Option<String>, redis::RedisError> {
+        match self {
+            Shared::Local(map) => Ok(lock(map).get(key).cloned()),
+            Shared::Redis { connection, prefix } => {
+                redis::cmd("GET")
+                    .arg(format!("{prefix}{key}"))
+                    .query_async(&mut connection.clone())
+                    .await
+            }
+        }
+    }
+
+    async fn set(&self, key: &str, value: &str) -> Result<(), redis::RedisError> {
+        match self {
+            Shared::Local(map) => {
+                lock(map).insert(key.to_owned(), value.to_owned());
+                Ok(())
+            }
+            Shared::Redis { connection, prefix } => {
+                redis::cmd("SET")
+                    .arg(format!("{prefix}{key}"))
+                    .arg(value)
+                    .arg("EX")
+                    .arg(3600)
+                    .query_async(&mut connection.clone())
+                    .await
+            }
+        }
     }
 }
 
@@ -100,7 +219,10 @@ impl FilesServer {
                     None,
                 )
             })?;
-        let connection = ConnectionId::new(session);
+        let connection = match &self.state.replica {
+            Some(replica) => ConnectionId::on_replica(replica, session),
+            None => ConnectionId::new(session),
+        };
         self.state
             .peers
             .register(connection.clone(), context.peer.clone());
@@ -117,7 +239,7 @@ impl FilesServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let initiator = self.initiator(&context)?;
-        if let Some(token) = lock(&self.state.tokens).get(&initiator.user) {
+        if let Some(token) = self.token(&initiator.user).await? {
             return Ok(text(format!(
                 "3 files: report.pdf, budget.xlsx, notes.md (read with {token})"
             )));
@@ -131,6 +253,7 @@ impl FilesServer {
                 |id| self.state.connect_url(id),
                 "This request requires more information.",
             )
+            .await
             .map_err(ErrorData::from)?;
         Err(required)
     }
@@ -141,7 +264,7 @@ impl FilesServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let initiator = self.initiator(&context)?;
-        if lock(&self.state.tokens).contains_key(&initiator.user) {
+        if self.token(&initiator.user).await?.is_some() {
             return Ok(text("Example Co is already connected."));
         }
         let state = &self.state;
@@ -175,6 +298,16 @@ impl FilesServer {
     }
 }
 
+impl FilesServer {
+    async fn token(&self, user: &UserId) -> Result<Option<String>, ErrorData> {
+        self.state
+            .tokens
+            .get(user.as_str())
+            .await
+            .map_err(|e| ErrorData::internal_error(format!("the token store failed: {e}"), None))
+    }
+}
+
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for FilesServer {
     fn get_info(&self) -> ServerConfig {
@@ -195,40 +328,62 @@ impl ServerHandler for FilesServer {
 // --- The connect page --------------------------------------------------------------------------
 
 #[derive(Deserialize)]
+struct LoginQuery {
+    user: Option<String>,
+}
+
+#[derive(Deserialize)]
 struct ConnectQuery {
     #[serde(rename = "elicitationId")]
     elicitation_id: String,
 }
 
-/// `GET /login`: the demo sign-in, which signs this browser in as the demo user.
-async fn login(State(state): State<Arc<ConnectState>>) -> Response {
+/// `GET /login`: the demo sign-in, which signs this browser in as the demo user, or as
+/// `?user=NAME`. (A real server signs in through its authorization server.)
+async fn login(
+    State(state): State<Arc<ConnectState>>,
+    Query(query): Query<LoginQuery>,
+) -> Response {
     let session = match ElicitationId::random() {
         Ok(random) => random.as_str().to_owned(),
         Err(e) => return (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
     };
-    let Ok(user) = UserId::from_verified_subject(DEMO_USER) else {
-        return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+    let name = query.user.unwrap_or_else(|| DEMO_USER.to_owned());
+    let user = match UserId::from_verified_subject(name.as_str()) {
+        Ok(user) => user,
+        Err(e) => return (StatusCode::BAD_REQUEST, e.to_string()).into_response(),
     };
-    lock(&state.browser_sessions).insert(session.clone(), user);
+    if let Err(e) = state.browser_sessions.set(&session, user.as_str()).await {
+        return (StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response();
+    }
     (
         [(
             header::SET_COOKIE,
             format!("session={session}; HttpOnly; SameSite=Lax; Path=/"),
         )],
         Html(format!(
-            "<p>Signed in as {DEMO_USER}. Now open the link your MCP client showed.</p>"
+            "<p>Signed in as {}. Now open the link your MCP client showed.</p>",
+            html_escape(user.as_str())
         )),
     )
         .into_response()
 }
 
+fn html_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
 /// Who this browser is signed in as, from its session cookie.
-fn browser_user(state: &ConnectState, headers: &HeaderMap) -> Option<UserId> {
+async fn browser_user(state: &ConnectState, headers: &HeaderMap) -> Option<UserId> {
     let cookies = headers.get(header::COOKIE)?.to_str().ok()?;
     let session = cookies
         .split(';')
         .find_map(|cookie| cookie.trim().strip_prefix("session="))?;
-    lock(&state.browser_sessions).get(session).cloned()
+    let user = state.browser_sessions.get(session).await.ok()??;
+    UserId::from_verified_subject(user).ok()
 }
 
 /// `GET /connect?elicitationId=..`: for the user who started it, a page to connect; for
@@ -238,14 +393,14 @@ async fn connect_page(
     Query(query): Query<ConnectQuery>,
     headers: HeaderMap,
 ) -> Response {
-    let Some(user) = browser_user(&state, &headers) else {
+    let Some(user) = browser_user(&state, &headers).await else {
         return (
             StatusCode::UNAUTHORIZED,
             Html("<p><a href=\"/login\">Sign in</a>, then open the link again.</p>"),
         )
             .into_response();
     };
-    if let Err(refused) = state.tracker.verify(&query.elicitation_id, &user) {
+    if let Err(refused) = state.tracker.verify(&query.elicitation_id, &user).await {
         return refusal(&refused);
     }
     // A real server redirects to Example Co's OAuth here and completes in its callback.
@@ -264,20 +419,21 @@ async fn connect_submit(
     Query(query): Query<ConnectQuery>,
     headers: HeaderMap,
 ) -> Response {
-    let Some(user) = browser_user(&state, &headers) else {
+    let Some(user) = browser_user(&state, &headers).await else {
         return (StatusCode::UNAUTHORIZED, "sign in first").into_response();
     };
-    let completed = match state.tracker.complete(&query.elicitation_id, &user) {
+    let completed = match state.tracker.complete(&query.elicitation_id, &user).await {
         Ok(completed) => completed,
         Err(refused) => return refusal(&refused),
     };
-    lock(&state.tokens).insert(completed.user().clone(), "example-co-token".to_owned());
-    let notified = match state.peers.notify(&completed).await {
-        Ok(true) => "Your MCP client has been told.",
-        // The session closed meanwhile, or the notification could not be sent: the client can
-        // still retry by hand, as the spec allows.
-        Ok(false) | Err(_) => "Go back to your MCP client and try again.",
-    };
+    if let Err(e) = state
+        .tokens
+        .set(completed.user().as_str(), "example-co-token")
+        .await
+    {
+        return (StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response();
+    }
+    let notified = state.notify(&completed).await;
     Html(format!(
         "<p>Example Co is connected. {notified} You can close this tab.</p>"
     ))
@@ -289,6 +445,8 @@ fn refusal(error: &CompletionError) -> Response {
         CompletionError::WrongUser => StatusCode::FORBIDDEN,
         CompletionError::NotPending => StatusCode::NOT_FOUND,
         CompletionError::Expired => StatusCode::GONE,
+        // The store (Redis) is unreachable: nothing was completed; try again later.
+        CompletionError::Store(_) => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     };
     (status, error.to_string()).into_response()
@@ -302,20 +460,115 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+const USAGE: &str = "usage: url_mode_server [--redis URL [--prefix NAME]] [ADDRESS]";
+
+/// The command line: `[--redis URL [--prefix NAME]] [ADDRESS]`.
+struct Arguments {
+    redis: Option<String>,
+    prefix: String,
+    address: Option<String>,
+}
+
+fn arguments() -> Result<Arguments, Box<dyn Error>> {
+    let mut arguments = Arguments {
+        redis: None,
+        prefix: RedisStore::DEFAULT_PREFIX.to_owned(),
+        address: None,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--redis" => {
+                let url = args
+                    .next()
+                    .ok_or("--redis needs a URL, e.g. redis://127.0.0.1:6379/")?;
+                arguments.redis = Some(url);
+            }
+            "--prefix" => arguments.prefix = args.next().ok_or("--prefix needs a name")?,
+            flag if flag.starts_with("--") => {
+                return Err(format!("unknown option `{flag}`; {USAGE}").into());
+            }
+            _ if arguments.address.is_some() => {
+                return Err(format!("unexpected argument `{arg}`; {USAGE}").into());
+            }
+            _ => arguments.address = Some(arg),
+        }
+    }
+    Ok(arguments)
+}
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
+    let arguments = arguments()?;
     let listener =
-        tokio::net::TcpListener::bind(common::listen_address(std::env::args().nth(1).as_deref())?)
+        tokio::net::TcpListener::bind(common::listen_address(arguments.address.as_deref())?)
             .await?;
     let address = listener.local_addr()?;
+    let (store, tokens, browser_sessions, replica) = match &arguments.redis {
+        None => (
+            Store::Memory(MemoryStore::new()),
+            Shared::Local(Mutex::default()),
+            Shared::Local(Mutex::default()),
+            None,
+        ),
+        Some(url) => {
+            let store = RedisStore::connect(url)
+                .await
+                .map_err(|e| format!("cannot use Redis at {url}: {e}"))?
+                .with_prefix(&arguments.prefix);
+            let connection = redis::Client::open(url.as_str())?
+                .get_connection_manager()
+                .await?;
+            // Each process is one replica, named at random.
+            let replica = ElicitationId::random()?.as_str()[..12].to_owned();
+            (
+                Store::Redis(store),
+                Shared::Redis {
+                    connection: connection.clone(),
+                    prefix: format!("{}:demo-token:", arguments.prefix),
+                },
+                Shared::Redis {
+                    connection,
+                    prefix: format!("{}:demo-browser:", arguments.prefix),
+                },
+                Some(replica),
+            )
+        }
+    };
     let state = Arc::new(ConnectState {
         // Development: plain http on loopback is allowed. `UrlPolicy::production()` is https only.
-        tracker: ElicitationTracker::new(UrlPolicy::development()),
+        tracker: ElicitationTracker::with_store(
+            store,
+            elicit::server::SystemClock,
+            UrlPolicy::development(),
+        ),
         peers: ConnectionPeers::new(),
+        replica,
         base_url: format!("http://{address}"),
-        tokens: Mutex::default(),
-        browser_sessions: Mutex::default(),
+        tokens,
+        browser_sessions,
     });
+    if let (Store::Redis(redis), Some(replica)) = (state.tracker.store(), &state.replica) {
+        // Completions made on any replica for this replica's sessions arrive here.
+        let mut completions = redis.completions(replica).await?;
+        let state = state.clone();
+        tokio::spawn(async move {
+            while let Some(completion) = completions.next().await {
+                match completion {
+                    Ok(notification) => {
+                        if let Err(e) = state.peers.send(notification).await {
+                            eprintln!("could not notify the session: {e}");
+                        }
+                    }
+                    Err(e) => eprintln!("a routed completion was unreadable: {e}"),
+                }
+            }
+        });
+        println!(
+            "replica {replica}, elicitations in Redis at {}",
+            arguments.redis.as_deref().unwrap_or_default()
+        );
+    }
     let config = StreamableHttpServerConfig::default();
     let shutdown = config.cancellation_token.clone();
     let mcp: StreamableHttpService<FilesServer, LocalSessionManager> = StreamableHttpService::new(

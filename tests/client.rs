@@ -253,7 +253,9 @@ fn accepting_a_form_fills_in_the_defaults_the_user_left_out() {
 
 #[test]
 fn a_form_answer_is_validated_against_the_schema_before_sending() {
-    let schema: RequestedSchema = serde_json::from_value(json!({
+    // From text, so the properties keep the sender's order whatever serde_json's map does.
+    let schema: RequestedSchema = serde_json::from_str(
+        r#"{
         "type": "object",
         "properties": {
             "name": {"type": "string", "minLength": 3},
@@ -261,11 +263,12 @@ fn a_form_answer_is_validated_against_the_schema_before_sending() {
             "age": {"type": "number", "minimum": 18}
         },
         "required": ["name", "email"]
-    }))
+    }"#,
+    )
     .unwrap();
     let err = accept_form(&schema, object(json!({"name": "Al", "age": 12}))).unwrap_err();
     let fields: Vec<&str> = err.errors().iter().map(|e| e.field()).collect();
-    assert_eq!(fields, ["age", "email", "name"]);
+    assert_eq!(fields, ["name", "email", "age"]);
     // The same checks as the shared validator, not a copy of them.
     let content = object(json!({"name": "Al", "age": 12}));
     assert_eq!(schema.validate_content(&content).unwrap_err(), err);
@@ -482,8 +485,8 @@ fn notifications_for_unknown_or_completed_ids_are_ignored() {
     let ElicitRequestParams::Url(params) = serde_json::from_value(url_request()).unwrap() else {
         panic!("not URL mode")
     };
-    assert!(watch.track(&params));
-    assert!(!watch.track(&params), "already pending");
+    assert_eq!(watch.track(&params), Ok(true));
+    assert_eq!(watch.track(&params), Ok(false), "already pending");
     let id = params.elicitation_id().as_str();
     assert!(watch.is_pending(params.elicitation_id()));
     assert_eq!(
@@ -493,15 +496,15 @@ fn notifications_for_unknown_or_completed_ids_are_ignored() {
         }
     );
     assert_eq!(watch.on_complete(&completion(id)), Completion::Ignored);
-    assert!(!watch.track(&params), "already completed");
+    assert_eq!(watch.track(&params), Ok(false), "already completed");
     assert_eq!(watch.pending().count(), 0);
 }
 
 #[test]
 fn a_request_is_retried_once_all_its_elicitations_completed() {
     let mut watch = UrlElicitationWatch::new();
-    assert!(watch.retry_after(1, &required(&["a", "b"])).is_none());
-    assert!(watch.retry_after(2, &required(&["b"])).is_none());
+    assert_eq!(watch.retry_after(1, &required(&["a", "b"])), Ok(None));
+    assert_eq!(watch.retry_after(2, &required(&["b"])), Ok(None));
     assert_eq!(
         watch.on_complete(&completion("b")),
         Completion::Completed {
@@ -516,18 +519,17 @@ fn a_request_is_retried_once_all_its_elicitations_completed() {
         }
     );
     // A -32042 listing only completed elicitations can be retried at once.
-    assert_eq!(watch.retry_after(3, &required(&["a", "b"])), Some(3));
+    assert_eq!(watch.retry_after(3, &required(&["a", "b"])), Ok(Some(3)));
 }
 
 #[test]
 fn abandoning_an_elicitation_gives_back_the_requests_that_waited_on_it() {
     let mut watch = UrlElicitationWatch::new();
-    assert!(
-        watch
-            .retry_after("call-1", &required(&["a", "b"]))
-            .is_none()
+    assert_eq!(
+        watch.retry_after("call-1", &required(&["a", "b"])),
+        Ok(None)
     );
-    assert!(watch.retry_after("call-2", &required(&["c"])).is_none());
+    assert_eq!(watch.retry_after("call-2", &required(&["c"])), Ok(None));
     assert_eq!(watch.abandon(&ElicitationId::new("a")), ["call-1"]);
     assert_eq!(watch.on_complete(&completion("a")), Completion::Ignored);
     // `b` is still news, with nothing left to retry.
@@ -543,4 +545,32 @@ fn abandoning_an_elicitation_gives_back_the_requests_that_waited_on_it() {
             ready_to_retry: vec!["call-2"]
         }
     );
+}
+
+#[test]
+fn a_watch_is_bounded_and_says_so_when_full() {
+    let mut watch: UrlElicitationWatch<u32> = UrlElicitationWatch::with_capacity(2);
+    assert_eq!(UrlElicitationWatch::<u32>::new().capacity(), 64);
+    assert_eq!(watch.capacity(), 2);
+    assert_eq!(watch.retry_after(1, &required(&["a", "b"])), Ok(None));
+    // A third elicitation would pass the bound: the request comes back, nothing is dropped.
+    let full = watch.retry_after(2, &required(&["c"])).unwrap_err();
+    assert_eq!(full.capacity(), 2);
+    assert!(full.to_string().contains('2'), "{full}");
+    assert_eq!(full.into_request(), 2);
+    assert!(!watch.is_pending(&ElicitationId::new("c")));
+    // Ids already waited on need no room.
+    assert_eq!(watch.retry_after(3, &required(&["b"])), Ok(None));
+    let ElicitRequestParams::Url(params) = serde_json::from_value(url_request()).unwrap() else {
+        panic!("not URL mode")
+    };
+    assert!(watch.track(&params).is_err());
+    // Once one completes, there is room again.
+    assert_eq!(
+        watch.on_complete(&completion("b")),
+        Completion::Completed {
+            ready_to_retry: vec![3]
+        }
+    );
+    assert_eq!(watch.track(&params), Ok(true));
 }

@@ -158,6 +158,13 @@ fn capabilities() -> [Option<ElicitationCapability>; 5] {
     ]
 }
 
+/// Drives the async tracker; its memory store's futures are ready at once.
+static RUNTIME: LazyLock<tokio::runtime::Runtime> = LazyLock::new(|| {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("a current-thread runtime")
+});
+
 static TRACKER: LazyLock<ElicitationTracker> =
     LazyLock::new(|| ElicitationTracker::new(UrlPolicy::development()));
 
@@ -226,7 +233,7 @@ fn exercise_params(
                 let _ = review.to_string();
             }
             let mut watch = UrlElicitationWatch::<()>::new();
-            watch.track(&url);
+            let _ = watch.track(&url);
         }
     }
 }
@@ -244,10 +251,14 @@ fn exercise_url(url: &str, subject: &str) {
     if let Ok(user) = UserId::from_verified_subject(subject) {
         let initiator = Initiator::new(user.clone(), ConnectionId::new(subject));
         let declared = ElicitationCapability::url();
-        let _ = TRACKER.start(&initiator, Some(&declared), url, |_| url.to_owned());
-        let _ = TRACKER.verify(url, &user);
-        let _ = TRACKER.complete(url, &user);
-        let _ = TRACKER.discard(subject, &user);
+        RUNTIME.block_on(async {
+            let _ = TRACKER
+                .start(&initiator, Some(&declared), url, |_| url.to_owned())
+                .await;
+            let _ = TRACKER.verify(url, &user).await;
+            let _ = TRACKER.complete(url, &user).await;
+            let _ = TRACKER.discard(subject, &user).await;
+        });
     }
 }
 

@@ -239,13 +239,15 @@ impl ServerHandler for TestServer {
                     Some(Err(error)) => Ok(error.to_tool_result().into()),
                 }
             }
-            "files" => Err(context.url_elicitation_required(
-                &self.tracker,
-                &alice(),
-                FILES_MESSAGE,
-                connect_url,
-                REQUIRED_MESSAGE,
-            )?),
+            "files" => Err(context
+                .url_elicitation_required(
+                    &self.tracker,
+                    &alice(),
+                    FILES_MESSAGE,
+                    connect_url,
+                    REQUIRED_MESSAGE,
+                )
+                .await?),
             other => Err(sdk::ErrorData::invalid_params(
                 format!("no tool `{other}`"),
                 None,
@@ -676,7 +678,11 @@ async fn the_url_flow_ends_with_the_completion_notification() {
 
     // The connect page: the user signs in, the tracker completes it for them, and the
     // notification goes to their connection.
-    let completed = s.tracker.complete(id.as_str(), &alice().user).unwrap();
+    let completed = s
+        .tracker
+        .complete(id.as_str(), &alice().user)
+        .await
+        .unwrap();
     assert!(peers.notify(&completed).await.unwrap());
     let received = tokio::time::timeout(Duration::from_secs(5), s.completions.recv())
         .await
@@ -693,7 +699,12 @@ async fn the_url_flow_ends_with_the_completion_notification() {
     );
 
     // Completed once: the entry is gone.
-    assert!(s.tracker.complete(id.as_str(), &alice().user).is_err());
+    assert!(
+        s.tracker
+            .complete(id.as_str(), &alice().user)
+            .await
+            .is_err()
+    );
     peers.remove(&alice().connection);
     assert!(
         !peers.notify(&completed).await.unwrap(),
@@ -745,8 +756,12 @@ async fn url_elicitation_required_reaches_the_client_as_the_spec_error() {
 
     // The client waits for the completion, then retries.
     let mut watch = UrlElicitationWatch::new();
-    assert!(watch.retry_after("files", &required).is_none());
-    let completed = s.tracker.complete(id.as_str(), &alice().user).unwrap();
+    assert_eq!(watch.retry_after("files", &required), Ok(None));
+    let completed = s
+        .tracker
+        .complete(id.as_str(), &alice().user)
+        .await
+        .unwrap();
     s.peer()
         .notify_elicitation_complete(completed.notification().message())
         .await

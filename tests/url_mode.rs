@@ -5,14 +5,14 @@
 mod support;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Barrier};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use elicit::server::{
     Clock, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker, Environment,
-    Initiator, MemoryStore, PendingEntry, StartError, StoreError, UnsafeUrl, UrlNotice, UrlPolicy,
-    UserId, links_in_form,
+    Initiator, Inserted, MemoryStore, PendingEntry, StartError, StoreError, UnsafeUrl, UrlNotice,
+    UrlPolicy, UserId, links_in_form,
 };
 use elicit::{
     ElicitMode, ElicitRequestFormParams, ElicitationCapability, ElicitationId, JsonRpcError,
@@ -60,7 +60,10 @@ fn tracker() -> ElicitationTracker<MemoryStore, TestClock> {
     )
 }
 
-fn start(tracker: &ElicitationTracker<MemoryStore, TestClock>, who: &Initiator) -> ElicitationId {
+async fn start(
+    tracker: &ElicitationTracker<MemoryStore, TestClock>,
+    who: &Initiator,
+) -> ElicitationId {
     tracker
         .start(
             who,
@@ -68,6 +71,7 @@ fn start(tracker: &ElicitationTracker<MemoryStore, TestClock>, who: &Initiator) 
             "Connect your Example Co account",
             connect_url,
         )
+        .await
         .unwrap()
         .id()
         .clone()
@@ -107,12 +111,12 @@ fn ids_carry_128_bits_of_os_randomness_and_do_not_repeat() {
     }
 }
 
-#[test]
-fn the_tracker_issues_fresh_random_ids() {
+#[tokio::test]
+async fn the_tracker_issues_fresh_random_ids() {
     let tracker = tracker();
     let alice = initiator("alice", "conn-a");
-    let a = start(&tracker, &alice);
-    let b = start(&tracker, &alice);
+    let a = start(&tracker, &alice).await;
+    let b = start(&tracker, &alice).await;
     assert_ne!(a, b);
     assert_eq!(a.as_str().len(), 32);
 }
@@ -130,21 +134,21 @@ struct BenignServer {
 impl BenignServer {
     /// The callback after the third-party authorization: `browser_user` is who the session
     /// cookie says opened the page, `token` what the third party granted that browser.
-    fn connect_callback(
+    async fn connect_callback(
         &mut self,
         id: &str,
         browser_user: &UserId,
         token: &str,
     ) -> Result<(), CompletionError> {
-        let completed = self.tracker.complete(id, browser_user)?;
+        let completed = self.tracker.complete(id, browser_user).await?;
         self.third_party_tokens
             .insert(completed.user().clone(), token.to_owned());
         Ok(())
     }
 }
 
-#[test]
-fn the_phishing_attack_of_the_spec_fails() {
+#[tokio::test]
+async fn the_phishing_attack_of_the_spec_fails() {
     let mut server = BenignServer {
         tracker: tracker(),
         third_party_tokens: HashMap::new(),
@@ -152,11 +156,13 @@ fn the_phishing_attack_of_the_spec_fails() {
     // 1-3. Alice, a malicious user of the benign server, triggers an elicitation; her client
     //      shows her the URL.
     let alice = initiator("alice", "alice-connection");
-    let id = start(&server.tracker, &alice);
+    let id = start(&server.tracker, &alice).await;
     // 4-5. Instead of opening it, she sends it to Bob, who opens it signed in as himself and
     //      completes the authorization with his third-party account.
     let bob = user("bob");
-    let outcome = server.connect_callback(id.as_str(), &bob, "token-of-bobs-account");
+    let outcome = server
+        .connect_callback(id.as_str(), &bob, "token-of-bobs-account")
+        .await;
     // 6-7. Without the check the server would bind Bob's tokens to Alice: account takeover.
     assert!(
         matches!(outcome, Err(CompletionError::WrongUser)),
@@ -168,6 +174,7 @@ fn the_phishing_attack_of_the_spec_fails() {
     // The elicitation is still Alice's to complete, with her own account.
     server
         .connect_callback(id.as_str(), &alice.user, "token-of-alices-account")
+        .await
         .unwrap();
     assert_eq!(
         server
@@ -178,28 +185,28 @@ fn the_phishing_attack_of_the_spec_fails() {
     );
 }
 
-#[test]
-fn the_connect_page_check_refuses_another_user_without_consuming() {
+#[tokio::test]
+async fn the_connect_page_check_refuses_another_user_without_consuming() {
     let tracker = tracker();
     let alice = initiator("alice", "conn-a");
-    let id = start(&tracker, &alice);
+    let id = start(&tracker, &alice).await;
     assert!(matches!(
-        tracker.verify(id.as_str(), &user("bob")),
+        tracker.verify(id.as_str(), &user("bob")).await,
         Err(CompletionError::WrongUser)
     ));
-    let entry = tracker.verify(id.as_str(), &alice.user).unwrap();
+    let entry = tracker.verify(id.as_str(), &alice.user).await.unwrap();
     assert_eq!(entry.user, alice.user);
     assert_eq!(entry.connection, alice.connection);
     // Verifying twice is fine: only completion consumes.
-    assert!(tracker.verify(id.as_str(), &alice.user).is_ok());
-    assert!(tracker.complete(id.as_str(), &alice.user).is_ok());
+    assert!(tracker.verify(id.as_str(), &alice.user).await.is_ok());
+    assert!(tracker.complete(id.as_str(), &alice.user).await.is_ok());
 }
 
-#[test]
-fn an_id_guessed_by_another_user_completes_nothing() {
+#[tokio::test]
+async fn an_id_guessed_by_another_user_completes_nothing() {
     let tracker = tracker();
     let alice = initiator("alice", "conn-a");
-    let id = start(&tracker, &alice);
+    let id = start(&tracker, &alice).await;
     let mallory = user("mallory");
     let real = id.as_str();
     let guesses = [
@@ -213,34 +220,37 @@ fn an_id_guessed_by_another_user_completes_nothing() {
     for guess in &guesses {
         assert!(
             matches!(
-                tracker.complete(guess, &mallory),
+                tracker.complete(guess, &mallory).await,
                 Err(CompletionError::NotPending)
             ),
             "{guess}"
         );
         // Even the right user cannot complete by a near miss.
-        assert!(tracker.complete(guess, &alice.user).is_err(), "{guess}");
+        assert!(
+            tracker.complete(guess, &alice.user).await.is_err(),
+            "{guess}"
+        );
     }
     // With the real id in hand, Mallory is still not Alice.
     assert!(matches!(
-        tracker.complete(real, &mallory),
+        tracker.complete(real, &mallory).await,
         Err(CompletionError::WrongUser)
     ));
-    assert!(tracker.complete(real, &alice.user).is_ok());
+    assert!(tracker.complete(real, &alice.user).await.is_ok());
 }
 
-#[test]
-fn state_is_bound_to_the_user_not_to_the_session_id() {
+#[tokio::test]
+async fn state_is_bound_to_the_user_not_to_the_session_id() {
     let tracker = tracker();
     // Two users behind the same session id (a reused or attacker-chosen one).
     let alice = initiator("alice", "shared-session");
     let bob = initiator("bob", "shared-session");
-    let id = start(&tracker, &alice);
+    let id = start(&tracker, &alice).await;
     assert!(matches!(
-        tracker.complete(id.as_str(), &bob.user),
+        tracker.complete(id.as_str(), &bob.user).await,
         Err(CompletionError::WrongUser)
     ));
-    assert!(tracker.complete(id.as_str(), &alice.user).is_ok());
+    assert!(tracker.complete(id.as_str(), &alice.user).await.is_ok());
     // And a user id must name someone.
     assert!(UserId::from_verified_subject("").is_err());
     assert!(UserId::from_verified_subject("  ").is_err());
@@ -249,31 +259,31 @@ fn state_is_bound_to_the_user_not_to_the_session_id() {
 // ---------------------------------------------------------------------------------------------
 // Single use and expiry
 
-#[test]
-fn a_replayed_completion_is_refused() {
+#[tokio::test]
+async fn a_replayed_completion_is_refused() {
     let tracker = tracker();
     let alice = initiator("alice", "conn-a");
-    let id = start(&tracker, &alice);
-    assert!(tracker.complete(id.as_str(), &alice.user).is_ok());
+    let id = start(&tracker, &alice).await;
+    assert!(tracker.complete(id.as_str(), &alice.user).await.is_ok());
     assert!(matches!(
-        tracker.complete(id.as_str(), &alice.user),
+        tracker.complete(id.as_str(), &alice.user).await,
         Err(CompletionError::NotPending)
     ));
     assert!(matches!(
-        tracker.verify(id.as_str(), &alice.user),
+        tracker.verify(id.as_str(), &alice.user).await,
         Err(CompletionError::NotPending)
     ));
     assert!(tracker.store().is_empty());
 }
 
-#[test]
-fn racing_completions_complete_once() {
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn racing_completions_complete_once() {
     let tracker = Arc::new(tracker());
     let alice = initiator("alice", "conn-a");
-    let id = start(&tracker, &alice);
-    let threads = 8;
-    let barrier = Arc::new(Barrier::new(threads));
-    let handles: Vec<_> = (0..threads)
+    let id = start(&tracker, &alice).await;
+    let tasks = 8;
+    let barrier = Arc::new(tokio::sync::Barrier::new(tasks));
+    let handles: Vec<_> = (0..tasks)
         .map(|_| {
             let (tracker, barrier, id, user) = (
                 tracker.clone(),
@@ -281,22 +291,21 @@ fn racing_completions_complete_once() {
                 id.clone(),
                 alice.user.clone(),
             );
-            std::thread::spawn(move || {
-                barrier.wait();
-                tracker.complete(id.as_str(), &user).is_ok()
+            tokio::spawn(async move {
+                barrier.wait().await;
+                tracker.complete(id.as_str(), &user).await.is_ok()
             })
         })
         .collect();
-    let successes = handles
-        .into_iter()
-        .map(|h| h.join().unwrap())
-        .filter(|ok| *ok)
-        .count();
+    let mut successes = 0;
+    for handle in handles {
+        successes += usize::from(handle.await.unwrap());
+    }
     assert_eq!(successes, 1);
 }
 
-#[test]
-fn an_expired_elicitation_cannot_complete() {
+#[tokio::test]
+async fn an_expired_elicitation_cannot_complete() {
     let clock = TestClock::default();
     let tracker =
         ElicitationTracker::with_store(MemoryStore::new(), clock.clone(), UrlPolicy::production())
@@ -304,25 +313,31 @@ fn an_expired_elicitation_cannot_complete() {
     let alice = initiator("alice", "conn-a");
     let pending = tracker
         .start(&alice, Some(&url_client()), "Connect", connect_url)
+        .await
         .unwrap();
     assert_eq!(pending.expires_at(), clock.now() + Duration::from_secs(60));
 
     clock.advance(Duration::from_secs(59));
-    assert!(tracker.verify(pending.id().as_str(), &alice.user).is_ok());
+    assert!(
+        tracker
+            .verify(pending.id().as_str(), &alice.user)
+            .await
+            .is_ok()
+    );
     clock.advance(Duration::from_secs(1));
     assert!(matches!(
-        tracker.complete(pending.id().as_str(), &alice.user),
+        tracker.complete(pending.id().as_str(), &alice.user).await,
         Err(CompletionError::Expired)
     ));
     // Expiry removed it.
     assert!(matches!(
-        tracker.complete(pending.id().as_str(), &alice.user),
+        tracker.complete(pending.id().as_str(), &alice.user).await,
         Err(CompletionError::NotPending)
     ));
 }
 
-#[test]
-fn expired_entries_are_purged() {
+#[tokio::test]
+async fn expired_entries_are_purged() {
     let clock = TestClock::default();
     let tracker =
         ElicitationTracker::with_store(MemoryStore::new(), clock.clone(), UrlPolicy::production())
@@ -331,37 +346,47 @@ fn expired_entries_are_purged() {
     for _ in 0..3 {
         tracker
             .start(&alice, Some(&url_client()), "m", connect_url)
+            .await
             .unwrap();
     }
     clock.advance(Duration::from_secs(50));
     let fresh = tracker
         .start(&alice, Some(&url_client()), "m", connect_url)
+        .await
         .unwrap();
     assert_eq!(tracker.store().len(), 4);
     clock.advance(Duration::from_secs(60));
-    assert_eq!(tracker.purge_expired().unwrap(), 3);
+    assert_eq!(tracker.purge_expired().await.unwrap(), 3);
     assert_eq!(tracker.store().len(), 1);
     // Starting purges on its own once a quarter of the time to live has passed.
     clock.advance(Duration::from_secs(100));
     tracker
         .start(&alice, Some(&url_client()), "m", connect_url)
+        .await
         .unwrap();
     assert_eq!(tracker.store().len(), 1);
-    assert!(tracker.store().get(fresh.id().as_str()).unwrap().is_none());
+    assert!(
+        tracker
+            .store()
+            .get(fresh.id().as_str())
+            .await
+            .unwrap()
+            .is_none()
+    );
 }
 
-#[test]
-fn discard_drops_only_the_users_own_elicitation() {
+#[tokio::test]
+async fn discard_drops_only_the_users_own_elicitation() {
     let tracker = tracker();
     let alice = initiator("alice", "conn-a");
-    let id = start(&tracker, &alice);
+    let id = start(&tracker, &alice).await;
     assert!(matches!(
-        tracker.discard(id.as_str(), &user("bob")),
+        tracker.discard(id.as_str(), &user("bob")).await,
         Err(CompletionError::WrongUser)
     ));
-    tracker.discard(id.as_str(), &alice.user).unwrap();
+    tracker.discard(id.as_str(), &alice.user).await.unwrap();
     assert!(matches!(
-        tracker.complete(id.as_str(), &alice.user),
+        tracker.complete(id.as_str(), &alice.user).await,
         Err(CompletionError::NotPending)
     ));
 }
@@ -369,14 +394,14 @@ fn discard_drops_only_the_users_own_elicitation() {
 // ---------------------------------------------------------------------------------------------
 // The completion notification
 
-#[test]
-fn the_notification_goes_to_the_connection_that_started_it_only() {
+#[tokio::test]
+async fn the_notification_goes_to_the_connection_that_started_it_only() {
     let tracker = tracker();
     // Alice starts from her desktop client; she completes later while her phone is connected.
     let desktop = initiator("alice", "desktop-connection");
-    let id = start(&tracker, &desktop);
+    let id = start(&tracker, &desktop).await;
     let _phone = initiator("alice", "phone-connection");
-    let done = tracker.complete(id.as_str(), &desktop.user).unwrap();
+    let done = tracker.complete(id.as_str(), &desktop.user).await.unwrap();
     let notification = done.notification();
     assert_eq!(notification.to(), &ConnectionId::new("desktop-connection"));
     assert_eq!(notification.message().elicitation_id(), &id);
@@ -390,8 +415,8 @@ fn the_notification_goes_to_the_connection_that_started_it_only() {
 // ---------------------------------------------------------------------------------------------
 // The capability gate
 
-#[test]
-fn a_url_elicitation_for_a_client_that_did_not_declare_url_mode_is_not_started() {
+#[tokio::test]
+async fn a_url_elicitation_for_a_client_that_did_not_declare_url_mode_is_not_started() {
     let tracker = tracker();
     let alice = initiator("alice", "conn-a");
     for declared in [
@@ -401,6 +426,7 @@ fn a_url_elicitation_for_a_client_that_did_not_declare_url_mode_is_not_started()
     ] {
         let err = tracker
             .start(&alice, declared.as_ref(), "Connect", connect_url)
+            .await
             .unwrap_err();
         match err {
             StartError::ModeNotSupported(e) => assert_eq!(e.mode, ElicitMode::Url),
@@ -415,6 +441,7 @@ fn a_url_elicitation_for_a_client_that_did_not_declare_url_mode_is_not_started()
     assert!(
         tracker
             .start(&alice, Some(&url_only), "Connect", connect_url)
+            .await
             .is_ok()
     );
 }
@@ -573,8 +600,8 @@ fn pre_authenticated_urls_are_refused() {
     );
 }
 
-#[test]
-fn urls_carrying_end_user_data_are_refused() {
+#[tokio::test]
+async fn urls_carrying_end_user_data_are_refused() {
     let policy = UrlPolicy::production();
     for url in [
         "https://mcp.example.com/connect?email=alice%40example.com",
@@ -607,7 +634,7 @@ fn urls_carrying_end_user_data_are_refused() {
     let err = tracker
         .start(&alice, Some(&url_client()), "Connect", |id| {
             format!("https://mcp.example.com/connect?elicitationId={id}&for=auth0%7C5f7c8ec7c33c6c004bbafe82")
-        })
+        }).await
         .unwrap_err();
     assert!(
         matches!(err, StartError::UnsafeUrl(UnsafeUrl::UserData { .. })),
@@ -651,8 +678,8 @@ fn notices_say_what_a_client_will_warn_about() {
 // ---------------------------------------------------------------------------------------------
 // What the tracker sends
 
-#[test]
-fn what_the_tracker_sends_validates_against_the_spec() {
+#[tokio::test]
+async fn what_the_tracker_sends_validates_against_the_spec() {
     let tracker = tracker();
     let alice = initiator("alice", "conn-a");
     let pending = tracker
@@ -662,6 +689,7 @@ fn what_the_tracker_sends_validates_against_the_spec() {
             "Authorization is required to access your Example Co files.",
             connect_url,
         )
+        .await
         .unwrap();
     let request = serde_json::to_value(pending.request(RequestId::from(3))).unwrap();
     support::assert_valid("ElicitRequest", &request);
@@ -684,7 +712,7 @@ struct FilesTool {
 }
 
 impl FilesTool {
-    fn call(
+    async fn call(
         &self,
         caller: &Initiator,
         client: &ElicitationCapability,
@@ -700,6 +728,7 @@ impl FilesTool {
                 "Authorization is required to access your Example Co files.",
                 connect_url,
             )
+            .await
             .map_err(|e| JsonRpcError {
                 code: -32603,
                 message: e.to_string(),
@@ -711,8 +740,8 @@ impl FilesTool {
     }
 }
 
-#[test]
-fn a_tool_call_needing_authorization_returns_32042_and_succeeds_on_retry() {
+#[tokio::test]
+async fn a_tool_call_needing_authorization_returns_32042_and_succeeds_on_retry() {
     use elicit::client::{Completion, UrlElicitationWatch};
 
     let mut tool = FilesTool {
@@ -724,14 +753,18 @@ fn a_tool_call_needing_authorization_returns_32042_and_succeeds_on_retry() {
     let mut watch = UrlElicitationWatch::new();
 
     // First call: -32042 with one pending URL elicitation.
-    let error = tool.call(&alice, &client).unwrap_err();
+    let error = tool.call(&alice, &client).await.unwrap_err();
     assert_eq!(error.code, JsonRpcError::URL_ELICITATION_REQUIRED);
     let required = UrlElicitationRequiredError::try_from(&error).unwrap();
-    assert!(watch.retry_after("tools/call", &required).is_none());
+    assert_eq!(watch.retry_after("tools/call", &required), Ok(None));
     let id = required.elicitations()[0].elicitation_id().clone();
 
     // The user finishes on the connect page; the server stores the token and notifies.
-    let done = tool.tracker.complete(id.as_str(), &alice.user).unwrap();
+    let done = tool
+        .tracker
+        .complete(id.as_str(), &alice.user)
+        .await
+        .unwrap();
     tool.tokens
         .insert(done.user().clone(), "alice-token".into());
     let (to, notification) = done.notification().into_parts();
@@ -743,13 +776,14 @@ fn a_tool_call_needing_authorization_returns_32042_and_succeeds_on_retry() {
     };
     assert_eq!(ready_to_retry, ["tools/call"]);
     assert_eq!(
-        tool.call(&alice, &client).unwrap(),
+        tool.call(&alice, &client).await.unwrap(),
         "files listed with alice-token"
     );
 
     // A client that did not declare URL mode gets no -32042 it could not act on.
     let error = tool
         .call(&initiator("bob", "conn-b"), &ElicitationCapability::form())
+        .await
         .unwrap_err();
     assert_ne!(error.code, JsonRpcError::URL_ELICITATION_REQUIRED);
 }
@@ -761,36 +795,37 @@ fn a_tool_call_needing_authorization_returns_32042_and_succeeds_on_retry() {
 struct BrokenStore;
 
 impl ElicitationStore for BrokenStore {
-    fn insert(&self, _: PendingEntry) -> Result<(), StoreError> {
+    async fn insert(&self, _: PendingEntry, _: usize) -> Result<Inserted, StoreError> {
         Err(StoreError::new("connection refused"))
     }
-    fn get(&self, _: &str) -> Result<Option<PendingEntry>, StoreError> {
+    async fn get(&self, _: &str) -> Result<Option<PendingEntry>, StoreError> {
         Err(StoreError::new("connection refused"))
     }
-    fn remove(&self, _: &str) -> Result<Option<PendingEntry>, StoreError> {
+    async fn remove(&self, _: &str) -> Result<Option<PendingEntry>, StoreError> {
         Err(StoreError::new("connection refused"))
     }
-    fn remove_expired(&self, _: SystemTime) -> Result<usize, StoreError> {
+    async fn remove_expired(&self, _: SystemTime) -> Result<usize, StoreError> {
         Err(StoreError::new("connection refused"))
     }
 }
 
-#[test]
-fn store_failures_are_errors_not_successes() {
+#[tokio::test]
+async fn store_failures_are_errors_not_successes() {
     let tracker =
         ElicitationTracker::with_store(BrokenStore, TestClock::default(), UrlPolicy::production());
     let alice = initiator("alice", "conn-a");
     let err = tracker
         .start(&alice, Some(&url_client()), "m", connect_url)
+        .await
         .unwrap_err();
     assert!(matches!(err, StartError::Store(_)), "{err:?}");
     assert!(err.to_string().contains("connection refused"));
-    let err = tracker.complete("any", &alice.user).unwrap_err();
+    let err = tracker.complete("any", &alice.user).await.unwrap_err();
     assert!(matches!(err, CompletionError::Store(_)), "{err:?}");
 }
 
-#[test]
-fn a_shared_store_serves_several_trackers() {
+#[tokio::test]
+async fn a_shared_store_serves_several_trackers() {
     let store = Arc::new(MemoryStore::new());
     let clock = TestClock::default();
     let issuing =
@@ -799,10 +834,12 @@ fn a_shared_store_serves_several_trackers() {
     let alice = initiator("alice", "conn-a");
     let pending = issuing
         .start(&alice, Some(&url_client()), "m", connect_url)
+        .await
         .unwrap();
     assert!(
         completing
             .complete(pending.id().as_str(), &alice.user)
+            .await
             .is_ok()
     );
     assert!(store.is_empty());
@@ -813,6 +850,7 @@ fn a_shared_store_serves_several_trackers() {
 
 #[test]
 fn links_in_form_requests_are_found() {
+    // In property order: the test build has serde_json's `preserve_order` (feature `rmcp`).
     let params: ElicitRequestFormParams = serde_json::from_value(json!({
         "message": "Please fill in (see www.example.com/help)",
         "requestedSchema": {"type": "object", "properties": {
@@ -831,16 +869,16 @@ fn links_in_form_requests_are_found() {
         [
             ("message".to_owned(), "www.example.com/help".to_owned()),
             (
-                "property `plan` option title".to_owned(),
-                "https://evil.example/a".to_owned()
-            ),
-            (
                 "property `site` description".to_owned(),
                 "https://example.org".to_owned()
             ),
             (
                 "property `site` default".to_owned(),
                 "http://localhost".to_owned()
+            ),
+            (
+                "property `plan` option title".to_owned(),
+                "https://evil.example/a".to_owned()
             ),
         ]
     );
@@ -850,4 +888,252 @@ fn links_in_form_requests_are_found() {
     }))
     .unwrap();
     assert!(links_in_form(&clean).is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Defects found by testing as an outside user would (issue 7, section 6)
+
+const JWT: &str = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLWJ5dGVz";
+
+#[tokio::test]
+async fn an_issuer_qualified_user_id_still_keeps_its_subject_out_of_the_url() {
+    let qualified =
+        UserId::from_issuer_and_subject("https://auth.example.com", "alice-sub-123").unwrap();
+    assert_eq!(qualified.subject(), "alice-sub-123");
+    assert_eq!(qualified.issuer(), Some("https://auth.example.com"));
+    assert_eq!(qualified.as_str(), "https://auth.example.com alice-sub-123");
+    assert_ne!(
+        qualified,
+        UserId::from_issuer_and_subject("https://other.example.com", "alice-sub-123").unwrap()
+    );
+    assert!(UserId::from_issuer_and_subject("https://auth.example.com", " ").is_err());
+    assert!(UserId::from_issuer_and_subject("", "alice-sub-123").is_err());
+
+    let tracker = tracker();
+    let alice = Initiator::new(qualified, ConnectionId::new("conn-a"));
+    for url in [
+        "https://mcp.example.com/connect?elicitationId={id}&user=alice-sub-123",
+        "https://mcp.example.com/connect?elicitationId={id}&user=https%3A%2F%2Fauth.example.com%20alice-sub-123",
+        "https://mcp.example.com/u/ALICE-SUB-123/connect?elicitationId={id}",
+    ] {
+        let err = tracker
+            .start(&alice, Some(&url_client()), "Connect", |id| {
+                url.replace("{id}", id.as_str())
+            })
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                StartError::UnsafeUrl(UnsafeUrl::UserData {
+                    what: "a user identifier",
+                    ..
+                })
+            ),
+            "{url}: {err:?}"
+        );
+    }
+    // The issuer alone is not the user: a connect page on the issuer's host is fine.
+    assert!(
+        tracker
+            .start(&alice, Some(&url_client()), "Connect", |id| format!(
+                "https://auth.example.com/connect?elicitationId={id}"
+            ))
+            .await
+            .is_ok()
+    );
+}
+
+#[tokio::test]
+async fn the_users_subject_in_the_host_is_refused() {
+    let tracker = tracker();
+    let alice = initiator("alice-sub-123", "conn-a");
+    let err = tracker
+        .start(&alice, Some(&url_client()), "Connect", |id| {
+            format!("https://alice-sub-123.users.example.com/connect?elicitationId={id}")
+        })
+        .await
+        .unwrap_err();
+    match err {
+        StartError::UnsafeUrl(UnsafeUrl::UserData { part, what }) => {
+            assert_eq!(part, "host");
+            assert_eq!(what, "a user identifier");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        UrlPolicy::production()
+            .check_for_user(
+                "https://alice-sub-123.users.example.com/connect",
+                &["alice-sub-123"]
+            )
+            .is_err()
+    );
+}
+
+#[test]
+fn json_web_tokens_are_refused_anywhere_in_the_url() {
+    let policy = UrlPolicy::production();
+    let encoded_in_next = format!("https://mcp.example.com/connect?next=%2Fcb%3Fstate%3D{JWT}");
+    let twice_encoded = format!("https://mcp.example.com/connect?next=%252Fcb%253Fstate%253D{JWT}");
+    let cases = [
+        (encoded_in_next.as_str(), "query parameter `next`"),
+        (twice_encoded.as_str(), "query parameter `next`"),
+        (
+            &*format!("https://mcp.example.com/go/t-{JWT}"),
+            "path segment",
+        ),
+        (
+            &*format!("https://mcp.example.com/connect?h=Bearer%20{JWT}"),
+            "query parameter `h`",
+        ),
+        (
+            &*format!("https://mcp.example.com/connect#/cb/t-{JWT}"),
+            "fragment",
+        ),
+        (
+            &*format!("https://mcp.example.com/go;x={JWT}/connect"),
+            "path parameter `x`",
+        ),
+    ];
+    for (url, where_) in cases {
+        match policy.check(url) {
+            Err(err @ UnsafeUrl::BearerToken { .. }) => {
+                let UnsafeUrl::BearerToken { part } = &err else {
+                    unreachable!()
+                };
+                assert!(part.contains(where_), "{url}: {part}");
+                assert!(err.to_string().contains("JSON Web Token"), "{err}");
+            }
+            other => panic!("{url}: {other:?}"),
+        }
+    }
+    // A JWT-looking prefix that is not one is left alone.
+    assert!(
+        policy
+            .check("https://mcp.example.com/eyJx/connect.v1.json")
+            .is_ok()
+    );
+}
+
+#[test]
+fn credential_parameters_hidden_in_the_url_are_refused() {
+    let policy = UrlPolicy::production();
+    let cases = [
+        (
+            "https://mcp.example.com/connect?next=%2Fcb%3Faccess_token%3Dabc",
+            "access_token",
+            "query parameter `next`",
+        ),
+        (
+            "https://mcp.example.com/connect?next=https%3A%2F%2Fx.example%2Fcb%23code%3Dabc",
+            "code",
+            "query parameter `next`",
+        ),
+        (
+            "https://mcp.example.com/connect?x=1;access_token=abc",
+            "access_token",
+            "query",
+        ),
+        (
+            "https://mcp.example.com/go;jsessionid=ABC",
+            "jsessionid",
+            "path",
+        ),
+        (
+            "https://mcp.example.com/go?next=%2Fa%3Bjsessionid%3DABC",
+            "jsessionid",
+            "query parameter `next`",
+        ),
+    ];
+    for (url, name, where_) in cases {
+        match policy.check(url) {
+            Err(err @ UnsafeUrl::CredentialParameter { .. }) => {
+                let UnsafeUrl::CredentialParameter { part, name: found } = &err else {
+                    unreachable!()
+                };
+                assert_eq!(found, name, "{url}");
+                assert!(part.contains(where_), "{url}: {part}");
+                assert!(err.to_string().contains(name), "{err}");
+            }
+            other => panic!("{url}: {other:?}"),
+        }
+    }
+    // Ordinary nested values still pass.
+    for url in [
+        "https://mcp.example.com/connect?elicitationId=42&next=%2Fdone%3Flang%3Den",
+        "https://mcp.example.com/docs/tokens/list;v=2",
+        "https://mcp.example.com/connect?redirect_uri=https%3A%2F%2Fmcp.example.com%2Fcb",
+    ] {
+        assert!(policy.check(url).is_ok(), "{url}: {:?}", policy.check(url));
+    }
+}
+
+#[test]
+fn markdown_emphasised_links_in_forms_are_found() {
+    for (message, link) in [
+        (
+            "Go to *https://evil.example/login* now",
+            "https://evil.example/login",
+        ),
+        (
+            "Go to **https://evil.example/login**.",
+            "https://evil.example/login",
+        ),
+        (
+            "Go to _https://evil.example/login_ now",
+            "https://evil.example/login",
+        ),
+        (
+            "Go to ~https://evil.example/login~ now",
+            "https://evil.example/login",
+        ),
+        ("Go to _www.evil.example_ now", "www.evil.example"),
+    ] {
+        let params: ElicitRequestFormParams = serde_json::from_value(json!({
+            "message": message,
+            "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}
+        }))
+        .unwrap();
+        let found: Vec<String> = links_in_form(&params).into_iter().map(|l| l.link).collect();
+        assert_eq!(found, [link], "{message}");
+    }
+}
+
+#[tokio::test]
+async fn each_user_has_a_cap_on_pending_elicitations() {
+    let clock = TestClock::default();
+    let tracker =
+        ElicitationTracker::with_store(MemoryStore::new(), clock.clone(), UrlPolicy::production())
+            .with_ttl(Duration::from_secs(60));
+    assert_eq!(tracker.max_pending_per_user(), 32);
+    let tracker = tracker.with_max_pending_per_user(3);
+    let alice = initiator("alice", "conn-a");
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        ids.push(start(&tracker, &alice).await);
+    }
+    let err = tracker
+        .start(&alice, Some(&url_client()), "Connect", connect_url)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, StartError::TooManyPending { limit: 3 }),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains('3'), "{err}");
+    assert_eq!(tracker.store().len(), 3);
+    // Another user is not held back by Alice's.
+    start(&tracker, &initiator("bob", "conn-b")).await;
+    // Completing one frees a place.
+    tracker
+        .complete(ids[0].as_str(), &alice.user)
+        .await
+        .unwrap();
+    start(&tracker, &alice).await;
+    // Expired ones do not count.
+    clock.advance(Duration::from_secs(60));
+    for _ in 0..3 {
+        start(&tracker, &alice).await;
+    }
 }

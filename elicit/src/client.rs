@@ -30,8 +30,12 @@ mod validate;
 #[cfg(feature = "url-mode")]
 mod watch;
 
+#[cfg(feature = "terminal")]
+#[cfg_attr(docsrs, doc(cfg(feature = "terminal")))]
+pub mod terminal;
+
 #[cfg(feature = "url-mode")]
 pub use review::{UrlReview, UrlReviewError, UrlWarning};
 pub use validate::{InvalidElicitRequest, accept_form, validate_request};
 #[cfg(feature = "url-mode")]
-pub use watch::{Completion, UrlElicitationWatch};
+pub use watch::{Completion, UrlElicitationWatch, WatchFull};

@@ -31,6 +31,25 @@ pub struct ContentError {
 }
 
 /// One field's error: the wire name and the problem.
+///
+/// ```
+/// use elicit::{Elicit, Problem};
+///
+/// #[derive(Elicit, Debug)]
+/// #[elicit(rename_all = "camelCase")]
+/// struct Signup {
+///     #[elicit(format = "email")]
+///     work_email: String,
+/// }
+///
+/// let bad = serde_json::json!({"workEmail": 42});
+/// let errors = Signup::from_content(bad.as_object().unwrap()).unwrap_err();
+/// let error = &errors.errors()[0];
+/// assert_eq!(error.field(), "workEmail"); // the wire name, as the client knows it
+/// assert_eq!(error.problem(), &Problem::WrongType { expected: "a string", found: "an integer" });
+/// assert_eq!(error.message(), "must be a string, got an integer");
+/// assert_eq!(error.to_string(), "`workEmail`: must be a string, got an integer");
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct FieldError {
     field: Cow<'static, str>,
@@ -38,6 +57,27 @@ pub struct FieldError {
 }
 
 /// What is wrong with one field's value.
+///
+/// Its `Display` is a sentence for the user or the model (`must be at least 3 characters long,
+/// got 2`); match on the variants to react in code, for instance to ask again only for the
+/// fields at fault.
+///
+/// ```
+/// use elicit::{Elicit, Problem};
+///
+/// #[derive(Elicit, Debug)]
+/// struct Booking {
+///     #[elicit(minimum = 1, maximum = 8)]
+///     guests: u8,
+///     #[elicit(format = "date")]
+///     day: String,
+/// }
+///
+/// let bad = serde_json::json!({"guests": 20});
+/// let errors = Booking::from_content(bad.as_object().unwrap()).unwrap_err();
+/// assert!(matches!(errors.field("guests").unwrap().problem(), Problem::OutOfRange { .. }));
+/// assert_eq!(errors.field("day").unwrap().problem(), &Problem::Missing);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum Problem {

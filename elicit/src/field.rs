@@ -111,7 +111,9 @@ pub struct Choices {
 /// assert_eq!(errors.errors().len(), 2);
 /// ```
 ///
-/// Its members are hidden: they describe the schema in the crate's internal terms, which may
+/// This crate implements it for the types of
+/// [the type mapping](derive@crate::Elicit#type-mapping), and the derive for choice enums and
+/// newtypes. Its members are hidden: they describe the schema in the crate's internal terms, which may
 /// change between versions, so implementing the trait by hand is not supported; the derive is.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the type of an elicitation form field",
@@ -140,6 +142,10 @@ pub trait ElicitValue: Sized {
 }
 
 /// A type that can be a form field: an [`ElicitValue`], or an `Option` of one.
+///
+/// The derive requires it of every field that is not `skip`ped, so a field of another type is a
+/// compile error on that type, with a note on what the flat schema allows (see
+/// [the derive's rules](derive@crate::Elicit#field-types-the-schema-is-flat)).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the type of an elicitation form field",
     label = "no form-schema mapping for `{Self}`",
@@ -180,6 +186,27 @@ pub trait ElicitField: Sized {
 }
 
 /// A unit-only enum with `#[derive(Elicit)]`: a single-select, or the items of a multi-select.
+///
+/// The derive also implements [`ElicitValue`] and [`ElicitField`] for the enum, so it can be a
+/// field's type, and a `Vec`, `BTreeSet` or `HashSet` of it a multi-select. Each variant's wire
+/// value is its name, or its `rename`, or the enum's `rename_all` applied to its name (see
+/// [the derive's reference](derive@crate::Elicit#variant-attributes)).
+///
+/// ```
+/// use elicit::ElicitChoice;
+///
+/// #[derive(elicit::Elicit, Debug, PartialEq)]
+/// #[elicit(rename_all = "snake_case")]
+/// enum Plan {
+///     FreeTier,
+///     #[elicit(rename = "pro", title = "Pro (billed monthly)")]
+///     Professional,
+/// }
+///
+/// assert_eq!(Plan::FreeTier.to_wire(), "free_tier");
+/// assert_eq!(Plan::from_wire("pro"), Some(Plan::Professional));
+/// assert_eq!(Plan::from_wire("Professional"), None);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a choice enum, so it cannot be an item of a multi-select",
     label = "not a unit-only enum with #[derive(Elicit)]",

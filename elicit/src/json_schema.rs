@@ -86,6 +86,7 @@ mod with_schemars {
         object_schema(serde_json::to_value(&select))
     }
 
+    #[cfg_attr(docsrs, doc(cfg(feature = "schemars")))]
     impl From<&RequestedSchema> for schemars::Schema {
         /// The same JSON as `serde_json::to_value(schema)`, as a schemars schema.
         fn from(schema: &RequestedSchema) -> Self {

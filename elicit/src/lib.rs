@@ -1,69 +1,12 @@
-//! Typed MCP elicitation for Rust.
-//!
-//! `#[derive(Elicit)]` on a struct emits, at compile time, the flat `requestedSchema` that form
-//! mode of the MCP spec (revision 2025-11-25) allows, and a validating parser for the client's
-//! `accept` content. Forms the spec forbids (nested objects, unsupported types, fields that look
-//! like secrets) do not compile.
-//!
-//! ```
-//! use elicit::{Elicit, ElicitOutcome, ElicitResult};
-//!
-//! #[derive(Elicit, Debug)]
-//! #[elicit(message = "Please provide your contact information", rename_all = "camelCase")]
-//! struct Contact {
-//!     /// Your full name
-//!     #[elicit(min_length = 3, max_length = 50)]
-//!     full_name: String,
-//!     #[elicit(format = "email")]
-//!     email: String,
-//!     #[elicit(minimum = 18)]
-//!     age: Option<u8>,
-//!     #[elicit(default = Color::Red)]
-//!     favorite: Color,
-//!     #[elicit(min_items = 1, max_items = 2)]
-//!     colors: Vec<Color>,
-//! }
-//!
-//! #[derive(Elicit, Debug, PartialEq)]
-//! enum Color {
-//!     #[elicit(rename = "#FF0000", title = "Red")]
-//!     Red,
-//!     #[elicit(rename = "#00FF00", title = "Green")]
-//!     Green,
-//! }
-//!
-//! // The schema is a constant of the program.
-//! let json: &'static str = Contact::requested_schema_json();
-//! assert!(json.starts_with(r#"{"type":"object","properties":{"fullName":{"type":"string","#));
-//!
-//! // The client's answer, parsed and validated.
-//! let result: ElicitResult = serde_json::from_str(r##"{"action": "accept", "content": {
-//!     "fullName": "Monalisa Octocat", "email": "octocat@github.com", "colors": ["#00FF00"]
-//! }}"##).unwrap();
-//! let ElicitOutcome::Accepted(contact) = Contact::from_result(&result).unwrap() else { panic!() };
-//! assert_eq!(contact.favorite, Color::Red); // filled from the default
-//! assert_eq!(contact.age, None);
-//!
-//! // A bad answer gives every field error at once.
-//! let bad = serde_json::json!({"fullName": "Al", "email": "not-an-email", "age": 12, "colors": []});
-//! let errors = Contact::from_content(bad.as_object().unwrap()).unwrap_err();
-//! assert_eq!(errors.errors().len(), 4);
-//! ```
-//!
-//! See the README for the attribute reference and how each rule of the spec is enforced.
-//!
-//! # Features
-//!
-//! Both off by default:
-//!
-//! - `rmcp`: the `rmcp` module, elicitation on [rmcp](https://docs.rs/rmcp), the official Rust
-//!   MCP SDK: a typed form call on its server peer that checks the client's modes and validates
-//!   the reply, the URL-mode call wired to the tracker, the -32042 error and the completion
-//!   notification, and conversions both ways between this crate's model and rmcp's.
-//! - `schemars`: every derived form and choice enum also implements `schemars::JsonSchema`,
-//!   with the same schema, so schemars-based tooling (rmcp's own
-//!   `ElicitationSchema::from_type`, among others) takes the derived types as they are.
+// The crate page is the package's README, so crates.io and docs.rs show the same text and its
+// examples run as doc tests. The derive's reference is on its own page (`derive.md`).
+#![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+// Form mode alone (no `url-mode`) documents the wire model, whose docs link to the URL-mode
+// items that use it; those links cannot resolve there. The default and docs.rs builds check
+// every link.
+#![cfg_attr(not(feature = "url-mode"), allow(rustdoc::broken_intra_doc_links))]
 
 pub mod client;
 mod error;
@@ -87,14 +30,19 @@ pub mod __private;
 pub mod __json_schema;
 
 #[cfg(feature = "rmcp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rmcp")))]
 pub mod rmcp;
 
+// The derive's reference, on the page users open; its examples run as this crate's doc tests.
+// (One fragment: with several, rustdoc names the tests after lines of this file.)
+#[doc = include_str!("derive.md")]
 pub use elicit_derive::Elicit;
 pub use error::{ContentError, FieldError, Problem};
 pub use field::{ElicitChoice, ElicitField, ElicitValue};
 pub use schema::RequestedSchema;
 pub use typed::{Email, InvalidEmail};
 #[cfg(feature = "url-mode")]
+#[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use wire::RandomnessUnavailable;
 pub use wire::{
     ElicitAction, ElicitMode, ElicitOutcome, ElicitRequest, ElicitRequestFormParams,
@@ -105,7 +53,36 @@ pub use wire::{
 };
 
 /// A form that can be asked for through form-mode elicitation: implemented by
-/// `#[derive(Elicit)]` on a struct with named fields.
+/// [`#[derive(Elicit)]`](derive@Elicit) on a struct with named fields. The derive's page is the
+/// reference of its attributes and of what each field type becomes.
+///
+/// ```
+/// use elicit::{Elicit, ElicitOutcome, ElicitResult};
+///
+/// #[derive(Elicit, Debug)]
+/// #[elicit(message = "How many guests are coming?")]
+/// struct Party {
+///     #[elicit(minimum = 1, maximum = 12)]
+///     guests: u8,
+///     vegetarian: Option<bool>,
+/// }
+///
+/// // What the server sends: the params of `elicitation/create`.
+/// assert_eq!(
+///     serde_json::to_string(&Party::form_request()).unwrap(),
+///     r#"{"mode":"form","message":"How many guests are coming?","requestedSchema":{"type":"object","properties":{"guests":{"type":"integer","minimum":1,"maximum":12},"vegetarian":{"type":"boolean"}},"required":["guests"]}}"#
+/// );
+/// // The same schema, typed and as text, both laid down at compile time.
+/// assert!(Party::requested_schema().required().eq(["guests"]));
+/// assert!(Party::requested_schema_json().starts_with(r#"{"type":"object""#));
+///
+/// // What the client answers.
+/// let result: ElicitResult =
+///     serde_json::from_str(r#"{"action": "accept", "content": {"guests": 4}}"#).unwrap();
+/// let party = Party::from_result(&result).unwrap().accepted().unwrap();
+/// assert_eq!((party.guests, party.vegetarian), (4, None));
+/// assert!(matches!(Party::from_result(&ElicitResult::decline()), Ok(ElicitOutcome::Declined)));
+/// ```
 ///
 /// For a non-generic type, [`requested_schema`](Elicit::requested_schema) and
 /// [`requested_schema_json`](Elicit::requested_schema_json) return statics laid down by const
@@ -157,6 +134,21 @@ pub trait Elicit: Sized {
 }
 
 /// A form with `#[elicit(message = "..")]`: implemented by the derive when the attribute is given.
+///
+/// It is what [`Elicit::form_request`] (and the typed calls of the `rmcp` integration) need; a
+/// form without a message is asked for with [`Elicit::form_request_with`] instead.
+///
+/// ```
+/// use elicit::{Elicit, HasMessage};
+///
+/// #[derive(Elicit)]
+/// #[elicit(message = "Pick a nickname")]
+/// struct Nickname {
+///     nickname: String,
+/// }
+///
+/// assert_eq!(<Nickname as HasMessage>::MESSAGE, "Pick a nickname");
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no `#[elicit(message = \"..\")]`",
     label = "this form has no default message",

@@ -2,6 +2,10 @@
 //! binds each URL elicitation to its user and completes it only for that user, and the lint for
 //! links in form-mode requests.
 //!
+//! The tracker keeps pending elicitations in an [`ElicitationStore`]: [`MemoryStore`] for one
+//! process, or `RedisStore` (feature `redis`) for a server running as several replicas, which
+//! also routes each completion to the replica holding the session that started it.
+//!
 //! The pattern "this tool call needs third-party authorization first":
 //!
 //! ```
@@ -9,6 +13,8 @@
 //! use elicit::{ElicitationCapability, JsonRpcError, UrlElicitationRequiredError};
 //! use elicit::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
 //!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
 //! let tracker = ElicitationTracker::new(UrlPolicy::production());
 //! let client = ElicitationCapability::form_and_url();
 //! let initiator = Initiator::new(
@@ -21,6 +27,7 @@
 //!     .start(&initiator, Some(&client), "Authorization is required to access your Example Co files.", |id| {
 //!         format!("https://mcp.example.com/connect?elicitationId={id}")
 //!     })
+//!     .await
 //!     .unwrap();
 //! let error: JsonRpcError = pending.required_error("This request requires more information.").into();
 //! assert_eq!(error.code, -32042);
@@ -35,15 +42,20 @@
 mod links;
 #[cfg(feature = "url-mode")]
 mod policy;
+#[cfg(feature = "redis")]
+mod redis_store;
 #[cfg(feature = "url-mode")]
 mod tracker;
 
 pub use links::{LinkInForm, links_in_form};
 #[cfg(feature = "url-mode")]
 pub use policy::{CheckedUrl, Environment, UnsafeUrl, UrlNotice, UrlPolicy};
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub use redis_store::{Completions, RedisStore, Routed};
 #[cfg(feature = "url-mode")]
 pub use tracker::{
     Addressed, Clock, CompletedElicitation, CompletionError, ConnectionId, ElicitationStore,
-    ElicitationTracker, EmptyUserId, Initiator, MemoryStore, PendingEntry, PendingUrlElicitation,
-    StartError, StoreError, SystemClock, UserId,
+    ElicitationTracker, EmptyUserId, Initiator, Inserted, MemoryStore, PendingEntry,
+    PendingUrlElicitation, StartError, StoreError, SystemClock, UserId,
 };

@@ -2,6 +2,7 @@
 //! which requests to retry once theirs complete, and ignoring everything else.
 
 use std::collections::{HashSet, VecDeque};
+use std::fmt;
 
 use crate::wire::{
     ElicitRequestUrlParams, ElicitationCompleteNotification, ElicitationId,
@@ -23,6 +24,12 @@ const REMEMBERED_COMPLETIONS: usize = 256;
 /// `R` is whatever the client needs to retry a request: the request itself, its id, a
 /// channel.
 ///
+/// A watch is bounded: it waits on at most [`capacity`](Self::capacity) elicitations and holds
+/// at most that many requests, so a server cannot make a client grow without end by sending
+/// elicitations. When full, [`track`](Self::track) and [`retry_after`](Self::retry_after)
+/// refuse with [`WatchFull`], which gives the request back: nothing is dropped, and the client
+/// tells its user (or retries by hand) instead of waiting.
+///
 /// ```
 /// use elicit::{ElicitationCompleteNotification, ElicitationId, JsonRpcError, UrlElicitationRequiredError};
 /// use elicit::client::{Completion, UrlElicitationWatch};
@@ -35,7 +42,7 @@ const REMEMBERED_COMPLETIONS: usize = 256;
 /// let required = UrlElicitationRequiredError::try_from(&error).unwrap();
 ///
 /// let mut watch = UrlElicitationWatch::new();
-/// assert!(watch.retry_after("tools/call #7", &required).is_none());
+/// assert_eq!(watch.retry_after("tools/call #7", &required), Ok(None));
 ///
 /// let unknown = ElicitationCompleteNotification::new(ElicitationId::new("nope"));
 /// assert_eq!(watch.on_complete(&unknown), Completion::Ignored);
@@ -49,7 +56,41 @@ pub struct UrlElicitationWatch<R> {
     pending: HashSet<ElicitationId>,
     completed: VecDeque<ElicitationId>,
     retries: Vec<Retry<R>>,
+    capacity: usize,
 }
+
+/// A [`UrlElicitationWatch`] is full: waiting on more would pass its capacity. Holds the
+/// request that was not queued, so nothing is lost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WatchFull<R = ()> {
+    capacity: usize,
+    request: R,
+}
+
+impl<R> WatchFull<R> {
+    /// The watch's capacity.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// The request that was not queued.
+    pub fn into_request(self) -> R {
+        self.request
+    }
+}
+
+impl<R> fmt::Display for WatchFull<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the client already waits on {} URL elicitations or requests, the most it will; \
+             finish or abandon one first",
+            self.capacity
+        )
+    }
+}
+
+impl<R: fmt::Debug> std::error::Error for WatchFull<R> {}
 
 #[derive(Clone, Debug)]
 struct Retry<R> {
@@ -76,44 +117,85 @@ impl<R> Default for UrlElicitationWatch<R> {
             pending: HashSet::new(),
             completed: VecDeque::new(),
             retries: Vec::new(),
+            capacity: Self::DEFAULT_CAPACITY,
         }
     }
 }
 
 impl<R> UrlElicitationWatch<R> {
-    /// A watch waiting on nothing.
+    /// How many elicitations, and how many requests, a watch made by [`new`](Self::new) waits
+    /// on at most: far more than a user follows at once.
+    pub const DEFAULT_CAPACITY: usize = 64;
+
+    /// A watch waiting on nothing, with the [default capacity](Self::DEFAULT_CAPACITY).
     pub fn new() -> Self {
         UrlElicitationWatch::default()
     }
 
-    /// Waits on the elicitation of a URL-mode request (after the user consented to open it).
-    /// Returns `false` if it was already pending or completed.
-    pub fn track(&mut self, params: &ElicitRequestUrlParams) -> bool {
-        let id = params.elicitation_id();
-        if self.completed.contains(id) {
-            return false;
+    /// A watch waiting on nothing that waits on at most `capacity` elicitations and holds at
+    /// most `capacity` requests.
+    pub fn with_capacity(capacity: usize) -> Self {
+        UrlElicitationWatch {
+            capacity,
+            ..UrlElicitationWatch::default()
         }
-        self.pending.insert(id.clone())
+    }
+
+    /// How many elicitations, and how many requests, it waits on at most.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Waits on the elicitation of a URL-mode request (after the user consented to open it).
+    /// Returns `Ok(false)` if it was already pending or completed, and [`WatchFull`] if it
+    /// waits on as many as it may.
+    pub fn track(&mut self, params: &ElicitRequestUrlParams) -> Result<bool, WatchFull> {
+        let id = params.elicitation_id();
+        if self.completed.contains(id) || self.pending.contains(id) {
+            return Ok(false);
+        }
+        if self.pending.len() >= self.capacity {
+            return Err(WatchFull {
+                capacity: self.capacity,
+                request: (),
+            });
+        }
+        Ok(self.pending.insert(id.clone()))
     }
 
     /// Waits on every elicitation of a -32042 error, and remembers `request` to retry once all
-    /// of them completed. Returns the request back at once if every one already did.
-    #[must_use]
-    pub fn retry_after(&mut self, request: R, error: &UrlElicitationRequiredError) -> Option<R> {
+    /// of them completed. Returns `Ok(Some(request))` at once if every one already did, and
+    /// [`WatchFull`] with the request if waiting would pass the capacity (then nothing of the
+    /// error is tracked).
+    pub fn retry_after(
+        &mut self,
+        request: R,
+        error: &UrlElicitationRequiredError,
+    ) -> Result<Option<R>, WatchFull<R>> {
         let waiting_for: HashSet<ElicitationId> = error
             .elicitation_ids()
             .filter(|id| !self.completed.contains(id))
             .cloned()
             .collect();
         if waiting_for.is_empty() {
-            return Some(request);
+            return Ok(Some(request));
+        }
+        let new_ids = waiting_for
+            .iter()
+            .filter(|id| !self.pending.contains(*id))
+            .count();
+        if self.pending.len() + new_ids > self.capacity || self.retries.len() >= self.capacity {
+            return Err(WatchFull {
+                capacity: self.capacity,
+                request,
+            });
         }
         self.pending.extend(waiting_for.iter().cloned());
         self.retries.push(Retry {
             request,
             waiting_for,
         });
-        None
+        Ok(None)
     }
 
     /// Handles a `notifications/elicitation/complete`.

@@ -14,6 +14,78 @@
 //! - The input-required flow of protocol 2026-07-28: [`input_required`] and
 //!   [`form_input_response`].
 //!
+//! # Example
+//!
+//! Two tool bodies: one asks for a form, the other needs the user to connect an account in the
+//! browser first (URL mode). Call them from your tools (`#[tool]` methods of rmcp's
+//! `#[tool_router]`, or your own `ServerHandler::call_tool`). The repository's
+//! `examples/stdio_server.rs` and `examples/url_mode_server.rs` are whole servers built this way.
+//!
+//! ```no_run
+//! use elicit::rmcp::{ConnectionPeers, ElicitPeer};
+//! use elicit::server::{ConnectionId, ElicitationTracker, Initiator, UserId};
+//! use elicit::{Elicit, ElicitOutcome};
+//! use rmcp::model::{CallToolResult, ContentBlock, ErrorData};
+//! use rmcp::service::{RequestContext, RoleServer};
+//!
+//! #[derive(Elicit, Debug)]
+//! #[elicit(message = "Where should we ship your order?", rename_all = "camelCase")]
+//! struct Shipping {
+//!     #[elicit(min_length = 2)]
+//!     recipient: String,
+//!     #[elicit(pattern = "^[0-9]{5}$")]
+//!     postcode: String,
+//!     #[elicit(default = false)]
+//!     gift_wrap: bool,
+//! }
+//!
+//! // Form mode: the typed answer, checked against the form; field errors go back to the model.
+//! async fn ship(context: RequestContext<RoleServer>) -> CallToolResult {
+//!     let reply = match context.elicit_form::<Shipping>().await {
+//!         Ok(ElicitOutcome::Accepted(to)) => format!("shipping to {} at {}", to.recipient, to.postcode),
+//!         Ok(ElicitOutcome::Declined | ElicitOutcome::Cancelled) => "nothing shipped".to_owned(),
+//!         Err(error) => return error.to_tool_result(),
+//!     };
+//!     CallToolResult::success(vec![ContentBlock::text(reply)])
+//! }
+//!
+//! // URL mode: the tool cannot run until the user has connected their account, so it answers
+//! // -32042; the client shows the URL and retries once the elicitation completes.
+//! async fn list_files(
+//!     context: RequestContext<RoleServer>,
+//!     tracker: &ElicitationTracker,
+//!     peers: &ConnectionPeers,
+//!     session_id: &str,
+//!     verified_subject: &str, // from the server's own check of the user's credentials
+//! ) -> Result<CallToolResult, ErrorData> {
+//!     let connection = ConnectionId::new(session_id);
+//!     peers.register(connection.clone(), context.peer.clone());
+//!     let user = UserId::from_verified_subject(verified_subject)
+//!         .map_err(|e| ErrorData::invalid_request(e.to_string(), None))?;
+//!     let initiator = Initiator::new(user, connection);
+//!     Err(context.url_elicitation_required(
+//!         tracker,
+//!         &initiator,
+//!         "Authorization is required to access your files.",
+//!         |id| format!("https://mcp.example.com/connect?elicitationId={id}"),
+//!         "This request requires more information.",
+//!     )?)
+//! }
+//!
+//! // The connect page, once the browser's session says who the user is: only the user who
+//! // started the elicitation completes it, and only their connection hears of it.
+//! async fn connect_page_done(
+//!     tracker: &ElicitationTracker,
+//!     peers: &ConnectionPeers,
+//!     elicitation_id: &str,
+//!     browser_user: &UserId,
+//! ) -> Result<(), Box<dyn std::error::Error>> {
+//!     let completed = tracker.complete(elicitation_id, browser_user)?;
+//!     peers.notify(&completed).await?;
+//!     Ok(())
+//! }
+//! ```
+//!
 //! # Protocol versions
 //!
 //! rmcp 3 knows protocol 2026-07-28 as its latest, and there a server may not send requests
@@ -46,9 +118,12 @@
 //! it in the reply all the same.
 //!
 //! rmcp serializes every request's params through `serde_json::Value` (to merge `_meta`), so
-//! the properties reach the client in the order of serde_json's map: by name, unless the
-//! program enables serde_json's `preserve_order` feature, which keeps the derived order. This
-//! crate does not turn it on for you, since it changes `serde_json::Map` for the whole program.
+//! the properties would reach the client in the order of serde_json's map, which is by name
+//! unless serde_json's `preserve_order` feature is on. Clients render fields in the order
+//! received, so the feature `rmcp` turns `preserve_order` on: a form's properties reach the
+//! client in declaration order (`tests/rmcp_wire_order.rs` checks the bytes a raw client
+//! receives). The cost is program-wide: `serde_json::Map` keeps insertion order (an `IndexMap`)
+//! everywhere in a program that enables `rmcp`. Equality of maps does not depend on order.
 //! The input-required flow must go through rmcp's model: there, patterns are not sent.
 
 mod convert;

@@ -14,8 +14,8 @@ use serde::Deserialize;
 use crate::error::ContentError;
 use crate::rmcp::convert::{InvalidResult, Unrepresentable};
 use crate::server::{
-    Clock, CompletedElicitation, ConnectionId, ElicitationStore, ElicitationTracker, Initiator,
-    PendingUrlElicitation, StartError,
+    Addressed, Clock, CompletedElicitation, ConnectionId, ElicitationStore, ElicitationTracker,
+    Initiator, PendingUrlElicitation, StartError,
 };
 use crate::wire::{
     ElicitMode, ElicitRequest, ElicitRequestParams, ElicitationCompleteNotification, ElicitationId,
@@ -190,7 +190,37 @@ impl From<ElicitError> for sdk::ErrorData {
     }
 }
 
-/// A URL-mode elicitation that was sent, and what the user did with it.
+/// A URL-mode elicitation that was sent, and what the user did with it: what
+/// [`ElicitPeer::elicit_url`] gives.
+///
+/// ```no_run
+/// use elicit::UrlElicitOutcome;
+/// use elicit::rmcp::ElicitPeer;
+/// use elicit::server::{ElicitationTracker, Initiator};
+/// use rmcp::model::{CallToolResult, ContentBlock};
+/// use rmcp::service::{RequestContext, RoleServer};
+///
+/// async fn connect_account(
+///     context: RequestContext<RoleServer>,
+///     tracker: &ElicitationTracker,
+///     initiator: &Initiator,
+/// ) -> CallToolResult {
+///     let sent = context
+///         .elicit_url(tracker, initiator, "Connect your Example Co account.", |id| {
+///             format!("https://mcp.example.com/connect?elicitationId={id}")
+///         })
+///         .await;
+///     let reply = match sent {
+///         // Consent: the user went to the page; the tracker completes the elicitation there.
+///         Ok(elicitation) => match elicitation.outcome() {
+///             UrlElicitOutcome::Consented => format!("connecting (elicitation {})", elicitation.id()),
+///             UrlElicitOutcome::Declined | UrlElicitOutcome::Cancelled => "not connected".to_owned(),
+///         },
+///         Err(error) => return error.to_tool_result(),
+///     };
+///     CallToolResult::success(vec![ContentBlock::text(reply)])
+/// }
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct UrlElicitation {
     pending: PendingUrlElicitation,
@@ -306,6 +336,49 @@ pub trait ElicitPeer: sealed::Session + Sync {
     /// Whether the session's protocol lets the server send requests to the client: `false` from
     /// 2026-07-28 on, where a tool asks through an input-required result instead
     /// ([`input_required`](crate::rmcp::input_required)).
+    ///
+    /// A tool that serves both revisions asks for the same derived form either way:
+    ///
+    /// ```no_run
+    /// use elicit::rmcp::{ElicitPeer, form_input_response, input_required};
+    /// use elicit::{Elicit, ElicitOutcome};
+    /// use rmcp::model::{
+    ///     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
+    /// };
+    /// use rmcp::service::{RequestContext, RoleServer};
+    ///
+    /// #[derive(Elicit, Debug)]
+    /// #[elicit(message = "Who is the booking for?")]
+    /// struct Booking {
+    ///     name: String,
+    /// }
+    ///
+    /// // Called from `ServerHandler::call_tool` with the request and its context.
+    /// async fn book(
+    ///     request: CallToolRequestParams,
+    ///     context: RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResponse, ErrorData> {
+    ///     let outcome = if context.server_requests_allowed() {
+    ///         context.elicit_form::<Booking>().await
+    ///     } else {
+    ///         // 2026-07-28: the first call answers with an input-required result, and the
+    ///         // client retries it with the answer under the same key.
+    ///         match form_input_response::<Booking>(request.input_responses.as_ref(), "booking") {
+    ///             Some(outcome) => outcome,
+    ///             None => {
+    ///                 let client = context.client_elicitation();
+    ///                 return Ok(input_required::<Booking>(client.as_ref(), "booking")?.into());
+    ///             }
+    ///         }
+    ///     };
+    ///     let reply = match outcome {
+    ///         Ok(ElicitOutcome::Accepted(booking)) => format!("booked for {}", booking.name),
+    ///         Ok(ElicitOutcome::Declined | ElicitOutcome::Cancelled) => "no booking".to_owned(),
+    ///         Err(error) => return Ok(error.to_tool_result().into()),
+    ///     };
+    ///     Ok(CallToolResult::success(vec![ContentBlock::text(reply)]).into())
+    /// }
+    /// ```
     fn server_requests_allowed(&self) -> bool {
         refuse_on_stateless_protocol(self).is_ok()
     }
@@ -378,24 +451,29 @@ pub trait ElicitPeer: sealed::Session + Sync {
         url: impl FnOnce(&ElicitationId) -> String,
     ) -> impl Future<Output = Result<UrlElicitation, ElicitError>> + Send + 'a
     where
-        S: ElicitationStore + Sync,
-        C: Clock + Sync,
+        S: ElicitationStore,
+        C: Clock,
     {
-        // Started here, before the future: `url` need not be `Send`.
-        let started = refuse_on_stateless_protocol(self).and_then(|()| {
+        // The tracker builds the URL here, before the future: `url` need not be `Send`.
+        let start = refuse_on_stateless_protocol(self).map(|()| {
             let capability = self.client_elicitation();
-            tracker
-                .start(initiator, capability.as_ref(), message, url)
-                .map_err(ElicitError::from)
+            tracker.store_prepared(tracker.prepare(
+                initiator,
+                capability.as_ref(),
+                message.into(),
+                url,
+            ))
         });
         async move {
-            let pending = started?;
+            let pending = start?.await?;
             let outcome = self.send_url_elicitation(&pending).await;
             if !matches!(outcome, Ok(UrlElicitOutcome::Consented)) {
                 // Nothing will complete it now. If the store fails here the entry only lingers
                 // until its time to live runs out, bound to the same user, so the outcome
                 // still stands.
-                let _ = tracker.discard(pending.id().as_str(), &initiator.user);
+                let _ = tracker
+                    .discard(pending.id().as_str(), &initiator.user)
+                    .await;
             }
             Ok(UrlElicitation {
                 pending,
@@ -408,21 +486,31 @@ pub trait ElicitPeer: sealed::Session + Sync {
     /// (`URLElicitationRequiredError`) for the tool handler to return: the client shows the URL
     /// and retries the call once the elicitation completes. A client that did not declare URL
     /// mode is refused before anything is stored.
-    fn url_elicitation_required<S, C>(
+    fn url_elicitation_required<'a, S, C>(
         &self,
-        tracker: &ElicitationTracker<S, C>,
+        tracker: &'a ElicitationTracker<S, C>,
         initiator: &Initiator,
         message: impl Into<String>,
         url: impl FnOnce(&ElicitationId) -> String,
         error_message: impl Into<String>,
-    ) -> Result<sdk::ErrorData, ElicitError>
+    ) -> impl Future<Output = Result<sdk::ErrorData, ElicitError>> + Send + 'a
     where
         S: ElicitationStore,
         C: Clock,
     {
+        // The tracker builds the URL here, before the future: `url` need not be `Send`.
         let capability = self.client_elicitation();
-        let pending = tracker.start(initiator, capability.as_ref(), message, url)?;
-        Ok(sdk::ErrorData::from(pending.required_error(error_message)))
+        let start = tracker.store_prepared(tracker.prepare(
+            initiator,
+            capability.as_ref(),
+            message.into(),
+            url,
+        ));
+        let error_message = error_message.into();
+        async move {
+            let pending = start.await?;
+            Ok(sdk::ErrorData::from(pending.required_error(error_message)))
+        }
     }
 
     /// Sends `notifications/elicitation/complete` on this session, exactly as the spec writes
@@ -556,7 +644,17 @@ impl ConnectionPeers {
     /// `Ok(false)` if that connection is not registered (it closed): the notification is
     /// optional, and the client can still retry by hand.
     pub async fn notify(&self, completed: &CompletedElicitation) -> Result<bool, ElicitError> {
-        let (connection, notification) = completed.notification().into_parts();
+        self.send(completed.notification()).await
+    }
+
+    /// Sends a completion notification to the connection it is addressed to, e.g. one that
+    /// another replica completed and routed here (`RedisStore::completions`, feature `redis`).
+    /// `Ok(false)` if that connection is not registered here.
+    pub async fn send(
+        &self,
+        notification: Addressed<ElicitationCompleteNotification>,
+    ) -> Result<bool, ElicitError> {
+        let (connection, notification) = notification.into_parts();
         let Some(peer) = self.get(&connection) else {
             return Ok(false);
         };

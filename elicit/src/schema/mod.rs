@@ -68,6 +68,53 @@ pub struct Property {
 }
 
 /// One `PrimitiveSchemaDefinition` of the spec.
+///
+/// A client renders a form by walking its properties, one widget per variant:
+///
+/// ```
+/// use elicit::schema::{PrimitiveSchema, RequestedSchema};
+///
+/// // Read from the request's text, the properties keep the sender's order.
+/// let schema: RequestedSchema = serde_json::from_str(r#"{
+///     "type": "object",
+///     "properties": {
+///         "name": {"type": "string", "title": "Your name", "minLength": 1},
+///         "guests": {"type": "integer", "minimum": 1, "maximum": 8, "default": 2},
+///         "room": {"type": "string", "oneOf": [
+///             {"const": "std", "title": "Standard"}, {"const": "ste", "title": "Suite"}
+///         ]},
+///         "extras": {"type": "array", "items": {"type": "string", "enum": ["breakfast", "parking"]}}
+///     },
+///     "required": ["name"]
+/// }"#)
+/// .unwrap();
+///
+/// let widgets: Vec<String> = schema
+///     .properties()
+///     .iter()
+///     .map(|property| {
+///         let label = property.schema.title().unwrap_or(&property.name);
+///         let mark = if property.required { "*" } else { "" };
+///         match &property.schema {
+///             PrimitiveSchema::String(_) => format!("text {label}{mark}"),
+///             PrimitiveSchema::Number(number) => {
+///                 format!("number {label}{mark} {:?}..{:?}", number.minimum, number.maximum)
+///             }
+///             PrimitiveSchema::Boolean(_) => format!("checkbox {label}{mark}"),
+///             PrimitiveSchema::SingleSelect(_)
+///             | PrimitiveSchema::TitledSingleSelect(_)
+///             | PrimitiveSchema::LegacyTitled(_) => format!("dropdown {label}{mark}"),
+///             PrimitiveSchema::MultiSelect(_) | PrimitiveSchema::TitledMultiSelect(_) => {
+///                 format!("checkboxes {label}{mark}: {}", property.schema.choices().unwrap().join(", "))
+///             }
+///         }
+///     })
+///     .collect();
+/// assert_eq!(widgets[0], "text Your name*");
+/// assert_eq!(widgets[2], "dropdown room");
+/// assert_eq!(widgets[3], "checkboxes extras: breakfast, parking");
+/// assert_eq!(schema.properties()[1].schema.default_value(), Some(serde_json::json!(2)));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum PrimitiveSchema {
     /// `{"type": "string", ...}`

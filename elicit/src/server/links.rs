@@ -81,10 +81,15 @@ fn string_default(schema: &PrimitiveSchema) -> Option<&str> {
     }
 }
 
-/// The words of `text` that a renderer would turn into links.
+/// The words of `text` that a renderer would turn into links. As GitHub-flavoured Markdown's
+/// autolinks do, a link may follow Markdown emphasis (`*`, `_`, `~`), and trailing
+/// punctuation and emphasis are not part of it.
 fn links(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '"' | '(' | ')'))
-        .map(|word| word.trim_end_matches(['.', ',', ';', ':', '!', '?', '\'']))
+        .map(|word| {
+            word.trim_start_matches(['*', '_', '~'])
+                .trim_end_matches(['.', ',', ';', ':', '!', '?', '\'', '*', '_', '~'])
+        })
         .filter(|word| is_link(word))
 }
 
@@ -120,5 +125,11 @@ mod tests {
             links("See https://a.example/x, or www.b.example. Not: a://, ://x, email@c.example")
                 .collect();
         assert_eq!(found, ["https://a.example/x", "www.b.example"]);
+        let found: Vec<&str> =
+            links("*https://a.example/x*, __www.b.example__. ~https://c.example/~").collect();
+        assert_eq!(
+            found,
+            ["https://a.example/x", "www.b.example", "https://c.example/"]
+        );
     }
 }

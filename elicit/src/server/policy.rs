@@ -27,11 +27,18 @@ pub enum Environment {
 /// - does not parse as an absolute URL (WHATWG parsing, as the user's browser will do it);
 /// - is not https, except http on a loopback host under [`Environment::Development`];
 /// - carries userinfo (`https://user:pass@host/`);
-/// - looks pre-authenticated: a query or fragment parameter named like a credential (`token`,
-///   `access_token`, `code`, `api_key`, `password`, `sig`, `X-Amz-Signature`, ...), or any part
-///   that is a JSON Web Token;
+/// - looks pre-authenticated: a parameter named like a credential (`token`, `access_token`,
+///   `code`, `api_key`, `password`, `sig`, `X-Amz-Signature`, `jsessionid`, ...), or a JSON Web
+///   Token anywhere, even after a prefix (`t-<jwt>`, `Bearer <jwt>`);
 /// - carries end-user data: an email address anywhere, or one of the strings passed to
-///   [`check_for_user`](UrlPolicy::check_for_user) (the tracker passes the user's subject).
+///   [`check_for_user`](UrlPolicy::check_for_user) (the tracker passes the user's subject and
+///   whole id), in the host included.
+///
+/// "Parameter" means every `name=value` of the query and of the fragment, split at `&` and at
+/// `;`, and every path parameter (`/go;jsessionid=ABC`). Values are percent-decoded and looked
+/// into again, up to [`UrlPolicy::MAX_NESTING`] levels deep, so a URL nested in a parameter
+/// (`?next=%2Fcb%3Faccess_token%3Dabc`) or encoded twice gets the same checks. The error says
+/// what was found and where.
 ///
 /// A library cannot prove a URL harmless (an opaque path segment may still be a magic-link
 /// token), so the rules catch the common shapes and the rest stays the server author's duty.
@@ -105,20 +112,21 @@ pub enum UnsafeUrl {
     /// A parameter named like a credential: the URL would be pre-authenticated, and anyone who
     /// sees it (a malicious client, a log) could act as the user.
     CredentialParameter {
-        /// Where: `query` or `fragment`.
-        part: &'static str,
+        /// Where the parameter is: `query`, `fragment`, `path`, or inside a decoded value, e.g.
+        /// ``value of query parameter `next` ``.
+        part: String,
         /// The parameter's name.
         name: String,
     },
-    /// A part of the URL is a JSON Web Token, a bearer credential.
+    /// A part of the URL holds a JSON Web Token, a bearer credential.
     BearerToken {
-        /// Where: `path`, `query` or `fragment`.
-        part: &'static str,
+        /// Where, e.g. ``path segment 2`` or ``value of query parameter `next` ``.
+        part: String,
     },
     /// The URL carries end-user data: an email address, or one of the user's identifiers.
     UserData {
-        /// Where: `path`, `query` or `fragment`.
-        part: &'static str,
+        /// Where, e.g. `host`, ``path segment 1`` or ``value of query parameter `user` ``.
+        part: String,
         /// What kind of data: `an email address` or `a user identifier`.
         what: &'static str,
     },
@@ -142,7 +150,7 @@ impl fmt::Display for UnsafeUrl {
             ),
             UnsafeUrl::CredentialParameter { part, name } => write!(
                 f,
-                "{part} parameter `{name}` looks like a credential: a URL sent to the client must not be pre-authenticated"
+                "parameter `{name}` in the {part} looks like a credential: a URL sent to the client must not be pre-authenticated"
             ),
             UnsafeUrl::BearerToken { part } => write!(
                 f,
@@ -191,6 +199,11 @@ const CREDENTIAL_FRAGMENTS: &[&str] = &[
 ];
 
 impl UrlPolicy {
+    /// How many times a value is percent-decoded and looked into again for nested parameters,
+    /// JSON Web Tokens and user data: enough for a URL in a parameter of a URL in a parameter,
+    /// each encoded twice, and a bound on the work a hostile URL can cause.
+    pub const MAX_NESTING: usize = 4;
+
     /// The production policy: https only.
     pub fn production() -> Self {
         UrlPolicy::default()
@@ -225,10 +238,11 @@ impl UrlPolicy {
         self.check_for_user(url, &[])
     }
 
-    /// Checks a URL against the policy and refuses it if any part of it (a path segment, a
-    /// query or fragment parameter's name or value, after percent-decoding) equals one of
-    /// `user_data` ignoring case, or contains one that is at least 6 characters long. Pass the
-    /// user's subject, email, name: whatever identifies the user.
+    /// Checks a URL against the policy and refuses it if any part of it (the host, a path
+    /// segment, a parameter's name or value, after percent-decoding, nested values included)
+    /// equals one of `user_data` ignoring case, or contains one that is at least 6 characters
+    /// long; the whole decoded URL is searched too. Pass the user's subject, email, name:
+    /// whatever identifies the user.
     pub fn check_for_user(&self, url: &str, user_data: &[&str]) -> Result<CheckedUrl, UnsafeUrl> {
         let parsed = Url::parse(url).map_err(|e| UnsafeUrl::NotAbsolute {
             reason: e.to_string(),
@@ -237,8 +251,11 @@ impl UrlPolicy {
         if !parsed.username().is_empty() || parsed.password().is_some() {
             return Err(UnsafeUrl::Userinfo);
         }
-        self.check_parameters(&parsed)?;
-        check_parts(&parsed, user_data)?;
+        Scan {
+            policy: self,
+            user_data,
+        }
+        .url(&parsed)?;
         Ok(CheckedUrl {
             notices: notices(&parsed),
             url: parsed,
@@ -262,17 +279,9 @@ impl UrlPolicy {
         }
     }
 
-    fn check_parameters(&self, url: &Url) -> Result<(), UnsafeUrl> {
-        for (part, name, _) in parameters(url) {
-            let normalized = normalize_name(&name);
-            if self.allowed_parameters.contains(&normalized) {
-                continue;
-            }
-            if is_credential_name(&normalized) {
-                return Err(UnsafeUrl::CredentialParameter { part, name });
-            }
-        }
-        Ok(())
+    fn is_credential_parameter(&self, name: &str) -> bool {
+        let normalized = normalize_name(name);
+        !self.allowed_parameters.contains(&normalized) && is_credential_name(&normalized)
     }
 }
 
@@ -325,38 +334,151 @@ fn is_credential_name(normalized: &str) -> bool {
             .any(|fragment| normalized.contains(fragment))
 }
 
-/// Every `name=value` pair of the query and of the fragment (OAuth's implicit flow puts tokens
-/// in the fragment), decoded.
-fn parameters(url: &Url) -> Vec<(&'static str, String, String)> {
-    let mut pairs: Vec<(&'static str, String, String)> = url
-        .query_pairs()
-        .map(|(name, value)| ("query", name.into_owned(), value.into_owned()))
-        .collect();
-    if let Some(fragment) = url.fragment() {
-        pairs.extend(
-            url::form_urlencoded::parse(fragment.as_bytes())
-                .map(|(name, value)| ("fragment", name.into_owned(), value.into_owned())),
-        );
-    }
-    pairs
+/// One run of the data checks over a URL: credential parameters, JSON Web Tokens, email
+/// addresses and the user's identifiers, in every part and in every decoded nested value.
+struct Scan<'a> {
+    policy: &'a UrlPolicy,
+    user_data: &'a [&'a str],
 }
 
-/// Every decoded part of the URL that can carry data: path segments, parameter names and values.
-fn data_parts(url: &Url) -> Vec<(&'static str, String)> {
-    let mut parts: Vec<(&'static str, String)> = url
-        .path_segments()
-        .into_iter()
-        .flatten()
-        .map(|segment| ("path", percent_decode(segment)))
-        .collect();
-    for (part, name, value) in parameters(url) {
-        parts.push((part, name));
-        parts.push((part, value));
+impl Scan<'_> {
+    fn url(&self, url: &Url) -> Result<(), UnsafeUrl> {
+        if let Some(Host::Domain(host)) = url.host() {
+            self.user_data_in("host", host)?;
+        }
+        for (index, segment) in url.path_segments().into_iter().flatten().enumerate() {
+            self.path_segment(&format!("path segment {}", index + 1), segment, 0)?;
+        }
+        if let Some(query) = url.query() {
+            self.parameters("query", query, 0)?;
+        }
+        if let Some(fragment) = url.fragment() {
+            self.parameters("fragment", fragment, 0)?;
+            // A fragment is often a client-side route (`#/cb/t-<jwt>`), not parameters.
+            self.value("fragment", &percent_decode(fragment), 0)?;
+        }
+        // Identifiers split across parts (`/users/alice/123` for `alice/123`).
+        self.user_data_in("URL", &percent_decode(url.as_str()))
     }
-    if let Some(fragment) = url.fragment() {
-        parts.push(("fragment", percent_decode(fragment)));
+
+    /// A raw path segment: its text, then its `;name=value` parameters.
+    fn path_segment(&self, location: &str, raw: &str, depth: usize) -> Result<(), UnsafeUrl> {
+        let mut pieces = raw.split(';');
+        let text = pieces.next().unwrap_or_default();
+        self.value(location, &percent_decode(text), depth)?;
+        for parameter in pieces {
+            let (name, value) = parameter.split_once('=').unwrap_or((parameter, ""));
+            let name = percent_decode(name);
+            self.parameter_name("path", &name)?;
+            self.value(
+                &format!("path parameter `{name}`"),
+                &percent_decode(value),
+                depth,
+            )?;
+        }
+        Ok(())
     }
-    parts
+
+    /// Raw `name=value` pairs separated by `&` or `;`, form-decoded.
+    fn parameters(&self, part: &str, raw: &str, depth: usize) -> Result<(), UnsafeUrl> {
+        for pair in raw.split(['&', ';']).filter(|pair| !pair.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let name = form_decode(name);
+            self.parameter_name(part, &name)?;
+            self.value(
+                &format!("{part} parameter `{name}`"),
+                &form_decode(value),
+                depth,
+            )?;
+        }
+        Ok(())
+    }
+
+    fn parameter_name(&self, part: &str, name: &str) -> Result<(), UnsafeUrl> {
+        if self.policy.is_credential_parameter(name) {
+            return Err(UnsafeUrl::CredentialParameter {
+                part: part.to_owned(),
+                name: name.to_owned(),
+            });
+        }
+        self.data(&format!("name of a {part} parameter"), name)
+    }
+
+    /// A decoded value: its data, then what is nested in it, decoded once more.
+    fn value(&self, location: &str, decoded: &str, depth: usize) -> Result<(), UnsafeUrl> {
+        self.data(location, decoded)?;
+        if depth >= UrlPolicy::MAX_NESTING {
+            return Ok(());
+        }
+        let depth = depth + 1;
+        let inner = format!("value of {location}");
+        let (before_fragment, fragment) = match decoded.split_once('#') {
+            Some((before, fragment)) => (before, Some(fragment)),
+            None => (decoded, None),
+        };
+        match before_fragment.split_once('?') {
+            Some((path, query)) => {
+                self.nested_path(&inner, path, depth)?;
+                self.parameters(&inner, query, depth)?;
+            }
+            // Form-encoded pairs without a URL around them (`a=1&access_token=x`).
+            None if before_fragment.contains('=') && !before_fragment.contains('/') => {
+                self.parameters(&inner, before_fragment, depth)?;
+            }
+            None => self.nested_path(&inner, before_fragment, depth)?,
+        }
+        if let Some(fragment) = fragment {
+            self.parameters(&inner, fragment, depth)?;
+        }
+        // Encoded more than once: look at the next decoding as well.
+        let again = percent_decode(decoded);
+        if again != decoded {
+            self.value(location, &again, depth)?;
+        }
+        Ok(())
+    }
+
+    /// The path parameters of a nested path (`/cb;jsessionid=x/next`).
+    fn nested_path(&self, location: &str, path: &str, depth: usize) -> Result<(), UnsafeUrl> {
+        for segment in path.split('/') {
+            for parameter in segment.split(';').skip(1) {
+                let (name, value) = parameter.split_once('=').unwrap_or((parameter, ""));
+                self.parameter_name(location, name)?;
+                self.value(
+                    &format!("{location}, path parameter `{name}`"),
+                    value,
+                    depth,
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The checks on one decoded text.
+    fn data(&self, location: &str, text: &str) -> Result<(), UnsafeUrl> {
+        if contains_jwt(text) {
+            return Err(UnsafeUrl::BearerToken {
+                part: location.to_owned(),
+            });
+        }
+        if contains_email(text) {
+            return Err(UnsafeUrl::UserData {
+                part: location.to_owned(),
+                what: "an email address",
+            });
+        }
+        self.user_data_in(location, text)
+    }
+
+    fn user_data_in(&self, location: &str, text: &str) -> Result<(), UnsafeUrl> {
+        if self.user_data.iter().any(|datum| mentions(text, datum)) {
+            return Err(UnsafeUrl::UserData {
+                part: location.to_owned(),
+                what: "a user identifier",
+            });
+        }
+        Ok(())
+    }
 }
 
 fn percent_decode(text: &str) -> String {
@@ -365,25 +487,9 @@ fn percent_decode(text: &str) -> String {
         .into_owned()
 }
 
-fn check_parts(url: &Url, user_data: &[&str]) -> Result<(), UnsafeUrl> {
-    for (part, text) in data_parts(url) {
-        if is_jwt(&text) {
-            return Err(UnsafeUrl::BearerToken { part });
-        }
-        if contains_email(&text) {
-            return Err(UnsafeUrl::UserData {
-                part,
-                what: "an email address",
-            });
-        }
-        if user_data.iter().any(|datum| mentions(&text, datum)) {
-            return Err(UnsafeUrl::UserData {
-                part,
-                what: "a user identifier",
-            });
-        }
-    }
-    Ok(())
+/// Decoding as for `application/x-www-form-urlencoded`: `+` is a space.
+fn form_decode(text: &str) -> String {
+    percent_decode(&text.replace('+', " "))
 }
 
 /// Equal ignoring case, or, for a datum long enough not to match by chance, contained.
@@ -397,6 +503,24 @@ fn mentions(text: &str, datum: &str) -> bool {
     text == datum || (datum.chars().count() >= 6 && text.contains(&datum))
 }
 
+/// Whether a JSON Web Token starts anywhere in `text`: after a prefix (`t-`, `Bearer `), in
+/// the middle of a longer value, followed by more text.
+fn contains_jwt(text: &str) -> bool {
+    text.match_indices("eyJ").any(|(start, _)| {
+        let run = &text[start..];
+        let end = run
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+            .unwrap_or(run.len());
+        let run = &run[..end];
+        // The token may be followed by more dotted text (`<jwt>.json`): try the JWS (3 parts)
+        // and JWE (5 parts) prefixes of the run.
+        [3, 5].into_iter().any(|parts| {
+            let mut ends = run.match_indices('.').map(|(at, _)| at).chain([run.len()]);
+            ends.nth(parts - 1).is_some_and(|at| is_jwt(&run[..at]))
+        })
+    })
+}
+
 /// Three base64url segments, the first an encoded JSON object (`eyJ` is `{"`).
 fn is_jwt(text: &str) -> bool {
     let segments: Vec<&str> = text.split('.').collect();
@@ -404,8 +528,11 @@ fn is_jwt(text: &str) -> bool {
         s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
     };
+    // The shortest header a JWT can have, `{"alg":"none"}`, is 19 characters encoded; 16
+    // keeps words such as `keyJar.example.com` from matching.
     (segments.len() == 3 || segments.len() == 5)
         && segments[0].starts_with("eyJ")
+        && segments[0].len() >= 16
         && segments[..2].iter().all(|s| s.len() >= 4 && base64url(s))
         && segments.iter().all(|s| base64url(s))
 }
@@ -477,6 +604,21 @@ mod tests {
         assert!(!is_jwt("550e8400-e29b-41d4-a716-446655440000"));
         assert!(!is_jwt("eyJ.a.b"));
         assert!(!is_jwt("www.example.com"));
+    }
+
+    #[test]
+    fn jwts_inside_text() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJl";
+        for text in [
+            format!("t-{jwt}"),
+            format!("Bearer {jwt}"),
+            format!("{jwt}.json"),
+            format!("x={jwt}&y=1"),
+        ] {
+            assert!(contains_jwt(&text), "{text}");
+        }
+        assert!(!contains_jwt("eyJx/connect.v1.json"));
+        assert!(!contains_jwt("keyJar.example.com"));
     }
 
     #[test]

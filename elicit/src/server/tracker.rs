@@ -2,7 +2,7 @@
 //! connection, until when it may complete, and the check that whoever completes it is the user
 //! who started it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::error::Error;
 use std::fmt;
 use std::sync::{Mutex, PoisonError};
@@ -20,10 +20,24 @@ use crate::wire::{ElicitationCapability, ModeNotSupported};
 /// of the user's credentials (MCP authorization), never something the client claims and never
 /// the session id.
 ///
-/// If the server accepts tokens from several authorization servers, include the issuer, e.g.
-/// `format!("{iss} {sub}")`, since a subject is unique only per issuer.
+/// If the server accepts tokens from several authorization servers, build it with
+/// [`from_issuer_and_subject`](Self::from_issuer_and_subject), since a subject is unique only
+/// per issuer. Either way the subject stays known on its own, and the tracker refuses a URL
+/// that mentions it or the whole id anywhere.
+///
+/// ```
+/// use elicit::server::UserId;
+/// let alice = UserId::from_issuer_and_subject("https://auth.example.com", "alice-sub").unwrap();
+/// assert_eq!(alice.subject(), "alice-sub");
+/// assert_eq!(alice.as_str(), "https://auth.example.com alice-sub");
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub struct UserId(String);
+pub struct UserId {
+    /// The whole id: the subject, or the issuer, a space, and the subject.
+    id: String,
+    /// Where the subject starts in `id`.
+    subject_at: usize,
+}
 
 /// A [`UserId`] cannot be empty: every anonymous caller would share its elicitations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,35 +54,96 @@ impl fmt::Display for EmptyUserId {
 impl Error for EmptyUserId {}
 
 impl UserId {
-    /// The user with this verified subject.
+    /// The user with this verified subject, from the one authorization server the server
+    /// trusts.
     pub fn from_verified_subject(subject: impl Into<String>) -> Result<Self, EmptyUserId> {
         let subject = subject.into();
         if subject.trim().is_empty() {
             return Err(EmptyUserId);
         }
-        Ok(UserId(subject))
+        Ok(UserId {
+            id: subject,
+            subject_at: 0,
+        })
     }
 
-    /// The subject.
+    /// The user with this verified subject from this issuer (`iss`), for a server that trusts
+    /// several authorization servers. Neither may be empty.
+    pub fn from_issuer_and_subject(
+        issuer: impl AsRef<str>,
+        subject: impl AsRef<str>,
+    ) -> Result<Self, EmptyUserId> {
+        let (issuer, subject) = (issuer.as_ref(), subject.as_ref());
+        if issuer.trim().is_empty() || subject.trim().is_empty() {
+            return Err(EmptyUserId);
+        }
+        Ok(UserId {
+            id: format!("{issuer} {subject}"),
+            subject_at: issuer.len() + 1,
+        })
+    }
+
+    /// The whole id: the subject, or for an issuer-qualified id the issuer, a space and the
+    /// subject. Two users are the same when their whole ids are.
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.id
+    }
+
+    /// The subject alone.
+    pub fn subject(&self) -> &str {
+        &self.id[self.subject_at..]
+    }
+
+    /// The issuer, for an id made with [`from_issuer_and_subject`](Self::from_issuer_and_subject).
+    pub fn issuer(&self) -> Option<&str> {
+        self.subject_at
+            .checked_sub(1)
+            .map(|space| &self.id[..space])
+    }
+
+    /// What must not appear in a URL sent for this user: the whole id and the subject.
+    pub(crate) fn identifiers(&self) -> [&str; 2] {
+        [self.as_str(), self.subject()]
     }
 }
 
 /// The client connection (MCP session) an elicitation was started from. It says where to send
 /// the completion notification and nothing else: who the user is comes from [`UserId`] only.
+///
+/// A server running as several replicas names the replica too
+/// ([`on_replica`](Self::on_replica)), so that a completion on another replica is routed to the
+/// one holding the connection.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub struct ConnectionId(String);
+pub struct ConnectionId {
+    id: String,
+    replica: Option<String>,
+}
 
 impl ConnectionId {
     /// The connection with this id, as the transport names it.
     pub fn new(id: impl Into<String>) -> Self {
-        ConnectionId(id.into())
+        ConnectionId {
+            id: id.into(),
+            replica: None,
+        }
+    }
+
+    /// The connection with this id on the server replica named `replica`.
+    pub fn on_replica(replica: impl Into<String>, id: impl Into<String>) -> Self {
+        ConnectionId {
+            id: id.into(),
+            replica: Some(replica.into()),
+        }
     }
 
     /// The id.
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.id
+    }
+
+    /// The replica holding the connection, if named.
+    pub fn replica(&self) -> Option<&str> {
+        self.replica.as_deref()
     }
 }
 
@@ -140,23 +215,83 @@ impl Error for StoreError {
 /// Where an [`ElicitationTracker`] keeps pending elicitations. The spec requires this storage
 /// to be protected against unauthorized access: a persistent implementation must not expose it.
 ///
-/// `remove` must be atomic: of two concurrent calls for one id, at most one gets the entry.
-/// That is what makes completion single-use.
-pub trait ElicitationStore {
-    /// Stores a new entry. An entry with the same id already stored is an error.
-    fn insert(&self, entry: PendingEntry) -> Result<(), StoreError>;
+/// `remove` must be atomic: of two concurrent calls for one id, at most one gets the entry,
+/// across every process sharing the store. That is what makes completion single-use. `insert`
+/// must be atomic too: the per-user limit holds however many starts race.
+///
+/// The methods are async because a shared store (`RedisStore`, feature `redis`) does network
+/// I/O; [`MemoryStore`]'s futures are ready at once. Implement
+/// them with `async fn`.
+pub trait ElicitationStore: Send + Sync {
+    /// Stores a new entry, unless its user already has `max_per_user` entries unexpired at
+    /// the entry's `started_at`. An entry with the same id already stored is an error.
+    fn insert(
+        &self,
+        entry: PendingEntry,
+        max_per_user: usize,
+    ) -> impl Future<Output = Result<Inserted, StoreError>> + Send;
     /// The entry with this id, if one is stored.
-    fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError>;
+    fn get(
+        &self,
+        id: &str,
+    ) -> impl Future<Output = Result<Option<PendingEntry>, StoreError>> + Send;
     /// Removes the entry with this id and returns it, if one was stored.
-    fn remove(&self, id: &str) -> Result<Option<PendingEntry>, StoreError>;
-    /// Removes every entry expired at `now`; returns how many.
-    fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError>;
+    fn remove(
+        &self,
+        id: &str,
+    ) -> impl Future<Output = Result<Option<PendingEntry>, StoreError>> + Send;
+    /// Removes every entry expired at `now`; returns how many. A store whose entries expire by
+    /// themselves returns 0.
+    fn remove_expired(
+        &self,
+        now: SystemTime,
+    ) -> impl Future<Output = Result<usize, StoreError>> + Send;
+}
+
+/// What [`ElicitationStore::insert`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[must_use]
+pub enum Inserted {
+    /// The entry is stored.
+    Stored,
+    /// The user already has as many pending elicitations as allowed; nothing was stored.
+    UserAtLimit,
 }
 
 /// An in-memory [`ElicitationStore`]: for a single server process, and for tests.
 #[derive(Debug, Default)]
 pub struct MemoryStore {
-    entries: Mutex<HashMap<ElicitationId, PendingEntry>>,
+    entries: Mutex<Entries>,
+}
+
+/// The entries, and each user's ids among them so the per-user limit is counted without a
+/// scan of everyone's.
+#[derive(Debug, Default)]
+struct Entries {
+    by_id: HashMap<ElicitationId, PendingEntry>,
+    by_user: HashMap<UserId, HashSet<ElicitationId>>,
+}
+
+impl Entries {
+    fn remove(&mut self, id: &str) -> Option<PendingEntry> {
+        let entry = self.by_id.remove(id)?;
+        if let Some(ids) = self.by_user.get_mut(&entry.user) {
+            ids.remove(id);
+            if ids.is_empty() {
+                self.by_user.remove(&entry.user);
+            }
+        }
+        Some(entry)
+    }
+
+    fn pending_for(&self, user: &UserId, now: SystemTime) -> usize {
+        self.by_user.get(user).map_or(0, |ids| {
+            ids.iter()
+                .filter_map(|id| self.by_id.get(id))
+                .filter(|entry| !entry.is_expired(now))
+                .count()
+        })
+    }
 }
 
 impl MemoryStore {
@@ -167,17 +302,17 @@ impl MemoryStore {
 
     /// How many entries are stored.
     pub fn len(&self) -> usize {
-        self.lock().len()
+        self.lock().by_id.len()
     }
 
     /// Whether no entry is stored.
     pub fn is_empty(&self) -> bool {
-        self.lock().is_empty()
+        self.lock().by_id.is_empty()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<ElicitationId, PendingEntry>> {
-        // Each operation is one map call, so a panic elsewhere cannot leave the map half-updated
-        // and a poisoned lock is safe to keep using.
+    fn lock(&self) -> std::sync::MutexGuard<'_, Entries> {
+        // No operation can panic between its updates of the two maps, so a poisoned lock (a
+        // panic elsewhere) leaves them consistent and is safe to keep using.
         self.entries.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
@@ -194,52 +329,75 @@ impl fmt::Display for DuplicateId {
 impl Error for DuplicateId {}
 
 impl ElicitationStore for MemoryStore {
-    fn insert(&self, entry: PendingEntry) -> Result<(), StoreError> {
+    async fn insert(
+        &self,
+        entry: PendingEntry,
+        max_per_user: usize,
+    ) -> Result<Inserted, StoreError> {
         let mut entries = self.lock();
-        if entries.contains_key(&entry.id) {
+        if entries.by_id.contains_key(&entry.id) {
             return Err(StoreError::new(DuplicateId));
         }
-        entries.insert(entry.id.clone(), entry);
-        Ok(())
+        if entries.pending_for(&entry.user, entry.started_at) >= max_per_user {
+            return Ok(Inserted::UserAtLimit);
+        }
+        entries
+            .by_user
+            .entry(entry.user.clone())
+            .or_default()
+            .insert(entry.id.clone());
+        entries.by_id.insert(entry.id.clone(), entry);
+        Ok(Inserted::Stored)
     }
 
-    fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
-        Ok(self.lock().get(id).cloned())
+    async fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+        Ok(self.lock().by_id.get(id).cloned())
     }
 
-    fn remove(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+    async fn remove(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
         Ok(self.lock().remove(id))
     }
 
-    fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError> {
+    async fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError> {
         let mut entries = self.lock();
-        let before = entries.len();
-        entries.retain(|_, entry| !entry.is_expired(now));
-        Ok(before - entries.len())
+        let expired: Vec<ElicitationId> = entries
+            .by_id
+            .values()
+            .filter(|entry| entry.is_expired(now))
+            .map(|entry| entry.id.clone())
+            .collect();
+        for id in &expired {
+            entries.remove(id.as_str());
+        }
+        Ok(expired.len())
     }
 }
 
-impl<S: ElicitationStore + ?Sized> ElicitationStore for std::sync::Arc<S> {
-    fn insert(&self, entry: PendingEntry) -> Result<(), StoreError> {
-        (**self).insert(entry)
+impl<S: ElicitationStore> ElicitationStore for std::sync::Arc<S> {
+    async fn insert(
+        &self,
+        entry: PendingEntry,
+        max_per_user: usize,
+    ) -> Result<Inserted, StoreError> {
+        (**self).insert(entry, max_per_user).await
     }
 
-    fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
-        (**self).get(id)
+    async fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+        (**self).get(id).await
     }
 
-    fn remove(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
-        (**self).remove(id)
+    async fn remove(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+        (**self).remove(id).await
     }
 
-    fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError> {
-        (**self).remove_expired(now)
+    async fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError> {
+        (**self).remove_expired(now).await
     }
 }
 
 /// The time source of an [`ElicitationTracker`]; tests inject their own to expire entries
 /// without waiting.
-pub trait Clock {
+pub trait Clock: Send + Sync {
     /// The current time.
     fn now(&self) -> SystemTime;
 }
@@ -254,7 +412,7 @@ impl Clock for SystemClock {
     }
 }
 
-impl<F: Fn() -> SystemTime> Clock for F {
+impl<F: Fn() -> SystemTime + Send + Sync> Clock for F {
     fn now(&self) -> SystemTime {
         self()
     }
@@ -272,6 +430,13 @@ pub enum StartError {
     Randomness(RandomnessUnavailable),
     /// The expiry time is past what the clock can represent.
     ExpiryOutOfRange,
+    /// The user already has as many pending elicitations as the tracker allows
+    /// ([`ElicitationTracker::with_max_pending_per_user`]): complete or discard one first, or
+    /// wait for one to expire.
+    TooManyPending {
+        /// The limit.
+        limit: usize,
+    },
     /// The store failed.
     Store(StoreError),
 }
@@ -285,6 +450,11 @@ impl fmt::Display for StartError {
             StartError::ExpiryOutOfRange => {
                 f.write_str("the elicitation's time to live overflows the clock")
             }
+            StartError::TooManyPending { limit } => write!(
+                f,
+                "the user already has {limit} pending URL elicitations, the most allowed; \
+                 complete or discard one, or wait for one to expire"
+            ),
             StartError::Store(e) => e.fmt(f),
         }
     }
@@ -296,7 +466,7 @@ impl Error for StartError {
             StartError::ModeNotSupported(e) => Some(e),
             StartError::UnsafeUrl(e) => Some(e),
             StartError::Randomness(e) => Some(e),
-            StartError::ExpiryOutOfRange => None,
+            StartError::ExpiryOutOfRange | StartError::TooManyPending { .. } => None,
             StartError::Store(e) => Some(e),
         }
     }
@@ -362,6 +532,11 @@ pub struct Addressed<T> {
 }
 
 impl<T> Addressed<T> {
+    #[cfg(feature = "redis")]
+    pub(crate) fn new(to: ConnectionId, message: T) -> Self {
+        Addressed { to, message }
+    }
+
     /// The connection to send it to.
     pub fn to(&self) -> &ConnectionId {
         &self.to
@@ -464,6 +639,7 @@ impl CompletedElicitation {
 /// - each id has [`ElicitationId::RANDOM_BITS`] bits of OS randomness;
 /// - each elicitation is bound to the [`UserId`] from the server's authorization (never to a
 ///   session id alone) and to the connection it came from;
+/// - one user has at most [`max_pending_per_user`](Self::max_pending_per_user) pending;
 /// - only the user who started it can complete it, once, before it expires;
 /// - completion yields the notification, addressed to the starting connection only.
 ///
@@ -471,6 +647,8 @@ impl CompletedElicitation {
 /// use elicit::ElicitationCapability;
 /// use elicit::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
 ///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
 /// let tracker = ElicitationTracker::new(UrlPolicy::production());
 /// let alice = UserId::from_verified_subject("alice-sub").unwrap();
 /// let initiator = Initiator::new(alice.clone(), ConnectionId::new("session-1"));
@@ -478,24 +656,27 @@ impl CompletedElicitation {
 ///     .start(&initiator, Some(&ElicitationCapability::form_and_url()), "Connect your Example Co account", |id| {
 ///         format!("https://mcp.example.com/connect?elicitationId={id}")
 ///     })
+///     .await
 ///     .unwrap();
 ///
 /// // The connect page, opened by someone else: refused, and still pending for Alice.
 /// let bob = UserId::from_verified_subject("bob-sub").unwrap();
-/// assert!(tracker.complete(pending.id().as_str(), &bob).is_err());
+/// assert!(tracker.complete(pending.id().as_str(), &bob).await.is_err());
 ///
 /// // Opened by Alice: completed, and the notification goes to her connection.
-/// let done = tracker.complete(pending.id().as_str(), &alice).unwrap();
+/// let done = tracker.complete(pending.id().as_str(), &alice).await.unwrap();
 /// assert_eq!(done.notification().to().as_str(), "session-1");
 ///
 /// // Once only.
-/// assert!(tracker.complete(pending.id().as_str(), &alice).is_err());
+/// assert!(tracker.complete(pending.id().as_str(), &alice).await.is_err());
+/// # }
 /// ```
 pub struct ElicitationTracker<S = MemoryStore, C = SystemClock> {
     store: S,
     clock: C,
     policy: UrlPolicy,
     ttl: Duration,
+    max_pending_per_user: usize,
     next_purge: Mutex<Option<SystemTime>>,
 }
 
@@ -504,6 +685,7 @@ impl<S, C> fmt::Debug for ElicitationTracker<S, C> {
         f.debug_struct("ElicitationTracker")
             .field("policy", &self.policy)
             .field("ttl", &self.ttl)
+            .field("max_pending_per_user", &self.max_pending_per_user)
             .finish_non_exhaustive()
     }
 }
@@ -521,6 +703,11 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
     /// goes stale.
     pub const DEFAULT_TTL: Duration = Duration::from_secs(10 * 60);
 
+    /// How many elicitations one user may have pending at once unless
+    /// [`with_max_pending_per_user`](Self::with_max_pending_per_user) says otherwise: more
+    /// than any real task needs in parallel, few enough that one user cannot fill the store.
+    pub const DEFAULT_MAX_PENDING_PER_USER: usize = 32;
+
     /// A tracker over this store and clock.
     pub fn with_store(store: S, clock: C, policy: UrlPolicy) -> Self {
         ElicitationTracker {
@@ -528,6 +715,7 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
             clock,
             policy,
             ttl: Self::DEFAULT_TTL,
+            max_pending_per_user: Self::DEFAULT_MAX_PENDING_PER_USER,
             next_purge: Mutex::new(None),
         }
     }
@@ -543,6 +731,18 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
         self.ttl
     }
 
+    /// The same tracker with another limit on how many elicitations one user may have
+    /// pending; [`start`](Self::start) refuses more with [`StartError::TooManyPending`].
+    pub fn with_max_pending_per_user(mut self, limit: usize) -> Self {
+        self.max_pending_per_user = limit;
+        self
+    }
+
+    /// How many elicitations one user may have pending.
+    pub fn max_pending_per_user(&self) -> usize {
+        self.max_pending_per_user
+    }
+
     /// The URL policy.
     pub fn policy(&self) -> &UrlPolicy {
         &self.policy
@@ -556,37 +756,71 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
     /// Starts a URL-mode elicitation for `initiator`. `client` is the `elicitation` capability
     /// the client declared (`None` if none); `url` builds the URL from the new id, usually a
     /// connect page of the server's own that checks the user before anything else.
-    pub fn start(
+    ///
+    /// The checks and `url` run at once, before the returned future is polled (so `url` need
+    /// not be `Send`); the future stores the elicitation.
+    pub fn start<'a, M, U>(
+        &'a self,
+        initiator: &Initiator,
+        client: Option<&ElicitationCapability>,
+        message: M,
+        url: U,
+    ) -> impl Future<Output = Result<PendingUrlElicitation, StartError>> + Send + use<'a, S, C, M, U>
+    where
+        M: Into<String>,
+        U: FnOnce(&ElicitationId) -> String,
+    {
+        self.store_prepared(self.prepare(initiator, client, message.into(), url))
+    }
+
+    /// The stored half of [`start`](Self::start), whose future holds none of `start`'s
+    /// argument types (the rmcp integration's futures must not).
+    pub(crate) async fn store_prepared(
+        &self,
+        prepared: Result<(PendingEntry, PendingUrlElicitation), StartError>,
+    ) -> Result<PendingUrlElicitation, StartError> {
+        let (entry, pending) = prepared?;
+        self.purge_if_due(entry.started_at).await?;
+        match self.store.insert(entry, self.max_pending_per_user).await? {
+            Inserted::Stored => Ok(pending),
+            Inserted::UserAtLimit => Err(StartError::TooManyPending {
+                limit: self.max_pending_per_user,
+            }),
+        }
+    }
+
+    /// What [`start`](Self::start) checks and builds before it stores anything.
+    pub(crate) fn prepare(
         &self,
         initiator: &Initiator,
         client: Option<&ElicitationCapability>,
-        message: impl Into<String>,
+        message: String,
         url: impl FnOnce(&ElicitationId) -> String,
-    ) -> Result<PendingUrlElicitation, StartError> {
+    ) -> Result<(PendingEntry, PendingUrlElicitation), StartError> {
         ElicitationCapability::require(client, ElicitMode::Url)
             .map_err(StartError::ModeNotSupported)?;
         let id = ElicitationId::random().map_err(StartError::Randomness)?;
         let checked = self
             .policy
-            .check_for_user(&url(&id), &[initiator.user.as_str()])
+            .check_for_user(&url(&id), &initiator.user.identifiers())
             .map_err(StartError::UnsafeUrl)?;
         let now = self.clock.now();
-        self.purge_if_due(now)?;
         let expires_at = now
             .checked_add(self.ttl)
             .ok_or(StartError::ExpiryOutOfRange)?;
-        self.store.insert(PendingEntry {
+        let entry = PendingEntry {
             id: id.clone(),
             user: initiator.user.clone(),
             connection: initiator.connection.clone(),
             started_at: now,
             expires_at,
-        })?;
-        Ok(PendingUrlElicitation {
+        };
+        let pending = PendingUrlElicitation {
             notices: checked.notices().to_vec(),
             params: checked.into_params(message, id),
             expires_at,
-        })
+        };
+        Ok((entry, pending))
     }
 
     /// Checks, without completing it, that the elicitation is pending and belongs to `user`:
@@ -595,10 +829,14 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
     ///
     /// `user` must come from the server's own check of the browser (a session cookie of the
     /// server or its authorization server), never from the URL.
-    pub fn verify(&self, id: &str, user: &UserId) -> Result<PendingEntry, CompletionError> {
-        let entry = self.store.get(id)?.ok_or(CompletionError::NotPending)?;
+    pub async fn verify(&self, id: &str, user: &UserId) -> Result<PendingEntry, CompletionError> {
+        let entry = self
+            .store
+            .get(id)
+            .await?
+            .ok_or(CompletionError::NotPending)?;
         if entry.is_expired(self.clock.now()) {
-            self.store.remove(id)?;
+            self.store.remove(id).await?;
             return Err(CompletionError::Expired);
         }
         if entry.user != *user {
@@ -609,17 +847,21 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
 
     /// Completes the elicitation for `user`, once: it must be pending, unexpired, and started
     /// by `user`. Returns what to notify and whom.
-    pub fn complete(
+    pub async fn complete(
         &self,
         id: &str,
         user: &UserId,
     ) -> Result<CompletedElicitation, CompletionError> {
-        self.verify(id, user)?;
+        self.verify(id, user).await?;
         // `remove` is atomic: of two completions racing past `verify`, one gets the entry.
-        let entry = self.store.remove(id)?.ok_or(CompletionError::NotPending)?;
+        let entry = self
+            .store
+            .remove(id)
+            .await?
+            .ok_or(CompletionError::NotPending)?;
         if entry.user != *user {
             // Only if the store swapped the entry between the two calls; put it back.
-            self.store.insert(entry)?;
+            let _ = self.store.insert(entry, usize::MAX).await?;
             return Err(CompletionError::WrongUser);
         }
         Ok(CompletedElicitation { entry })
@@ -627,10 +869,10 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
 
     /// Drops a pending elicitation of `user`'s, e.g. after the client answered decline or
     /// cancel. Another user's elicitation is left alone.
-    pub fn discard(&self, id: &str, user: &UserId) -> Result<(), CompletionError> {
-        match self.verify(id, user) {
+    pub async fn discard(&self, id: &str, user: &UserId) -> Result<(), CompletionError> {
+        match self.verify(id, user).await {
             Ok(_) => {
-                self.store.remove(id)?;
+                self.store.remove(id).await?;
                 Ok(())
             }
             Err(CompletionError::Expired) => Ok(()),
@@ -640,20 +882,21 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
 
     /// Removes every expired entry now; returns how many. [`start`](Self::start) also does
     /// this at most once per time-to-live quarter, so a store does not grow without bound.
-    pub fn purge_expired(&self) -> Result<usize, StoreError> {
-        self.store.remove_expired(self.clock.now())
+    pub async fn purge_expired(&self) -> Result<usize, StoreError> {
+        self.store.remove_expired(self.clock.now()).await
     }
 
-    fn purge_if_due(&self, now: SystemTime) -> Result<(), StoreError> {
-        let mut next = self
-            .next_purge
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if next.is_some_and(|due| now < due) {
-            return Ok(());
+    async fn purge_if_due(&self, now: SystemTime) -> Result<(), StoreError> {
+        {
+            let mut next = self
+                .next_purge
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            if next.is_some_and(|due| now < due) {
+                return Ok(());
+            }
+            *next = now.checked_add(self.ttl / 4);
         }
-        *next = now.checked_add(self.ttl / 4);
-        drop(next);
-        self.store.remove_expired(now).map(drop)
+        self.store.remove_expired(now).await.map(drop)
     }
 }

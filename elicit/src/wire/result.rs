@@ -69,6 +69,32 @@ impl ElicitResult {
 }
 
 /// The typed outcome of a form elicitation: the parsed value, or what the user did instead.
+///
+/// What [`Elicit::from_result`](crate::Elicit::from_result) gives for a result whose content
+/// is valid. Decline and cancel are answers, not errors: the user chose not to say.
+///
+/// ```
+/// use elicit::{Elicit, ElicitOutcome, ElicitResult};
+///
+/// #[derive(Elicit, Debug)]
+/// struct Confirm {
+///     confirm: bool,
+/// }
+///
+/// fn reply(result: &ElicitResult) -> String {
+///     match Confirm::from_result(result) {
+///         Ok(ElicitOutcome::Accepted(Confirm { confirm: true })) => "done".into(),
+///         Ok(ElicitOutcome::Accepted(_) | ElicitOutcome::Declined) => "left as it was".into(),
+///         Ok(ElicitOutcome::Cancelled) => "asked again later".into(),
+///         Err(errors) => format!("the answer was invalid:\n{errors}"),
+///     }
+/// }
+///
+/// let yes = serde_json::json!({"confirm": true});
+/// assert_eq!(reply(&ElicitResult::accept(yes.as_object().unwrap().clone())), "done");
+/// assert_eq!(reply(&ElicitResult::cancel()), "asked again later");
+/// assert_eq!(reply(&ElicitResult::accept(Default::default())), "the answer was invalid:\n`confirm`: is required");
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum ElicitOutcome<T> {
     /// The user submitted valid content.

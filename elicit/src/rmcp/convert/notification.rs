@@ -26,6 +26,29 @@ impl From<&ElicitationCompleteNotification> for sdk::ServerNotification {
 }
 
 /// A notification that is not a well-formed `notifications/elicitation/complete`.
+///
+/// rmcp 3 has no type for that notification, so an rmcp client receives it in
+/// `ClientHandler::on_custom_notification` and reads it with `TryFrom`:
+///
+/// ```
+/// use elicit::rmcp::NotElicitationComplete;
+/// use elicit::{ElicitationCompleteNotification, ElicitationId};
+/// use rmcp::model::CustomNotification;
+///
+/// // What a server sends (`ElicitPeer::notify_elicitation_complete` does this).
+/// let sent = ElicitationCompleteNotification::new(ElicitationId::new("550e8400"));
+/// let received = CustomNotification::from(&sent);
+///
+/// // In the client's `on_custom_notification`:
+/// let notification = ElicitationCompleteNotification::try_from(&received).unwrap();
+/// assert_eq!(notification.elicitation_id().as_str(), "550e8400");
+/// // then `UrlElicitationWatch::on_complete(&notification)` says which calls to retry.
+///
+/// // Any other custom notification is not one.
+/// let other = CustomNotification::new("notifications/other", None);
+/// let error: NotElicitationComplete = ElicitationCompleteNotification::try_from(&other).unwrap_err();
+/// assert_eq!(error.to_string(), r#"method is "notifications/other", not "notifications/elicitation/complete""#);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NotElicitationComplete {
     reason: String,

@@ -9,6 +9,16 @@ use crate::wire::{ElicitAction, ElicitResult};
 
 /// rmcp's `ElicitResult` carries `content` that is not a JSON object, or an action this crate
 /// does not know.
+///
+/// ```
+/// use elicit::ElicitResult;
+/// use elicit::rmcp::InvalidResult;
+///
+/// let theirs: rmcp::model::ElicitResult =
+///     serde_json::from_value(serde_json::json!({"action": "accept", "content": "yes"})).unwrap();
+/// let error: InvalidResult = ElicitResult::try_from(&theirs).unwrap_err();
+/// assert_eq!(error.to_string(), "invalid elicitation result: `content` must be an object, found a string");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InvalidResult {
     reason: String,

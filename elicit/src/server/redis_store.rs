@@ -1,0 +1,446 @@
+//! URL-mode elicitations shared by the replicas of a server, on Redis (or Valkey): the store,
+//! and the routing of completion notifications to the replica holding the connection.
+
+use std::error::Error;
+use std::fmt;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use ::redis::{Client, IntoConnectionInfo, ProtocolVersion, PushInfo, PushKind, Script, Value};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use tokio::sync::mpsc;
+
+use crate::server::tracker::{
+    Addressed, CompletedElicitation, ConnectionId, ElicitationStore, Inserted, PendingEntry,
+    StoreError, UserId,
+};
+use crate::wire::{ElicitationCompleteNotification, ElicitationId};
+
+/// An [`ElicitationStore`] on Redis or Valkey, shared by every replica of a server, so that an
+/// elicitation started on one replica can be completed through another's connect page.
+///
+/// - **Single use across replicas.** Completion takes the entry with `GETDEL`: of any number
+///   of replicas racing to complete one id, exactly one gets it.
+/// - **Expiry in Redis.** Each entry is written with `PX` (its time to live); no sweeper runs.
+/// - **The per-user limit in Redis.** A sorted set per user holds the user's pending ids, and
+///   one Lua script counts and inserts atomically, so racing replicas cannot pass the limit.
+/// - **Nothing in the store names a link.** Keys are SHA-256 hashes of the elicitation ids
+///   (and of the user ids, for the per-user sets); the ids themselves are not stored. An entry
+///   holds its user and connection, so someone reading the store learns who has pending
+///   elicitations but not their links, and cannot build one.
+/// - **Routing.** [`publish_completion`](Self::publish_completion) sends a completion to the
+///   replica named in the connection ([`ConnectionId::on_replica`]) over pub/sub; that replica
+///   reads it from [`completions`](Self::completions) and notifies its connection.
+///
+/// Redis unreachable: every operation fails with a [`StoreError`] within the timeout (2 s by
+/// default), so the tracker returns `StartError::Store` or `CompletionError::Store`, and
+/// nothing is completed. The client crate (redis-rs's `ConnectionManager`) reconnects by
+/// itself, and re-subscribes the completion channel after a reconnect.
+///
+/// Needs Redis 6.2 or later (or Valkey): `GETDEL`, and RESP3 for the subscription.
+#[derive(Clone)]
+pub struct RedisStore {
+    client: Client,
+    connection: ConnectionManager,
+    prefix: String,
+    timeout: Duration,
+}
+
+impl fmt::Debug for RedisStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RedisStore")
+            .field("prefix", &self.prefix)
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Counts the user's unexpired entries and stores the new one only below the limit, in one
+/// step: the limit holds however many replicas start elicitations for one user at once.
+///
+/// KEYS: the entry's key, the user's set. ARGV: the entry, its time to live in ms, now in ms,
+/// the limit, the entry's member in the set, its expiry in ms.
+const INSERT_SCRIPT: &str = r"
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4]) then
+    return 0
+end
+if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then
+    return -1
+end
+redis.call('ZADD', KEYS[2], ARGV[6], ARGV[5])
+if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then
+    redis.call('PEXPIRE', KEYS[2], ARGV[2])
+end
+return 1
+";
+
+/// What an entry holds in Redis: everything but its id, which is only in the key, hashed.
+#[derive(Serialize, Deserialize)]
+struct StoredEntry {
+    issuer: Option<String>,
+    subject: String,
+    connection: StoredConnection,
+    started_ms: u64,
+    expires_ms: u64,
+}
+
+#[derive(Serialize, Deserialize)]
+struct StoredConnection {
+    id: String,
+    replica: Option<String>,
+}
+
+/// What a completion carries over pub/sub to the replica holding the connection.
+#[derive(Serialize, Deserialize)]
+struct RoutedCompletion {
+    connection: StoredConnection,
+    #[serde(rename = "elicitationId")]
+    elicitation_id: String,
+}
+
+/// Where [`RedisStore::publish_completion`] sent a completion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[must_use]
+pub enum Routed {
+    /// To the replica holding the connection, which was listening.
+    Delivered,
+    /// No replica listens under the connection's replica name: it is gone. The elicitation
+    /// is complete all the same; only the optional notification is lost, and the client's
+    /// retry still works.
+    ReplicaGone,
+    /// The connection names no replica ([`ConnectionId::new`] rather than
+    /// [`ConnectionId::on_replica`]): notify it locally, if it is here.
+    NoReplica,
+}
+
+/// The completions routed to one replica: read them with [`next`](Self::next) and send each
+/// to its connection (e.g. `elicit::rmcp::ConnectionPeers::send`).
+pub struct Completions {
+    // Holds the subscription open; redis-rs re-subscribes after a reconnect.
+    _subscription: ConnectionManager,
+    channel: String,
+    pushes: mpsc::UnboundedReceiver<PushInfo>,
+}
+
+impl fmt::Debug for Completions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Completions")
+            .field("channel", &self.channel)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The store's contents are not what this crate wrote.
+#[derive(Debug)]
+struct Corrupt(String);
+
+impl fmt::Display for Corrupt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unreadable data in the store: {}", self.0)
+    }
+}
+
+impl Error for Corrupt {}
+
+#[derive(Debug)]
+struct DuplicateId;
+
+impl fmt::Display for DuplicateId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an elicitation with this id is already stored")
+    }
+}
+
+impl Error for DuplicateId {}
+
+fn store_error(error: ::redis::RedisError) -> StoreError {
+    StoreError::new(format!("Redis: {error}"))
+}
+
+impl RedisStore {
+    /// The prefix of every key and channel unless [`with_prefix`](Self::with_prefix) says
+    /// otherwise.
+    pub const DEFAULT_PREFIX: &'static str = "elicit";
+
+    /// How long a connection attempt or a command may take before it fails with a
+    /// [`StoreError`], unless [`connect_with_timeout`](Self::connect_with_timeout) says
+    /// otherwise.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
+
+    /// Connects to the Redis (or Valkey) server at `url` (`redis://host:port/db`, `rediss://`
+    /// for TLS if redis-rs is built with it). Fails if the server cannot be reached.
+    pub async fn connect(url: &str) -> Result<Self, StoreError> {
+        Self::connect_with_timeout(url, Self::DEFAULT_TIMEOUT).await
+    }
+
+    /// [`connect`](Self::connect) with another timeout for connecting and for each command.
+    pub async fn connect_with_timeout(url: &str, timeout: Duration) -> Result<Self, StoreError> {
+        let info = url.into_connection_info().map_err(store_error)?;
+        // RESP3, for the subscription's pushes on a reconnecting connection.
+        let settings = info
+            .redis_settings()
+            .clone()
+            .set_protocol(ProtocolVersion::RESP3);
+        let client = Client::open(info.set_redis_settings(settings)).map_err(store_error)?;
+        let connection = client
+            .get_connection_manager_with_config(Self::config(timeout))
+            .await
+            .map_err(store_error)?;
+        Ok(RedisStore {
+            client,
+            connection,
+            prefix: Self::DEFAULT_PREFIX.to_owned(),
+            timeout,
+        })
+    }
+
+    /// The same store with keys and channels under another prefix, e.g. one per server
+    /// sharing a Redis.
+    pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.prefix = prefix.into();
+        self
+    }
+
+    fn config(timeout: Duration) -> ConnectionManagerConfig {
+        ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(timeout))
+            .set_response_timeout(Some(timeout))
+            .set_number_of_retries(1)
+            .set_max_delay(Duration::from_millis(500))
+    }
+
+    fn entry_key(&self, id: &str) -> String {
+        format!("{}:e:{}", self.prefix, sha256_hex(id))
+    }
+
+    fn user_key(&self, user: &UserId) -> String {
+        format!("{}:u:{}", self.prefix, sha256_hex(user.as_str()))
+    }
+
+    fn replica_channel(&self, replica: &str) -> String {
+        format!("{}:replica:{replica}", self.prefix)
+    }
+
+    /// Sends the completion notification of `completed` to the replica holding its
+    /// connection, over pub/sub. Call it on the replica that completed the elicitation.
+    pub async fn publish_completion(
+        &self,
+        completed: &CompletedElicitation,
+    ) -> Result<Routed, StoreError> {
+        let (to, notification) = completed.notification().into_parts();
+        let Some(replica) = to.replica() else {
+            return Ok(Routed::NoReplica);
+        };
+        let message = serde_json::to_string(&RoutedCompletion {
+            connection: StoredConnection::from(&to),
+            elicitation_id: notification.elicitation_id().as_str().to_owned(),
+        })
+        .map_err(StoreError::new)?;
+        let receivers: u64 = ::redis::cmd("PUBLISH")
+            .arg(self.replica_channel(replica))
+            .arg(message)
+            .query_async(&mut self.connection.clone())
+            .await
+            .map_err(store_error)?;
+        Ok(if receivers == 0 {
+            Routed::ReplicaGone
+        } else {
+            Routed::Delivered
+        })
+    }
+
+    /// Subscribes to the completions routed to the replica named `replica`: those of
+    /// elicitations started on its connections ([`ConnectionId::on_replica`] with the same
+    /// name) and completed anywhere. Give each replica its own name.
+    pub async fn completions(&self, replica: &str) -> Result<Completions, StoreError> {
+        let (sender, pushes) = mpsc::unbounded_channel();
+        let config = Self::config(self.timeout)
+            .set_push_sender(sender)
+            .set_automatic_resubscription();
+        let mut subscription = self
+            .client
+            .get_connection_manager_with_config(config)
+            .await
+            .map_err(store_error)?;
+        let channel = self.replica_channel(replica);
+        subscription
+            .subscribe(&channel)
+            .await
+            .map_err(store_error)?;
+        Ok(Completions {
+            _subscription: subscription,
+            channel,
+            pushes,
+        })
+    }
+}
+
+impl Completions {
+    /// The next completion routed here, addressed to its connection. `None` once the
+    /// subscription is closed. A message on the channel that this crate did not write is an
+    /// error, not skipped.
+    pub async fn next(
+        &mut self,
+    ) -> Option<Result<Addressed<ElicitationCompleteNotification>, StoreError>> {
+        loop {
+            let push = self.pushes.recv().await?;
+            // Subscription confirmations and disconnections come this way too; redis-rs
+            // reconnects and re-subscribes by itself.
+            if push.kind != PushKind::Message {
+                continue;
+            }
+            let mut data = push.data.into_iter();
+            let (Some(channel), Some(payload)) = (data.next(), data.next()) else {
+                return Some(Err(StoreError::new(Corrupt(
+                    "a pub/sub message without channel and payload".into(),
+                ))));
+            };
+            if text(channel).as_deref() != Some(self.channel.as_str()) {
+                continue;
+            }
+            return Some(decode_completion(payload));
+        }
+    }
+}
+
+fn decode_completion(
+    payload: Value,
+) -> Result<Addressed<ElicitationCompleteNotification>, StoreError> {
+    let payload =
+        text(payload).ok_or_else(|| StoreError::new(Corrupt("a non-text completion".into())))?;
+    let routed: RoutedCompletion = serde_json::from_str(&payload)
+        .map_err(|e| StoreError::new(Corrupt(format!("a completion message: {e}"))))?;
+    Ok(Addressed::new(
+        routed.connection.into(),
+        ElicitationCompleteNotification::new(ElicitationId::new(routed.elicitation_id)),
+    ))
+}
+
+fn text(value: Value) -> Option<String> {
+    ::redis::from_redis_value(value).ok()
+}
+
+impl ElicitationStore for RedisStore {
+    async fn insert(
+        &self,
+        entry: PendingEntry,
+        max_per_user: usize,
+    ) -> Result<Inserted, StoreError> {
+        let started_ms = millis(entry.started_at)?;
+        let expires_ms = millis(entry.expires_at)?;
+        // At least 1 ms: PX refuses 0.
+        let ttl_ms = expires_ms.saturating_sub(started_ms).max(1);
+        let stored = serde_json::to_string(&StoredEntry {
+            issuer: entry.user.issuer().map(str::to_owned),
+            subject: entry.user.subject().to_owned(),
+            connection: StoredConnection::from(&entry.connection),
+            started_ms,
+            expires_ms,
+        })
+        .map_err(StoreError::new)?;
+        let inserted: i64 = Script::new(INSERT_SCRIPT)
+            .key(self.entry_key(entry.id.as_str()))
+            .key(self.user_key(&entry.user))
+            .arg(stored)
+            .arg(ttl_ms)
+            .arg(started_ms)
+            .arg(u64::try_from(max_per_user).unwrap_or(u64::MAX))
+            .arg(sha256_hex(entry.id.as_str()))
+            .arg(expires_ms)
+            .invoke_async(&mut self.connection.clone())
+            .await
+            .map_err(store_error)?;
+        match inserted {
+            1 => Ok(Inserted::Stored),
+            0 => Ok(Inserted::UserAtLimit),
+            _ => Err(StoreError::new(DuplicateId)),
+        }
+    }
+
+    async fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+        let stored: Option<String> = ::redis::cmd("GET")
+            .arg(self.entry_key(id))
+            .query_async(&mut self.connection.clone())
+            .await
+            .map_err(store_error)?;
+        stored.map(|stored| decode_entry(id, &stored)).transpose()
+    }
+
+    async fn remove(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+        // GETDEL: of any number of replicas removing one id at once, one gets the entry.
+        let stored: Option<String> = ::redis::cmd("GETDEL")
+            .arg(self.entry_key(id))
+            .query_async(&mut self.connection.clone())
+            .await
+            .map_err(store_error)?;
+        let Some(entry) = stored.map(|stored| decode_entry(id, &stored)).transpose()? else {
+            return Ok(None);
+        };
+        // The entry is gone, whatever happens next: this removal happened. If Redis fails
+        // now, the id stays in the user's set until its expiry score passes, counting
+        // against the limit until then and no longer.
+        let _: Result<i64, _> = ::redis::cmd("ZREM")
+            .arg(self.user_key(&entry.user))
+            .arg(sha256_hex(id))
+            .query_async(&mut self.connection.clone())
+            .await;
+        Ok(Some(entry))
+    }
+
+    async fn remove_expired(&self, _now: SystemTime) -> Result<usize, StoreError> {
+        // Entries expire in Redis (PX); the per-user sets are trimmed on insert.
+        Ok(0)
+    }
+}
+
+impl From<&ConnectionId> for StoredConnection {
+    fn from(connection: &ConnectionId) -> Self {
+        StoredConnection {
+            id: connection.as_str().to_owned(),
+            replica: connection.replica().map(str::to_owned),
+        }
+    }
+}
+
+impl From<StoredConnection> for ConnectionId {
+    fn from(stored: StoredConnection) -> Self {
+        match stored.replica {
+            Some(replica) => ConnectionId::on_replica(replica, stored.id),
+            None => ConnectionId::new(stored.id),
+        }
+    }
+}
+
+fn decode_entry(id: &str, stored: &str) -> Result<PendingEntry, StoreError> {
+    let stored: StoredEntry = serde_json::from_str(stored)
+        .map_err(|e| StoreError::new(Corrupt(format!("an entry: {e}"))))?;
+    let user = match &stored.issuer {
+        Some(issuer) => UserId::from_issuer_and_subject(issuer, &stored.subject),
+        None => UserId::from_verified_subject(stored.subject),
+    }
+    .map_err(StoreError::new)?;
+    Ok(PendingEntry {
+        id: ElicitationId::new(id),
+        user,
+        connection: stored.connection.into(),
+        started_at: UNIX_EPOCH + Duration::from_millis(stored.started_ms),
+        expires_at: UNIX_EPOCH + Duration::from_millis(stored.expires_ms),
+    })
+}
+
+fn millis(time: SystemTime) -> Result<u64, StoreError> {
+    let since_epoch = time
+        .duration_since(UNIX_EPOCH)
+        .map_err(|_| StoreError::new("a time before 1970 cannot be stored"))?;
+    u64::try_from(since_epoch.as_millis())
+        .map_err(|_| StoreError::new("a time too far in the future to store"))
+}
+
+fn sha256_hex(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}

@@ -1,0 +1,31 @@
+//! The example binaries the end-to-end tests run as separate processes. The examples are the
+//! package `elicit-examples`, whose MCP programs need its features `rmcp` and `terminal`, so
+//! `cargo test --workspace` does not build them: the first test that needs them builds them
+//! (a no-op when they are current), with the features `.ci/conformance` uses too, so one build
+//! serves both.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The directory holding the built examples: `target/<profile>/examples`.
+pub fn examples_dir() -> &'static Path {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let status = Command::new(env!("CARGO"))
+            .args(["build", "--quiet", "--manifest-path"])
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+            .args(["-p", "elicit-examples", "--features", "rmcp,terminal"])
+            .args(["--example", "terminal_form", "--example", "terminal_client"])
+            .args(["--example", "stdio_server", "--example", "url_mode_server"])
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "building the examples failed");
+        // A test runs from target/<profile>/deps; the examples sit beside deps.
+        let test = std::env::current_exe().expect("the test knows its path");
+        test.parent()
+            .and_then(Path::parent)
+            .expect("the test binary is in target/<profile>/deps")
+            .join("examples")
+    })
+}

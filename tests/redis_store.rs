@@ -1,0 +1,543 @@
+//! `RedisStore` against a real Redis (the server named by `REDIS_URL`; see `tests/redis`):
+//! the tracker's guarantees across replicas, routing of completions to the replica holding
+//! the connection, failures when Redis is gone, and a load run over two replicas.
+//!
+//! A "replica" here is a tracker with its own Redis connections and its own subscription, as
+//! each server process has; `tests/replicas.rs` runs the same flows across real processes.
+
+mod redis_server;
+
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use elicit::server::{
+    CompletionError, Completions, ConnectionId, ElicitationTracker, Initiator, RedisStore, Routed,
+    StartError, SystemClock, UrlPolicy, UserId,
+};
+use elicit::{ElicitationCapability, ElicitationCompleteNotification, ElicitationId};
+use tokio::sync::oneshot;
+
+type Tracker = ElicitationTracker<RedisStore, SystemClock>;
+
+async fn replica(url: &str, prefix: &str) -> Tracker {
+    let store = RedisStore::connect(url)
+        .await
+        .expect("the Redis of REDIS_URL answers")
+        .with_prefix(prefix);
+    ElicitationTracker::with_store(store, SystemClock, UrlPolicy::production())
+}
+
+fn user(subject: &str) -> UserId {
+    UserId::from_verified_subject(subject).unwrap()
+}
+
+fn on(replica: &str, session: &str, subject: &str) -> Initiator {
+    Initiator::new(user(subject), ConnectionId::on_replica(replica, session))
+}
+
+fn connect_url(id: &ElicitationId) -> String {
+    format!("https://mcp.example.com/connect?elicitationId={id}")
+}
+
+async fn start(tracker: &Tracker, initiator: &Initiator) -> Result<ElicitationId, StartError> {
+    let pending = tracker
+        .start(
+            initiator,
+            Some(&ElicitationCapability::url()),
+            "Connect your Example Co account",
+            connect_url,
+        )
+        .await?;
+    Ok(pending.id().clone())
+}
+
+async fn next_within(
+    completions: &mut Completions,
+    limit: Duration,
+) -> Option<(ConnectionId, ElicitationCompleteNotification)> {
+    match tokio::time::timeout(limit, completions.next()).await {
+        Ok(Some(routed)) => Some(routed.expect("a completion this crate wrote").into_parts()),
+        Ok(None) => panic!("the subscription closed"),
+        Err(_) => None,
+    }
+}
+
+#[tokio::test]
+async fn binding_and_single_use_hold_across_replicas() {
+    let Some(url) = redis_server::url("binding_and_single_use_hold_across_replicas") else {
+        return;
+    };
+    let prefix = redis_server::fresh_prefix("binding");
+    let (a, b) = (replica(&url, &prefix).await, replica(&url, &prefix).await);
+    let alice = Initiator::new(
+        UserId::from_issuer_and_subject("https://auth.example.com", "alice-sub").unwrap(),
+        ConnectionId::on_replica("replica-a", "session-1"),
+    );
+    let id = start(&a, &alice).await.unwrap();
+
+    // B sees what A stored, bound to Alice and her connection on A.
+    let entry = b.verify(id.as_str(), &alice.user).await.unwrap();
+    assert_eq!(entry.user, alice.user);
+    assert_eq!(entry.user.subject(), "alice-sub");
+    assert_eq!(entry.connection, alice.connection);
+    assert_eq!(entry.connection.replica(), Some("replica-a"));
+
+    // Someone else, or the same subject from another issuer, is refused and consumes nothing.
+    for other in [
+        user("mallory"),
+        user("alice-sub"),
+        UserId::from_issuer_and_subject("https://other.example.com", "alice-sub").unwrap(),
+    ] {
+        assert!(matches!(
+            b.complete(id.as_str(), &other).await,
+            Err(CompletionError::WrongUser)
+        ));
+    }
+    let done = b.complete(id.as_str(), &alice.user).await.unwrap();
+    assert_eq!(done.user(), &alice.user);
+    assert_eq!(done.notification().to(), &alice.connection);
+    for tracker in [&a, &b] {
+        assert!(matches!(
+            tracker.complete(id.as_str(), &alice.user).await,
+            Err(CompletionError::NotPending)
+        ));
+    }
+
+    // Discard works across replicas too.
+    let id = start(&a, &alice).await.unwrap();
+    b.discard(id.as_str(), &alice.user).await.unwrap();
+    assert!(matches!(
+        a.verify(id.as_str(), &alice.user).await,
+        Err(CompletionError::NotPending)
+    ));
+}
+
+#[tokio::test]
+async fn the_store_names_no_link_and_expires_in_redis() {
+    let Some(url) = redis_server::url("the_store_names_no_link_and_expires_in_redis") else {
+        return;
+    };
+    let prefix = redis_server::fresh_prefix("keys");
+    let tracker = replica(&url, &prefix)
+        .await
+        .with_ttl(Duration::from_millis(1500));
+    let alice = on("replica-a", "session-1", "alice-sub-123");
+    let id = start(&tracker, &alice).await.unwrap();
+
+    let mut redis = ::redis::Client::open(url.as_str())
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap();
+    let keys: Vec<String> = ::redis::cmd("KEYS")
+        .arg(format!("{prefix}:*"))
+        .query_async(&mut redis)
+        .await
+        .unwrap();
+    assert_eq!(keys.len(), 2, "the entry and Alice's set: {keys:?}");
+    for key in &keys {
+        assert!(
+            !key.contains(id.as_str()) && !key.contains("alice"),
+            "{key}"
+        );
+        let hash = key.rsplit(':').next().unwrap();
+        assert!(
+            hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{key}"
+        );
+        let ttl: i64 = ::redis::cmd("PTTL")
+            .arg(key)
+            .query_async(&mut redis)
+            .await
+            .unwrap();
+        assert!((1..=1500).contains(&ttl), "{key} expires in {ttl} ms");
+    }
+    let entry_key = keys.iter().find(|key| key.contains(":e:")).unwrap();
+    let value: String = ::redis::cmd("GET")
+        .arg(entry_key)
+        .query_async(&mut redis)
+        .await
+        .unwrap();
+    assert!(!value.contains(id.as_str()), "{value}");
+
+    // Redis expires it by itself: no sweeper runs here.
+    tokio::time::sleep(Duration::from_millis(1700)).await;
+    let left: Vec<String> = ::redis::cmd("KEYS")
+        .arg(format!("{prefix}:*"))
+        .query_async(&mut redis)
+        .await
+        .unwrap();
+    assert!(left.is_empty(), "{left:?}");
+    assert!(matches!(
+        tracker.complete(id.as_str(), &alice.user).await,
+        Err(CompletionError::NotPending)
+    ));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_per_user_limit_is_held_in_redis_across_replicas() {
+    let Some(url) = redis_server::url("the_per_user_limit_is_held_in_redis_across_replicas") else {
+        return;
+    };
+    let prefix = redis_server::fresh_prefix("limit");
+    let a = Arc::new(replica(&url, &prefix).await.with_max_pending_per_user(5));
+    let b = Arc::new(replica(&url, &prefix).await.with_max_pending_per_user(5));
+
+    // Twenty starts for one user race on two replicas: exactly five get in.
+    let alice = on("replica-a", "session-1", "alice");
+    let racing: Vec<_> = (0..20)
+        .map(|i| {
+            let (tracker, alice) = (if i % 2 == 0 { &a } else { &b }.clone(), alice.clone());
+            tokio::spawn(async move { start(&tracker, &alice).await })
+        })
+        .collect();
+    let mut started = Vec::new();
+    for task in racing {
+        match task.await.unwrap() {
+            Ok(id) => started.push(id),
+            Err(StartError::TooManyPending { limit: 5 }) => {}
+            Err(other) => panic!("{other}"),
+        }
+    }
+    assert_eq!(started.len(), 5);
+
+    // Another user is not held back; completing one of Alice's frees a place on any replica.
+    start(&b, &on("replica-b", "session-2", "bob"))
+        .await
+        .unwrap();
+    b.complete(started[0].as_str(), &alice.user).await.unwrap();
+    start(&a, &alice).await.unwrap();
+    assert!(matches!(
+        start(&b, &alice).await,
+        Err(StartError::TooManyPending { limit: 5 })
+    ));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_replicas_racing_to_complete_have_one_winner() {
+    let Some(url) = redis_server::url("two_replicas_racing_to_complete_have_one_winner") else {
+        return;
+    };
+    let prefix = redis_server::fresh_prefix("race");
+    let a = Arc::new(replica(&url, &prefix).await);
+    let b = Arc::new(replica(&url, &prefix).await);
+    for round in 0..50 {
+        let alice = on("replica-a", "session-1", &format!("user-{round}"));
+        let id = start(&a, &alice).await.unwrap();
+        let barrier = Arc::new(tokio::sync::Barrier::new(2));
+        let racers: Vec<_> = [&a, &b]
+            .into_iter()
+            .map(|tracker| {
+                let (tracker, barrier, id, user) = (
+                    tracker.clone(),
+                    barrier.clone(),
+                    id.clone(),
+                    alice.user.clone(),
+                );
+                tokio::spawn(async move {
+                    barrier.wait().await;
+                    tracker.complete(id.as_str(), &user).await
+                })
+            })
+            .collect();
+        let mut winners = 0;
+        for racer in racers {
+            match racer.await.unwrap() {
+                Ok(_) => winners += 1,
+                Err(CompletionError::NotPending) => {}
+                Err(other) => panic!("{other}"),
+            }
+        }
+        assert_eq!(winners, 1, "round {round}");
+    }
+}
+
+#[tokio::test]
+async fn a_completion_reaches_only_the_replica_holding_the_connection() {
+    let Some(url) =
+        redis_server::url("a_completion_reaches_only_the_replica_holding_the_connection")
+    else {
+        return;
+    };
+    let prefix = redis_server::fresh_prefix("routing");
+    let (a, b) = (replica(&url, &prefix).await, replica(&url, &prefix).await);
+    let mut to_a = a.store().completions("replica-a").await.unwrap();
+    let mut to_b = b.store().completions("replica-b").await.unwrap();
+
+    let alice = on("replica-a", "session-1", "alice");
+    let id = start(&a, &alice).await.unwrap();
+    let done = b.complete(id.as_str(), &alice.user).await.unwrap();
+    assert_eq!(
+        b.store().publish_completion(&done).await.unwrap(),
+        Routed::Delivered
+    );
+    let (to, notification) = next_within(&mut to_a, Duration::from_secs(5))
+        .await
+        .expect("A hears of the completion");
+    assert_eq!(to, alice.connection);
+    assert_eq!(notification.elicitation_id(), &id);
+    assert!(
+        next_within(&mut to_b, Duration::from_millis(300))
+            .await
+            .is_none()
+    );
+
+    // Its replica gone: the elicitation is complete all the same, the notification is lost.
+    let gone = on("replica-gone", "session-9", "carol");
+    let id = start(&a, &gone).await.unwrap();
+    let done = b.complete(id.as_str(), &gone.user).await.unwrap();
+    assert_eq!(
+        b.store().publish_completion(&done).await.unwrap(),
+        Routed::ReplicaGone
+    );
+    // A connection named without a replica is for the completing process to notify.
+    let local = Initiator::new(user("dave"), ConnectionId::new("session-3"));
+    let id = start(&a, &local).await.unwrap();
+    let done = a.complete(id.as_str(), &local.user).await.unwrap();
+    assert_eq!(
+        a.store().publish_completion(&done).await.unwrap(),
+        Routed::NoReplica
+    );
+}
+
+/// A `redis-server` of the test's own, to stop and restart.
+struct OwnServer {
+    port: u16,
+    child: Child,
+}
+
+impl OwnServer {
+    fn start(port: u16, dir: &std::path::Path) -> Option<OwnServer> {
+        let child = Command::new("redis-server")
+            .args([
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                &port.to_string(),
+                "--save",
+                "",
+            ])
+            .args(["--appendonly", "no", "--dir"])
+            .arg(dir)
+            .stdout(Stdio::null())
+            .spawn()
+            .ok()?;
+        let server = OwnServer { port, child };
+        for _ in 0..100 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return Some(server);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        None
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+
+    fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for OwnServer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+#[tokio::test]
+async fn an_unreachable_redis_is_an_error_and_no_link_completes_twice() {
+    // Nothing listens on a port just freed: connecting fails within the timeout, cleanly.
+    let closed = format!("redis://127.0.0.1:{}/", free_port());
+    let began = Instant::now();
+    let refused = RedisStore::connect_with_timeout(&closed, Duration::from_millis(500)).await;
+    assert!(refused.is_err());
+    assert!(refused.unwrap_err().to_string().contains("Redis"));
+    assert!(began.elapsed() < Duration::from_secs(10));
+
+    // Then a server of this test's own, stopped under a tracker and started again.
+    if redis_server::url("an_unreachable_redis_is_an_error_and_no_link_completes_twice").is_none() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("elicit-redis-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let port = free_port();
+    let Some(mut server) = OwnServer::start(port, &dir) else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED the restart half of an_unreachable_redis_is_an_error_and_no_link_completes_twice: no redis-server on PATH"
+        );
+        return;
+    };
+    let store = RedisStore::connect_with_timeout(&server.url(), Duration::from_millis(500))
+        .await
+        .unwrap();
+    let tracker = ElicitationTracker::with_store(store, SystemClock, UrlPolicy::production());
+    let alice = on("replica-a", "session-1", "alice");
+    let id = start(&tracker, &alice).await.unwrap();
+
+    server.stop();
+    let began = Instant::now();
+    assert!(matches!(
+        tracker.complete(id.as_str(), &alice.user).await,
+        Err(CompletionError::Store(_))
+    ));
+    assert!(matches!(
+        start(&tracker, &alice).await,
+        Err(StartError::Store(_))
+    ));
+    assert!(
+        began.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        began.elapsed()
+    );
+
+    // Back without persistence: the pending link is gone, so it cannot complete at all; the
+    // client crate reconnected by itself.
+    let _restarted = OwnServer::start(port, &dir).expect("redis-server restarts");
+    let mut outcome = None;
+    for _ in 0..50 {
+        match tracker.complete(id.as_str(), &alice.user).await {
+            Err(CompletionError::Store(_)) => tokio::time::sleep(Duration::from_millis(100)).await,
+            other => {
+                outcome = Some(other);
+                break;
+            }
+        }
+    }
+    assert!(
+        matches!(outcome, Some(Err(CompletionError::NotPending))),
+        "{outcome:?}"
+    );
+    start(&tracker, &alice).await.unwrap();
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// 1,000 flows over two replicas: each starts on one, completes on the other, and its
+/// notification is routed back to the replica that started it. None may be lost, none
+/// completed twice; the run is bounded in time. Prints throughput and latency percentiles.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_load_run_over_two_replicas_loses_nothing_and_completes_nothing_twice() {
+    const FLOWS: usize = 1000;
+    const IN_FLIGHT: usize = 32;
+    const USERS: usize = 100;
+    let Some(url) =
+        redis_server::url("a_load_run_over_two_replicas_loses_nothing_and_completes_nothing_twice")
+    else {
+        return;
+    };
+    let prefix = redis_server::fresh_prefix("load");
+    let replicas = Arc::new([replica(&url, &prefix).await, replica(&url, &prefix).await]);
+    let names = ["replica-a", "replica-b"];
+
+    // Each replica's sessions: an elicitation id's waiter, told when its notification comes.
+    type Waiters = Arc<Mutex<HashMap<(ConnectionId, ElicitationId), oneshot::Sender<()>>>>;
+    let waiters: [Waiters; 2] = Default::default();
+    let unexpected = Arc::new(Mutex::new(Vec::<String>::new()));
+    for (index, name) in names.into_iter().enumerate() {
+        let mut completions = replicas[index].store().completions(name).await.unwrap();
+        let (waiters, unexpected) = (waiters[index].clone(), unexpected.clone());
+        tokio::spawn(async move {
+            while let Some(routed) = completions.next().await {
+                let (to, notification) = routed.unwrap().into_parts();
+                let key = (to, notification.elicitation_id().clone());
+                match waiters.lock().unwrap().remove(&key) {
+                    Some(waiter) => drop(waiter.send(())),
+                    None => unexpected.lock().unwrap().push(format!("{key:?}")),
+                }
+            }
+        });
+    }
+
+    let run = async {
+        let began = Instant::now();
+        let gate = Arc::new(tokio::sync::Semaphore::new(IN_FLIGHT));
+        let flows: Vec<_> = (0..FLOWS)
+            .map(|flow| {
+                let (replicas, waiters, gate) = (replicas.clone(), waiters.clone(), gate.clone());
+                tokio::spawn(async move {
+                    let _slot = gate.acquire_owned().await.unwrap();
+                    let (starting, completing) = (flow % 2, 1 - flow % 2);
+                    let initiator = on(
+                        names[starting],
+                        &format!("session-{flow}"),
+                        &format!("user-{}", flow % USERS),
+                    );
+                    let flow_began = Instant::now();
+                    let id = start(&replicas[starting], &initiator).await.unwrap();
+                    let (told, notified) = oneshot::channel();
+                    waiters[starting]
+                        .lock()
+                        .unwrap()
+                        .insert((initiator.connection.clone(), id.clone()), told);
+                    let done = replicas[completing]
+                        .complete(id.as_str(), &initiator.user)
+                        .await
+                        .unwrap();
+                    let routed = replicas[completing]
+                        .store()
+                        .publish_completion(&done)
+                        .await
+                        .unwrap();
+                    assert_eq!(routed, Routed::Delivered);
+                    tokio::time::timeout(Duration::from_secs(10), notified)
+                        .await
+                        .expect("the notification arrives within 10 s")
+                        .unwrap();
+                    (id, initiator.user, flow_began.elapsed())
+                })
+            })
+            .collect();
+        let mut finished = Vec::with_capacity(FLOWS);
+        for flow in flows {
+            finished.push(flow.await.unwrap());
+        }
+        (finished, began.elapsed())
+    };
+    let (finished, elapsed) = tokio::time::timeout(Duration::from_secs(120), run)
+        .await
+        .expect("1,000 flows within 120 s");
+
+    // None lost, none doubled: every id once, every waiter told, nothing else delivered.
+    let ids: HashSet<&ElicitationId> = finished.iter().map(|(id, _, _)| id).collect();
+    assert_eq!(ids.len(), FLOWS);
+    assert!(waiters.iter().all(|w| w.lock().unwrap().is_empty()));
+    assert!(unexpected.lock().unwrap().is_empty(), "{unexpected:?}");
+    // And none completes again, on either replica.
+    for (id, user, _) in &finished {
+        for tracker in replicas.iter() {
+            assert!(matches!(
+                tracker.complete(id.as_str(), user).await,
+                Err(CompletionError::NotPending)
+            ));
+        }
+    }
+
+    let mut latencies: Vec<Duration> = finished.iter().map(|(_, _, took)| *took).collect();
+    latencies.sort();
+    let percentile = |p: usize| latencies[(latencies.len() * p / 100).min(latencies.len() - 1)];
+    let _ = writeln!(
+        std::io::stderr(),
+        "load run: {FLOWS} flows over 2 replicas, {IN_FLIGHT} in flight: {:.0} flows/s; \
+         start-to-notification latency p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        FLOWS as f64 / elapsed.as_secs_f64(),
+        percentile(50).as_secs_f64() * 1e3,
+        percentile(99).as_secs_f64() * 1e3,
+        latencies[latencies.len() - 1].as_secs_f64() * 1e3,
+    );
+}
