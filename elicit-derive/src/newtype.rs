@@ -60,6 +60,7 @@ pub fn expand_newtype(newtype: &Newtype, with_checks: bool) -> TokenStream {
                     <#inner as #krate::ElicitValue>::KIND,
                     #attrs,
                 );
+                const NARROWED: bool = true;
                 type DefaultLiteral = <#inner as #krate::ElicitValue>::DefaultLiteral;
                 fn from_default(
                     __literal: Self::DefaultLiteral,

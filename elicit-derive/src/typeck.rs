@@ -74,6 +74,7 @@ pub fn type_checks(krate: &TokenStream, ty: &Type, a: &FieldKeys) -> TokenStream
     }
 
     checks.extend(type_string_rules(krate, &kind, a));
+    checks.extend(default_keeps_type_rules(krate, ty, &kind, a));
 
     if let Some(min) = a.min_items.get() {
         let span = span_of(a.min_items.tokens(), Span::call_site());
@@ -172,4 +173,45 @@ fn type_string_rules(krate: &TokenStream, kind: &TokenStream, a: &FieldKeys) -> 
         }
     }
     checks
+}
+
+/// A number or string default on a field whose type declares bounds or lengths (a newtype) must
+/// keep them, as it must keep the field's own (which the derive checks). Only for such types: a
+/// plain integer's range is the compiler's to enforce on the literal.
+fn default_keeps_type_rules(
+    krate: &TokenStream,
+    ty: &Type,
+    kind: &TokenStream,
+    a: &FieldKeys,
+) -> TokenStream {
+    let Some(default) = a.default.get() else {
+        return TokenStream::new();
+    };
+    let (value, message) = match &default.kind {
+        DefaultKind::Number(value) => {
+            let n = number(krate, *value);
+            (
+                quote!(#krate::__private::DefaultValue::Number(#n)),
+                format!(
+                    "default {} is outside the `minimum`/`maximum` the field's type declares: change the default, or the type",
+                    default.expr.to_token_stream()
+                ),
+            )
+        }
+        DefaultKind::Str(text) => (
+            quote!(#krate::__private::DefaultValue::Str(#text)),
+            format!(
+                "default \"{text}\" breaks the `min_length`/`max_length` the field's type declares: change the default, or the type"
+            ),
+        ),
+        _ => return TokenStream::new(),
+    };
+    let span = default.expr.span();
+    quote_spanned! {span=>
+        if <#ty as #krate::ElicitField>::NARROWED
+            && #krate::__private::default_outside(#kind, #value)
+        {
+            ::core::panic!(#message);
+        }
+    }
 }

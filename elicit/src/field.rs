@@ -124,6 +124,10 @@ pub struct Choices {
 pub trait ElicitValue: Sized {
     #[doc(hidden)]
     const KIND: Kind;
+    /// Whether `KIND` carries constraints the type declares beyond its own range (a newtype's),
+    /// which a field's default must then keep.
+    #[doc(hidden)]
+    const NARROWED: bool = false;
     /// The type of a `#[elicit(default = ..)]` for this field: `&'static str` for `String` and
     /// typed values (their wire text), the type itself for numbers, booleans and enums,
     /// `&'static [E]` for multi-selects.
@@ -155,6 +159,8 @@ pub trait ElicitValue: Sized {
 pub trait ElicitField: Sized {
     #[doc(hidden)]
     const KIND: Kind;
+    #[doc(hidden)]
+    const NARROWED: bool = false;
     #[doc(hidden)]
     const OPTIONAL: bool;
     #[doc(hidden)]
@@ -224,6 +230,7 @@ pub trait ElicitChoice: Sized + 'static {
 #[diagnostic::do_not_recommend]
 impl<T: ElicitValue> ElicitField for Option<T> {
     const KIND: Kind = T::KIND;
+    const NARROWED: bool = T::NARROWED;
     const OPTIONAL: bool = true;
     type DefaultLiteral = T::DefaultLiteral;
     fn from_default(literal: Self::DefaultLiteral) -> Result<Self, Problem> {
@@ -249,6 +256,7 @@ macro_rules! __impl_field_for_value {
         #[diagnostic::do_not_recommend]
         impl $crate::ElicitField for $ty {
             const KIND: $crate::__private::Kind = <$ty as $crate::ElicitValue>::KIND;
+            const NARROWED: bool = <$ty as $crate::ElicitValue>::NARROWED;
             const OPTIONAL: bool = false;
             type DefaultLiteral = <$ty as $crate::ElicitValue>::DefaultLiteral;
             fn from_default(__literal: Self::DefaultLiteral) -> ::core::result::Result<Self, $crate::Problem> {

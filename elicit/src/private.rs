@@ -214,6 +214,56 @@ pub const fn narrow(kind: Kind, attrs: Attrs) -> Kind {
     }
 }
 
+/// Whether a number or string default breaks the bounds or lengths `kind` carries: for a field
+/// whose type declares them (a newtype), as the derive checks a field's own attributes.
+pub const fn default_outside(kind: Kind, default: DefaultValue) -> bool {
+    match (kind, default) {
+        (Kind::Integer { minimum, maximum }, DefaultValue::Number(n)) => match n.as_i64() {
+            Some(i) => i < minimum || i > maximum,
+            None => false,
+        },
+        (Kind::Number { minimum, maximum }, DefaultValue::Number(n)) => {
+            let below = match minimum {
+                Some(min) => n.as_f64() < min.as_f64(),
+                None => false,
+            };
+            let above = match maximum {
+                Some(max) => n.as_f64() > max.as_f64(),
+                None => false,
+            };
+            below || above
+        }
+        (Kind::String(rules), DefaultValue::Str(text)) => {
+            let length = code_points(text);
+            let short = match rules.min_length {
+                Some(min) => length < min,
+                None => false,
+            };
+            let long = match rules.max_length {
+                Some(max) => length > max,
+                None => false,
+            };
+            short || long
+        }
+        _ => false,
+    }
+}
+
+/// The length of a text in code points, as JSON Schema counts it: the bytes that do not
+/// continue a UTF-8 sequence.
+const fn code_points(text: &str) -> u64 {
+    let bytes = text.as_bytes();
+    let mut count = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] & 0xC0 != 0x80 {
+            count += 1;
+        }
+        i += 1;
+    }
+    count
+}
+
 /// A string constraint a type may declare.
 #[derive(Clone, Copy)]
 pub enum StringRule {
