@@ -65,9 +65,6 @@ fn main() -> Result<(), BoxError> {
 /// browser sessions of its own login, and a channel per client connection.
 struct McpServer {
     tracker: ElicitationTracker,
-    /// The tracker is async (a store shared by replicas does network I/O); this synchronous
-    /// server waits on it with a small runtime of its own.
-    runtime: tokio::runtime::Runtime,
     base_url: String,
     tokens: Mutex<HashMap<UserId, String>>,
     /// Session cookie -> user, as the server's own login (or its authorization server) set it.
@@ -85,19 +82,19 @@ impl McpServer {
         if let Some(token) = lock(&self.tokens).get(&caller.user) {
             return Ok(format!("3 files, listed with {token}"));
         }
-        let pending = self
-            .runtime
-            .block_on(self.tracker.start(
-                caller,
-                Some(client),
-                "Authorization is required to access your Example Co files.",
-                |id| format!("{}/connect?elicitationId={id}", self.base_url),
-            ))
-            .map_err(|e| JsonRpcError {
-                code: -32603,
-                message: e.to_string(),
-                data: None,
-            })?;
+        // The tracker is async (a store shared by replicas does network I/O); this synchronous
+        // server waits on it with pollster's `block_on`, which is all it needs of a runtime.
+        let pending = pollster::block_on(self.tracker.start(
+            caller,
+            Some(client),
+            "Authorization is required to access your Example Co files.",
+            |id| format!("{}/connect?elicitationId={id}", self.base_url),
+        ))
+        .map_err(|e| JsonRpcError {
+            code: -32603,
+            message: e.to_string(),
+            data: None,
+        })?;
         Err(pending
             .required_error("This request requires more information.")
             .into())
@@ -114,10 +111,10 @@ impl McpServer {
         };
         // The same user who started the elicitation? (A real server checks this, redirects to
         // the third party, and completes in the callback, checking again.)
-        if let Err(e) = self.runtime.block_on(self.tracker.verify(&id, user)) {
+        if let Err(e) = pollster::block_on(self.tracker.verify(&id, user)) {
             return refusal(&e);
         }
-        let completed = match self.runtime.block_on(self.tracker.complete(&id, user)) {
+        let completed = match pollster::block_on(self.tracker.complete(&id, user)) {
             Ok(completed) => completed,
             Err(e) => return refusal(&e),
         };
@@ -227,7 +224,6 @@ pub fn run() -> Result<Outcome, BoxError> {
     let server = Arc::new(McpServer {
         // Development: the connect page is plain http on loopback. Production allows https only.
         tracker: ElicitationTracker::new(UrlPolicy::development()),
-        runtime: tokio::runtime::Builder::new_current_thread().build()?,
         base_url: format!("http://{addr}"),
         tokens: Mutex::new(HashMap::new()),
         browser_sessions: HashMap::from([

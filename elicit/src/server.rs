@@ -13,8 +13,7 @@
 //! use elicit::{ElicitationCapability, JsonRpcError, UrlElicitationRequiredError};
 //! use elicit::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
 //!
-//! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() {
+//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 //! let tracker = ElicitationTracker::new(UrlPolicy::production());
 //! let client = ElicitationCapability::form_and_url();
 //! let initiator = Initiator::new(
@@ -36,6 +35,7 @@
 //! // for every listed id has come (see `elicit::client::UrlElicitationWatch`).
 //! let required = UrlElicitationRequiredError::try_from(&error).unwrap();
 //! assert_eq!(required.elicitations()[0].elicitation_id(), pending.id());
+//! # });
 //! # }
 //! ```
 

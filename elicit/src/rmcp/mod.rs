@@ -69,7 +69,7 @@
 //!         "Authorization is required to access your files.",
 //!         |id| format!("https://mcp.example.com/connect?elicitationId={id}"),
 //!         "This request requires more information.",
-//!     )?)
+//!     ).await?)
 //! }
 //!
 //! // The connect page, once the browser's session says who the user is: only the user who
@@ -80,7 +80,7 @@
 //!     elicitation_id: &str,
 //!     browser_user: &UserId,
 //! ) -> Result<(), Box<dyn std::error::Error>> {
-//!     let completed = tracker.complete(elicitation_id, browser_user)?;
+//!     let completed = tracker.complete(elicitation_id, browser_user).await?;
 //!     peers.notify(&completed).await?;
 //!     Ok(())
 //! }
