@@ -9,6 +9,16 @@ use crate::ctxt::Ctxt;
 pub enum Input<'a> {
     Form(Form<'a>),
     Choice(Choice<'a>),
+    /// Boxed: its attributes are a whole field's and a container's.
+    Newtype(Box<Newtype<'a>>),
+}
+
+/// A tuple struct of one field: a field type of its own, with the constraints it declares.
+pub struct Newtype<'a> {
+    pub input: &'a DeriveInput,
+    pub attrs: attr::Newtype,
+    /// The type of the one field.
+    pub inner: &'a Type,
 }
 
 pub struct Form<'a> {
@@ -23,6 +33,10 @@ pub struct Field<'a> {
     pub attrs: attr::Field,
     /// The key in `properties` and in `content`.
     pub wire_name: String,
+    /// Whether the field broke none of the derive's own rules (set by `check`): only then do
+    /// the compiler's checks of its attributes against its type run beside the derive's errors,
+    /// so no mistake is reported twice.
+    pub clean: bool,
 }
 
 pub struct Choice<'a> {
@@ -38,12 +52,23 @@ pub struct Variant<'a> {
     pub wire_name: String,
 }
 
-const SHAPE_HELP: &str = "a form is a struct with named fields, and a choice is an enum whose \
-                          variants carry no data";
+const SHAPE_HELP: &str = "a form is a struct with named fields, a choice is an enum whose \
+                          variants carry no data, and a field type of your own is a tuple struct \
+                          of one field";
 
 impl<'a> Input<'a> {
     /// Reads the input; `None` when its shape cannot be derived at all (errors are in `cx`).
     pub fn from_syn(cx: &Ctxt, input: &'a DeriveInput) -> Option<Self> {
+        if let Data::Struct(data) = &input.data
+            && let Fields::Unnamed(unnamed) = &data.fields
+            && unnamed.unnamed.len() == 1
+        {
+            return Some(Input::Newtype(Box::new(Newtype {
+                input,
+                attrs: attr::Newtype::from_attrs(cx, &input.attrs),
+                inner: &unnamed.unnamed[0].ty,
+            })));
+        }
         let attrs = attr::Container::from_attrs(cx, &input.attrs);
         match &input.data {
             Data::Struct(data) => match &data.fields {
@@ -62,7 +87,7 @@ impl<'a> Input<'a> {
                 Fields::Unnamed(_) => {
                     cx.error_spanned_by(
                         &input.ident,
-                        format!("#[derive(Elicit)] cannot be used on a tuple struct: {SHAPE_HELP}; name the fields so each becomes a form property"),
+                        format!("#[derive(Elicit)] cannot be used on a tuple struct of several fields: {SHAPE_HELP}; name the fields so each becomes a form property"),
                     );
                     None
                 }
@@ -147,6 +172,7 @@ impl<'a> Field<'a> {
             ty: &field.ty,
             attrs,
             wire_name,
+            clean: true,
         }
     }
 }

@@ -85,42 +85,179 @@ pub struct Default {
     pub kind: DefaultKind,
 }
 
-pub struct Container {
-    pub message: Attr<LitStr>,
-    pub rename_all: Attr<RenameRule>,
-    pub serde_rename_all: Option<(LitStr, RenameRule)>,
-    pub krate: Attr<syn::Path>,
+/// Declares the `#[elicit(..)]` keys of one place (container, field, variant) in one table:
+/// each row is the key as written, the member it fills, its value type and how that value is
+/// read. The struct, its empty value, the list of keys in the "unknown attribute" error, the
+/// dispatch of a key to its reader and the list of keys set all come from the table.
+macro_rules! elicit_keys {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $($key:literal => $member:ident: $ty:ty = $read:expr,)*
+        }
+    ) => {
+        $(#[$meta])*
+        pub struct $name {
+            $(pub $member: Attr<$ty>,)*
+        }
+
+        impl $name {
+            /// Every key, as listed in the error for an unknown one.
+            const KEYS: &'static str = concat!($($key, ", ",)*);
+
+            fn empty() -> Self {
+                $name { $($member: Attr::none($key),)* }
+            }
+
+            /// Reads `meta` into its member; an error when the key is not in the table.
+            fn read(&mut self, cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<()> {
+                let key = &meta.path;
+                $(if key.is_ident($key) {
+                    let value = ($read)(meta)?;
+                    self.$member.set(cx, key, value);
+                    return Ok(());
+                })*
+                Err(unknown(meta, Self::KEYS.trim_end_matches(", ")))
+            }
+
+            /// The keys that were written, each with its tokens.
+            // A container's and a variant's keys have no rule that needs them all.
+            #[allow(dead_code)]
+            pub fn set_keys(&self) -> Vec<(&'static str, &TokenStream)> {
+                let mut set = Vec::new();
+                $(if let Some(tokens) = self.$member.tokens() {
+                    set.push(($key, tokens));
+                })*
+                set
+            }
+        }
+    };
 }
 
+elicit_keys! {
+    /// The `#[elicit(..)]` keys of a struct or an enum.
+    pub struct ContainerKeys {
+        "message" => message: LitStr = lit_str,
+        "rename_all" => rename_all: RenameRule = |meta: &ParseNestedMeta| RenameRule::from_lit(&lit_str(meta)?),
+        "crate" => krate: syn::Path = |meta: &ParseNestedMeta| lit_str(meta)?.parse::<syn::Path>(),
+    }
+}
+
+elicit_keys! {
+    /// The `#[elicit(..)]` keys of a form's field.
+    pub struct FieldKeys {
+        "title" => title: LitStr = lit_str,
+        "description" => description: LitStr = lit_str,
+        "default" => default: Default = default_value,
+        "format" => format: LitStr = lit_str,
+        "min_length" => min_length: u64 = count,
+        "max_length" => max_length: u64 = count,
+        "pattern" => pattern: LitStr = lit_str,
+        "minimum" => minimum: NumLit = num_lit,
+        "maximum" => maximum: NumLit = num_lit,
+        "min_items" => min_items: u64 = count,
+        "max_items" => max_items: u64 = count,
+        "rename" => rename: LitStr = lit_str,
+        "skip" => skip: () = |_: &ParseNestedMeta| syn::Result::Ok(()),
+        "not_sensitive" => not_sensitive: () = |_: &ParseNestedMeta| syn::Result::Ok(()),
+    }
+}
+
+elicit_keys! {
+    /// The `#[elicit(..)]` keys of a choice enum's variant.
+    pub struct VariantKeys {
+        "title" => title: LitStr = lit_str,
+        "rename" => rename: LitStr = lit_str,
+    }
+}
+
+/// The kinds of field that some attributes are limited to.
+#[derive(Clone, Copy)]
+pub enum FieldKind {
+    String,
+    Number,
+    MultiSelect,
+}
+
+impl FieldKind {
+    /// How an error names a field of this kind: "for a string field".
+    pub fn article_name(self) -> &'static str {
+        match self {
+            FieldKind::String => "a string",
+            FieldKind::Number => "a number",
+            FieldKind::MultiSelect => "a multi-select",
+        }
+    }
+}
+
+impl FieldKeys {
+    /// For each kind of field, the first attribute set that only that kind takes.
+    pub fn kind_limited(&self) -> [(FieldKind, Option<&TokenStream>); 3] {
+        [
+            (
+                FieldKind::String,
+                first(&[
+                    self.min_length.tokens(),
+                    self.max_length.tokens(),
+                    self.pattern.tokens(),
+                    self.format.tokens(),
+                ]),
+            ),
+            (
+                FieldKind::Number,
+                first(&[self.minimum.tokens(), self.maximum.tokens()]),
+            ),
+            (
+                FieldKind::MultiSelect,
+                first(&[self.min_items.tokens(), self.max_items.tokens()]),
+            ),
+        ]
+    }
+}
+
+fn first<'a>(attrs: &[Option<&'a TokenStream>]) -> Option<&'a TokenStream> {
+    attrs.iter().flatten().next().copied()
+}
+
+/// A struct's or enum's attributes.
+pub struct Container {
+    pub keys: ContainerKeys,
+    pub serde_rename_all: Option<(LitStr, RenameRule)>,
+}
+
+/// A field's attributes.
 pub struct Field {
-    pub title: Attr<LitStr>,
-    pub description: Attr<LitStr>,
-    pub default: Attr<Default>,
-    pub format: Attr<LitStr>,
-    pub min_length: Attr<u64>,
-    pub max_length: Attr<u64>,
-    pub pattern: Attr<LitStr>,
-    pub minimum: Attr<NumLit>,
-    pub maximum: Attr<NumLit>,
-    pub min_items: Attr<u64>,
-    pub max_items: Attr<u64>,
-    pub rename: Attr<LitStr>,
+    pub keys: FieldKeys,
     pub serde_rename: Option<LitStr>,
-    pub skip: Attr<()>,
-    pub not_sensitive: Attr<()>,
     pub doc: Option<String>,
 }
 
+/// A variant's attributes.
 pub struct Variant {
-    pub title: Attr<LitStr>,
-    pub rename: Attr<LitStr>,
+    pub keys: VariantKeys,
     pub serde_rename: Option<LitStr>,
 }
 
-const CONTAINER_KEYS: &str = "message, rename_all, crate";
-const FIELD_KEYS: &str = "title, description, default, format, min_length, max_length, pattern, \
-     minimum, maximum, min_items, max_items, rename, skip, not_sensitive";
-const VARIANT_KEYS: &str = "title, rename";
+impl std::ops::Deref for Container {
+    type Target = ContainerKeys;
+    fn deref(&self) -> &ContainerKeys {
+        &self.keys
+    }
+}
+
+impl std::ops::Deref for Field {
+    type Target = FieldKeys;
+    fn deref(&self) -> &FieldKeys {
+        &self.keys
+    }
+}
+
+impl std::ops::Deref for Variant {
+    type Target = VariantKeys;
+    fn deref(&self) -> &VariantKeys {
+        &self.keys
+    }
+}
 
 /// Runs `each` on every item of every `#[elicit(..)]` attribute, recording parse errors.
 fn for_each_elicit_meta(
@@ -221,11 +358,12 @@ fn default_value(meta: &ParseNestedMeta) -> syn::Result<Default> {
 }
 
 /// Whether a path can be `Enum::Variant`: two segments or more, not starting with a primitive
-/// type or `String` (whose associated constants, `u8::MAX` say, are values of no choice enum).
+/// type, `String` or the standard library (whose constants, `u8::MAX` or `std::u8::MAX`, are
+/// values of no choice enum).
 fn names_a_variant(path: &syn::Path) -> bool {
     const NOT_ENUMS: &[&str] = &[
         "bool", "char", "str", "String", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16",
-        "i32", "i64", "i128", "isize", "f32", "f64",
+        "i32", "i64", "i128", "isize", "f32", "f64", "std", "core", "alloc",
     ];
     let first = path.segments.first().map(|s| s.ident.to_string());
     path.segments.len() >= 2 && !first.is_some_and(|first| NOT_ENUMS.contains(&first.as_str()))
@@ -314,119 +452,82 @@ impl Container {
     }
 
     pub fn from_attrs(cx: &Ctxt, attrs: &[Attribute]) -> Self {
-        let mut container = Container {
-            message: Attr::none("message"),
-            rename_all: Attr::none("rename_all"),
-            serde_rename_all: None,
-            krate: Attr::none("crate"),
-        };
-        for_each_elicit_meta(cx, attrs, |meta| {
-            let key = &meta.path;
-            if key.is_ident("message") {
-                container.message.set(cx, key, lit_str(meta)?);
-            } else if key.is_ident("rename_all") {
-                let lit = lit_str(meta)?;
-                container
-                    .rename_all
-                    .set(cx, key, RenameRule::from_lit(&lit)?);
-            } else if key.is_ident("crate") {
-                let lit = lit_str(meta)?;
-                container.krate.set(cx, key, lit.parse()?);
-            } else {
-                return Err(unknown(meta, CONTAINER_KEYS));
-            }
-            Ok(())
-        });
+        let mut keys = ContainerKeys::empty();
+        for_each_elicit_meta(cx, attrs, |meta| keys.read(cx, meta));
+        let mut serde_rename_all = None;
         for_each_serde_meta(attrs, |meta| {
             if let Some(lit) = serde_rename(meta, "rename_all")?
                 && let Ok(rule) = RenameRule::from_lit(&lit)
             {
-                container.serde_rename_all = Some((lit, rule));
+                serde_rename_all = Some((lit, rule));
             }
             Ok(())
         });
-        container
+        Container {
+            keys,
+            serde_rename_all,
+        }
     }
 }
 
 impl Field {
     pub fn from_attrs(cx: &Ctxt, attrs: &[Attribute]) -> Self {
-        let mut field = Field {
-            title: Attr::none("title"),
-            description: Attr::none("description"),
-            default: Attr::none("default"),
-            format: Attr::none("format"),
-            min_length: Attr::none("min_length"),
-            max_length: Attr::none("max_length"),
-            pattern: Attr::none("pattern"),
-            minimum: Attr::none("minimum"),
-            maximum: Attr::none("maximum"),
-            min_items: Attr::none("min_items"),
-            max_items: Attr::none("max_items"),
-            rename: Attr::none("rename"),
-            serde_rename: None,
-            skip: Attr::none("skip"),
-            not_sensitive: Attr::none("not_sensitive"),
+        let mut keys = FieldKeys::empty();
+        for_each_elicit_meta(cx, attrs, |meta| keys.read(cx, meta));
+        Field {
+            keys,
+            serde_rename: serde_rename_of(attrs),
             doc: doc_comment(attrs),
-        };
-        for_each_elicit_meta(cx, attrs, |meta| {
-            let key = &meta.path;
-            let f = &mut field;
-            match key.get_ident().map(|i| i.to_string()).as_deref() {
-                Some("title") => f.title.set(cx, key, lit_str(meta)?),
-                Some("description") => f.description.set(cx, key, lit_str(meta)?),
-                Some("default") => f.default.set(cx, key, default_value(meta)?),
-                Some("format") => f.format.set(cx, key, lit_str(meta)?),
-                Some("min_length") => f.min_length.set(cx, key, count(meta)?),
-                Some("max_length") => f.max_length.set(cx, key, count(meta)?),
-                Some("pattern") => f.pattern.set(cx, key, lit_str(meta)?),
-                Some("minimum") => f.minimum.set(cx, key, num_lit(meta)?),
-                Some("maximum") => f.maximum.set(cx, key, num_lit(meta)?),
-                Some("min_items") => f.min_items.set(cx, key, count(meta)?),
-                Some("max_items") => f.max_items.set(cx, key, count(meta)?),
-                Some("rename") => f.rename.set(cx, key, lit_str(meta)?),
-                Some("skip") => f.skip.set(cx, key, ()),
-                Some("not_sensitive") => f.not_sensitive.set(cx, key, ()),
-                _ => return Err(unknown(meta, FIELD_KEYS)),
-            }
-            Ok(())
-        });
-        for_each_serde_meta(attrs, |meta| {
-            if let Some(lit) = serde_rename(meta, "rename")? {
-                field.serde_rename = Some(lit);
-            }
-            Ok(())
-        });
-        field
+        }
     }
 }
 
 impl Variant {
     pub fn from_attrs(cx: &Ctxt, attrs: &[Attribute]) -> Self {
-        let mut variant = Variant {
-            title: Attr::none("title"),
-            rename: Attr::none("rename"),
-            serde_rename: None,
-        };
-        for_each_elicit_meta(cx, attrs, |meta| {
-            let key = &meta.path;
-            if key.is_ident("title") {
-                variant.title.set(cx, key, lit_str(meta)?);
-            } else if key.is_ident("rename") {
-                variant.rename.set(cx, key, lit_str(meta)?);
-            } else {
-                return Err(unknown(meta, VARIANT_KEYS));
-            }
-            Ok(())
-        });
-        for_each_serde_meta(attrs, |meta| {
-            if let Some(lit) = serde_rename(meta, "rename")? {
-                variant.serde_rename = Some(lit);
-            }
-            Ok(())
-        });
-        variant
+        let mut keys = VariantKeys::empty();
+        for_each_elicit_meta(cx, attrs, |meta| keys.read(cx, meta));
+        Variant {
+            keys,
+            serde_rename: serde_rename_of(attrs),
+        }
     }
+}
+
+/// A newtype's attributes: the constraints it declares, read with the field table (a newtype
+/// narrows its field's property as a field's attributes do), and the container's keys.
+pub struct Newtype {
+    pub container: ContainerKeys,
+    pub keys: FieldKeys,
+}
+
+impl Newtype {
+    pub fn from_attrs(cx: &Ctxt, attrs: &[Attribute]) -> Self {
+        let mut container = ContainerKeys::empty();
+        let mut keys = FieldKeys::empty();
+        for_each_elicit_meta(cx, attrs, |meta| {
+            let for_container = ["crate", "message", "rename_all"]
+                .iter()
+                .any(|key| meta.path.is_ident(key));
+            if for_container {
+                container.read(cx, meta)
+            } else {
+                keys.read(cx, meta)
+            }
+        });
+        Newtype { container, keys }
+    }
+}
+
+/// The name of `#[serde(rename = "..")]` (or its `deserialize` half) on a field or variant.
+fn serde_rename_of(attrs: &[Attribute]) -> Option<LitStr> {
+    let mut found = None;
+    for_each_serde_meta(attrs, |meta| {
+        if let Some(lit) = serde_rename(meta, "rename")? {
+            found = Some(lit);
+        }
+        Ok(())
+    });
+    found
 }
 
 /// The span of an attribute's tokens, or of a fallback.

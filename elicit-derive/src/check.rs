@@ -4,22 +4,21 @@
 use std::collections::HashMap;
 
 use quote::ToTokens;
+use syn::LitStr;
 
-use crate::ast::{Choice, Field, Form};
-use crate::attr::{Attr, DefaultKind, NumValue};
+use crate::ast::{Choice, Field, Form, Newtype};
+use crate::attr::{Attr, DefaultKind, FieldKeys, NumValue};
 use crate::ctxt::Ctxt;
+use crate::format;
 use crate::sensitive::sensitive_term;
 
-const FORMATS: &[&str] = &["email", "uri", "date", "date-time"];
-
-/// Checks a form. Returns, per field, whether the field broke none of the rules of its own, so
-/// that the compiler's checks of its type can run alongside these errors without repeating one.
-pub fn check_form(cx: &Ctxt, form: &Form) -> Vec<bool> {
-    let mut clean = Vec::with_capacity(form.fields.len());
-    for field in &form.fields {
+/// Checks a form, marking each field that broke none of the rules of its own as clean, so that
+/// the compiler's checks of its type can run alongside these errors without repeating one.
+pub fn check_form(cx: &Ctxt, form: &mut Form) {
+    for field in &mut form.fields {
         let before = cx.error_count();
         check_field(cx, field);
-        clean.push(cx.error_count() == before);
+        field.clean = cx.error_count() == before;
     }
     check_wire_names_are_unique(
         cx,
@@ -29,7 +28,6 @@ pub fn check_form(cx: &Ctxt, form: &Form) -> Vec<bool> {
             .map(|f| (&f.wire_name, f.ident.to_token_stream())),
     );
     check_serde_rename_all_agrees(cx, &form.attrs);
-    clean
 }
 
 fn check_field(cx: &Ctxt, field: &Field) {
@@ -38,14 +36,14 @@ fn check_field(cx: &Ctxt, field: &Field) {
         return;
     }
     check_not_sensitive(cx, field);
-    check_format_is_supported(cx, field);
-    check_one_kind_of_attributes(cx, field);
-    check_lengths_are_ordered(cx, field);
-    check_range_is_ordered(cx, field);
-    check_items_are_ordered(cx, field);
-    check_pattern_compiles(cx, field);
+    check_format_is_supported(cx, &field.attrs);
+    check_one_kind_of_attributes(cx, &field.attrs);
+    check_lengths_are_ordered(cx, &field.attrs);
+    check_range_is_ordered(cx, &field.attrs);
+    check_items_are_ordered(cx, &field.attrs);
+    check_pattern_compiles(cx, &field.attrs);
     check_default_fits(cx, field);
-    check_serde_rename_agrees(cx, field);
+    check_renames_agree(cx, field.attrs.rename.get(), &field.attrs.serde_rename);
 }
 
 pub fn check_choice(cx: &Ctxt, choice: &Choice) {
@@ -58,15 +56,53 @@ pub fn check_choice(cx: &Ctxt, choice: &Choice) {
             .map(|v| (&v.wire_name, v.ident.to_token_stream())),
     );
     for variant in &choice.variants {
-        // A variant's elicit and serde renames must agree, so content and serde read the same value.
-        if let (Some(ours), Some(theirs)) =
-            (variant.attrs.rename.get(), &variant.attrs.serde_rename)
-            && ours.value() != theirs.value()
-        {
-            cx.error_spanned_by(ours, format!("#[elicit(rename = \"{}\")] disagrees with #[serde(rename = \"{}\")]: content would not round-trip through serde; give both the same name, or keep only one of them", ours.value(), theirs.value()));
-        }
+        check_renames_agree(cx, variant.attrs.rename.get(), &variant.attrs.serde_rename);
     }
     check_serde_rename_all_agrees(cx, &choice.attrs);
+}
+
+/// Checks a newtype: only the constraints of a field's value apply, and they must hold
+/// together as a field's do.
+pub fn check_newtype(cx: &Ctxt, newtype: &Newtype) {
+    check_newtype_keys(cx, newtype);
+    let keys = &newtype.attrs.keys;
+    check_format_is_supported(cx, keys);
+    check_one_kind_of_attributes(cx, keys);
+    check_lengths_are_ordered(cx, keys);
+    check_range_is_ordered(cx, keys);
+    check_pattern_compiles(cx, keys);
+}
+
+/// A newtype declares what its values are; how a form asks for it (title, default, name ...) is
+/// said on the field that uses it, and a message on the form.
+fn check_newtype_keys(cx: &Ctxt, newtype: &Newtype) {
+    const VALUE_KEYS: &[&str] = &[
+        "format",
+        "min_length",
+        "max_length",
+        "pattern",
+        "minimum",
+        "maximum",
+    ];
+    for (key, tokens) in newtype.attrs.keys.set_keys() {
+        if !VALUE_KEYS.contains(&key) {
+            cx.error_spanned_by(tokens, format!("`{key}` says how a form asks for a field, so it goes on the field that uses this type; on a newtype (a tuple struct of one field) only what its values are: {}", VALUE_KEYS.join(", ")));
+        }
+    }
+    let container = &newtype.attrs.container;
+    for (key, tokens) in container.set_keys() {
+        let applies_to = match key {
+            "message" => "a form (a struct with named fields)",
+            "rename_all" => "a form or a choice enum, whose fields or variants it renames",
+            _ => continue,
+        };
+        cx.error_spanned_by(
+            tokens,
+            format!(
+                "`{key}` applies to {applies_to}, not to a newtype (a tuple struct of one field)"
+            ),
+        );
+    }
 }
 
 /// A choice is not asked for on its own, so a `message` on it would never be sent.
@@ -81,23 +117,8 @@ fn check_skip_stands_alone(cx: &Ctxt, field: &Field) {
     let Some(skip) = field.attrs.skip.tokens() else {
         return;
     };
-    let a = &field.attrs;
-    let others = [
-        a.title.is_set(),
-        a.description.is_set(),
-        a.default.is_set(),
-        a.format.is_set(),
-        a.min_length.is_set(),
-        a.max_length.is_set(),
-        a.pattern.is_set(),
-        a.minimum.is_set(),
-        a.maximum.is_set(),
-        a.min_items.is_set(),
-        a.max_items.is_set(),
-        a.rename.is_set(),
-        a.not_sensitive.is_set(),
-    ];
-    if others.iter().any(|set| *set) {
+    let others = field.attrs.set_keys();
+    if others.iter().any(|(key, _)| *key != "skip") {
         cx.error_spanned_by(skip, "`skip` leaves the field out of the form (it is filled from Default), so its other elicit attributes would have no effect; remove them or `skip`");
     }
 }
@@ -140,9 +161,9 @@ fn check_not_sensitive(cx: &Ctxt, field: &Field) {
 }
 
 /// The spec allows exactly four string formats.
-fn check_format_is_supported(cx: &Ctxt, field: &Field) {
-    if let Some(format) = field.attrs.format.get()
-        && !FORMATS.contains(&format.value().as_str())
+fn check_format_is_supported(cx: &Ctxt, keys: &FieldKeys) {
+    if let Some(format) = keys.format.get()
+        && format::variant(&format.value()).is_none()
     {
         cx.error_spanned_by(
                 format,
@@ -152,24 +173,11 @@ fn check_format_is_supported(cx: &Ctxt, field: &Field) {
 }
 
 /// String, number and multi-select attributes cannot all describe the same field.
-fn check_one_kind_of_attributes(cx: &Ctxt, field: &Field) {
-    let a = &field.attrs;
-    let string = first_set(&[
-        a.min_length.tokens(),
-        a.max_length.tokens(),
-        a.pattern.tokens(),
-        a.format.tokens(),
-    ]);
-    let number = first_set(&[a.minimum.tokens(), a.maximum.tokens()]);
-    let multi = first_set(&[a.min_items.tokens(), a.max_items.tokens()]);
-    let kinds = [
-        ("a string", string),
-        ("a number", number),
-        ("a multi-select", multi),
-    ];
-    let set: Vec<_> = kinds
-        .iter()
-        .filter_map(|(k, t)| t.map(|t| (k, t)))
+fn check_one_kind_of_attributes(cx: &Ctxt, keys: &FieldKeys) {
+    let set: Vec<_> = keys
+        .kind_limited()
+        .into_iter()
+        .filter_map(|(kind, tokens)| tokens.map(|t| (kind.article_name(), t)))
         .collect();
     if let [(first, first_tokens), (second, tokens), ..] = set.as_slice() {
         cx.error_spanned_by(
@@ -183,29 +191,23 @@ fn check_one_kind_of_attributes(cx: &Ctxt, field: &Field) {
     }
 }
 
-fn first_set<'a>(
-    tokens: &[Option<&'a proc_macro2::TokenStream>],
-) -> Option<&'a proc_macro2::TokenStream> {
-    tokens.iter().flatten().next().copied()
-}
-
 /// `min_length` above `max_length` admits no value.
-fn check_lengths_are_ordered(cx: &Ctxt, field: &Field) {
+fn check_lengths_are_ordered(cx: &Ctxt, keys: &FieldKeys) {
     check_order(
         cx,
-        &field.attrs.min_length,
-        &field.attrs.max_length,
+        &keys.min_length,
+        &keys.max_length,
         "min_length",
         "max_length",
     );
 }
 
 /// `min_items` above `max_items` admits no selection.
-fn check_items_are_ordered(cx: &Ctxt, field: &Field) {
+fn check_items_are_ordered(cx: &Ctxt, keys: &FieldKeys) {
     check_order(
         cx,
-        &field.attrs.min_items,
-        &field.attrs.max_items,
+        &keys.min_items,
+        &keys.max_items,
         "min_items",
         "max_items",
     );
@@ -225,8 +227,8 @@ fn check_order(cx: &Ctxt, min: &Attr<u64>, max: &Attr<u64>, min_name: &str, max_
 }
 
 /// `minimum` above `maximum` admits no number.
-fn check_range_is_ordered(cx: &Ctxt, field: &Field) {
-    if let (Some(lo), Some(hi)) = (field.attrs.minimum.get(), field.attrs.maximum.get())
+fn check_range_is_ordered(cx: &Ctxt, keys: &FieldKeys) {
+    if let (Some(lo), Some(hi)) = (keys.minimum.get(), keys.maximum.get())
         && lo.value.as_f64() > hi.value.as_f64()
     {
         cx.error_spanned_by(
@@ -240,8 +242,8 @@ fn check_range_is_ordered(cx: &Ctxt, field: &Field) {
 }
 
 /// A `pattern` must compile, with the regex engine the parser uses.
-fn check_pattern_compiles(cx: &Ctxt, field: &Field) {
-    if let Some(pattern) = field.attrs.pattern.get()
+fn check_pattern_compiles(cx: &Ctxt, keys: &FieldKeys) {
+    if let Some(pattern) = keys.pattern.get()
         && let Err(err) = regex::Regex::new(&pattern.value())
     {
         cx.error_spanned_by(
@@ -363,9 +365,10 @@ fn check_wire_names_are_unique<'a>(
     }
 }
 
-/// elicit and serde must agree on a field's wire name, so content round-trips through serde.
-fn check_serde_rename_agrees(cx: &Ctxt, field: &Field) {
-    if let (Some(ours), Some(theirs)) = (field.attrs.rename.get(), &field.attrs.serde_rename)
+/// elicit and serde must agree on a field's or variant's wire name, so content round-trips
+/// through serde.
+fn check_renames_agree(cx: &Ctxt, ours: Option<&LitStr>, theirs: &Option<LitStr>) {
+    if let (Some(ours), Some(theirs)) = (ours, theirs)
         && ours.value() != theirs.value()
     {
         cx.error_spanned_by(ours, format!("#[elicit(rename = \"{}\")] disagrees with #[serde(rename = \"{}\")]: content would not round-trip through serde; give both the same name, or keep only one of them", ours.value(), theirs.value()));

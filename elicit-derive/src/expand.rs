@@ -4,32 +4,33 @@
 //! schema comes from `<T as ElicitField>::KIND`, so aliases and foreign types work and a type
 //! without a mapping fails with the trait's own message, spanned on the field's type.
 
-use proc_macro2::{Literal, Span, TokenStream};
-use quote::{ToTokens, format_ident, quote, quote_spanned};
-use syn::spanned::Spanned;
-use syn::{DeriveInput, Expr};
+use proc_macro2::TokenStream;
+use quote::{ToTokens, format_ident, quote};
+use syn::DeriveInput;
 
 use crate::ast::{Choice, Field, Form, Input};
-use crate::attr::{DefaultKind, NumLit, NumValue, span_of};
+use crate::bound;
 use crate::check;
 use crate::ctxt::Ctxt;
+use crate::fallback;
+use crate::field::{FieldCode, field_code};
+use crate::newtype;
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
-    let cx = Ctxt::default();
-    let ast = Input::from_syn(&cx, input);
-    let clean = match &ast {
+    let cx = Ctxt::new();
+    let mut ast = Input::from_syn(&cx, input);
+    match &mut ast {
         Some(Input::Form(form)) => check::check_form(&cx, form),
-        Some(Input::Choice(choice)) => {
-            check::check_choice(&cx, choice);
-            Vec::new()
-        }
-        None => Vec::new(),
-    };
+        Some(Input::Choice(choice)) => check::check_choice(&cx, choice),
+        Some(Input::Newtype(newtype)) => check::check_newtype(&cx, newtype),
+        None => {}
+    }
     let errors = match cx.check() {
         Ok(()) => {
             return match ast {
                 Some(Input::Form(form)) => expand_form(&form),
                 Some(Input::Choice(choice)) => expand_choice(&choice),
+                Some(Input::Newtype(newtype)) => newtype::expand_newtype(&newtype, true),
                 None => TokenStream::new(),
             };
         }
@@ -39,414 +40,35 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     // type do not fail a second time) and, for a form, the checks the compiler makes of its
     // field types, so those errors come in the same build as ours.
     let fallback = match &ast {
-        Some(Input::Form(form)) => fallback_form(form, &clean),
+        Some(Input::Form(form)) => fallback::fallback_form(form),
         Some(Input::Choice(choice)) => expand_choice(choice),
+        Some(Input::Newtype(newtype)) => newtype::expand_newtype(newtype, false),
         None => TokenStream::new(),
     };
     quote!(#errors #fallback)
 }
 
-/// What a form with errors expands to besides them: `Elicit` (and `HasMessage`) implemented
-/// with unreachable bodies, and a constant that checks every asked field's type, plus the
-/// type-dependent attribute checks of each field that broke none of the derive's own rules
-/// (`clean`), so a mistake is never reported by both the derive and the compiler.
-fn fallback_form(form: &Form, clean: &[bool]) -> TokenStream {
-    let input = form.input;
-    let krate = runtime_path(form.attrs.krate.get());
-    let ident = &input.ident;
-    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let mut checks = TokenStream::new();
-    for (field, clean) in form.fields.iter().zip(clean) {
-        if field.attrs.skip.is_set() || uses_type_param(field.ty, &input.generics) {
-            continue;
-        }
-        let ty = field.ty;
-        let mut field_checks = quote!(let _ = <#ty as #krate::ElicitField>::OPTIONAL;);
-        if *clean {
-            field_checks.extend(type_checks(&krate, field));
-            field_checks.extend(typed_default(&krate, field));
-        }
-        checks.extend(quote!(const _: () = { #field_checks };));
-    }
-    let (message, has_message) = message_items(&krate, form, &input.generics);
-    quote! {
-        #[doc(hidden)]
-        #[allow(non_upper_case_globals, clippy::all)]
-        const _: () = {
-            #checks
-
-            #[automatically_derived]
-            impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
-                const MESSAGE: ::core::option::Option<&'static str> = #message;
-                fn requested_schema() -> &'static #krate::RequestedSchema {
-                    ::core::unreachable!()
-                }
-                fn requested_schema_json() -> &'static str {
-                    ::core::unreachable!()
-                }
-                fn from_content(
-                    _: &#krate::__private::Map<::std::string::String, #krate::__private::Value>,
-                ) -> ::core::result::Result<Self, #krate::ContentError> {
-                    ::core::unreachable!()
-                }
-            }
-
-            #has_message
-        };
-    }
-}
-
-/// The `MESSAGE` constant of the `Elicit` impl, and the `HasMessage` impl when the form has a
-/// `#[elicit(message)]`.
-fn message_items(
+/// The `HasMessage` impl, when the form has a `#[elicit(message)]`.
+pub fn has_message_impl(
     krate: &TokenStream,
     form: &Form,
     generics: &syn::Generics,
-) -> (TokenStream, Option<TokenStream>) {
+) -> Option<TokenStream> {
     let ident = &form.input.ident;
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-    match form.attrs.message.get() {
-        Some(m) => (
-            quote!(::core::option::Option::Some(#m)),
-            Some(quote! {
-                #[automatically_derived]
-                impl #impl_generics #krate::HasMessage for #ident #ty_generics #where_clause {
-                    const MESSAGE: &'static str = #m;
-                }
-            }),
-        ),
-        None => (quote!(::core::option::Option::None), None),
-    }
+    let message = form.attrs.message.get()?;
+    Some(quote! {
+        #[automatically_derived]
+        impl #impl_generics #krate::HasMessage for #ident #ty_generics #where_clause {
+            const MESSAGE: &'static str = #message;
+        }
+    })
 }
 
-fn runtime_path(krate: Option<&syn::Path>) -> TokenStream {
+pub fn runtime_path(krate: Option<&syn::Path>) -> TokenStream {
     match krate {
         Some(path) => path.to_token_stream(),
         None => quote!(::elicit),
-    }
-}
-
-fn opt_str(value: Option<String>) -> TokenStream {
-    match value {
-        Some(text) => quote!(::core::option::Option::Some(#text)),
-        None => quote!(::core::option::Option::None),
-    }
-}
-
-fn opt_u64(value: Option<&u64>) -> TokenStream {
-    match value {
-        Some(n) => quote!(::core::option::Option::Some(#n)),
-        None => quote!(::core::option::Option::None),
-    }
-}
-
-/// A number as the runtime's `Number`: integers exactly, floats with the text `serde_json`
-/// prints for them (`zmij` since serde_json 1.0.147; `ryu` before it wrote `1e38` where serde_json
-/// now writes `1e+38`), so the const JSON writer needs no float formatting.
-fn number(krate: &TokenStream, value: NumValue) -> TokenStream {
-    match value {
-        NumValue::Int(i) => {
-            let i = i64::try_from(i).unwrap_or(if i < 0 { i64::MIN } else { i64::MAX });
-            quote!(#krate::__private::Number::from_i64(#i))
-        }
-        NumValue::Float(f) => {
-            let text = zmij::Buffer::new().format_finite(f).to_owned();
-            let lit = Literal::f64_suffixed(f);
-            quote!(#krate::__private::Number::__from_f64_text(#lit, #text))
-        }
-    }
-}
-
-fn opt_number(krate: &TokenStream, value: Option<&NumLit>) -> TokenStream {
-    match value {
-        Some(n) => {
-            let n = number(krate, n.value);
-            quote!(::core::option::Option::Some(#n))
-        }
-        None => quote!(::core::option::Option::None),
-    }
-}
-
-/// The generated items of one asked-for field.
-struct FieldCode {
-    /// The `Property` constant expression.
-    property: TokenStream,
-    /// Compile-time checks that need the field's type.
-    checks: TokenStream,
-    /// Block-level items (pattern statics, multi-select default lists).
-    items: TokenStream,
-    /// The expression that reads the field in `from_content`.
-    read: TokenStream,
-}
-
-fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode {
-    let ty = field.ty;
-    let a = &field.attrs;
-    let wire = &field.wire_name;
-    let mut items = TokenStream::new();
-
-    let format = match a.format.get().map(|f| f.value()) {
-        Some(name) => {
-            let variant = format_ident!(
-                "{}",
-                match name.as_str() {
-                    "email" => "Email",
-                    "uri" => "Uri",
-                    "date" => "Date",
-                    _ => "DateTime",
-                }
-            );
-            quote!(::core::option::Option::Some(#krate::__private::StringFormat::#variant))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-
-    let default_value = match a.default.get() {
-        None => quote!(#krate::__private::DefaultValue::None),
-        Some(default) => {
-            let expr = &default.expr;
-            match &default.kind {
-                DefaultKind::Str(_) => quote!(#krate::__private::DefaultValue::Str(#expr)),
-                DefaultKind::Bool(b) => quote!(#krate::__private::DefaultValue::Bool(#b)),
-                DefaultKind::Number(value) => {
-                    let n = number(krate, *value);
-                    quote!(#krate::__private::DefaultValue::Number(#n))
-                }
-                DefaultKind::Choice => quote_spanned! {expr.span()=>
-                    #krate::__private::DefaultValue::Choice((#expr).__elicit_wire())
-                },
-                DefaultKind::Choices(elems) => {
-                    let list = format_ident!("__ELICIT_DEFAULT_{}", index);
-                    items.extend(quote! {
-                        const #list: &[#krate::__private::Text] = &[
-                            #(#krate::__private::Borrowed((#elems).__elicit_wire()),)*
-                        ];
-                    });
-                    quote!(#krate::__private::DefaultValue::Choices(#list))
-                }
-            }
-        }
-    };
-
-    let title = opt_str(a.title.get().map(|t| t.value()));
-    let description = opt_str(
-        a.description
-            .get()
-            .map(|d| d.value())
-            .or_else(|| a.doc.clone()),
-    );
-    let min_length = opt_u64(a.min_length.get());
-    let max_length = opt_u64(a.max_length.get());
-    let pattern_text = opt_str(a.pattern.get().map(|p| p.value()));
-    let minimum = opt_number(krate, a.minimum.get());
-    let maximum = opt_number(krate, a.maximum.get());
-    let min_items = opt_u64(a.min_items.get());
-    let max_items = opt_u64(a.max_items.get());
-
-    let property = quote_spanned! {ty.span()=>
-        #krate::__private::property(
-            #wire,
-            <#ty as #krate::ElicitField>::OPTIONAL,
-            <#ty as #krate::ElicitField>::KIND,
-            #krate::__private::Attrs {
-                title: #title,
-                description: #description,
-                min_length: #min_length,
-                max_length: #max_length,
-                pattern: #pattern_text,
-                format: #format,
-                minimum: #minimum,
-                maximum: #maximum,
-                min_items: #min_items,
-                max_items: #max_items,
-                default: #default_value,
-            },
-        )
-    };
-
-    let checks = type_checks(krate, field);
-
-    // The default is a value of the field's own type: the compiler checks it, here and only here.
-    let default_fn = match a.default.get() {
-        None => quote!(::core::option::Option::None),
-        Some(_) => {
-            let typed = typed_default(krate, field);
-            quote! {
-                ::core::option::Option::Some(
-                    (|| { #typed <#ty as #krate::ElicitField>::from_default(__elicit_default) }) as fn() -> #ty
-                )
-            }
-        }
-    };
-
-    let pattern = match a.pattern.get() {
-        Some(lit) => {
-            let name = format_ident!("__ELICIT_PATTERN_{}", index);
-            items.extend(quote! {
-                static #name: #krate::__private::Pattern =
-                    #krate::__private::Pattern::new(#lit, || #krate::__private::Pattern::compile(#lit));
-            });
-            quote!(::core::option::Option::Some(&#name))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-
-    let read = quote! {
-        <#ty as #krate::ElicitField>::__read(slots[#index], &properties[#index], #pattern, #default_fn, &mut errors)
-    };
-    FieldCode {
-        property,
-        checks,
-        items,
-        read,
-    }
-}
-
-/// `let __elicit_default: <T as ElicitField>::DefaultLiteral = <the default>;`, so a default of
-/// the wrong type is a type mismatch on the user's literal, "expected due to" the field's type.
-fn typed_default(krate: &TokenStream, field: &Field) -> TokenStream {
-    let Some(default) = field.attrs.default.get() else {
-        return TokenStream::new();
-    };
-    let ty = field.ty;
-    let literal = default_literal(&default.expr, &default.kind);
-    let expected = quote_spanned!(ty.span()=> <#ty as #krate::ElicitField>::DefaultLiteral);
-    quote!(let __elicit_default: #expected = #literal;)
-}
-
-/// The checks of attributes that only some field types take, for a constant block. Each is
-/// spanned on the attribute: a trait projection on the field's type (respanned onto the
-/// attribute, so the error points there), or a `panic!` at compile time when a bound or item
-/// count does not fit what the type's mapping allows.
-fn type_checks(krate: &TokenStream, field: &Field) -> TokenStream {
-    let ty = field.ty;
-    let a = &field.attrs;
-    let mut checks = TokenStream::new();
-    let kind = quote!(<#ty as #krate::ElicitField>::KIND);
-
-    let string_attr = [
-        a.min_length.tokens(),
-        a.max_length.tokens(),
-        a.pattern.tokens(),
-        a.format.tokens(),
-    ];
-    if let Some(tokens) = string_attr.into_iter().flatten().next() {
-        let span = span_of(Some(tokens), Span::call_site());
-        let at = respan(ty.to_token_stream(), span);
-        checks.extend(
-            quote_spanned!(span=> let () = <#at as #krate::__private::StringField>::PROVEN;),
-        );
-    }
-
-    if let Some(tokens) = [a.minimum.tokens(), a.maximum.tokens()]
-        .into_iter()
-        .flatten()
-        .next()
-    {
-        let span = span_of(Some(tokens), Span::call_site());
-        let at = respan(ty.to_token_stream(), span);
-        checks.extend(
-            quote_spanned!(span=> let () = <#at as #krate::__private::NumberField>::PROVEN;),
-        );
-    }
-    for (name, attr) in [("minimum", &a.minimum), ("maximum", &a.maximum)] {
-        let Some(bound) = attr.get() else { continue };
-        let span = span_of(attr.tokens(), Span::call_site());
-        let written = format!("`{name} = {}`", bound.tokens.to_string().replace(' ', ""));
-        let not_integer = format!(
-            "{written} is not an integer, but the field's type is: write a whole number, or make the field a float"
-        );
-        let below = format!(
-            "{written} is below the smallest value the field's type holds: raise it, or widen the type"
-        );
-        let above = format!(
-            "{written} is above the largest value the field's type holds: lower it, or widen the type"
-        );
-        let beyond_json = format!(
-            "{written} is beyond 2^53 - 1 (or below its negative), past which a JSON number holds no exact integer: integer fields of 64 bits and more are bounded there"
-        );
-        let value = number(krate, bound.value);
-        let misfit = quote!(#krate::__private::BoundMisfit);
-        checks.extend(quote_spanned! {span=>
-            match #krate::__private::bound_misfit(#kind, ::core::option::Option::Some(#value)) {
-                ::core::option::Option::Some(#misfit::NotAnInteger) => ::core::panic!(#not_integer),
-                ::core::option::Option::Some(#misfit::BelowType) => ::core::panic!(#below),
-                ::core::option::Option::Some(#misfit::AboveType) => ::core::panic!(#above),
-                ::core::option::Option::Some(#misfit::BeyondJson) => ::core::panic!(#beyond_json),
-                ::core::option::Option::None => {}
-            }
-        });
-    }
-
-    if let Some(tokens) = [a.min_items.tokens(), a.max_items.tokens()]
-        .into_iter()
-        .flatten()
-        .next()
-    {
-        let span = span_of(Some(tokens), Span::call_site());
-        let at = respan(ty.to_token_stream(), span);
-        checks.extend(
-            quote_spanned!(span=> let () = <#at as #krate::__private::MultiSelectField>::PROVEN;),
-        );
-    }
-    if let Some(min) = a.min_items.get() {
-        let span = span_of(a.min_items.tokens(), Span::call_site());
-        let message = format!(
-            "`min_items = {min}` is more than the number of choices of the field's enum, so no selection would be accepted: lower it, or add variants"
-        );
-        checks.extend(quote_spanned! {span=>
-            if #krate::__private::more_items_than_choices(#kind, #min) {
-                ::core::panic!(#message);
-            }
-        });
-    }
-    checks
-}
-
-/// The tokens with every span set to `span`, so that an error about them points there.
-fn respan(tokens: TokenStream, span: Span) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|mut token| {
-            if let proc_macro2::TokenTree::Group(group) = &token {
-                let mut inner =
-                    proc_macro2::Group::new(group.delimiter(), respan(group.stream(), span));
-                inner.set_span(span);
-                token = proc_macro2::TokenTree::Group(inner);
-            } else {
-                token.set_span(span);
-            }
-            token
-        })
-        .collect()
-}
-
-/// Whether `ty` names one of the type or const parameters of `generics`.
-fn uses_type_param(ty: &syn::Type, generics: &syn::Generics) -> bool {
-    let params: Vec<&proc_macro2::Ident> = generics
-        .params
-        .iter()
-        .filter_map(|param| match param {
-            syn::GenericParam::Type(t) => Some(&t.ident),
-            syn::GenericParam::Const(c) => Some(&c.ident),
-            syn::GenericParam::Lifetime(_) => None,
-        })
-        .collect();
-    fn visit(tokens: TokenStream, params: &[&proc_macro2::Ident]) -> bool {
-        tokens.into_iter().any(|token| match token {
-            proc_macro2::TokenTree::Ident(ident) => params.contains(&&ident),
-            proc_macro2::TokenTree::Group(group) => visit(group.stream(), params),
-            _ => false,
-        })
-    }
-    visit(ty.to_token_stream(), &params)
-}
-
-/// The default as a `DefaultLiteral`: multi-select arrays become `&'static` slices.
-fn default_literal(expr: &Expr, kind: &DefaultKind) -> TokenStream {
-    match kind {
-        DefaultKind::Choices(elems) => quote_spanned!(expr.span()=> &[#(#elems),*]),
-        _ => expr.to_token_stream(),
     }
 }
 
@@ -455,25 +77,7 @@ fn expand_form(form: &Form) -> TokenStream {
     let krate = runtime_path(form.attrs.krate.get());
     let ident = &input.ident;
     let generic = !input.generics.params.is_empty();
-    let mut generics = input.generics.clone();
-    if generic {
-        let where_clause = generics.make_where_clause();
-        // Only types that use a parameter: a bound on a concrete type would be checked as a
-        // trivial bound, a second and noisier error for a type already reported at its field.
-        for field in form
-            .fields
-            .iter()
-            .filter(|f| !f.attrs.skip.is_set() && uses_type_param(f.ty, &input.generics))
-        {
-            let ty = field.ty;
-            where_clause
-                .predicates
-                .push(syn::parse_quote!(#ty: #krate::ElicitField));
-        }
-        where_clause
-            .predicates
-            .push(syn::parse_quote!(Self: 'static));
-    }
+    let generics = bound::with_field_bounds(form, &krate);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
 
     let asked: Vec<&Field> = form
@@ -508,7 +112,7 @@ fn expand_form(form: &Form) -> TokenStream {
         .filter(|f| f.attrs.skip.is_set())
         .map(|f| f.ty);
 
-    let (message, has_message) = message_items(&krate, form, &generics);
+    let has_message = has_message_impl(&krate, form, &generics);
 
     let json_schema = json_schema_impl(
         &krate,
@@ -518,6 +122,12 @@ fn expand_form(form: &Form) -> TokenStream {
         &ty_generics,
         where_clause,
     );
+
+    let inherent = if generic {
+        generic_inherent_fns(&krate, form)
+    } else {
+        TokenStream::new()
+    };
 
     let schema_fns = if generic {
         quote! {
@@ -580,41 +190,90 @@ fn expand_form(form: &Form) -> TokenStream {
 
             #[automatically_derived]
             impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
-                const MESSAGE: ::core::option::Option<&'static str> = #message;
-
                 #schema_fns
 
                 fn from_content(
-                    content: &#krate::__private::Map<::std::string::String, #krate::__private::Value>,
+                    __content: &#krate::__private::Map<::std::string::String, #krate::__private::Value>,
                 ) -> ::core::result::Result<Self, #krate::ContentError> {
-                    let properties: &'static [#krate::__private::Property] =
+                    let __properties: &'static [#krate::__private::Property] =
                         &<Self as #krate::Elicit>::requested_schema().properties;
                     // One pass over the content, as serde's visitors do: each known key fills
                     // its slot, unknown keys are ignored.
-                    let mut slots: [::core::option::Option<&#krate::__private::Value>; #count] =
+                    let mut __slots: [::core::option::Option<&#krate::__private::Value>; #count] =
                         [::core::option::Option::None; #count];
-                    for (key, value) in content {
-                        match key.as_str() {
-                            #(#wires => slots[#indices] = ::core::option::Option::Some(value),)*
+                    for (__key, __value) in __content {
+                        match __key.as_str() {
+                            #(#wires => __slots[#indices] = ::core::option::Option::Some(__value),)*
                             _ => {}
                         }
                     }
-                    let mut errors = #krate::__private::Errors::new();
+                    let mut __errors = #krate::__private::Errors::new();
                     #(let #vars = #reads;)*
                     match (#(#vars,)*) {
                         (#(::core::option::Option::Some(#vars),)*) => ::core::result::Result::Ok(Self {
                             #(#asked_idents: #vars,)*
                             #(#skipped_idents: <#skipped_tys as ::core::default::Default>::default(),)*
                         }),
-                        _ => ::core::result::Result::Err(errors.into_error()),
+                        _ => ::core::result::Result::Err(__errors.into_error()),
                     }
                 }
             }
 
             #has_message
 
+            #inherent
+
             #json_schema
         };
+    }
+}
+
+/// For a generic form, the `Elicit` functions again as inherent functions bounded by
+/// `Self: Elicit`. Without them, `Wrapper::<Address>::requested_schema()` with an unmapped
+/// `Address` is a bare "function exists but its trait bounds were not satisfied" (E0599); with
+/// them the call names the unmet bound, and the compiler reports it with the field-mapping
+/// trait's own message, as everywhere else.
+fn generic_inherent_fns(krate: &TokenStream, form: &Form) -> TokenStream {
+    let ident = &form.input.ident;
+    let (impl_generics, ty_generics, where_clause) = form.input.generics.split_for_impl();
+    let elicit = quote!(#krate::Elicit);
+    quote! {
+        #[automatically_derived]
+        #[allow(dead_code)]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            #[doc(hidden)]
+            pub fn requested_schema() -> &'static #krate::RequestedSchema
+            where
+                Self: #elicit,
+            {
+                <Self as #elicit>::requested_schema()
+            }
+            #[doc(hidden)]
+            pub fn requested_schema_json() -> &'static str
+            where
+                Self: #elicit,
+            {
+                <Self as #elicit>::requested_schema_json()
+            }
+            #[doc(hidden)]
+            pub fn from_content(
+                __content: &#krate::__private::Map<::std::string::String, #krate::__private::Value>,
+            ) -> ::core::result::Result<Self, #krate::ContentError>
+            where
+                Self: #elicit,
+            {
+                <Self as #elicit>::from_content(__content)
+            }
+            #[doc(hidden)]
+            pub fn from_result(
+                __result: &#krate::ElicitResult,
+            ) -> ::core::result::Result<#krate::ElicitOutcome<Self>, #krate::ContentError>
+            where
+                Self: #elicit,
+            {
+                <Self as #elicit>::from_result(__result)
+            }
+        }
     }
 }
 
@@ -669,8 +328,8 @@ fn expand_choice(choice: &Choice) -> TokenStream {
                 };
                 // Duplicate wire names are a derive error, expanded anyway to keep the compiler going.
                 #[allow(unreachable_patterns)]
-                fn from_wire(value: &str) -> ::core::option::Option<Self> {
-                    match value {
+                fn from_wire(__value: &str) -> ::core::option::Option<Self> {
+                    match __value {
                         #(#wires => ::core::option::Option::Some(Self::#idents),)*
                         _ => ::core::option::Option::None,
                     }
@@ -685,15 +344,15 @@ fn expand_choice(choice: &Choice) -> TokenStream {
                 const KIND: #krate::__private::Kind =
                     #krate::__private::Kind::Choice(<Self as #krate::ElicitChoice>::CHOICES);
                 type DefaultLiteral = Self;
-                fn from_default(literal: Self) -> Self {
-                    literal
+                fn from_default(__literal: Self) -> ::core::result::Result<Self, #krate::Problem> {
+                    ::core::result::Result::Ok(__literal)
                 }
                 fn from_json(
-                    value: &#krate::__private::Value,
-                    schema: &#krate::schema::PrimitiveSchema,
+                    __value: &#krate::__private::Value,
+                    __schema: &#krate::schema::PrimitiveSchema,
                     _: ::core::option::Option<&#krate::__private::Regex>,
                 ) -> ::core::result::Result<Self, #krate::Problem> {
-                    #krate::__private::choice::<Self>(value, schema)
+                    #krate::__private::choice::<Self>(__value, __schema)
                 }
             }
 

@@ -9,17 +9,27 @@
 //!
 //! # Layout
 //!
-//! Shaped like `serde_derive`: `ast` reads the input and its attributes (`attr`) into a
-//! syntax tree, `check` holds the cross-field rules, `expand` generates the code, and every
-//! error of one derive is collected in a `ctxt::Ctxt` and reported together.
+//! Shaped like `serde_derive` and `thiserror-impl`: `ast` reads the input and its attributes
+//! (`attr`, one table of keys per place) into a syntax tree, `check` holds the cross-field
+//! rules, and every error of one derive is collected in a `ctxt::Ctxt` and reported together.
+//! `expand` generates the impls from `field` (one field's code), `typeck` (the checks the
+//! compiler makes against a field's type, spanned with `respan`) and `bound` (a generic form's
+//! where-clause); `fallback` is what a form with errors expands to beside them.
 
 mod ast;
 mod attr;
+mod bound;
 mod case;
 mod check;
 mod ctxt;
 mod expand;
+mod fallback;
+mod field;
+mod format;
+mod newtype;
+mod respan;
 mod sensitive;
+mod typeck;
 
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};

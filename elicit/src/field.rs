@@ -12,19 +12,50 @@ use serde_json::Value;
 
 use crate::error::Problem;
 use crate::number::{MAX_SAFE_INTEGER, Number};
-use crate::schema::{PrimitiveSchema, Text, TitledOption};
+use crate::schema::{PrimitiveSchema, StringFormat, Text, TitledOption};
 use crate::validate;
 
-/// The shape a type gives its property before attributes narrow it.
+/// The shape a type gives its property, with the constraints the type itself declares, before
+/// a field's attributes narrow it.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub enum Kind {
-    String,
-    Integer { minimum: i64, maximum: i64 },
-    Number { bound: Option<Number> },
+    String(StringRules),
+    /// An integer type, with the range it holds (or its newtype declares).
+    Integer {
+        minimum: i64,
+        maximum: i64,
+    },
+    /// A float type, with the range it holds (or its newtype declares) when that is narrower
+    /// than a JSON number's.
+    Number {
+        minimum: Option<Number>,
+        maximum: Option<Number>,
+    },
     Boolean,
     Choice(Choices),
     Multi(Choices),
+}
+
+/// What a string type declares about its values: a typed value its format, a newtype its
+/// pattern and lengths.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct StringRules {
+    pub min_length: Option<u64>,
+    pub max_length: Option<u64>,
+    pub pattern: Option<&'static str>,
+    pub format: Option<StringFormat>,
+}
+
+impl StringRules {
+    /// A plain string: nothing declared.
+    pub const NONE: StringRules = StringRules {
+        min_length: None,
+        max_length: None,
+        pattern: None,
+        format: None,
+    };
 }
 
 /// The choices of a unit-only enum, as the derive lays them down.
@@ -36,13 +67,54 @@ pub struct Choices {
     pub titled: Option<&'static [TitledOption]>,
 }
 
-/// A type that can be the value of one form field: a string, a boolean, a number, a choice enum
-/// or a multi-select of one. `Option<T>` of such a type is an optional field.
+/// A type that can be the value of one form field: a string, a boolean, a number, a choice enum,
+/// a multi-select of one, a typed value ([`Email`](crate::Email), and with their features the
+/// dates, times and URLs of `chrono`, `time`, `jiff` and `url`), or a newtype of any of these.
+/// `Option<T>` of such a type is an optional field.
 ///
-/// Implemented by this crate for the types of
-/// [the type mapping](derive@crate::Elicit#type-mapping), and by the derive for choice enums.
-/// Its items are hidden: the flat schema of form mode has no other shapes, so there is nothing
-/// for another type to map to.
+/// This is the extension point for your own types. Implement it with `#[derive(Elicit)]` on a
+/// tuple struct of one field: the newtype maps to its field's property, narrowed by the
+/// constraints written on the struct (`pattern`, `min_length`, `max_length` and `format` for a
+/// string, `minimum` and `maximum` for a number). Every form that uses the type inherits them,
+/// and parsing gives the newtype only when they hold.
+///
+/// ```
+/// use elicit::Elicit;
+///
+/// /// A UK-style postcode, checked wherever it is asked for.
+/// #[derive(Elicit, Debug, PartialEq)]
+/// #[elicit(pattern = "^[A-Z]{1,2}[0-9][A-Z0-9]? ?[0-9][A-Z]{2}$", max_length = 8)]
+/// struct Postcode(String);
+///
+/// #[derive(Elicit, Debug, PartialEq)]
+/// #[elicit(minimum = 0, maximum = 100)]
+/// struct Percent(u8);
+///
+/// #[derive(Elicit, Debug)]
+/// struct Delivery {
+///     postcode: Postcode,
+///     #[elicit(default = 50)]
+///     tip: Percent,
+/// }
+///
+/// let json = Delivery::requested_schema_json();
+/// assert!(json.contains(r#""postcode":{"type":"string","maxLength":8,"pattern":"#));
+/// assert!(json.contains(r#""tip":{"type":"integer","minimum":0,"maximum":100,"default":50}"#));
+///
+/// let ok = serde_json::json!({"postcode": "SW1A 1AA", "tip": 15});
+/// let delivery = Delivery::from_content(ok.as_object().unwrap()).unwrap();
+/// assert_eq!(delivery.postcode, Postcode("SW1A 1AA".into()));
+/// assert_eq!(delivery.tip, Percent(15));
+///
+/// let bad = serde_json::json!({"postcode": "nowhere", "tip": 120});
+/// let errors = Delivery::from_content(bad.as_object().unwrap()).unwrap_err();
+/// assert_eq!(errors.errors().len(), 2);
+/// ```
+///
+/// This crate implements it for the types of
+/// [the type mapping](derive@crate::Elicit#type-mapping), and the derive for choice enums and
+/// newtypes. Its members are hidden: they describe the schema in the crate's internal terms, which may
+/// change between versions, so implementing the trait by hand is not supported; the derive is.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the type of an elicitation form field",
     label = "no form-schema mapping for `{Self}`",
@@ -52,12 +124,19 @@ pub struct Choices {
 pub trait ElicitValue: Sized {
     #[doc(hidden)]
     const KIND: Kind;
-    /// The type of a `#[elicit(default = ..)]` for this field: `&'static str` for `String`, the
-    /// type itself for numbers, booleans and enums, `&'static [E]` for multi-selects.
+    /// Whether `KIND` carries constraints the type declares beyond its own range (a newtype's),
+    /// which a field's default must then keep.
+    #[doc(hidden)]
+    const NARROWED: bool = false;
+    /// The type of a `#[elicit(default = ..)]` for this field: `&'static str` for `String` and
+    /// typed values (their wire text), the type itself for numbers, booleans and enums,
+    /// `&'static [E]` for multi-selects.
     #[doc(hidden)]
     type DefaultLiteral;
+    /// The value of the default. Fallible for typed values: the derive checks their default's
+    /// text against the format at compile time, but only the type's own parser has the last word.
     #[doc(hidden)]
-    fn from_default(literal: Self::DefaultLiteral) -> Self;
+    fn from_default(literal: Self::DefaultLiteral) -> Result<Self, Problem>;
     #[doc(hidden)]
     fn from_json(
         value: &Value,
@@ -81,11 +160,13 @@ pub trait ElicitField: Sized {
     #[doc(hidden)]
     const KIND: Kind;
     #[doc(hidden)]
+    const NARROWED: bool = false;
+    #[doc(hidden)]
     const OPTIONAL: bool;
     #[doc(hidden)]
     type DefaultLiteral;
     #[doc(hidden)]
-    fn from_default(literal: Self::DefaultLiteral) -> Self;
+    fn from_default(literal: Self::DefaultLiteral) -> Result<Self, Problem>;
     #[doc(hidden)]
     fn from_json(
         value: &Value,
@@ -103,7 +184,7 @@ pub trait ElicitField: Sized {
         slot: Option<&Value>,
         property: &'static crate::schema::Property,
         pattern: Option<&crate::__private::Pattern>,
-        default: Option<fn() -> Self>,
+        default: Option<fn() -> Result<Self, Problem>>,
         errors: &mut crate::__private::Errors,
     ) -> Option<Self> {
         crate::__private::field(slot, property, pattern, default, errors)
@@ -149,10 +230,11 @@ pub trait ElicitChoice: Sized + 'static {
 #[diagnostic::do_not_recommend]
 impl<T: ElicitValue> ElicitField for Option<T> {
     const KIND: Kind = T::KIND;
+    const NARROWED: bool = T::NARROWED;
     const OPTIONAL: bool = true;
     type DefaultLiteral = T::DefaultLiteral;
-    fn from_default(literal: Self::DefaultLiteral) -> Self {
-        Some(T::from_default(literal))
+    fn from_default(literal: Self::DefaultLiteral) -> Result<Self, Problem> {
+        T::from_default(literal).map(Some)
     }
     fn from_json(
         value: &Value,
@@ -174,17 +256,18 @@ macro_rules! __impl_field_for_value {
         #[diagnostic::do_not_recommend]
         impl $crate::ElicitField for $ty {
             const KIND: $crate::__private::Kind = <$ty as $crate::ElicitValue>::KIND;
+            const NARROWED: bool = <$ty as $crate::ElicitValue>::NARROWED;
             const OPTIONAL: bool = false;
             type DefaultLiteral = <$ty as $crate::ElicitValue>::DefaultLiteral;
-            fn from_default(literal: Self::DefaultLiteral) -> Self {
-                <$ty as $crate::ElicitValue>::from_default(literal)
+            fn from_default(__literal: Self::DefaultLiteral) -> ::core::result::Result<Self, $crate::Problem> {
+                <$ty as $crate::ElicitValue>::from_default(__literal)
             }
             fn from_json(
-                value: &$crate::__private::Value,
-                schema: &$crate::schema::PrimitiveSchema,
-                pattern: ::core::option::Option<&$crate::__private::Regex>,
+                __value: &$crate::__private::Value,
+                __schema: &$crate::schema::PrimitiveSchema,
+                __pattern: ::core::option::Option<&$crate::__private::Regex>,
             ) -> ::core::result::Result<Self, $crate::Problem> {
-                <$ty as $crate::ElicitValue>::from_json(value, schema, pattern)
+                <$ty as $crate::ElicitValue>::from_json(__value, __schema, __pattern)
             }
             fn absent() -> ::core::option::Option<Self> {
                 ::core::option::Option::None
@@ -195,36 +278,45 @@ macro_rules! __impl_field_for_value {
 
 #[diagnostic::do_not_recommend]
 impl ElicitValue for String {
-    const KIND: Kind = Kind::String;
+    const KIND: Kind = Kind::String(StringRules::NONE);
     type DefaultLiteral = &'static str;
-    fn from_default(literal: &'static str) -> Self {
-        literal.to_owned()
+    fn from_default(literal: &'static str) -> Result<Self, Problem> {
+        Ok(literal.to_owned())
     }
     fn from_json(
         value: &Value,
         schema: &PrimitiveSchema,
         pattern: Option<&Regex>,
     ) -> Result<Self, Problem> {
-        let text = value.as_str().ok_or(Problem::WrongType {
-            expected: "a string",
-            found: crate::schema::kind_of(value),
-        })?;
-        if let PrimitiveSchema::String(s) = schema {
-            validate::check_string(s, text, pattern)?;
-        }
-        Ok(text.to_owned())
+        checked_str(value, schema, pattern).map(str::to_owned)
     }
+}
+
+/// A string value checked against the property's lengths, pattern and format.
+pub(crate) fn checked_str<'v>(
+    value: &'v Value,
+    schema: &PrimitiveSchema,
+    pattern: Option<&Regex>,
+) -> Result<&'v str, Problem> {
+    let text = value.as_str().ok_or_else(|| Problem::WrongType {
+        expected: "a string",
+        found: crate::schema::kind_of(value),
+    })?;
+    if let PrimitiveSchema::String(s) = schema {
+        validate::check_string(s, text, pattern)?;
+    }
+    Ok(text)
 }
 
 #[diagnostic::do_not_recommend]
 impl ElicitValue for bool {
     const KIND: Kind = Kind::Boolean;
     type DefaultLiteral = bool;
-    fn from_default(literal: bool) -> Self {
-        literal
+    fn from_default(literal: bool) -> Result<Self, Problem> {
+        Ok(literal)
     }
     fn from_json(value: &Value, _: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
-        value.as_bool().ok_or(Problem::WrongType {
+        value.as_bool().ok_or_else(|| Problem::WrongType {
             expected: "a boolean",
             found: crate::schema::kind_of(value),
         })
@@ -251,8 +343,8 @@ macro_rules! integers {
                 },
             };
             type DefaultLiteral = $ty;
-            fn from_default(literal: $ty) -> Self {
-                literal
+            fn from_default(literal: $ty) -> Result<Self, Problem> {
+                Ok(literal)
             }
             fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
                 let exact = validate::integer(schema, value)?;
@@ -281,10 +373,13 @@ integers!(
 
 #[diagnostic::do_not_recommend]
 impl ElicitValue for f64 {
-    const KIND: Kind = Kind::Number { bound: None };
+    const KIND: Kind = Kind::Number {
+        minimum: None,
+        maximum: None,
+    };
     type DefaultLiteral = f64;
-    fn from_default(literal: f64) -> Self {
-        literal
+    fn from_default(literal: f64) -> Result<Self, Problem> {
+        Ok(literal)
     }
     fn from_json(
         value: &Value,
@@ -298,16 +393,20 @@ impl ElicitValue for f64 {
 #[diagnostic::do_not_recommend]
 impl ElicitValue for f32 {
     // f32 holds less than a JSON number: bounded by ±f32::MAX so nothing overflows to infinity.
+    // The texts are serde_json's (zmij's), exponent sign included.
     const KIND: Kind = Kind::Number {
-        // The text is serde_json's (zmij's), exponent sign included.
-        bound: Some(Number::__from_f64_text(
+        minimum: Some(Number::__from_f64_text(
+            f32::MIN as f64,
+            "-3.4028234663852886e+38",
+        )),
+        maximum: Some(Number::__from_f64_text(
             f32::MAX as f64,
             "3.4028234663852886e+38",
         )),
     };
     type DefaultLiteral = f32;
-    fn from_default(literal: f32) -> Self {
-        literal
+    fn from_default(literal: f32) -> Result<Self, Problem> {
+        Ok(literal)
     }
     fn from_json(
         value: &Value,
@@ -366,21 +465,20 @@ fn within_counts(schema: &PrimitiveSchema, count: usize) -> bool {
     min.is_none_or(|min| count >= min) && max.is_none_or(|max| count <= max)
 }
 
-fn copy_all<E: ElicitChoice, C: FromIterator<E>>(literal: &'static [E]) -> C {
-    literal
+fn copy_all<E: ElicitChoice, C: FromIterator<E>>(literal: &'static [E]) -> Result<C, Problem> {
+    Ok(literal
         .iter()
         .filter_map(|e| E::from_wire(e.to_wire()))
-        .collect()
+        .collect())
 }
 
 macro_rules! multi_selects {
-    ($($(#[$doc:meta])* [$($bound:tt)*] $ty:ty;)*) => {$(
-        $(#[$doc])*
+    ($([$($param:tt)*] $ty:ty;)*) => {$(
         #[diagnostic::do_not_recommend]
-        impl<E: ElicitChoice + $($bound)*> ElicitValue for $ty {
+        impl<$($param)*> ElicitValue for $ty {
             const KIND: Kind = Kind::Multi(E::CHOICES);
             type DefaultLiteral = &'static [E];
-            fn from_default(literal: &'static [E]) -> Self {
+            fn from_default(literal: &'static [E]) -> Result<Self, Problem> {
                 copy_all(literal)
             }
             fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
@@ -389,11 +487,11 @@ macro_rules! multi_selects {
         }
 
         #[diagnostic::do_not_recommend]
-        impl<E: ElicitChoice + $($bound)*> ElicitField for $ty {
+        impl<$($param)*> ElicitField for $ty {
             const KIND: Kind = <$ty as ElicitValue>::KIND;
             const OPTIONAL: bool = false;
             type DefaultLiteral = &'static [E];
-            fn from_default(literal: &'static [E]) -> Self {
+            fn from_default(literal: &'static [E]) -> Result<Self, Problem> {
                 copy_all(literal)
             }
             fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
@@ -403,48 +501,18 @@ macro_rules! multi_selects {
                 None
             }
         }
+
+        #[diagnostic::do_not_recommend]
+        impl<$($param)*> MultiSelectField for $ty {}
+        #[diagnostic::do_not_recommend]
+        impl<$($param)*> MultiSelectField for Option<$ty> {}
     )*};
 }
 
 multi_selects! {
-    [Sized] Vec<E>;
-    [Ord] BTreeSet<E>;
-}
-
-#[diagnostic::do_not_recommend]
-impl<E: ElicitChoice + Hash + Eq, S: BuildHasher + Default> ElicitValue for HashSet<E, S> {
-    const KIND: Kind = Kind::Multi(E::CHOICES);
-    type DefaultLiteral = &'static [E];
-    fn from_default(literal: &'static [E]) -> Self {
-        copy_all(literal)
-    }
-    fn from_json(
-        value: &Value,
-        schema: &PrimitiveSchema,
-        _: Option<&Regex>,
-    ) -> Result<Self, Problem> {
-        collect(value, schema)
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl<E: ElicitChoice + Hash + Eq, S: BuildHasher + Default> ElicitField for HashSet<E, S> {
-    const KIND: Kind = <Self as ElicitValue>::KIND;
-    const OPTIONAL: bool = false;
-    type DefaultLiteral = &'static [E];
-    fn from_default(literal: &'static [E]) -> Self {
-        copy_all(literal)
-    }
-    fn from_json(
-        value: &Value,
-        schema: &PrimitiveSchema,
-        _: Option<&Regex>,
-    ) -> Result<Self, Problem> {
-        collect(value, schema)
-    }
-    fn absent() -> Option<Self> {
-        None
-    }
+    [E: ElicitChoice] Vec<E>;
+    [E: ElicitChoice + Ord] BTreeSet<E>;
+    [E: ElicitChoice + Hash + Eq, S: BuildHasher + Default] HashSet<E, S>;
 }
 
 // The derive proves these with `<T as StringField>::PROVEN`, a projection, rather than with a
@@ -498,15 +566,18 @@ macro_rules! markers {
 }
 markers!(NumberField: u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64);
 
-#[diagnostic::do_not_recommend]
-impl<E: ElicitChoice> MultiSelectField for Vec<E> {}
-#[diagnostic::do_not_recommend]
-impl<E: ElicitChoice> MultiSelectField for Option<Vec<E>> {}
-#[diagnostic::do_not_recommend]
-impl<E: ElicitChoice> MultiSelectField for BTreeSet<E> {}
-#[diagnostic::do_not_recommend]
-impl<E: ElicitChoice> MultiSelectField for Option<BTreeSet<E>> {}
-#[diagnostic::do_not_recommend]
-impl<E: ElicitChoice, S> MultiSelectField for HashSet<E, S> {}
-#[diagnostic::do_not_recommend]
-impl<E: ElicitChoice, S> MultiSelectField for Option<HashSet<E, S>> {}
+/// A newtype derived with `#[derive(Elicit)]`: it takes the attributes its field's type takes.
+#[doc(hidden)]
+pub trait Newtype {
+    type Inner;
+}
+
+macro_rules! newtype_markers {
+    ($($marker:ident),*) => {$(
+        #[diagnostic::do_not_recommend]
+        impl<T: Newtype> $marker for T where T::Inner: $marker {}
+        #[diagnostic::do_not_recommend]
+        impl<T: Newtype> $marker for Option<T> where T::Inner: $marker {}
+    )*};
+}
+newtype_markers!(StringField, NumberField);

@@ -41,17 +41,49 @@ fn is_plain_address(value: &str) -> bool {
     local.len() <= 64 && domain.len() <= 253 && is_dot_atom(local) && is_host_name(domain)
 }
 
+/// A set of ASCII bytes, for one table lookup per byte in the fast paths.
+struct ByteSet([bool; 256]);
+
+impl ByteSet {
+    const fn of(groups: &[&[u8]]) -> ByteSet {
+        let mut set = [false; 256];
+        let mut g = 0;
+        while g < groups.len() {
+            let mut i = 0;
+            while i < groups[g].len() {
+                set[groups[g][i] as usize] = true;
+                i += 1;
+            }
+            g += 1;
+        }
+        ByteSet(set)
+    }
+
+    fn contains(&self, byte: u8) -> bool {
+        self.0[byte as usize]
+    }
+}
+
+const DIGITS: &[u8] = b"0123456789";
+const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+/// RFC 5322 `atext`.
+static ATEXT: ByteSet = ByteSet::of(&[LETTERS, DIGITS, b"!#$%&'*+-/=?^_`{|}~"]);
+/// Letters, digits and hyphens: a host name label's bytes.
+static LDH: ByteSet = ByteSet::of(&[LETTERS, DIGITS, b"-"]);
+
 /// Atoms of RFC 5322 `atext` joined by single dots.
 fn is_dot_atom(local: &[u8]) -> bool {
     let mut previous_dot = true;
     for &b in local {
-        match b {
-            b'.' if previous_dot => return false,
-            b'.' => previous_dot = true,
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => previous_dot = false,
-            b'!' | b'#' | b'$' | b'%' | b'&' | b'\'' | b'*' | b'+' | b'-' | b'/' | b'=' | b'?'
-            | b'^' | b'_' | b'`' | b'{' | b'|' | b'}' | b'~' => previous_dot = false,
-            _ => return false,
+        if b == b'.' {
+            if previous_dot {
+                return false;
+            }
+            previous_dot = true;
+        } else if ATEXT.contains(b) {
+            previous_dot = false;
+        } else {
+            return false;
         }
     }
     !previous_dot
@@ -60,29 +92,134 @@ fn is_dot_atom(local: &[u8]) -> bool {
 /// Dot-separated labels of letters, digits and inner hyphens; at least two; the last alphabetic.
 fn is_host_name(domain: &[u8]) -> bool {
     let mut labels = 0;
-    for label in domain.split(|&b| b == b'.') {
-        let inner_hyphens_only = label.first() != Some(&b'-') && label.last() != Some(&b'-');
-        let ldh = label
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || *b == b'-');
-        if label.is_empty() || label.len() > 63 || !inner_hyphens_only || !ldh {
+    let mut start = 0;
+    for end in (0..=domain.len()).filter(|&i| i == domain.len() || domain[i] == b'.') {
+        let label = &domain[start..end];
+        let well_formed = !label.is_empty()
+            && label.len() <= 63
+            && label[0] != b'-'
+            && label[label.len() - 1] != b'-'
+            && label.iter().all(|&b| LDH.contains(b));
+        if !well_formed {
             return false;
         }
         labels += 1;
+        start = end + 1;
     }
-    let tld = domain.rsplit(|&b| b == b'.').next().unwrap_or_default();
+    let tld = &domain[domain.iter().rposition(|&b| b == b'.').map_or(0, |i| i + 1)..];
     labels >= 2 && tld.iter().all(u8::is_ascii_alphabetic)
 }
 
 fn uri(value: &str) -> Result<(), String> {
-    // `Uri` (not `UriRef`) demands a scheme: JSON Schema's `uri` is an absolute URI.
+    // As for emails: the common shape (a scheme, a registered host name, no IP literal) is settled
+    // in one pass here, accepting only what `fluent-uri` accepts (a test holds it to that); any
+    // other goes to `fluent-uri`, which decides. `Uri` (not `UriRef`) demands a scheme: JSON
+    // Schema's `uri` is an absolute URI.
+    if is_plain_uri(value.as_bytes()) {
+        return Ok(());
+    }
     fluent_uri::Uri::parse(value)
         .map(drop)
         .map_err(|e| e.to_string())
 }
 
+/// RFC 3986 `unreserved` and `sub-delims`, the bytes every part below takes.
+const UNRESERVED_SUB_DELIMS: &[u8] = b"-._~!$&'()*+,;=";
+/// `userinfo` bytes (besides `%XX`).
+static USERINFO: ByteSet = ByteSet::of(&[LETTERS, DIGITS, UNRESERVED_SUB_DELIMS, b":"]);
+/// `reg-name` bytes (besides `%XX`).
+static REG_NAME: ByteSet = ByteSet::of(&[LETTERS, DIGITS, UNRESERVED_SUB_DELIMS]);
+/// Path bytes: `pchar` and `/` (besides `%XX`).
+static PATH: ByteSet = ByteSet::of(&[LETTERS, DIGITS, UNRESERVED_SUB_DELIMS, b":@/"]);
+/// Query and fragment bytes: `pchar`, `/` and `?` (besides `%XX`).
+static QUERY: ByteSet = ByteSet::of(&[LETTERS, DIGITS, UNRESERVED_SUB_DELIMS, b":@/?"]);
+
+/// Whether every byte is in `set` or starts a `%XX` escape.
+fn all_in(part: &[u8], set: &ByteSet) -> bool {
+    let mut i = 0;
+    while i < part.len() {
+        let b = part[i];
+        if b == b'%' {
+            let escaped = part.len() > i + 2
+                && part[i + 1].is_ascii_hexdigit()
+                && part[i + 2].is_ascii_hexdigit();
+            if !escaped {
+                return false;
+            }
+            i += 3;
+        } else if set.contains(b) {
+            i += 1;
+        } else {
+            return false;
+        }
+    }
+    true
+}
+
+/// An absolute URI of RFC 3986 whose host, if any, is a registered name (no `[..]` literal):
+/// `scheme ":" hier-part ["?" query] ["#" fragment]`.
+fn is_plain_uri(value: &[u8]) -> bool {
+    let Some(colon) = value.iter().position(|&b| b == b':') else {
+        return false;
+    };
+    let scheme = &value[..colon];
+    let scheme_ok = scheme.first().is_some_and(u8::is_ascii_alphabetic)
+        && scheme
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b == b'+' || b == b'-' || b == b'.');
+    if !scheme_ok {
+        return false;
+    }
+    let rest = &value[colon + 1..];
+    let (rest, fragment) = match rest.iter().position(|&b| b == b'#') {
+        Some(hash) => (&rest[..hash], &rest[hash + 1..]),
+        None => (rest, &[][..]),
+    };
+    let (hier, query) = match rest.iter().position(|&b| b == b'?') {
+        Some(mark) => (&rest[..mark], &rest[mark + 1..]),
+        None => (rest, &[][..]),
+    };
+    if !all_in(query, &QUERY) || !all_in(fragment, &QUERY) {
+        return false;
+    }
+    let Some(after_slashes) = hier.strip_prefix(b"//") else {
+        // path-absolute, path-rootless or path-empty: "//" was taken above.
+        return all_in(hier, &PATH);
+    };
+    let authority_end = after_slashes
+        .iter()
+        .position(|&b| b == b'/')
+        .unwrap_or(after_slashes.len());
+    let (authority, path) = after_slashes.split_at(authority_end);
+    let (userinfo, host_port) = match authority.iter().position(|&b| b == b'@') {
+        Some(at) => (&authority[..at], &authority[at + 1..]),
+        None => (&[][..], authority),
+    };
+    let (host, port) = match host_port.iter().position(|&b| b == b':') {
+        Some(c) => (&host_port[..c], &host_port[c + 1..]),
+        None => (host_port, &[][..]),
+    };
+    all_in(userinfo, &USERINFO)
+        && all_in(host, &REG_NAME)
+        && port.iter().all(u8::is_ascii_digit)
+        && all_in(path, &PATH)
+}
+
 /// RFC 3339 `full-date`: exactly `YYYY-MM-DD`, a real day of the Gregorian calendar.
 fn date(value: &str) -> Result<(), String> {
+    parse_date(value).map(drop)
+}
+
+/// A `full-date` as `time`'s date.
+pub(crate) fn parse_date(value: &str) -> Result<time::Date, String> {
+    let (year, month, day) = year_month_day(value)?;
+    let month = time::Month::try_from(month).map_err(|e| e.to_string())?;
+    time::Date::from_calendar_date(year, month, day).map_err(|e| e.to_string())
+}
+
+/// The numbers of a text shaped `YYYY-MM-DD`, not yet checked to be a day of the calendar: each
+/// date type checks that itself when built from them.
+pub(crate) fn year_month_day(value: &str) -> Result<(i32, u8, u8), String> {
     let bytes = value.as_bytes();
     let shape_ok = bytes.len() == 10
         && bytes[4] == b'-'
@@ -98,16 +235,16 @@ fn date(value: &str) -> Result<(), String> {
             .iter()
             .fold(0, |n, d| n * 10 + i32::from(d - b'0'))
     };
-    let month = time::Month::try_from(number(5..7) as u8).map_err(|e| e.to_string())?;
-    time::Date::from_calendar_date(number(0..4), month, number(8..10) as u8)
-        .map(drop)
-        .map_err(|e| e.to_string())
+    Ok((number(0..4), number(5..7) as u8, number(8..10) as u8))
 }
 
 fn date_time(value: &str) -> Result<(), String> {
-    time::OffsetDateTime::parse(value, &Rfc3339)
-        .map(drop)
-        .map_err(|e| e.to_string())
+    parse_date_time(value).map(drop)
+}
+
+/// An RFC 3339 `date-time` as `time`'s offset date-time.
+pub(crate) fn parse_date_time(value: &str) -> Result<time::OffsetDateTime, String> {
+    time::OffsetDateTime::parse(value, &Rfc3339).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -179,7 +316,59 @@ mod tests {
         assert!(check(StringFormat::Uri, "http://exa mple.com").is_err());
     }
 
+    #[test]
+    fn the_fast_uri_path_accepts_only_what_fluent_uri_accepts() {
+        let samples = [
+            "https://github.com/octocat",
+            "https://example.com/a?b=c#d",
+            "http://user:pw@example.com:8080/p/a/t/h?q=1&r=%20#frag/?",
+            "urn:isbn:0451450523",
+            "mailto:a@example.com",
+            "file:///etc/hosts",
+            "a:",
+            "a:/b",
+            "a://",
+            "https://exa mple.com",
+            "https://example.com/%zz",
+            "https://example.com/%4",
+            "https://[::1]/",
+            "https://example.com:80a/",
+            "https://a@b@c/",
+            "1http://example.com",
+            "//example.com",
+            "https://example.com/#a#b",
+            "https://example.com/é",
+            "https://ex%41mple.com/",
+            "https://example.com:/",
+        ];
+        for sample in samples {
+            if is_plain_uri(sample.as_bytes()) {
+                assert!(
+                    fluent_uri::Uri::parse(sample).is_ok(),
+                    "the fast path accepted {sample}, which fluent-uri rejects"
+                );
+            }
+        }
+        assert!(is_plain_uri(b"https://github.com/octocat"));
+        assert!(is_plain_uri(b"urn:isbn:0451450523"));
+        assert!(
+            !is_plain_uri(b"https://[::1]/"),
+            "IP literals go to fluent-uri"
+        );
+        assert!(!is_plain_uri(b"https://example.com/%zz"));
+    }
+
     proptest::proptest! {
+        #[test]
+        fn fast_uri_path_is_a_subset_of_fluent_uri(
+            value in "[a-z+.1-]{0,4}:(//([a-z:%@]{0,4}@)?[a-z0-9.%~-]{0,6}(:[0-9a-z]{0,3})?)?[/a-z%2F:@!$'()*+,;=.]{0,8}(\\?[a-z/?%=&#]{0,6})?(#[a-z/?#%]{0,4})?",
+        ) {
+            if is_plain_uri(value.as_bytes()) {
+                proptest::prop_assert!(fluent_uri::Uri::parse(value.as_str()).is_ok(), "{}", value);
+            }
+        }
+
+
         #[test]
         fn fast_email_path_is_a_subset_of_email_address(
             value in "[a-z0-9.+_'-]{0,8}@?[a-z0-9.-]{0,10}(\\.[a-z0-9]{0,4})?",

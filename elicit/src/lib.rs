@@ -17,6 +17,7 @@ mod host;
 mod number;
 pub mod schema;
 pub mod server;
+mod typed;
 mod validate;
 mod wire;
 
@@ -39,6 +40,7 @@ pub use elicit_derive::Elicit;
 pub use error::{ContentError, FieldError, Problem};
 pub use field::{ElicitChoice, ElicitField, ElicitValue};
 pub use schema::RequestedSchema;
+pub use typed::{Email, InvalidEmail};
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use wire::RandomnessUnavailableError;
@@ -88,9 +90,6 @@ pub use wire::{
 /// cannot live in a `static`, so it is built from the same constant on first use per
 /// instantiation, cached for the life of the process, and returned from the cache afterwards.
 pub trait Elicit: Sized {
-    /// The `message` of `#[elicit(message = "..")]`, if given.
-    const MESSAGE: Option<&'static str>;
-
     /// The `requestedSchema` of this form.
     fn requested_schema() -> &'static RequestedSchema;
 

@@ -15,19 +15,19 @@ pub use regex::Regex;
 pub use serde_json::{Map, Value};
 
 use crate::error::{ContentError, FieldError, Problem};
-pub use crate::field::{Choices, Kind, MultiSelectField, NumberField, StringField};
+pub use crate::field::{
+    Choices, Kind, MultiSelectField, Newtype, NumberField, StringField, StringRules,
+};
 use crate::field::{ElicitChoice, ElicitField};
 use crate::number::MAX_SAFE_INTEGER;
 pub use crate::schema::json::{json_bytes, json_len, json_str};
-pub use crate::schema::{
-    BooleanSchema, LegacyTitledEnumSchema, Number, NumberSchema, NumberType, PrimitiveSchema,
-    Property, RequestedSchema, StringFormat, StringSchema, Text, TitledMultiSelectEnumSchema,
-    TitledOption, TitledSingleSelectEnumSchema, UntitledMultiSelectEnumSchema,
+use crate::schema::{
+    BooleanSchema, NumberSchema, NumberType, PrimitiveSchema, StringSchema,
+    TitledMultiSelectEnumSchema, TitledSingleSelectEnumSchema, UntitledMultiSelectEnumSchema,
     UntitledSingleSelectEnumSchema,
 };
+pub use crate::schema::{Number, Property, RequestedSchema, StringFormat, Text, TitledOption};
 
-pub use core::option::Option::{self, None, Some};
-pub use core::result::Result::{self, Err, Ok};
 pub use std::borrow::Cow::Borrowed;
 
 /// A field's `default`, as the derive read it from the attribute.
@@ -57,22 +57,6 @@ pub struct Attrs {
     pub default: DefaultValue,
 }
 
-impl Attrs {
-    pub const NONE: Attrs = Attrs {
-        title: None,
-        description: None,
-        min_length: None,
-        max_length: None,
-        pattern: None,
-        format: None,
-        minimum: None,
-        maximum: None,
-        min_items: None,
-        max_items: None,
-        default: DefaultValue::None,
-    };
-}
-
 const fn text(value: Option<&'static str>) -> Option<Text> {
     match value {
         Some(s) => Some(Cow::Borrowed(s)),
@@ -94,7 +78,7 @@ const fn default_texts(default: DefaultValue) -> Option<Cow<'static, [Text]>> {
     }
 }
 
-const fn or(attr: Option<Number>, fallback: Option<Number>) -> Option<Number> {
+const fn or<T: Copy>(attr: Option<T>, fallback: Option<T>) -> Option<T> {
     match attr {
         Some(n) => Some(n),
         None => fallback,
@@ -108,13 +92,13 @@ pub const fn property(name: &'static str, optional: bool, kind: Kind, attrs: Att
     let title = text(attrs.title);
     let description = text(attrs.description);
     let schema = match kind {
-        Kind::String => PrimitiveSchema::String(StringSchema {
+        Kind::String(rules) => PrimitiveSchema::String(StringSchema {
             title,
             description,
-            min_length: attrs.min_length,
-            max_length: attrs.max_length,
-            pattern: text(attrs.pattern),
-            format: attrs.format,
+            min_length: or(attrs.min_length, rules.min_length),
+            max_length: or(attrs.max_length, rules.max_length),
+            pattern: text(or(attrs.pattern, rules.pattern)),
+            format: or(attrs.format, rules.format),
             default: default_text(attrs.default),
         }),
         Kind::Boolean => PrimitiveSchema::Boolean(BooleanSchema {
@@ -133,12 +117,12 @@ pub const fn property(name: &'static str, optional: bool, kind: Kind, attrs: Att
             maximum: or(attrs.maximum, Some(Number::from_i64(maximum))),
             default: number_default(attrs.default),
         }),
-        Kind::Number { bound } => PrimitiveSchema::Number(NumberSchema {
+        Kind::Number { minimum, maximum } => PrimitiveSchema::Number(NumberSchema {
             kind: NumberType::Number,
             title,
             description,
-            minimum: or(attrs.minimum, negate(bound)),
-            maximum: or(attrs.maximum, bound),
+            minimum: or(attrs.minimum, minimum),
+            maximum: or(attrs.maximum, maximum),
             default: number_default(attrs.default),
         }),
         Kind::Choice(Choices {
@@ -196,14 +180,124 @@ const fn number_default(default: DefaultValue) -> Option<Number> {
     }
 }
 
-const fn negate(bound: Option<Number>) -> Option<Number> {
-    match bound {
-        // Only f32's bound is given, and its negation is exact; the text follows.
-        Some(n) => Some(Number::__from_f64_text(
-            -n.as_f64(),
-            "-3.4028234663852886e+38",
-        )),
-        None => None,
+/// The kind of a newtype: its field's kind, narrowed by what the newtype's attributes declare.
+/// A bound that does not fit the field's type is reported by [`bound_misfit`] first.
+pub const fn narrow(kind: Kind, attrs: Attrs) -> Kind {
+    match kind {
+        Kind::String(rules) => Kind::String(StringRules {
+            min_length: or(attrs.min_length, rules.min_length),
+            max_length: or(attrs.max_length, rules.max_length),
+            pattern: or(attrs.pattern, rules.pattern),
+            format: or(attrs.format, rules.format),
+        }),
+        Kind::Integer { minimum, maximum } => Kind::Integer {
+            minimum: match attrs.minimum {
+                Some(n) => match n.as_i64() {
+                    Some(i) => i,
+                    None => minimum,
+                },
+                None => minimum,
+            },
+            maximum: match attrs.maximum {
+                Some(n) => match n.as_i64() {
+                    Some(i) => i,
+                    None => maximum,
+                },
+                None => maximum,
+            },
+        },
+        Kind::Number { minimum, maximum } => Kind::Number {
+            minimum: or(attrs.minimum, minimum),
+            maximum: or(attrs.maximum, maximum),
+        },
+        other => other,
+    }
+}
+
+/// Whether a number or string default breaks the bounds or lengths `kind` carries: for a field
+/// whose type declares them (a newtype), as the derive checks a field's own attributes.
+pub const fn default_outside(kind: Kind, default: DefaultValue) -> bool {
+    match (kind, default) {
+        (Kind::Integer { minimum, maximum }, DefaultValue::Number(n)) => match n.as_i64() {
+            Some(i) => i < minimum || i > maximum,
+            None => false,
+        },
+        (Kind::Number { minimum, maximum }, DefaultValue::Number(n)) => {
+            let below = match minimum {
+                Some(min) => n.as_f64() < min.as_f64(),
+                None => false,
+            };
+            let above = match maximum {
+                Some(max) => n.as_f64() > max.as_f64(),
+                None => false,
+            };
+            below || above
+        }
+        (Kind::String(rules), DefaultValue::Str(text)) => {
+            let length = code_points(text);
+            let short = match rules.min_length {
+                Some(min) => length < min,
+                None => false,
+            };
+            let long = match rules.max_length {
+                Some(max) => length > max,
+                None => false,
+            };
+            short || long
+        }
+        _ => false,
+    }
+}
+
+/// The length of a text in code points, as JSON Schema counts it: the bytes that do not
+/// continue a UTF-8 sequence.
+const fn code_points(text: &str) -> u64 {
+    let bytes = text.as_bytes();
+    let mut count = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] & 0xC0 != 0x80 {
+            count += 1;
+        }
+        i += 1;
+    }
+    count
+}
+
+/// A string constraint a type may declare.
+#[derive(Clone, Copy)]
+pub enum StringRule {
+    MinLength,
+    MaxLength,
+    Pattern,
+}
+
+/// Whether the field's type declares `rule` already, so a field attribute would replace it.
+pub const fn type_declares(kind: Kind, rule: StringRule) -> bool {
+    match (kind, rule) {
+        (Kind::String(rules), StringRule::MinLength) => rules.min_length.is_some(),
+        (Kind::String(rules), StringRule::MaxLength) => rules.max_length.is_some(),
+        (Kind::String(rules), StringRule::Pattern) => rules.pattern.is_some(),
+        _ => false,
+    }
+}
+
+/// The format a string field's values have: the `format` attribute's, else its type's.
+pub const fn declared_format(kind: Kind, attr: Option<StringFormat>) -> Option<StringFormat> {
+    match (attr, kind) {
+        (Some(format), _) => Some(format),
+        (None, Kind::String(rules)) => rules.format,
+        (None, _) => None,
+    }
+}
+
+/// The type's own format when a `format` attribute names another one.
+pub const fn format_clash(kind: Kind, attr: StringFormat) -> Option<StringFormat> {
+    match kind {
+        Kind::String(StringRules {
+            format: Some(own), ..
+        }) if own as u8 != attr as u8 => Some(own),
+        _ => None,
     }
 }
 
@@ -268,7 +362,7 @@ impl Pattern {
         Regex::new(pattern).map_err(|e| e.to_string())
     }
 
-    fn get(&self) -> Result<&Regex, Problem> {
+    pub fn get(&self) -> Result<&Regex, Problem> {
         // The derive proved the pattern compiles; a failure here would be a regex version skew.
         self.regex
             .as_ref()
@@ -322,12 +416,12 @@ pub fn field<T: ElicitField>(
     slot: Option<&Value>,
     property: &'static Property,
     pattern: Option<&Pattern>,
-    default: Option<fn() -> T>,
+    default: Option<fn() -> Result<T, Problem>>,
     errors: &mut Errors,
 ) -> Option<T> {
     let outcome = match slot {
         None | Some(Value::Null) => match default {
-            Some(default) => Ok(default()),
+            Some(default) => default(),
             None => T::absent().ok_or(Problem::Missing),
         },
         Some(value) => match pattern.map(Pattern::get).transpose() {

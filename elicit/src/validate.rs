@@ -18,6 +18,20 @@ pub(crate) fn check_string(
     value: &str,
     pattern: Option<&Regex>,
 ) -> Result<(), Problem> {
+    check_length_and_pattern(schema, value, pattern)?;
+    if let Some(format) = schema.format {
+        format::check(format, value).map_err(|reason| Problem::InvalidFormat { format, reason })?;
+    }
+    Ok(())
+}
+
+/// Checks a string against `minLength`, `maxLength` and `pattern`: all but its format, which a
+/// typed value's parser checks.
+pub(crate) fn check_length_and_pattern(
+    schema: &StringSchema,
+    value: &str,
+    pattern: Option<&Regex>,
+) -> Result<(), Problem> {
     if length_needs_count(schema, value.len()) {
         // JSON Schema counts length in code points, not bytes or graphemes.
         let length = value.chars().count();
@@ -38,9 +52,6 @@ pub(crate) fn check_string(
         return Err(Problem::PatternMismatch {
             pattern: regex.as_str().to_owned(),
         });
-    }
-    if let Some(format) = schema.format {
-        format::check(format, value).map_err(|reason| Problem::InvalidFormat { format, reason })?;
     }
     Ok(())
 }
@@ -103,7 +114,7 @@ fn compare(value: &serde_json::Number, bound: &crate::schema::Number) -> std::cm
 
 /// The value of an integer field, exactly, or why it is none.
 pub(crate) fn integer(schema: &PrimitiveSchema, value: &Value) -> Result<i128, Problem> {
-    let number = value.as_number().ok_or(Problem::WrongType {
+    let number = value.as_number().ok_or_else(|| Problem::WrongType {
         expected: "an integer",
         found: kind_of(value),
     })?;
@@ -132,7 +143,7 @@ pub(crate) fn integer(schema: &PrimitiveSchema, value: &Value) -> Result<i128, P
 
 /// The value of a number field, or why it is none.
 pub(crate) fn float(schema: &PrimitiveSchema, value: &Value) -> Result<f64, Problem> {
-    let number = value.as_number().ok_or(Problem::WrongType {
+    let number = value.as_number().ok_or_else(|| Problem::WrongType {
         expected: "a number",
         found: kind_of(value),
     })?;
@@ -157,7 +168,7 @@ fn choices(schema: &PrimitiveSchema) -> Vec<String> {
 
 /// A single-select's value, checked to be a string and one of the choices.
 pub(crate) fn choice<'v>(schema: &PrimitiveSchema, value: &'v Value) -> Result<&'v str, Problem> {
-    let text = value.as_str().ok_or(Problem::WrongType {
+    let text = value.as_str().ok_or_else(|| Problem::WrongType {
         expected: "a string",
         found: kind_of(value),
     })?;
@@ -176,7 +187,7 @@ pub(crate) fn multi<'v>(
     schema: &PrimitiveSchema,
     value: &'v Value,
 ) -> Result<Vec<&'v str>, Problem> {
-    let items = value.as_array().ok_or(Problem::WrongType {
+    let items = value.as_array().ok_or_else(|| Problem::WrongType {
         expected: "an array of strings",
         found: kind_of(value),
     })?;
@@ -187,7 +198,7 @@ pub(crate) fn multi<'v>(
     };
     let mut picked: Vec<&str> = Vec::with_capacity(items.len());
     for (index, item) in items.iter().enumerate() {
-        let text = item.as_str().ok_or(Problem::ItemWrongType {
+        let text = item.as_str().ok_or_else(|| Problem::ItemWrongType {
             index,
             found: kind_of(item),
         })?;
@@ -232,14 +243,14 @@ pub(crate) fn check_value(
 ) -> Result<(), Problem> {
     match schema {
         PrimitiveSchema::String(s) => {
-            let text = value.as_str().ok_or(Problem::WrongType {
+            let text = value.as_str().ok_or_else(|| Problem::WrongType {
                 expected: "a string",
                 found: kind_of(value),
             })?;
             check_string(s, text, pattern)
         }
         PrimitiveSchema::Number(s) => {
-            let number = value.as_number().ok_or(Problem::WrongType {
+            let number = value.as_number().ok_or_else(|| Problem::WrongType {
                 expected: if s.kind == NumberType::Integer {
                     "an integer"
                 } else {

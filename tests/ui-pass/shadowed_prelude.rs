@@ -1,6 +1,6 @@
 // The generated code names everything by absolute path, so local items named like the
 // prelude's, std's or elicit's own cannot capture it.
-#![allow(dead_code, non_camel_case_types, unused_macros)]
+#![allow(dead_code, non_camel_case_types, non_upper_case_globals, unused_macros)]
 
 struct Result;
 struct Option;
@@ -26,6 +26,17 @@ trait Clone {}
 trait Copy {}
 trait Sized {}
 fn field() {}
+// The generated code's locals and parameters are prefixed as serde's are, so constants and unit
+// structs named like them cannot turn a binding into a pattern.
+const errors: () = ();
+const content: () = ();
+const properties: () = ();
+const key: () = ();
+const value: () = ();
+const literal: () = ();
+const schema: () = ();
+const pattern: () = ();
+struct slots;
 fn property() {}
 fn panic() {}
 macro_rules! panic {
@@ -61,9 +72,22 @@ struct Order {
     internal: u64,
 }
 
+/// A newtype: its impl's parameters must not be captured either.
+#[derive(::elicit::Elicit, Debug, PartialEq)]
+#[elicit(pattern = "^[a-z]+$")]
+struct Word(::std::string::String);
+
+#[derive(::elicit::Elicit, Debug)]
+struct Words {
+    word: Word,
+}
+
 fn main() {
-    let content = ::serde_json::json!({"note": "hi"});
-    let order = <Order as ::elicit::Elicit>::from_content(content.as_object().unwrap()).unwrap();
+    let answer = ::serde_json::json!({"word": "abc"});
+    let words = <Words as ::elicit::Elicit>::from_content(answer.as_object().unwrap()).unwrap();
+    assert_eq!(words.word, Word("abc".into()));
+    let note = ::serde_json::json!({"note": "hi"});
+    let order = <Order as ::elicit::Elicit>::from_content(note.as_object().unwrap()).unwrap();
     assert_eq!(order.color, Color::Red);
     assert_eq!(order.colors, [Color::Green]);
     assert_eq!(order.count, 2);

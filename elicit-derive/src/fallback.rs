@@ -1,0 +1,60 @@
+//! What a form with errors expands to besides them, so the compiler goes on and reports the
+//! mistakes only it can see (a field type without a mapping, say) in the same build as the
+//! derive's own, each once.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::ast::Form;
+use crate::bound::uses_type_param;
+use crate::expand::{has_message_impl, runtime_path};
+use crate::typeck::{type_checks, typed_default};
+
+/// What a form with errors expands to besides them: `Elicit` (and `HasMessage`) implemented
+/// with unreachable bodies, and a constant that checks every asked field's type, plus the
+/// type-dependent attribute checks of each field that broke none of the derive's own rules
+/// (`Field::clean`), so a mistake is never reported by both the derive and the compiler.
+pub fn fallback_form(form: &Form) -> TokenStream {
+    let input = form.input;
+    let krate = runtime_path(form.attrs.krate.get());
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let mut checks = TokenStream::new();
+    for field in &form.fields {
+        if field.attrs.skip.is_set() || uses_type_param(field.ty, &input.generics) {
+            continue;
+        }
+        let ty = field.ty;
+        let mut field_checks = quote!(let _ = <#ty as #krate::ElicitField>::OPTIONAL;);
+        if field.clean {
+            field_checks.extend(type_checks(&krate, field.ty, &field.attrs));
+            field_checks.extend(typed_default(&krate, field));
+        }
+        checks.extend(quote!(const _: () = { #field_checks };));
+    }
+    let has_message = has_message_impl(&krate, form, &input.generics);
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, clippy::all)]
+        const _: () = {
+            #checks
+
+            #[automatically_derived]
+            impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
+                fn requested_schema() -> &'static #krate::RequestedSchema {
+                    ::core::unreachable!()
+                }
+                fn requested_schema_json() -> &'static str {
+                    ::core::unreachable!()
+                }
+                fn from_content(
+                    _: &#krate::__private::Map<::std::string::String, #krate::__private::Value>,
+                ) -> ::core::result::Result<Self, #krate::ContentError> {
+                    ::core::unreachable!()
+                }
+            }
+
+            #has_message
+        };
+    }
+}

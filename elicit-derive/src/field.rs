@@ -1,0 +1,189 @@
+//! The code of one asked-for field: its `Property` constant, the block items it needs, and the
+//! expression that reads it in `from_content`.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::ast::Field;
+use crate::attr::{DefaultKind, FieldKeys, NumLit, NumValue};
+use crate::format;
+use crate::typeck::{type_checks, typed_default};
+
+fn opt_str(value: Option<String>) -> TokenStream {
+    match value {
+        Some(text) => quote!(::core::option::Option::Some(#text)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn opt_u64(value: Option<&u64>) -> TokenStream {
+    match value {
+        Some(n) => quote!(::core::option::Option::Some(#n)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// A number as the runtime's `Number`: integers exactly, floats with the text `serde_json`
+/// prints for them (`zmij` since serde_json 1.0.147; `ryu` before it wrote `1e38` where serde_json
+/// now writes `1e+38`), so the const JSON writer needs no float formatting.
+pub fn number(krate: &TokenStream, value: NumValue) -> TokenStream {
+    match value {
+        NumValue::Int(i) => {
+            let i = i64::try_from(i).unwrap_or(if i < 0 { i64::MIN } else { i64::MAX });
+            quote!(#krate::__private::Number::from_i64(#i))
+        }
+        NumValue::Float(f) => {
+            let text = zmij::Buffer::new().format_finite(f).to_owned();
+            let lit = Literal::f64_suffixed(f);
+            quote!(#krate::__private::Number::__from_f64_text(#lit, #text))
+        }
+    }
+}
+
+fn opt_number(krate: &TokenStream, value: Option<&NumLit>) -> TokenStream {
+    match value {
+        Some(n) => {
+            let n = number(krate, n.value);
+            quote!(::core::option::Option::Some(#n))
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// The generated items of one asked-for field.
+pub struct FieldCode {
+    /// The `Property` constant expression.
+    pub property: TokenStream,
+    /// Compile-time checks that need the field's type.
+    pub checks: TokenStream,
+    /// Block-level items (pattern statics, multi-select default lists).
+    pub items: TokenStream,
+    /// The expression that reads the field in `from_content`.
+    pub read: TokenStream,
+}
+
+pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode {
+    let ty = field.ty;
+    let a = &field.attrs;
+    let wire = &field.wire_name;
+    let mut items = TokenStream::new();
+
+    let default_value = match a.default.get() {
+        None => quote!(#krate::__private::DefaultValue::None),
+        Some(default) => {
+            let expr = &default.expr;
+            match &default.kind {
+                DefaultKind::Str(_) => quote!(#krate::__private::DefaultValue::Str(#expr)),
+                DefaultKind::Bool(b) => quote!(#krate::__private::DefaultValue::Bool(#b)),
+                DefaultKind::Number(value) => {
+                    let n = number(krate, *value);
+                    quote!(#krate::__private::DefaultValue::Number(#n))
+                }
+                DefaultKind::Choice => quote_spanned! {expr.span()=>
+                    #krate::__private::DefaultValue::Choice((#expr).__elicit_wire())
+                },
+                DefaultKind::Choices(elems) => {
+                    let list = format_ident!("__ELICIT_DEFAULT_{}", index);
+                    items.extend(quote! {
+                        const #list: &[#krate::__private::Text] = &[
+                            #(#krate::__private::Borrowed((#elems).__elicit_wire()),)*
+                        ];
+                    });
+                    quote!(#krate::__private::DefaultValue::Choices(#list))
+                }
+            }
+        }
+    };
+
+    let description = a
+        .description
+        .get()
+        .map(|d| d.value())
+        .or_else(|| field.attrs.doc.clone());
+    let attrs = schema_attrs(krate, a, description, default_value);
+    let property = quote_spanned! {ty.span()=>
+        #krate::__private::property(
+            #wire,
+            <#ty as #krate::ElicitField>::OPTIONAL,
+            <#ty as #krate::ElicitField>::KIND,
+            #attrs,
+        )
+    };
+
+    let checks = type_checks(krate, field.ty, &field.attrs);
+
+    // The default is a value of the field's own type: the compiler checks it, here and only here.
+    let default_fn = match a.default.get() {
+        None => quote!(::core::option::Option::None),
+        Some(_) => {
+            let typed = typed_default(krate, field);
+            quote! {
+                ::core::option::Option::Some(
+                    (|| { #typed <#ty as #krate::ElicitField>::from_default(__elicit_default) }) as fn() -> ::core::result::Result<#ty, #krate::Problem>
+                )
+            }
+        }
+    };
+
+    let pattern = match a.pattern.get() {
+        Some(lit) => {
+            let name = format_ident!("__ELICIT_PATTERN_{}", index);
+            items.extend(quote! {
+                static #name: #krate::__private::Pattern =
+                    #krate::__private::Pattern::new(#lit, || #krate::__private::Pattern::compile(#lit));
+            });
+            quote!(::core::option::Option::Some(&#name))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+
+    let read = quote! {
+        <#ty as #krate::ElicitField>::__read(__slots[#index], &__properties[#index], #pattern, #default_fn, &mut __errors)
+    };
+    FieldCode {
+        property,
+        checks,
+        items,
+        read,
+    }
+}
+
+/// The runtime's `Attrs` of a field (or a newtype): what its attributes say about its schema.
+pub fn schema_attrs(
+    krate: &TokenStream,
+    a: &FieldKeys,
+    description: Option<String>,
+    default_value: TokenStream,
+) -> TokenStream {
+    let format = match a.format.get().and_then(|f| format::variant(&f.value())) {
+        Some(variant) => {
+            quote!(::core::option::Option::Some(#krate::__private::StringFormat::#variant))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let title = opt_str(a.title.get().map(|t| t.value()));
+    let description = opt_str(description);
+    let min_length = opt_u64(a.min_length.get());
+    let max_length = opt_u64(a.max_length.get());
+    let pattern_text = opt_str(a.pattern.get().map(|p| p.value()));
+    let minimum = opt_number(krate, a.minimum.get());
+    let maximum = opt_number(krate, a.maximum.get());
+    let min_items = opt_u64(a.min_items.get());
+    let max_items = opt_u64(a.max_items.get());
+    quote! {
+        #krate::__private::Attrs {
+            title: #title,
+            description: #description,
+            min_length: #min_length,
+            max_length: #max_length,
+            pattern: #pattern_text,
+            format: #format,
+            minimum: #minimum,
+            maximum: #maximum,
+            min_items: #min_items,
+            max_items: #max_items,
+            default: #default_value,
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! A newtype (a tuple struct of one field) as a field type of its own: its field's property,
+//! narrowed once by the constraints written on the struct, and parsed to the newtype only when
+//! they hold.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::ast::Newtype;
+use crate::expand::runtime_path;
+use crate::field::schema_attrs;
+use crate::typeck::type_checks;
+
+/// The `ElicitValue` impl of a newtype, and the checks of its attributes against its field's
+/// type (left out beside the derive's own errors, which they could repeat).
+pub fn expand_newtype(newtype: &Newtype, with_checks: bool) -> TokenStream {
+    let input = newtype.input;
+    let krate = runtime_path(newtype.attrs.container.krate.get());
+    let ident = &input.ident;
+    let inner = newtype.inner;
+    let keys = &newtype.attrs.keys;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let checks = if with_checks && input.generics.params.is_empty() {
+        let checks = type_checks(&krate, inner, keys);
+        quote!(const _: () = { #checks };)
+    } else {
+        TokenStream::new()
+    };
+    let attrs = schema_attrs(
+        &krate,
+        keys,
+        None,
+        quote!(#krate::__private::DefaultValue::None),
+    );
+    // The pattern the newtype declares, compiled once; a field's own pattern cannot replace it
+    // (the derive refuses one), so the one given in `from_json` is this one or nothing.
+    let (pattern_item, pattern) = match keys.pattern.get() {
+        Some(lit) => (
+            quote! {
+                static __PATTERN: #krate::__private::Pattern =
+                    #krate::__private::Pattern::new(#lit, || #krate::__private::Pattern::compile(#lit));
+            },
+            quote!(::core::option::Option::Some(__PATTERN.get()?)),
+        ),
+        None => (TokenStream::new(), quote!(__pattern)),
+    };
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, clippy::all)]
+        const _: () = {
+            #checks
+
+            #[automatically_derived]
+            impl #impl_generics #krate::__private::Newtype for #ident #ty_generics #where_clause {
+                type Inner = #inner;
+            }
+
+            #[automatically_derived]
+            impl #impl_generics #krate::ElicitValue for #ident #ty_generics #where_clause {
+                const KIND: #krate::__private::Kind = #krate::__private::narrow(
+                    <#inner as #krate::ElicitValue>::KIND,
+                    #attrs,
+                );
+                const NARROWED: bool = true;
+                type DefaultLiteral = <#inner as #krate::ElicitValue>::DefaultLiteral;
+                fn from_default(
+                    __literal: Self::DefaultLiteral,
+                ) -> ::core::result::Result<Self, #krate::Problem> {
+                    <#inner as #krate::ElicitValue>::from_default(__literal).map(Self)
+                }
+                fn from_json(
+                    __value: &#krate::__private::Value,
+                    __schema: &#krate::schema::PrimitiveSchema,
+                    __pattern: ::core::option::Option<&#krate::__private::Regex>,
+                ) -> ::core::result::Result<Self, #krate::Problem> {
+                    #pattern_item
+                    <#inner as #krate::ElicitValue>::from_json(__value, __schema, #pattern).map(Self)
+                }
+            }
+
+            #krate::__impl_field_for_value!(#ident #ty_generics);
+        };
+    }
+}

@@ -1,0 +1,217 @@
+//! Checks that need the field's type, left to the compiler and spanned on the user's attribute:
+//! which attributes a type takes, whether a bound or item count fits it, and the type of a
+//! default.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Expr, Type};
+
+use crate::ast::Field;
+use crate::attr::{DefaultKind, FieldKeys, FieldKind, span_of};
+use crate::field::number;
+use crate::format;
+use crate::respan::respan;
+
+/// `let __elicit_default: <T as ElicitField>::DefaultLiteral = <the default>;`, so a default of
+/// the wrong type is a type mismatch on the user's literal, "expected due to" the field's type.
+pub fn typed_default(krate: &TokenStream, field: &Field) -> TokenStream {
+    let Some(default) = field.attrs.default.get() else {
+        return TokenStream::new();
+    };
+    let ty = field.ty;
+    let literal = default_literal(&default.expr, &default.kind);
+    let expected = quote_spanned!(ty.span()=> <#ty as #krate::ElicitField>::DefaultLiteral);
+    quote!(let __elicit_default: #expected = #literal;)
+}
+
+/// The checks of attributes that only some field types take, for a constant block. Each is
+/// spanned on the attribute: a trait projection on the field's type (respanned onto the
+/// attribute, so the error points there), or a `panic!` at compile time when a bound or item
+/// count does not fit what the type's mapping allows.
+pub fn type_checks(krate: &TokenStream, ty: &Type, a: &FieldKeys) -> TokenStream {
+    let mut checks = TokenStream::new();
+    let kind = quote!(<#ty as #krate::ElicitField>::KIND);
+
+    for (kind, tokens) in a.kind_limited() {
+        let Some(tokens) = tokens else { continue };
+        let marker = match kind {
+            FieldKind::String => quote!(StringField),
+            FieldKind::Number => quote!(NumberField),
+            FieldKind::MultiSelect => quote!(MultiSelectField),
+        };
+        let span = span_of(Some(tokens), Span::call_site());
+        let at = respan(ty.to_token_stream(), span);
+        checks.extend(quote_spanned!(span=> let () = <#at as #krate::__private::#marker>::PROVEN;));
+    }
+    for (name, attr) in [("minimum", &a.minimum), ("maximum", &a.maximum)] {
+        let Some(bound) = attr.get() else { continue };
+        let span = span_of(attr.tokens(), Span::call_site());
+        let written = format!("`{name} = {}`", bound.tokens.to_string().replace(' ', ""));
+        let not_integer = format!(
+            "{written} is not an integer, but the field's type is: write a whole number, or make the field a float"
+        );
+        let below = format!(
+            "{written} is below the smallest value the field's type holds: raise it, or widen the type"
+        );
+        let above = format!(
+            "{written} is above the largest value the field's type holds: lower it, or widen the type"
+        );
+        let beyond_json = format!(
+            "{written} is beyond 2^53 - 1 (or below its negative), past which a JSON number holds no exact integer: integer fields of 64 bits and more are bounded there"
+        );
+        let value = number(krate, bound.value);
+        let misfit = quote!(#krate::__private::BoundMisfit);
+        checks.extend(quote_spanned! {span=>
+            match #krate::__private::bound_misfit(#kind, ::core::option::Option::Some(#value)) {
+                ::core::option::Option::Some(#misfit::NotAnInteger) => ::core::panic!(#not_integer),
+                ::core::option::Option::Some(#misfit::BelowType) => ::core::panic!(#below),
+                ::core::option::Option::Some(#misfit::AboveType) => ::core::panic!(#above),
+                ::core::option::Option::Some(#misfit::BeyondJson) => ::core::panic!(#beyond_json),
+                ::core::option::Option::None => {}
+            }
+        });
+    }
+
+    checks.extend(type_string_rules(krate, &kind, a));
+    checks.extend(default_keeps_type_rules(krate, ty, &kind, a));
+
+    if let Some(min) = a.min_items.get() {
+        let span = span_of(a.min_items.tokens(), Span::call_site());
+        let message = format!(
+            "`min_items = {min}` is more than the number of choices of the field's enum, so no selection would be accepted: lower it, or add variants"
+        );
+        checks.extend(quote_spanned! {span=>
+            if #krate::__private::more_items_than_choices(#kind, #min) {
+                ::core::panic!(#message);
+            }
+        });
+    }
+    checks
+}
+
+/// The default as a `DefaultLiteral`: multi-select arrays become `&'static` slices.
+fn default_literal(expr: &Expr, kind: &DefaultKind) -> TokenStream {
+    match kind {
+        DefaultKind::Choices(elems) => quote_spanned!(expr.span()=> &[#(#elems),*]),
+        _ => expr.to_token_stream(),
+    }
+}
+
+/// The checks of string attributes against what the field's type declares: a `format` naming
+/// another format than a typed value's, a length or pattern its newtype declares already, and a
+/// string default that is not of the format the field's values have (the attribute's, else the
+/// type's: the derive cannot tell the type from its name, through an alias say, so the compiler
+/// picks the format and the derive has written the verdict for each).
+fn type_string_rules(krate: &TokenStream, kind: &TokenStream, a: &FieldKeys) -> TokenStream {
+    let mut checks = TokenStream::new();
+    let format_path = quote!(#krate::__private::StringFormat);
+    let attr_format = a.format.get().map(|lit| lit.value());
+    if let (Some(name), Some(variant)) = (
+        &attr_format,
+        attr_format.as_deref().and_then(format::variant),
+    ) {
+        let span = span_of(a.format.tokens(), Span::call_site());
+        let arms = format::FORMATS.iter().map(|(own, own_variant)| {
+            let own_variant = format_ident!("{}", own_variant);
+            let message = format!(
+                "`format = \"{name}\"` is not the format of the field's type, whose values have format \"{own}\": remove the attribute, or write `format = \"{own}\"`"
+            );
+            quote_spanned!(span=> ::core::option::Option::Some(#format_path::#own_variant) => ::core::panic!(#message),)
+        });
+        checks.extend(quote_spanned! {span=>
+            match #krate::__private::format_clash(#kind, #format_path::#variant) {
+                #(#arms)*
+                ::core::option::Option::None => {}
+            }
+        });
+    }
+    let rules = [
+        ("min_length", a.min_length.tokens(), quote!(MinLength)),
+        ("max_length", a.max_length.tokens(), quote!(MaxLength)),
+        ("pattern", a.pattern.tokens(), quote!(Pattern)),
+    ];
+    for (name, tokens, rule) in rules {
+        let Some(tokens) = tokens else { continue };
+        let span = span_of(Some(tokens), Span::call_site());
+        let message = format!(
+            "`{name}` is declared by the field's type already, and every form using the type keeps it: remove it here, or change it on the type"
+        );
+        checks.extend(quote_spanned! {span=>
+            if #krate::__private::type_declares(#kind, #krate::__private::StringRule::#rule) {
+                ::core::panic!(#message);
+            }
+        });
+    }
+    if let Some(default) = a.default.get()
+        && let DefaultKind::Str(text) = &default.kind
+    {
+        let span = default.expr.span();
+        let arms: Vec<TokenStream> = format::FORMATS
+            .iter()
+            .filter_map(|(name, variant)| {
+                let reason = format::check(name, text).err()?;
+                let variant = format_ident!("{}", variant);
+                let message = format!(
+                    "default \"{text}\" is not of the field's format \"{name}\" ({}): {reason}",
+                    format::example(name)
+                );
+                Some(quote_spanned!(span=> ::core::option::Option::Some(#format_path::#variant) => ::core::panic!(#message),))
+            })
+            .collect();
+        if !arms.is_empty() {
+            let attr = match attr_format.as_deref().and_then(format::variant) {
+                Some(variant) => quote!(::core::option::Option::Some(#format_path::#variant)),
+                None => quote!(::core::option::Option::None),
+            };
+            checks.extend(quote_spanned! {span=>
+                match #krate::__private::declared_format(#kind, #attr) {
+                    #(#arms)*
+                    _ => {}
+                }
+            });
+        }
+    }
+    checks
+}
+
+/// A number or string default on a field whose type declares bounds or lengths (a newtype) must
+/// keep them, as it must keep the field's own (which the derive checks). Only for such types: a
+/// plain integer's range is the compiler's to enforce on the literal.
+fn default_keeps_type_rules(
+    krate: &TokenStream,
+    ty: &Type,
+    kind: &TokenStream,
+    a: &FieldKeys,
+) -> TokenStream {
+    let Some(default) = a.default.get() else {
+        return TokenStream::new();
+    };
+    let (value, message) = match &default.kind {
+        DefaultKind::Number(value) => {
+            let n = number(krate, *value);
+            (
+                quote!(#krate::__private::DefaultValue::Number(#n)),
+                format!(
+                    "default {} is outside the `minimum`/`maximum` the field's type declares: change the default, or the type",
+                    default.expr.to_token_stream()
+                ),
+            )
+        }
+        DefaultKind::Str(text) => (
+            quote!(#krate::__private::DefaultValue::Str(#text)),
+            format!(
+                "default \"{text}\" breaks the `min_length`/`max_length` the field's type declares: change the default, or the type"
+            ),
+        ),
+        _ => return TokenStream::new(),
+    };
+    let span = default.expr.span();
+    quote_spanned! {span=>
+        if <#ty as #krate::ElicitField>::NARROWED
+            && #krate::__private::default_outside(#kind, #value)
+        {
+            ::core::panic!(#message);
+        }
+    }
+}

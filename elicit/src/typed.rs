@@ -1,0 +1,226 @@
+//! Typed values: fields whose type is the value a server wants, not a string to parse again.
+//! Each maps to a string property of its format and parses to the typed value, checking the
+//! same rules as the string field of that format does, then building the value with its own
+//! crate. [`Email`] is always here; the dates, times and URLs of `chrono`, `time`, `jiff` and
+//! `url` come with the feature of the same name.
+
+use std::fmt;
+use std::ops::Deref;
+use std::str::FromStr;
+
+use regex::Regex;
+use serde_json::Value;
+
+use crate::error::Problem;
+use crate::field::{ElicitValue, Kind, StringField, StringRules};
+use crate::format;
+use crate::schema::{PrimitiveSchema, StringFormat};
+use crate::validate;
+
+/// An email address, checked to be one (`format: email`, the same check as a `String` field
+/// with `#[elicit(format = "email")]`).
+///
+/// ```
+/// use elicit::{Elicit, Email};
+///
+/// #[derive(Elicit, Debug)]
+/// struct Invite {
+///     #[elicit(default = "team@example.com")]
+///     to: Email,
+/// }
+///
+/// assert_eq!(
+///     Invite::requested_schema_json(),
+///     r#"{"type":"object","properties":{"to":{"type":"string","format":"email","default":"team@example.com"}}}"#
+/// );
+/// let content = serde_json::json!({"to": "octocat@github.com"});
+/// let invite = Invite::from_content(content.as_object().unwrap()).unwrap();
+/// assert_eq!(invite.to.as_str(), "octocat@github.com");
+/// assert!("not-an-email".parse::<Email>().is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Email(String);
+
+impl Email {
+    /// The address, checked.
+    pub fn parse(text: &str) -> Result<Email, InvalidEmail> {
+        format::check(StringFormat::Email, text)
+            .map(|()| Email(text.to_owned()))
+            .map_err(InvalidEmail)
+    }
+
+    /// The address as written.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The address as an owned string.
+    pub fn into_string(self) -> String {
+        self.0
+    }
+}
+
+impl Deref for Email {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for Email {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Email {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl FromStr for Email {
+    type Err = InvalidEmail;
+    fn from_str(text: &str) -> Result<Self, InvalidEmail> {
+        Email::parse(text)
+    }
+}
+
+impl From<Email> for String {
+    fn from(email: Email) -> String {
+        email.0
+    }
+}
+
+/// Why a text is not an email address.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvalidEmail(String);
+
+impl fmt::Display for InvalidEmail {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "not an email address: {}", self.0)
+    }
+}
+
+impl std::error::Error for InvalidEmail {}
+
+/// The text of a typed value's field, checked against its lengths and pattern; its format is the
+/// typed value's parser's to check.
+fn text_of<'v>(
+    value: &'v Value,
+    schema: &PrimitiveSchema,
+    pattern: Option<&Regex>,
+) -> Result<&'v str, Problem> {
+    let text = value.as_str().ok_or_else(|| Problem::WrongType {
+        expected: "a string",
+        found: crate::schema::kind_of(value),
+    })?;
+    if let PrimitiveSchema::String(s) = schema {
+        validate::check_length_and_pattern(s, text, pattern)?;
+    }
+    Ok(text)
+}
+
+/// The format's own check, then the typed value's crate building it: the value is accepted
+/// exactly when a string field of the format accepts it and the crate can hold it.
+#[cfg(any(feature = "chrono", feature = "jiff", feature = "url"))]
+fn checked<T, E: fmt::Display>(
+    format: StringFormat,
+    text: &str,
+    build: impl FnOnce(&str) -> Result<T, E>,
+) -> Result<T, String> {
+    format::check(format, text)?;
+    build(text).map_err(|e| e.to_string())
+}
+
+macro_rules! typed_values {
+    ($($(#[$attr:meta])* $ty:ty: $format:ident = $parse:expr;)*) => {$(
+        $(#[$attr])*
+        #[diagnostic::do_not_recommend]
+        impl ElicitValue for $ty {
+            const KIND: Kind = Kind::String(StringRules {
+                format: Some(StringFormat::$format),
+                ..StringRules::NONE
+            });
+            type DefaultLiteral = &'static str;
+            fn from_default(literal: &'static str) -> Result<Self, Problem> {
+                parse_typed(StringFormat::$format, literal, $parse)
+            }
+            fn from_json(
+                value: &Value,
+                schema: &PrimitiveSchema,
+                pattern: Option<&Regex>,
+            ) -> Result<Self, Problem> {
+                parse_typed(StringFormat::$format, text_of(value, schema, pattern)?, $parse)
+            }
+        }
+        $(#[$attr])*
+        crate::__impl_field_for_value!($ty);
+        $(#[$attr])*
+        #[diagnostic::do_not_recommend]
+        impl StringField for $ty {}
+        $(#[$attr])*
+        #[diagnostic::do_not_recommend]
+        impl StringField for Option<$ty> {}
+    )*};
+}
+
+fn parse_typed<T>(
+    format: StringFormat,
+    text: &str,
+    parse: fn(&str) -> Result<T, String>,
+) -> Result<T, Problem> {
+    parse(text).map_err(|reason| Problem::InvalidFormat { format, reason })
+}
+
+typed_values! {
+    Email: Email = |text| format::check(StringFormat::Email, text).map(|()| Email(text.to_owned()));
+
+    // `chrono::NaiveDate`: `format: date`.
+    #[cfg(feature = "chrono")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "chrono")))]
+    chrono::NaiveDate: Date = |text| {
+        let (year, month, day) = format::year_month_day(text)?;
+        chrono::NaiveDate::from_ymd_opt(year, month.into(), day.into())
+            .ok_or_else(|| format!("{text} is not a day of the calendar"))
+    };
+    // `chrono::DateTime<FixedOffset>`: `format: date-time`, keeping the offset sent.
+    #[cfg(feature = "chrono")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "chrono")))]
+    chrono::DateTime<chrono::FixedOffset>: DateTime = |text| {
+        checked(StringFormat::DateTime, text, chrono::DateTime::parse_from_rfc3339)
+    };
+    // `chrono::DateTime<Utc>`: `format: date-time`, converted to UTC.
+    #[cfg(feature = "chrono")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "chrono")))]
+    chrono::DateTime<chrono::Utc>: DateTime = |text| {
+        checked(StringFormat::DateTime, text, chrono::DateTime::parse_from_rfc3339)
+            .map(|at| at.with_timezone(&chrono::Utc))
+    };
+
+    // `time::Date`: `format: date`.
+    #[cfg(feature = "time")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "time")))]
+    time::Date: Date = format::parse_date;
+    // `time::OffsetDateTime`: `format: date-time`; the format's check is this very parse.
+    #[cfg(feature = "time")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "time")))]
+    time::OffsetDateTime: DateTime = format::parse_date_time;
+
+    // `jiff::civil::Date`: `format: date`.
+    #[cfg(feature = "jiff")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "jiff")))]
+    jiff::civil::Date: Date = |text| {
+        let (year, month, day) = format::year_month_day(text)?;
+        jiff::civil::Date::new(year as i16, month as i8, day as i8).map_err(|e| e.to_string())
+    };
+    // `jiff::Timestamp`: `format: date-time`.
+    #[cfg(feature = "jiff")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "jiff")))]
+    jiff::Timestamp: DateTime = |text| checked(StringFormat::DateTime, text, str::parse::<jiff::Timestamp>);
+
+    // `url::Url`: `format: uri`.
+    #[cfg(feature = "url")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "url")))]
+    url::Url: Uri = |text| checked(StringFormat::Uri, text, url::Url::parse);
+}
