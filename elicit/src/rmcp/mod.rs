@@ -69,7 +69,7 @@
 //!         "Authorization is required to access your files.",
 //!         |id| format!("https://mcp.example.com/connect?elicitationId={id}"),
 //!         "This request requires more information.",
-//!     )?)
+//!     ).await?)
 //! }
 //!
 //! // The connect page, once the browser's session says who the user is: only the user who
@@ -80,7 +80,7 @@
 //!     elicitation_id: &str,
 //!     browser_user: &UserId,
 //! ) -> Result<(), Box<dyn std::error::Error>> {
-//!     let completed = tracker.complete(elicitation_id, browser_user)?;
+//!     let completed = tracker.complete(elicitation_id, browser_user).await?;
 //!     peers.notify(&completed).await?;
 //!     Ok(())
 //! }
@@ -129,7 +129,11 @@
 mod convert;
 mod input;
 mod peer;
+mod rounds;
 
 pub use convert::{InvalidResult, NotElicitationComplete, Unrepresentable};
 pub use input::{form_input_request, form_input_response, input_required};
 pub use peer::{ConnectionPeers, ElicitError, ElicitPeer, UrlElicitation};
+pub use rounds::{
+    Ask, DEFAULT_STATE_TTL, MISSING_REQUIRED_CLIENT_CAPABILITY, RequestStateSeal, Rounds,
+};
