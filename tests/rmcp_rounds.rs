@@ -109,6 +109,18 @@ async fn stay(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
     })
 }
 
+/// A prompt asks like a tool.
+async fn booking_prompt(ask: Ask) -> Result<sdk::GetPromptResult, sdk::ErrorData> {
+    let booking = ask.form::<Booking>().await?.accepted();
+    let text = match booking {
+        Some(booking) => format!("Write to {} about {}", booking.name, booking.date),
+        None => "Write to nobody".to_owned(),
+    };
+    Ok(sdk::GetPromptResult::new(vec![
+        sdk::PromptMessage::new_text(sdk::Role::User, text),
+    ]))
+}
+
 #[derive(Clone)]
 struct TestServer {
     rounds: Rounds,
@@ -120,7 +132,23 @@ struct TestServer {
 
 impl ServerHandler for TestServer {
     fn get_info(&self) -> sdk::ServerConfig {
-        sdk::InitializeResult::new(sdk::ServerCapabilities::builder().enable_tools().build())
+        sdk::InitializeResult::new(
+            sdk::ServerCapabilities::builder()
+                .enable_tools()
+                .enable_prompts()
+                .build(),
+        )
+    }
+
+    async fn get_prompt(
+        &self,
+        request: sdk::GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<sdk::GetPromptResponse, sdk::ErrorData> {
+        let user = self.user.lock().unwrap().clone();
+        self.rounds
+            .get_prompt(&request, &context, user.as_ref(), booking_prompt)
+            .await
     }
 
     async fn call_tool(
@@ -338,8 +366,7 @@ impl Setup {
         tokio::spawn(async move {
             let _ = running_server.waiting().await;
         });
-        let mut server_info =
-            sdk::InitializeResult::new(sdk::ServerCapabilities::builder().enable_tools().build());
+        let mut server_info = server.get_info();
         server_info.protocol_version = self.protocol;
         let client = serve_directly::<RoleClient, _, _, _, _>(
             handler.clone(),
@@ -467,6 +494,39 @@ async fn a_decline_is_the_same_outcome_on_both_revisions() {
         assert_eq!(session.call("book").await.unwrap(), "declined");
         assert_eq!(session.received(), ["Book a table"]);
     }
+}
+
+#[tokio::test]
+async fn a_prompt_asks_like_a_tool_on_both_revisions() {
+    for setup in [v2025(), v2026()] {
+        let session = setup.start().await;
+        let prompt = session
+            .client
+            .get_prompt(sdk::GetPromptRequestParams::new("booking"))
+            .await
+            .unwrap();
+        let json = serde_json::to_value(&prompt.messages[0]).unwrap();
+        assert_eq!(json["content"]["text"], "Write to Ada about 2025-12-24");
+        assert_eq!(session.received(), ["Book a table"]);
+    }
+    // On 2026-07-28 the first answer is an input-required result, bound to `prompts/get`.
+    let session = v2026().start().await;
+    let first = session
+        .client
+        .get_prompt_once(sdk::GetPromptRequestParams::new("booking"))
+        .await
+        .unwrap();
+    let sdk::GetPromptResponse::InputRequired(first) = first else {
+        panic!("expected an input-required result, got {first:?}");
+    };
+    // Its state does not open on a tool of the same name.
+    let retry = sdk::CallToolRequestParams::new("booking")
+        .with_input_responses(booking_answer())
+        .with_request_state(first.request_state.unwrap());
+    assert_eq!(
+        error_code(once(&session, retry).await).code,
+        sdk::ErrorCode::INVALID_PARAMS
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
