@@ -414,7 +414,7 @@ fn error_code(result: Result<sdk::CallToolResponse, ServiceError>) -> sdk::Error
 
 fn booking_answer() -> sdk::InputResponses {
     sdk::InputResponses::from([(
-        "elicit-0".to_owned(),
+        "booking".to_owned(),
         json!({"action": "accept", "content": {"name": "Ada", "date": "2025-12-24"}}),
     )])
 }
@@ -454,11 +454,12 @@ async fn on_2026_07_28_the_form_goes_out_in_an_input_required_result() {
     let json = serde_json::to_value(&first).unwrap();
     assert_eq!(json["resultType"], "input_required");
     let requests = json["inputRequests"].as_object().unwrap();
-    assert_eq!(requests.keys().collect::<Vec<_>>(), ["elicit-0"]);
-    assert_eq!(requests["elicit-0"]["method"], "elicitation/create");
-    assert_eq!(requests["elicit-0"]["params"]["message"], "Book a table");
+    // The key is the form's type in snake case.
+    assert_eq!(requests.keys().collect::<Vec<_>>(), ["booking"]);
+    assert_eq!(requests["booking"]["method"], "elicitation/create");
+    assert_eq!(requests["booking"]["params"]["message"], "Book a table");
     assert_eq!(
-        requests["elicit-0"]["params"]["requestedSchema"]["properties"]["guests"]["default"],
+        requests["booking"]["params"]["requestedSchema"]["properties"]["guests"]["default"],
         2
     );
     assert!(json["requestState"].as_str().unwrap().len() > 20);
@@ -552,7 +553,7 @@ async fn two_forms_in_one_round() {
             .unwrap(),
     );
     let keys: Vec<_> = first.input_requests.unwrap().into_keys().collect();
-    assert_eq!(keys, ["elicit-0", "elicit-1"]);
+    assert_eq!(keys, ["payment", "traveller"]);
 }
 
 #[tokio::test]
@@ -768,11 +769,11 @@ async fn a_missing_or_malformed_response_asks_again_and_extra_keys_are_ignored()
     let responses = [
         // Nothing under the key asked, an answer under a key never asked.
         sdk::InputResponses::from([(
-            "elicit-7".to_owned(),
+            "unrelated".to_owned(),
             json!({"action": "accept", "content": {"name": "Eve", "date": "2025-01-01"}}),
         )]),
         // Not an elicitation result.
-        sdk::InputResponses::from([("elicit-0".to_owned(), json!({"action": "maybe"}))]),
+        sdk::InputResponses::from([("booking".to_owned(), json!({"action": "maybe"}))]),
         sdk::InputResponses::new(),
     ];
     for responses in responses {
@@ -781,7 +782,7 @@ async fn a_missing_or_malformed_response_asks_again_and_extra_keys_are_ignored()
             .with_request_state(state.clone());
         let again = input_required(once(&session, retry).await.unwrap());
         let keys: Vec<_> = again.input_requests.unwrap().into_keys().collect();
-        assert_eq!(keys, ["elicit-0"], "{responses:?}");
+        assert_eq!(keys, ["booking"], "{responses:?}");
     }
     // The right answer with extra keys beside it: complete, the extras ignored.
     let mut responses = booking_answer();
@@ -793,6 +794,88 @@ async fn a_missing_or_malformed_response_asks_again_and_extra_keys_are_ignored()
         panic!("expected the tool's result");
     };
     assert!(result.content[0].as_text().unwrap().text.contains("Ada"));
+}
+
+#[tokio::test]
+async fn a_first_request_that_carries_the_answer_completes_at_once() {
+    // The ephemeral flow: no requestState, the answer already in inputResponses.
+    let session = v2026().start().await;
+    let request = sdk::CallToolRequestParams::new("book").with_input_responses(booking_answer());
+    let sdk::CallToolResponse::Complete(result) = once(&session, request).await.unwrap() else {
+        panic!("expected the tool's result");
+    };
+    assert!(result.content[0].as_text().unwrap().text.contains("Ada"));
+}
+
+#[tokio::test]
+async fn later_rounds_carry_the_earlier_answers_in_the_state() {
+    let session = v2026().start().await;
+    let first = input_required(
+        once(&session, sdk::CallToolRequestParams::new("stay"))
+            .await
+            .unwrap(),
+    );
+    assert_eq!(
+        first
+            .input_requests
+            .unwrap()
+            .into_keys()
+            .collect::<Vec<_>>(),
+        ["city"]
+    );
+    let city = sdk::InputResponses::from([(
+        "city".to_owned(),
+        json!({"action": "accept", "content": {"city": "Oslo"}}),
+    )]);
+    let second = input_required(
+        once(
+            &session,
+            sdk::CallToolRequestParams::new("stay")
+                .with_input_responses(city)
+                .with_request_state(first.request_state.unwrap()),
+        )
+        .await
+        .unwrap(),
+    );
+    let requests = second.input_requests.unwrap();
+    let json = serde_json::to_value(&requests).unwrap();
+    assert_eq!(
+        json["nights"]["params"]["message"],
+        "How many nights in Oslo?"
+    );
+    // The third round needs only the nights: the city comes from the sealed state.
+    let nights = sdk::InputResponses::from([(
+        "nights".to_owned(),
+        json!({"action": "accept", "content": {"nights": 2}}),
+    )]);
+    let third = input_required(
+        once(
+            &session,
+            sdk::CallToolRequestParams::new("stay")
+                .with_input_responses(nights)
+                .with_request_state(second.request_state.unwrap()),
+        )
+        .await
+        .unwrap(),
+    );
+    let confirm = sdk::InputResponses::from([(
+        "confirm".to_owned(),
+        json!({"action": "accept", "content": {"confirm": true}}),
+    )]);
+    let sdk::CallToolResponse::Complete(result) = once(
+        &session,
+        sdk::CallToolRequestParams::new("stay")
+            .with_input_responses(confirm)
+            .with_request_state(third.request_state.unwrap()),
+    )
+    .await
+    .unwrap() else {
+        panic!("expected the tool's result");
+    };
+    assert_eq!(
+        result.content[0].as_text().unwrap().text,
+        "2 nights in Oslo"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

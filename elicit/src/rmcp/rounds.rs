@@ -133,10 +133,9 @@ fn now_ms() -> u128 {
 /// What the sealed `requestState` holds between rounds.
 #[derive(Serialize, Deserialize, Debug, Default)]
 struct SealedState {
-    /// The answers so far, by the index of the ask in the handler's run.
-    answers: BTreeMap<u32, Answered>,
-    /// What the last round asked for: the form's type, by the index of the ask.
-    asked: BTreeMap<u32, String>,
+    /// The answers of the earlier rounds, by input key (the client sends only the last
+    /// round's).
+    answers: BTreeMap<String, Answered>,
     /// Random, so that single-use can tell states apart.
     nonce: String,
 }
@@ -149,12 +148,24 @@ struct Answered {
     result: ElicitResult,
 }
 
-fn input_key(index: u32) -> String {
-    format!("elicit-{index}")
-}
-
-fn index_of(key: &str) -> Option<u32> {
-    key.strip_prefix("elicit-")?.parse().ok()
+/// The input key of form `T` when the handler does not name one: the type's name in
+/// snake case (`UserName` is asked under `user_name`).
+fn default_key<T>() -> String {
+    let path = std::any::type_name::<T>();
+    let name = path.split('<').next().unwrap_or(path);
+    let name = name.rsplit("::").next().unwrap_or(name);
+    let mut key = String::with_capacity(name.len() + 4);
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() {
+            if i > 0 {
+                key.push('_');
+            }
+            key.extend(c.to_lowercase());
+        } else {
+            key.push(c);
+        }
+    }
+    key
 }
 
 /// The handle a handler asks for forms through; see [`Rounds`].
@@ -181,11 +192,17 @@ struct AskInner {
 
 #[derive(Default)]
 struct Run {
-    /// The index the next ask gets.
-    next: u32,
-    answers: BTreeMap<u32, Answered>,
-    /// The input requests of this round, by index.
-    asking: BTreeMap<u32, (String, sdk::InputRequest)>,
+    /// How many times each key was asked in this run, so that a form asked twice gets
+    /// `key-2` the second time, the same on every replay.
+    keys: HashMap<String, u32>,
+    /// The answers of the earlier rounds, from the sealed state, and those read from this
+    /// request's `inputResponses` so far.
+    answers: BTreeMap<String, Answered>,
+    /// This request's `inputResponses`, read when the handler asks under their key: a
+    /// response the handler never asks for is ignored.
+    responses: sdk::InputResponses,
+    /// The input requests of this round, by key.
+    asking: sdk::InputRequests,
     /// The first mode the client did not declare.
     missing: Option<ElicitMode>,
 }
@@ -220,8 +237,8 @@ impl Ask {
             Flow::Requests(peer) => return elicit_form_on::<T, _>(peer, message, None).await,
             Flow::Rounds { client } => client.clone(),
         };
-        let index = self.take_index();
-        match self.answer_or_ask::<T>(index, client.as_ref(), message)? {
+        let key = self.take_key(default_key::<T>());
+        match self.answer_or_ask::<T>(&key, client.as_ref(), message)? {
             Some(outcome) => outcome,
             None => wait_for_next_round().await,
         }
@@ -238,40 +255,81 @@ impl Ask {
             Flow::Requests(_) => return Ok((self.form::<A>().await?, self.form::<B>().await?)),
             Flow::Rounds { client } => client.clone(),
         };
-        let (first, second) = (self.take_index(), self.take_index());
+        let (first, second) = (
+            self.take_key(default_key::<A>()),
+            self.take_key(default_key::<B>()),
+        );
         let a =
-            self.answer_or_ask::<A>(first, client.as_ref(), <A as HasMessage>::MESSAGE.into())?;
+            self.answer_or_ask::<A>(&first, client.as_ref(), <A as HasMessage>::MESSAGE.into())?;
         let b =
-            self.answer_or_ask::<B>(second, client.as_ref(), <B as HasMessage>::MESSAGE.into())?;
+            self.answer_or_ask::<B>(&second, client.as_ref(), <B as HasMessage>::MESSAGE.into())?;
         match (a, b) {
             (Some(a), Some(b)) => Ok((a?, b?)),
             _ => wait_for_next_round().await,
         }
     }
 
-    fn take_index(&self) -> u32 {
-        let mut run = self.lock();
-        let index = run.next;
-        run.next += 1;
-        index
+    /// Asks for form `T` under the input key `key` (on 2026-07-28; on 2025-11-25 there are
+    /// no keys), with the message of its `#[elicit(message = "..")]`: for a client or a test
+    /// suite that expects a given key. Other asks use the type's name in snake case.
+    pub async fn form_as<T>(&self, key: &str) -> Result<ElicitOutcome<T>, ElicitError>
+    where
+        T: HasMessage + Send,
+    {
+        let message = <T as HasMessage>::MESSAGE.to_owned();
+        let client = match &self.inner.flow {
+            Flow::Requests(peer) => return elicit_form_on::<T, _>(peer, message, None).await,
+            Flow::Rounds { client } => client.clone(),
+        };
+        let key = self.take_key(key.to_owned());
+        match self.answer_or_ask::<T>(&key, client.as_ref(), message)? {
+            Some(outcome) => outcome,
+            None => wait_for_next_round().await,
+        }
     }
 
-    /// The parsed answer to ask number `index` when it has one; otherwise the ask is queued
-    /// for this round's `InputRequiredResult` (or the missing capability noted) and `None`.
+    /// `base`, or `base-N` for its N-th use in this run.
+    fn take_key(&self, base: String) -> String {
+        let mut run = self.lock();
+        let uses = run.keys.entry(base.clone()).or_insert(0);
+        *uses += 1;
+        match *uses {
+            1 => base,
+            n => format!("{base}-{n}"),
+        }
+    }
+
+    /// The parsed answer under `key` when there is one (from an earlier round, or in this
+    /// request's `inputResponses`); otherwise the ask is queued for this round's
+    /// `InputRequiredResult` (or the missing capability noted) and `None`. A response that is
+    /// not an elicitation result counts as none, so the form is asked again.
     #[allow(clippy::type_complexity)]
     fn answer_or_ask<T: Elicit>(
         &self,
-        index: u32,
+        key: &str,
         client: Option<&ElicitationCapability>,
         message: String,
     ) -> Result<Option<Result<ElicitOutcome<T>, ElicitError>>, ElicitError> {
         let form = std::any::type_name::<T>();
         let mut run = self.lock();
-        if let Some(answered) = run.answers.get(&index) {
+        if !run.answers.contains_key(key)
+            && let Some(result) = run
+                .responses
+                .get(key)
+                .and_then(|response| ElicitResult::deserialize(response).ok())
+        {
+            let answered = Answered {
+                form: form.to_owned(),
+                result,
+            };
+            run.answers.insert(key.to_owned(), answered);
+        }
+        if let Some(answered) = run.answers.get(key) {
             if answered.form != form {
                 return Err(ElicitError::InvalidResult(InvalidResult::new(format!(
-                    "ask {index} was answered for form `{}`, but the handler now asks for `{form}`: \
-                     a handler must ask for the same forms in the same order on every round",
+                    "`{key}` was answered for form `{}`, but the handler now asks for `{form}` \
+                     under it: a handler must ask for the same forms in the same order on \
+                     every round",
                     answered.form
                 ))));
             }
@@ -284,7 +342,7 @@ impl Ask {
             return Ok(None);
         }
         let request = form_input_request::<T>(client, message)?;
-        run.asking.insert(index, (form.to_owned(), request));
+        run.asking.insert(key.to_owned(), request);
         Ok(None)
     }
 
@@ -305,14 +363,17 @@ async fn wait_for_next_round<T>() -> T {
 /// 2025-11-25 session it is what happens: each form is an `elicitation/create` request. On a
 /// 2026-07-28 request the server may not send requests, so the handler runs until it waits
 /// for a form it has no answer for; that run is dropped, and the request is answered with an
-/// `InputRequiredResult` holding every form it waits for (under keys `elicit-0`, `elicit-1`,
-/// ...) and a sealed `requestState` with the answers so far. The client's retry brings the
+/// `InputRequiredResult` holding every form it waits for (under the form type's name in snake
+/// case, or the key given to [`Ask::form_as`]) and a sealed `requestState` with the answers of
+/// the earlier rounds. The client's retry brings the
 /// answers; the handler runs again from the start, the answered asks return at once, and it
 /// goes one round further. So the handler must ask for the same forms in the same order on
 /// each run (as with any replay), and do its side effects after its last ask.
 ///
 /// A response missing from the retry, or one that is not an elicitation result, gets the
-/// form asked again; keys the server did not ask for are ignored. A client that did not
+/// form asked again; keys the server does not ask for are ignored. A response is read when
+/// the handler asks under its key, so a first request that already carries the answers (the
+/// ephemeral flow, no `requestState`) completes at once. A client that did not
 /// declare form mode gets -32021 with `requiredCapabilities`, and no input request.
 ///
 /// ```no_run
@@ -472,10 +533,7 @@ impl Rounds {
         }
         let bound_to = binding(&call, user);
         let answers = match call.request_state {
-            Some(sealed) => {
-                let state = self.seal.open(sealed, &bound_to)?;
-                answers_after_retry(state, call.input_responses)
-            }
+            Some(sealed) => self.seal.open(sealed, &bound_to)?.answers,
             None => BTreeMap::new(),
         };
         let ask = Ask {
@@ -485,6 +543,7 @@ impl Rounds {
                 },
                 run: Mutex::new(Run {
                     answers,
+                    responses: call.input_responses.cloned().unwrap_or_default(),
                     ..Run::default()
                 }),
             }),
@@ -503,50 +562,16 @@ impl Rounds {
         if let Some(mode) = run.missing {
             return Err(missing_capability(mode));
         }
-        let mut requests = sdk::InputRequests::new();
-        let mut asked = BTreeMap::new();
-        for (index, (form, request)) in run.asking {
-            requests.insert(input_key(index), request);
-            asked.insert(index, form);
-        }
         let state = SealedState {
             answers: run.answers,
-            asked,
             nonce: nonce()?,
         };
         let sealed = self.seal.seal(&state, &bound_to)?;
         Ok(Ran::InputRequired(sdk::InputRequiredResult::new(
-            Some(requests),
+            Some(run.asking),
             Some(sealed),
         )))
     }
-}
-
-/// The answers of the earlier rounds, plus those of this retry to what the last round asked.
-/// A response that is missing or not an elicitation result is left out, so the form is asked
-/// again; keys the last round did not ask for are ignored.
-fn answers_after_retry(
-    state: SealedState,
-    responses: Option<&sdk::InputResponses>,
-) -> BTreeMap<u32, Answered> {
-    let mut answers = state.answers;
-    let responses = responses.into_iter().flatten();
-    for (key, response) in responses {
-        let Some(index) = index_of(key) else { continue };
-        let Some(form) = state.asked.get(&index) else {
-            continue;
-        };
-        if let Ok(result) = ElicitResult::deserialize(response) {
-            answers.insert(
-                index,
-                Answered {
-                    form: form.clone(),
-                    result,
-                },
-            );
-        }
-    }
-    answers
 }
 
 /// The associated data a state is sealed with: the request it belongs to and its user.
