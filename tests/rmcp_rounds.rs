@@ -109,6 +109,28 @@ async fn stay(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
     })
 }
 
+/// A form, a sampling request and the roots, asked at once: they go out in one round.
+#[allow(deprecated)] // rmcp deprecates sampling and roots (SEP-2577); 2026-07-28 has them.
+async fn mixed(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+    let question: sdk::CreateMessageRequestParams = serde_json::from_value(json!({
+        "messages": [{"role": "user", "content": {"type": "text", "text": "Capital of France?"}}],
+        "maxTokens": 20
+    }))
+    .unwrap();
+    let (traveller, sampled, roots) = tokio::join!(
+        ask.form_as::<Traveller>("user_name"),
+        ask.sample("capital", question),
+        ask.roots("client_roots"),
+    );
+    let name = traveller?.accepted().map(|t| t.name).unwrap_or_default();
+    let sampled = serde_json::to_value(sampled?).unwrap();
+    let roots: Vec<String> = roots?.roots.into_iter().map(|root| root.uri).collect();
+    Ok(text(format!(
+        "{name}; model said {}; roots {roots:?}",
+        sampled["content"]["text"]
+    )))
+}
+
 /// A prompt asks like a tool.
 async fn booking_prompt(ask: Ask) -> Result<sdk::GetPromptResult, sdk::ErrorData> {
     let booking = ask.form::<Booking>().await?.accepted();
@@ -175,6 +197,11 @@ impl ServerHandler for TestServer {
                     .call_tool(&request, &context, user.as_ref(), stay)
                     .await
             }
+            "mixed" => {
+                rounds
+                    .call_tool(&request, &context, user.as_ref(), mixed)
+                    .await
+            }
             other => Err(sdk::ErrorData::invalid_params(
                 format!("no tool `{other}`"),
                 None,
@@ -212,7 +239,9 @@ fn object(value: Value) -> Map<String, Value> {
 
 impl ClientHandler for TestClient {
     fn get_info(&self) -> sdk::ClientConfig {
-        let mut capabilities = sdk::ClientCapabilities::default();
+        // Sampling and roots, always; elicitation as the test says.
+        let mut capabilities: sdk::ClientCapabilities =
+            serde_json::from_value(json!({"sampling": {}, "roots": {}})).unwrap();
         capabilities.elicitation = self
             .declared
             .as_ref()
@@ -242,6 +271,33 @@ impl ClientHandler for TestClient {
             None => ElicitResult::decline(),
         };
         Ok(sdk::ElicitResult::from(&result))
+    }
+
+    #[allow(deprecated)]
+    async fn create_message(
+        &self,
+        _params: sdk::CreateMessageRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<sdk::CreateMessageResult, sdk::ErrorData> {
+        self.received.lock().unwrap().push("sampling".to_owned());
+        Ok(serde_json::from_value(json!({
+            "role": "assistant",
+            "content": {"type": "text", "text": "Paris"},
+            "model": "test-model"
+        }))
+        .unwrap())
+    }
+
+    #[allow(deprecated)]
+    async fn list_roots(
+        &self,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<sdk::ListRootsResult, sdk::ErrorData> {
+        self.received.lock().unwrap().push("roots".to_owned());
+        Ok(
+            serde_json::from_value(json!({"roots": [{"uri": "file:///work", "name": "work"}]}))
+                .unwrap(),
+        )
     }
 }
 
@@ -571,6 +627,29 @@ async fn three_rounds_whose_forms_depend_on_the_answers() {
     assert_eq!(new.received(), asked);
     // Three rounds of input, then the result.
     assert_eq!(new.calls(), 4);
+}
+
+#[tokio::test]
+async fn a_form_sampling_and_roots_in_one_round() {
+    let expected = r#"Grace; model said "Paris"; roots ["file:///work"]"#;
+    for setup in [v2025(), v2026()] {
+        let session = setup.start().await;
+        assert_eq!(session.call("mixed").await.unwrap(), expected);
+        let mut received = session.received();
+        received.sort();
+        assert_eq!(received, ["Who travels?", "roots", "sampling"]);
+    }
+    let session = v2026().start().await;
+    let first = input_required(
+        once(&session, sdk::CallToolRequestParams::new("mixed"))
+            .await
+            .unwrap(),
+    );
+    let json = serde_json::to_value(first.input_requests.unwrap()).unwrap();
+    assert_eq!(json["user_name"]["method"], "elicitation/create");
+    assert_eq!(json["capital"]["method"], "sampling/createMessage");
+    assert_eq!(json["client_roots"]["method"], "roots/list");
+    assert_eq!(session.calls(), 1);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ use crate::rmcp::convert::InvalidResult;
 use crate::rmcp::input::form_input_request;
 use crate::rmcp::peer::{ElicitError, ElicitPeer, elicit_form_on};
 use crate::server::UserId;
-use crate::wire::{ElicitMode, ElicitOutcome, ElicitResult, ElicitationCapability};
+use crate::wire::{ElicitOutcome, ElicitResult, ElicitationCapability};
 use crate::{Elicit, HasMessage};
 
 /// The JSON-RPC code of 2026-07-28's `MissingRequiredClientCapabilityError`.
@@ -142,10 +142,12 @@ struct SealedState {
 
 #[derive(Serialize, Deserialize, Debug, Clone)]
 struct Answered {
-    /// The type of the form answered, to catch a handler that asks in another order on replay.
+    /// What was asked (the form's type, or the method), to catch a handler that asks in
+    /// another order on replay.
     form: String,
-    /// The client's `ElicitResult`, parsed by the form's derived parser each time it is asked.
-    result: ElicitResult,
+    /// The client's result (for a form, the `ElicitResult`, parsed by the form's derived
+    /// parser each time it is asked).
+    result: Value,
 }
 
 /// The input key of form `T` when the handler does not name one: the type's name in
@@ -179,9 +181,10 @@ pub struct Ask {
 enum Flow {
     /// 2025-11-25: `elicitation/create` on the session.
     Requests(Peer<RoleServer>),
-    /// 2026-07-28: answers from the sealed state and the retry, or an input request.
+    /// 2026-07-28: answers from the sealed state and the retry, or an input request. The
+    /// capabilities the client declared in the request's `_meta`.
     Rounds {
-        client: Option<ElicitationCapability>,
+        client: Option<sdk::ClientCapabilities>,
     },
 }
 
@@ -203,8 +206,8 @@ struct Run {
     responses: sdk::InputResponses,
     /// The input requests of this round, by key.
     asking: sdk::InputRequests,
-    /// The first mode the client did not declare.
-    missing: Option<ElicitMode>,
+    /// The capabilities asked for that the client did not declare, as `requiredCapabilities`.
+    missing: serde_json::Map<String, Value>,
 }
 
 impl Ask {
@@ -235,7 +238,7 @@ impl Ask {
         let message = message.into();
         let client = match &self.inner.flow {
             Flow::Requests(peer) => return elicit_form_on::<T, _>(peer, message, None).await,
-            Flow::Rounds { client } => client.clone(),
+            Flow::Rounds { client } => elicitation_of(client),
         };
         let key = self.take_key(default_key::<T>());
         match self.answer_or_ask::<T>(&key, client.as_ref(), message)? {
@@ -253,7 +256,7 @@ impl Ask {
     {
         let client = match &self.inner.flow {
             Flow::Requests(_) => return Ok((self.form::<A>().await?, self.form::<B>().await?)),
-            Flow::Rounds { client } => client.clone(),
+            Flow::Rounds { client } => elicitation_of(client),
         };
         let (first, second) = (
             self.take_key(default_key::<A>()),
@@ -279,7 +282,7 @@ impl Ask {
         let message = <T as HasMessage>::MESSAGE.to_owned();
         let client = match &self.inner.flow {
             Flow::Requests(peer) => return elicit_form_on::<T, _>(peer, message, None).await,
-            Flow::Rounds { client } => client.clone(),
+            Flow::Rounds { client } => elicitation_of(client),
         };
         let key = self.take_key(key.to_owned());
         match self.answer_or_ask::<T>(&key, client.as_ref(), message)? {
@@ -311,44 +314,134 @@ impl Ask {
         message: String,
     ) -> Result<Option<Result<ElicitOutcome<T>, ElicitError>>, ElicitError> {
         let form = std::any::type_name::<T>();
+        if let Some(result) = self.answered::<ElicitResult>(key, form)? {
+            return Ok(Some(
+                T::from_result(&result).map_err(ElicitError::InvalidContent),
+            ));
+        }
+        let request = match form_input_request::<T>(client, message) {
+            Ok(request) => Ok(request),
+            Err(ElicitError::ModeNotSupported(e)) => {
+                Err(("elicitation", serde_json::json!({ e.mode.as_str(): {} })))
+            }
+            Err(other) => return Err(other),
+        };
+        self.ask_for(key, request);
+        Ok(None)
+    }
+
+    /// Queues `request` under `key` for this round, or notes the capability it needs.
+    fn ask_for(&self, key: &str, request: Result<sdk::InputRequest, (&'static str, Value)>) {
+        let mut run = self.lock();
+        match request {
+            Ok(request) => {
+                run.asking.insert(key.to_owned(), request);
+            }
+            Err((capability, required)) => {
+                run.missing.insert(capability.to_owned(), required);
+            }
+        }
+    }
+
+    /// The client's result under `key` for a request of `kind` (from an earlier round, or in
+    /// this request's `inputResponses` when it reads as `R`); `None` when there is none yet.
+    fn answered<R: serde::de::DeserializeOwned>(
+        &self,
+        key: &str,
+        kind: &str,
+    ) -> Result<Option<R>, ElicitError> {
         let mut run = self.lock();
         if !run.answers.contains_key(key)
-            && let Some(result) = run
-                .responses
-                .get(key)
-                .and_then(|response| ElicitResult::deserialize(response).ok())
+            && let Some(response) = run.responses.get(key)
+            && R::deserialize(response).is_ok()
         {
             let answered = Answered {
-                form: form.to_owned(),
-                result,
+                form: kind.to_owned(),
+                result: response.clone(),
             };
             run.answers.insert(key.to_owned(), answered);
         }
-        if let Some(answered) = run.answers.get(key) {
-            if answered.form != form {
-                return Err(ElicitError::InvalidResult(InvalidResult::new(format!(
-                    "`{key}` was answered for form `{}`, but the handler now asks for `{form}` \
-                     under it: a handler must ask for the same forms in the same order on \
-                     every round",
-                    answered.form
-                ))));
-            }
-            return Ok(Some(
-                T::from_result(&answered.result).map_err(ElicitError::InvalidContent),
-            ));
-        }
-        if let Err(e) = ElicitationCapability::require(client, ElicitMode::Form) {
-            run.missing.get_or_insert(e.mode);
+        let Some(answered) = run.answers.get(key) else {
             return Ok(None);
+        };
+        if answered.form != kind {
+            return Err(ElicitError::InvalidResult(InvalidResult::new(format!(
+                "`{key}` was answered for `{}`, but the handler now asks for `{kind}` under it: \
+                 a handler must ask for the same things in the same order on every round",
+                answered.form
+            ))));
         }
-        let request = form_input_request::<T>(client, message)?;
-        run.asking.insert(key.to_owned(), request);
-        Ok(None)
+        R::deserialize(&answered.result).map(Some).map_err(|e| {
+            ElicitError::InvalidResult(InvalidResult::new(format!(
+                "the answer under `{key}` is not a `{kind}` result: {e}"
+            )))
+        })
+    }
+
+    /// Asks the client's model to sample a message (`sampling/createMessage`), answered under
+    /// `key` on 2026-07-28; the client must have declared `sampling`. rmcp marks sampling
+    /// deprecated (SEP-2577); the 2026-07-28 suite still asks for it.
+    // rmcp deprecates sampling (SEP-2577), but 2026-07-28 still has it as an input request.
+    #[allow(deprecated)]
+    pub async fn sample(
+        &self,
+        key: &str,
+        params: sdk::CreateMessageRequestParams,
+    ) -> Result<sdk::CreateMessageResult, ElicitError> {
+        let client = match &self.inner.flow {
+            Flow::Requests(peer) => return Ok(peer.create_message(params).await?),
+            Flow::Rounds { client } => client.clone(),
+        };
+        let key = self.take_key(key.to_owned());
+        if let Some(result) = self.answered(&key, "sampling/createMessage")? {
+            return Ok(result);
+        }
+        let request = match client.as_ref().and_then(|c| c.sampling.as_ref()) {
+            Some(_) => Ok(sdk::InputRequest::CreateMessage(
+                sdk::CreateMessageRequest::new(params),
+            )),
+            None => Err(("sampling", serde_json::json!({}))),
+        };
+        self.ask_for(&key, request);
+        wait_for_next_round().await
+    }
+
+    /// Asks for the client's roots (`roots/list`), answered under `key` on 2026-07-28; the
+    /// client must have declared `roots`.
+    // rmcp deprecates roots (SEP-2577), but 2026-07-28 still has it as an input request.
+    #[allow(deprecated)]
+    pub async fn roots(&self, key: &str) -> Result<sdk::ListRootsResult, ElicitError> {
+        let client = match &self.inner.flow {
+            Flow::Requests(peer) => return Ok(peer.list_roots().await?),
+            Flow::Rounds { client } => client.clone(),
+        };
+        let key = self.take_key(key.to_owned());
+        if let Some(result) = self.answered(&key, "roots/list")? {
+            return Ok(result);
+        }
+        let request = match client.as_ref().and_then(|c| c.roots.as_ref()) {
+            Some(_) => Ok(sdk::InputRequest::ListRoots(sdk::ListRootsRequest {
+                method: Default::default(),
+                extensions: Default::default(),
+            })),
+            None => Err(("roots", serde_json::json!({}))),
+        };
+        self.ask_for(&key, request);
+        wait_for_next_round().await
+    }
+
+    /// The capabilities the client declared: on 2026-07-28 those in this request's `_meta`,
+    /// for a tool that adapts what it asks to what the client can answer.
+    pub fn client_capabilities(&self) -> Option<sdk::ClientCapabilities> {
+        match &self.inner.flow {
+            Flow::Requests(peer) => peer.peer_info().map(|info| info.capabilities.clone()),
+            Flow::Rounds { client } => client.clone(),
+        }
     }
 
     fn waits_for_input(&self) -> bool {
         let run = self.lock();
-        !run.asking.is_empty() || run.missing.is_some()
+        !run.asking.is_empty() || !run.missing.is_empty()
     }
 }
 
@@ -539,7 +632,7 @@ impl Rounds {
         let ask = Ask {
             inner: Arc::new(AskInner {
                 flow: Flow::Rounds {
-                    client: context.client_elicitation(),
+                    client: context.client_capabilities(),
                 },
                 run: Mutex::new(Run {
                     answers,
@@ -559,8 +652,8 @@ impl Rounds {
             return result.map(Ran::Complete);
         }
         let run = std::mem::take(&mut *ask.lock());
-        if let Some(mode) = run.missing {
-            return Err(missing_capability(mode));
+        if !run.missing.is_empty() {
+            return Err(missing_capabilities(run.missing));
         }
         let state = SealedState {
             answers: run.answers,
@@ -617,21 +710,21 @@ fn nonce() -> Result<String, sdk::ErrorData> {
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// -32021: the request needs `mode` of elicitation, which the client did not declare.
-fn missing_capability(mode: ElicitMode) -> sdk::ErrorData {
-    let required = match mode {
-        ElicitMode::Form => ElicitationCapability::form(),
-        ElicitMode::Url => ElicitationCapability::url(),
-    };
-    let elicitation = serde_json::to_value(&required).unwrap_or_default();
+/// -32021: the request needs client capabilities the client did not declare.
+fn missing_capabilities(required: serde_json::Map<String, Value>) -> sdk::ErrorData {
+    let names: Vec<&str> = required.keys().map(String::as_str).collect();
     sdk::ErrorData::new(
         sdk::ErrorCode(MISSING_REQUIRED_CLIENT_CAPABILITY),
         format!(
-            "this request needs the client capability `elicitation` with {} mode",
-            mode.as_str()
+            "this request needs the client capabilities it did not declare: {}",
+            names.join(", ")
         ),
-        Some(serde_json::json!({
-            "requiredCapabilities": { "elicitation": elicitation }
-        })),
+        Some(serde_json::json!({ "requiredCapabilities": required })),
     )
+}
+
+fn elicitation_of(client: &Option<sdk::ClientCapabilities>) -> Option<ElicitationCapability> {
+    client
+        .as_ref()
+        .and_then(ElicitationCapability::of_rmcp_client)
 }
