@@ -151,21 +151,31 @@ struct Answered {
 }
 
 /// The input key of form `T` when the handler does not name one: the type's name in
-/// snake case (`UserName` is asked under `user_name`).
+/// snake case (`UserName` is asked under `user_name`, `HttpsProxy` and `HTTPSProxy` under
+/// `https_proxy`).
 fn default_key<T>() -> String {
     let path = std::any::type_name::<T>();
     let name = path.split('<').next().unwrap_or(path);
-    let name = name.rsplit("::").next().unwrap_or(name);
+    snake_case(name.rsplit("::").next().unwrap_or(name))
+}
+
+fn snake_case(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
     let mut key = String::with_capacity(name.len() + 4);
-    for (i, c) in name.chars().enumerate() {
-        if c.is_uppercase() {
-            if i > 0 {
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            let previous = chars[i - 1];
+            let next_is_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+            // A word starts after a lowercase letter or digit, or at the last capital of an
+            // acronym followed by a lowercase letter (`HTTPSProxy`: `https`, `proxy`).
+            if previous.is_lowercase()
+                || previous.is_ascii_digit()
+                || (previous.is_uppercase() && next_is_lower)
+            {
                 key.push('_');
             }
-            key.extend(c.to_lowercase());
-        } else {
-            key.push(c);
         }
+        key.extend(c.to_lowercase());
     }
     key
 }
@@ -461,7 +471,9 @@ async fn wait_for_next_round<T>() -> T {
 /// the earlier rounds. The client's retry brings the
 /// answers; the handler runs again from the start, the answered asks return at once, and it
 /// goes one round further. So the handler must ask for the same forms in the same order on
-/// each run (as with any replay), and do its side effects after its last ask.
+/// each run (as with any replay), and do its side effects after its last ask. Asks awaited
+/// together (`tokio::join!`, or [`Ask::forms`]) go out in the same round. A run is dropped as
+/// soon as it waits for an answer it does not have, with whatever else it was awaiting.
 ///
 /// A response missing from the retry, or one that is not an elicitation result, gets the
 /// form asked again; keys the server does not ask for are ignored. A response is read when
@@ -727,4 +739,44 @@ fn elicitation_of(client: &Option<sdk::ClientCapabilities>) -> Option<Elicitatio
     client
         .as_ref()
         .and_then(ElicitationCapability::of_rmcp_client)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct UserName;
+    struct Wrapper<T>(T);
+
+    #[test]
+    fn default_keys_are_the_type_names_in_snake_case() {
+        assert_eq!(default_key::<UserName>(), "user_name");
+        assert_eq!(default_key::<Wrapper<UserName>>(), "wrapper");
+        assert_eq!(snake_case("HTTPSProxy"), "https_proxy");
+        assert_eq!(snake_case("HttpsProxy"), "https_proxy");
+        assert_eq!(snake_case("Step2Color"), "step2_color");
+        assert_eq!(snake_case("A"), "a");
+    }
+
+    #[test]
+    fn arguments_bind_as_values_whatever_their_key_order() {
+        let call = |arguments: &sdk::JsonObject| {
+            binding(
+                &Call {
+                    method: "tools/call",
+                    name: "book",
+                    arguments: Some(arguments),
+                    input_responses: None,
+                    request_state: None,
+                },
+                None,
+            )
+        };
+        let one = serde_json::json!({"a": 1, "b": {"c": 2, "d": [{"e": 3, "f": 4}]}});
+        let other = serde_json::json!({"b": {"d": [{"f": 4, "e": 3}], "c": 2}, "a": 1});
+        let changed = serde_json::json!({"b": {"d": [{"f": 4, "e": 5}], "c": 2}, "a": 1});
+        let one = call(one.as_object().unwrap());
+        assert_eq!(one, call(other.as_object().unwrap()));
+        assert_ne!(one, call(changed.as_object().unwrap()));
+    }
 }
