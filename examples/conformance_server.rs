@@ -15,23 +15,41 @@
 //! | `test_elicitation` | `tools-call-elicitation` | [`UserResponse`] |
 //! | `test_elicitation_sep1034_defaults` | `elicitation-sep1034-defaults` | [`DefaultsForm`] |
 //! | `test_elicitation_sep1330_enums` | `elicitation-sep1330-enums` | [`EnumsForm`] |
+//!
+//! On 2026-07-28 requests (no session, no `initialize`), the `input-required-result-*`
+//! scenarios' tools and prompt, each written once against [`Ask`] and run by [`Rounds`]:
+//!
+//! | tool or prompt | asks, under the key the suite expects |
+//! |---|---|
+//! | `test_input_required_result_elicitation` | [`UserName`] (`user_name`) |
+//! | `test_input_required_result_sampling` | sampling (`capital_question`) |
+//! | `test_input_required_result_list_roots` | roots (`client_roots`) |
+//! | `test_input_required_result_request_state`, `..._tampered_state` | [`Confirmation`] (`confirm`) |
+//! | `test_input_required_result_multiple_inputs` | [`UserName`], sampling and roots in one round |
+//! | `test_input_required_result_multi_round` | [`StepName`] (`step1`), then [`StepColor`] (`step2`) |
+//! | `test_input_required_result_capabilities` | only what the request's `_meta` declares |
+//! | prompt `test_input_required_result_prompt` | [`PromptContext`] (`user_context`) |
 
 #[path = "common/mod.rs"]
 mod common;
 
-use std::borrow::Cow;
 use std::error::Error;
+use std::sync::OnceLock;
 
-use elicit::rmcp::{ElicitError, ElicitPeer};
+use elicit::rmcp::{Ask, ElicitError, ElicitPeer, RequestStateSeal, Rounds};
 use elicit::schema::{LegacyTitledEnumSchema, PrimitiveSchema, RequestedSchema};
 use elicit::{
     Elicit, ElicitMode, ElicitOutcome, ElicitRequestFormParams, ElicitResult,
     ElicitationCapability, HasMessage,
 };
 use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolResult, ContentBlock, Implementation, ProtocolVersion, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
+    GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult,
+    PaginatedRequestParams, Prompt, PromptMessage, ProtocolVersion, RequestStateCodec, Role,
+    ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -147,7 +165,229 @@ enum TitledChoice {
     Value3,
 }
 
-/// The arguments of `test_elicitation`.
+// --- 2026-07-28: the input-required scenarios, each form derived, asked through `Ask` -----
+
+/// `test_input_required_result_elicitation` and `..._multiple_inputs`, under `user_name`.
+#[derive(Debug, Elicit, Serialize)]
+#[elicit(message = "What is your name?")]
+struct UserName {
+    name: String,
+}
+
+/// `test_input_required_result_request_state` and `..._tampered_state`, under `confirm`.
+#[derive(Debug, Elicit, Serialize)]
+#[elicit(message = "Please confirm")]
+struct Confirmation {
+    ok: bool,
+}
+
+/// `test_input_required_result_multi_round`, round 1, under `step1`.
+#[derive(Debug, Elicit, Serialize)]
+#[elicit(message = "Step 1: What is your name?")]
+struct StepName {
+    name: String,
+}
+
+/// `test_input_required_result_multi_round`, round 2, under `step2`.
+#[derive(Debug, Elicit, Serialize)]
+#[elicit(message = "Step 2: What is your favorite color?")]
+struct StepColor {
+    color: String,
+}
+
+/// The prompt `test_input_required_result_prompt`, under `user_context`.
+#[derive(Debug, Elicit)]
+#[elicit(message = "What context should the prompt use?")]
+struct PromptContext {
+    context: String,
+}
+
+/// One `Rounds` for the process, so a state sealed on one request opens on the next (each
+/// HTTP session gets its own `ConformanceServer`). The key is drawn from the OS's randomness at
+/// start; a real deployment loads the same keys on every replica.
+fn rounds() -> &'static Rounds {
+    static ROUNDS: OnceLock<Rounds> = OnceLock::new();
+    ROUNDS.get_or_init(|| {
+        let mut key = String::new();
+        while key.len() < RequestStateCodec::MIN_KEY_LENGTH {
+            let id = elicit::ElicitationId::random().expect("the OS has randomness");
+            key.push_str(id.as_str());
+        }
+        let codec = RequestStateCodec::try_new(key.into_bytes()).expect("a long enough key");
+        Rounds::new(RequestStateSeal::new(codec))
+    })
+}
+
+#[allow(deprecated)] // rmcp deprecates sampling (SEP-2577); 2026-07-28 still has it.
+fn sampling(text: &str, max_tokens: u32) -> rmcp::model::CreateMessageRequestParams {
+    serde_json::from_value(serde_json::json!({
+        "messages": [{"role": "user", "content": {"type": "text", "text": text}}],
+        "maxTokens": max_tokens
+    }))
+    .expect("valid sampling params")
+}
+
+#[allow(deprecated)]
+fn sampled_text(result: &rmcp::model::CreateMessageResult) -> String {
+    let json = serde_json::to_value(result).unwrap_or_default();
+    json["content"]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn outcome_text<T: Serialize>(outcome: &ElicitOutcome<T>) -> String {
+    match outcome {
+        ElicitOutcome::Accepted(value) => format!(
+            "accepted: {}",
+            serde_json::to_string(value).unwrap_or_default()
+        ),
+        ElicitOutcome::Declined => "declined".to_owned(),
+        ElicitOutcome::Cancelled => "cancelled".to_owned(),
+    }
+}
+
+/// The input-required tools, written once against `Ask`; `None` for any other name.
+async fn input_required_tool(
+    request: &CallToolRequestParams,
+    context: &RequestContext<RoleServer>,
+) -> Option<Result<CallToolResponse, ErrorData>> {
+    let rounds = rounds();
+    Some(match request.name.as_ref() {
+        "test_input_required_result_elicitation" => {
+            rounds
+                .call_tool(request, context, None, elicitation_tool)
+                .await
+        }
+        "test_input_required_result_sampling" => {
+            rounds
+                .call_tool(request, context, None, sampling_tool)
+                .await
+        }
+        "test_input_required_result_list_roots" => {
+            rounds.call_tool(request, context, None, roots_tool).await
+        }
+        "test_input_required_result_request_state"
+        | "test_input_required_result_tampered_state" => {
+            rounds.call_tool(request, context, None, confirm_tool).await
+        }
+        "test_input_required_result_multiple_inputs" => {
+            rounds
+                .call_tool(request, context, None, multiple_inputs_tool)
+                .await
+        }
+        "test_input_required_result_multi_round" => {
+            rounds
+                .call_tool(request, context, None, multi_round_tool)
+                .await
+        }
+        "test_input_required_result_capabilities" => {
+            rounds
+                .call_tool(request, context, None, capabilities_tool)
+                .await
+        }
+        _ => return None,
+    })
+}
+
+async fn elicitation_tool(ask: Ask) -> Result<CallToolResult, ErrorData> {
+    let outcome = ask.form_as::<UserName>("user_name").await?;
+    Ok(text_result(format!("user_name {}", outcome_text(&outcome))))
+}
+
+async fn sampling_tool(ask: Ask) -> Result<CallToolResult, ErrorData> {
+    let question = sampling("What is the capital of France?", 100);
+    let answer = ask.sample("capital_question", question).await?;
+    Ok(text_result(format!(
+        "the model answered: {}",
+        sampled_text(&answer)
+    )))
+}
+
+#[allow(deprecated)] // rmcp deprecates roots (SEP-2577); 2026-07-28 still has it.
+async fn roots_tool(ask: Ask) -> Result<CallToolResult, ErrorData> {
+    let roots = ask.roots("client_roots").await?;
+    let uris: Vec<&str> = roots.roots.iter().map(|root| root.uri.as_str()).collect();
+    Ok(text_result(format!("roots: {}", uris.join(", "))))
+}
+
+/// The retry completes only once the sealed state opened, hence "state-ok".
+async fn confirm_tool(ask: Ask) -> Result<CallToolResult, ErrorData> {
+    let outcome = ask.form_as::<Confirmation>("confirm").await?;
+    Ok(text_result(format!(
+        "state-ok, confirm {}",
+        outcome_text(&outcome)
+    )))
+}
+
+#[allow(deprecated)]
+async fn multiple_inputs_tool(ask: Ask) -> Result<CallToolResult, ErrorData> {
+    // Awaited together, the three go out in one round.
+    let (name, greeting, roots) = tokio::join!(
+        ask.form_as::<UserName>("user_name"),
+        ask.sample("greeting", sampling("Generate a greeting", 50)),
+        ask.roots("client_roots"),
+    );
+    Ok(text_result(format!(
+        "user_name {}; greeting: {}; {} root(s)",
+        outcome_text(&name?),
+        sampled_text(&greeting?),
+        roots?.roots.len()
+    )))
+}
+
+async fn multi_round_tool(ask: Ask) -> Result<CallToolResult, ErrorData> {
+    let name = ask.form_as::<StepName>("step1").await?;
+    let color = ask.form_as::<StepColor>("step2").await?;
+    Ok(text_result(format!(
+        "step1 {}; step2 {}",
+        outcome_text(&name),
+        outcome_text(&color)
+    )))
+}
+
+/// Asks only for what the client declared in this request's `_meta`.
+#[allow(deprecated)]
+async fn capabilities_tool(ask: Ask) -> Result<CallToolResult, ErrorData> {
+    let client = ask.client_capabilities().unwrap_or_default();
+    let mut parts = Vec::new();
+    if client.elicitation.is_some() {
+        let outcome = ask.form_as::<UserName>("user_name").await?;
+        parts.push(format!("user_name {}", outcome_text(&outcome)));
+    }
+    if client.sampling.is_some() {
+        let answer = ask
+            .sample("greeting", sampling("Generate a greeting", 50))
+            .await?;
+        parts.push(format!("greeting: {}", sampled_text(&answer)));
+    }
+    if client.roots.is_some() {
+        let roots = ask.roots("client_roots").await?;
+        parts.push(format!("{} root(s)", roots.roots.len()));
+    }
+    Ok(text_result(format!(
+        "asked what the client declared: {}",
+        parts.join("; ")
+    )))
+}
+
+async fn prompt_handler(ask: Ask) -> Result<GetPromptResult, ErrorData> {
+    let context = ask.form_as::<PromptContext>("user_context").await?;
+    let text = match context {
+        ElicitOutcome::Accepted(PromptContext { context }) => {
+            format!("Answer with this context: {context}")
+        }
+        _ => "Answer without context".to_owned(),
+    };
+    Ok(GetPromptResult::new(vec![PromptMessage::new_text(
+        Role::User,
+        text,
+    )]))
+}
+
+/// The prompt of `input-required-result-non-tool-request`.
+const INPUT_REQUIRED_PROMPT: &str = "test_input_required_result_prompt";
+
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 struct MessageArgument {
     /// The message to show the user
@@ -217,17 +457,62 @@ impl Default for ConformanceServer {
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for ConformanceServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new(
-                "elicit-conformance-server",
-                env!("CARGO_PKG_VERSION"),
-            ))
-            .with_protocol_version(ProtocolVersion::V_2025_11_25)
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_prompts()
+                .build(),
+        )
+        .with_server_info(Implementation::new(
+            "elicit-conformance-server",
+            env!("CARGO_PKG_VERSION"),
+        ))
+        .with_protocol_version(ProtocolVersion::V_2025_11_25)
     }
 
-    /// Up to 2025-11-25, the last revision in which a server may send `elicitation/create`.
-    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25))
+    // Every revision rmcp knows: `initialize` lands on 2025-11-25 (2026-07-28 has no
+    // handshake), where the 2025 tools elicit by request; 2026-07-28 requests get the
+    // input-required tools.
+
+    /// The input-required tools through `Rounds`, the others through the router.
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(response) = input_required_tool(&request, &context).await {
+            return response;
+        }
+        let call = ToolCallContext::new(self, request, context);
+        self.tool_router.call(call).await
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(vec![Prompt::new(
+            INPUT_REQUIRED_PROMPT,
+            Some("Asks for the context to use before giving the prompt"),
+            None,
+        )]))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        if request.name != INPUT_REQUIRED_PROMPT {
+            return Err(ErrorData::invalid_params(
+                format!("no prompt `{}`", request.name),
+                None,
+            ));
+        }
+        rounds()
+            .get_prompt(&request, &context, None, prompt_handler)
+            .await
     }
 }
 

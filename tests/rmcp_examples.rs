@@ -22,7 +22,7 @@ use rmcp::model::{
     self as sdk, CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig,
     Implementation, ProtocolVersion,
 };
-use rmcp::service::{RequestContext, RoleClient, RunningService};
+use rmcp::service::{RequestContext, RoleClient, RoleServer, RunningService, serve_directly};
 use rmcp::{ClientHandler, ErrorData, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
@@ -88,6 +88,25 @@ where
         .serve(client_side)
         .await
         .expect("the client connects")
+}
+
+/// A 2026-07-28 connection: that revision has no `initialize`, so both ends start knowing the
+/// other, as rmcp's own tests of the input-required flow do.
+async fn connect_2026<S, C>(server: S, client: C) -> RunningService<RoleClient, C>
+where
+    S: ServerHandler,
+    C: ClientHandler,
+{
+    let (server_side, client_side) = tokio::io::duplex(64 * 1024);
+    let mut client_info = client.get_info();
+    client_info.protocol_version = ProtocolVersion::V_2026_07_28;
+    let mut server_info = server.get_info();
+    server_info.protocol_version = ProtocolVersion::V_2026_07_28;
+    let running = serve_directly::<RoleServer, _, _, _, _>(server, server_side, Some(client_info));
+    tokio::spawn(async move {
+        let _ = running.waiting().await;
+    });
+    serve_directly::<RoleClient, _, _, _, _>(client, client_side, Some(server_info.into()))
 }
 
 async fn call(
@@ -275,5 +294,51 @@ async fn the_hotel_books_and_cancels_after_confirmation() {
         booking_form["extras"]["items"]["anyOf"][2],
         json!({"const": "late-check-out", "title": "Late check-out"})
     );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn on_2026_07_28_the_conformance_tools_ask_through_input_required_results() {
+    let script = ScriptedClient::answering([
+        json!({"action": "accept", "content": {"name": "Alice"}}),
+        json!({"action": "accept", "content": {"name": "Bob"}}),
+        json!({"action": "accept", "content": {"color": "teal"}}),
+    ]);
+    let client = connect_2026(conformance_server::ConformanceServer::new(), script.clone()).await;
+    // rmcp's client answers each input request through the handler and retries the call.
+    let result = call(&client, "test_input_required_result_elicitation", json!({})).await;
+    assert_eq!(text(&result), r#"user_name accepted: {"name":"Alice"}"#);
+    let result = call(&client, "test_input_required_result_multi_round", json!({})).await;
+    assert_eq!(
+        text(&result),
+        r#"step1 accepted: {"name":"Bob"}; step2 accepted: {"color":"teal"}"#
+    );
+    let messages: Vec<Value> = script
+        .requests()
+        .iter()
+        .map(|request| request["message"].clone())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "What is your name?",
+            "Step 1: What is your name?",
+            "Step 2: What is your favorite color?"
+        ]
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn on_2026_07_28_the_example_client_answers_from_the_retry_loop() {
+    // The same client as on 2025-11-25 (`accept_form` with the defaults): a form whose
+    // required field has no default is declined, from inside rmcp's retry loop.
+    let client = connect_2026(
+        conformance_server::ConformanceServer::new(),
+        conformance_client::AcceptDefaultsClient,
+    )
+    .await;
+    let result = call(&client, "test_input_required_result_elicitation", json!({})).await;
+    assert_eq!(text(&result), "user_name declined");
     client.cancel().await.unwrap();
 }

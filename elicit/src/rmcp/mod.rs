@@ -11,8 +11,10 @@
 //! - Conversions both ways between this crate's model and rmcp's (`From`/`TryFrom` on the
 //!   types themselves): `RequestedSchema` and `ElicitationSchema`, the request params, the
 //!   result, the capability, the -32042 error, the notification. See the `convert` notes below.
-//! - The input-required flow of protocol 2026-07-28: [`input_required`] and
-//!   [`form_input_response`].
+//! - One handler for both protocol revisions: [`Rounds`] runs a handler that asks through
+//!   [`Ask`], by `elicitation/create` on 2025-11-25 and by input-required results on
+//!   2026-07-28, its `requestState` sealed by [`RequestStateSeal`]; the single-round helpers
+//!   [`input_required`] and [`form_input_response`].
 //!
 //! # Example
 //!
@@ -99,7 +101,8 @@
 //! `ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25)` from
 //! `supported_protocol_versions`. The typed calls check the session first and fail with
 //! [`ElicitError::RequestsNotAllowed`] on 2026-07-28; [`ElicitPeer::server_requests_allowed`]
-//! tells a tool which flow to take. The derived types are the same in both.
+//! tells a tool which flow to take. The derived types are the same in both, and [`Rounds`] runs
+//! one handler on either.
 //!
 //! # Conversions
 //!
@@ -129,7 +132,11 @@
 mod convert;
 mod input;
 mod peer;
+mod rounds;
 
 pub use convert::{InvalidResultError, NotElicitationCompleteError, UnrepresentableError};
 pub use input::{form_input_request, form_input_response, input_required};
 pub use peer::{ConnectionPeers, ElicitError, ElicitPeer, UrlElicitation};
+pub use rounds::{
+    Ask, DEFAULT_STATE_TTL, MISSING_REQUIRED_CLIENT_CAPABILITY, RequestStateSeal, Rounds,
+};

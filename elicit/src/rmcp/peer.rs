@@ -545,7 +545,7 @@ fn refuse_on_stateless_protocol<P: sealed::Session + ?Sized>(
     }
 }
 
-async fn elicit_form_on<T, P>(
+pub(crate) async fn elicit_form_on<T, P>(
     session: &P,
     message: String,
     timeout: Option<Duration>,

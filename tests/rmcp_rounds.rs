@@ -1,0 +1,983 @@
+//! One handler, both protocol revisions: tools written once against `elicit::rmcp::Ask`, run
+//! by `Rounds`, served to an rmcp client over an in-memory duplex on a 2025-11-25 session
+//! (`elicitation/create` requests) and on 2026-07-28 (input-required results and retries, with a
+//! sealed `requestState`). The client answers each form with elicit's `accept_form` from the
+//! schema it receives, scripted by the form's message.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use elicit::client::accept_form;
+use elicit::rmcp::{Ask, RequestStateSeal, Rounds};
+use elicit::server::UserId;
+use elicit::{Elicit, ElicitOutcome, ElicitRequestParams, ElicitResult, ElicitationCapability};
+use rmcp::model as sdk;
+use rmcp::service::{
+    Peer, RequestContext, RoleClient, RoleServer, RunningService, ServiceError, serve_directly,
+};
+use rmcp::{ClientHandler, ServerHandler, ServiceExt};
+use serde_json::{Map, Value, json};
+
+// ---------------------------------------------------------------------------------------------
+// The forms
+
+#[derive(Elicit, Debug, PartialEq)]
+#[elicit(message = "Book a table", rename_all = "camelCase")]
+struct Booking {
+    #[elicit(min_length = 1, max_length = 40)]
+    name: String,
+    #[elicit(format = "date")]
+    date: String,
+    #[elicit(minimum = 1, maximum = 12, default = 2)]
+    guests: u8,
+}
+
+#[derive(Elicit, Debug)]
+#[elicit(message = "Who travels?")]
+struct Traveller {
+    name: String,
+}
+
+#[derive(Elicit, Debug)]
+#[elicit(message = "How do you pay?")]
+struct Payment {
+    #[elicit(pattern = "^[0-9]{4}$")]
+    last4: String,
+}
+
+#[derive(Elicit, Debug)]
+#[elicit(message = "Which city?")]
+struct City {
+    city: String,
+}
+
+/// Asked with a message that depends on the previous answer.
+#[derive(Elicit, Debug)]
+struct Nights {
+    #[elicit(minimum = 1, maximum = 30)]
+    nights: u8,
+}
+
+#[derive(Elicit, Debug)]
+#[elicit(message = "Confirm the stay?")]
+struct Confirm {
+    confirm: bool,
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tools, written once
+
+fn text(text: impl Into<String>) -> sdk::CallToolResult {
+    sdk::CallToolResult::success(vec![sdk::ContentBlock::text(text)])
+}
+
+async fn book(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+    Ok(match ask.form::<Booking>().await {
+        Ok(ElicitOutcome::Accepted(booking)) => text(format!("{booking:?}")),
+        Ok(ElicitOutcome::Declined) => text("declined"),
+        Ok(ElicitOutcome::Cancelled) => text("cancelled"),
+        Err(error) => error.to_tool_result(),
+    })
+}
+
+/// Two forms in one round.
+async fn trip(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+    let (traveller, payment) = ask.forms::<Traveller, Payment>().await?;
+    Ok(match (traveller, payment) {
+        (ElicitOutcome::Accepted(traveller), ElicitOutcome::Accepted(payment)) => text(format!(
+            "{} pays with the card ending {}",
+            traveller.name, payment.last4
+        )),
+        _ => text("no trip"),
+    })
+}
+
+/// Three rounds, each depending on the one before.
+async fn stay(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+    let Some(City { city }) = ask.form::<City>().await?.accepted() else {
+        return Ok(text("no city"));
+    };
+    let message = format!("How many nights in {city}?");
+    let Some(Nights { nights }) = ask.form_with::<Nights>(message).await?.accepted() else {
+        return Ok(text("no nights"));
+    };
+    Ok(match ask.form::<Confirm>().await?.accepted() {
+        Some(Confirm { confirm: true }) => text(format!("{nights} nights in {city}")),
+        _ => text("not confirmed"),
+    })
+}
+
+/// A form, a sampling request and the roots, asked at once: they go out in one round.
+#[allow(deprecated)] // rmcp deprecates sampling and roots (SEP-2577); 2026-07-28 has them.
+async fn mixed(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+    let question: sdk::CreateMessageRequestParams = serde_json::from_value(json!({
+        "messages": [{"role": "user", "content": {"type": "text", "text": "Capital of France?"}}],
+        "maxTokens": 20
+    }))
+    .unwrap();
+    let (traveller, sampled, roots) = tokio::join!(
+        ask.form_as::<Traveller>("user_name"),
+        ask.sample("capital", question),
+        ask.roots("client_roots"),
+    );
+    let name = traveller?.accepted().map(|t| t.name).unwrap_or_default();
+    let sampled = serde_json::to_value(sampled?).unwrap();
+    let roots: Vec<String> = roots?.roots.into_iter().map(|root| root.uri).collect();
+    Ok(text(format!(
+        "{name}; model said {}; roots {roots:?}",
+        sampled["content"]["text"]
+    )))
+}
+
+/// A prompt asks like a tool.
+async fn booking_prompt(ask: Ask) -> Result<sdk::GetPromptResult, sdk::ErrorData> {
+    let booking = ask.form::<Booking>().await?.accepted();
+    let text = match booking {
+        Some(booking) => format!("Write to {} about {}", booking.name, booking.date),
+        None => "Write to nobody".to_owned(),
+    };
+    Ok(sdk::GetPromptResult::new(vec![
+        sdk::PromptMessage::new_text(sdk::Role::User, text),
+    ]))
+}
+
+#[derive(Clone)]
+struct TestServer {
+    rounds: Rounds,
+    /// The authenticated user, as the server's auth layer would give it.
+    user: Arc<Mutex<Option<UserId>>>,
+    /// The `tools/call` requests received.
+    calls: Arc<AtomicUsize>,
+}
+
+impl ServerHandler for TestServer {
+    fn get_info(&self) -> sdk::ServerConfig {
+        sdk::InitializeResult::new(
+            sdk::ServerCapabilities::builder()
+                .enable_tools()
+                .enable_prompts()
+                .build(),
+        )
+    }
+
+    async fn get_prompt(
+        &self,
+        request: sdk::GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<sdk::GetPromptResponse, sdk::ErrorData> {
+        let user = self.user.lock().unwrap().clone();
+        self.rounds
+            .get_prompt(&request, &context, user.as_ref(), booking_prompt)
+            .await
+    }
+
+    async fn call_tool(
+        &self,
+        request: sdk::CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<sdk::CallToolResponse, sdk::ErrorData> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        let user = self.user.lock().unwrap().clone();
+        let rounds = &self.rounds;
+        match request.name.as_ref() {
+            "book" => {
+                rounds
+                    .call_tool(&request, &context, user.as_ref(), book)
+                    .await
+            }
+            "trip" => {
+                rounds
+                    .call_tool(&request, &context, user.as_ref(), trip)
+                    .await
+            }
+            "stay" => {
+                rounds
+                    .call_tool(&request, &context, user.as_ref(), stay)
+                    .await
+            }
+            "mixed" => {
+                rounds
+                    .call_tool(&request, &context, user.as_ref(), mixed)
+                    .await
+            }
+            other => Err(sdk::ErrorData::invalid_params(
+                format!("no tool `{other}`"),
+                None,
+            )),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The client: answers scripted by the form's message.
+
+#[derive(Clone, Debug)]
+enum Answer {
+    /// Fill the form with this, the client adding defaults and checking it before sending.
+    Fill(Value),
+    /// Send this as it is, as a client that checks nothing would.
+    SendUnchecked(Value),
+}
+
+#[derive(Clone)]
+struct TestClient {
+    declared: Option<ElicitationCapability>,
+    protocol: sdk::ProtocolVersion,
+    script: Arc<HashMap<String, Answer>>,
+    /// The message of each form received.
+    received: Arc<Mutex<Vec<String>>>,
+}
+
+fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        other => panic!("test content must be an object, not {other}"),
+    }
+}
+
+impl ClientHandler for TestClient {
+    fn get_info(&self) -> sdk::ClientConfig {
+        // Sampling and roots, always; elicitation as the test says.
+        let mut capabilities: sdk::ClientCapabilities =
+            serde_json::from_value(json!({"sampling": {}, "roots": {}})).unwrap();
+        capabilities.elicitation = self
+            .declared
+            .as_ref()
+            .map(|declared| sdk::ElicitationCapability::try_from(declared).unwrap());
+        sdk::InitializeRequestParams::new(
+            capabilities,
+            sdk::Implementation::new("elicit-rounds-client", "0.0.0"),
+        )
+        .with_protocol_version(self.protocol.clone())
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: sdk::ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<sdk::ElicitResult, sdk::ErrorData> {
+        let ElicitRequestParams::Form(form) = ElicitRequestParams::try_from(&request)? else {
+            return Err(sdk::ErrorData::invalid_params("not a form", None));
+        };
+        self.received.lock().unwrap().push(form.message.clone());
+        let result = match self.script.get(&form.message) {
+            Some(Answer::Fill(content)) => {
+                accept_form(&form.requested_schema, object(content.clone()))
+                    .map_err(|e| sdk::ErrorData::from(&e))?
+            }
+            Some(Answer::SendUnchecked(content)) => ElicitResult::accept(object(content.clone())),
+            None => ElicitResult::decline(),
+        };
+        Ok(sdk::ElicitResult::from(&result))
+    }
+
+    #[allow(deprecated)]
+    async fn create_message(
+        &self,
+        _params: sdk::CreateMessageRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<sdk::CreateMessageResult, sdk::ErrorData> {
+        self.received.lock().unwrap().push("sampling".to_owned());
+        Ok(serde_json::from_value(json!({
+            "role": "assistant",
+            "content": {"type": "text", "text": "Paris"},
+            "model": "test-model"
+        }))
+        .unwrap())
+    }
+
+    #[allow(deprecated)]
+    async fn list_roots(
+        &self,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<sdk::ListRootsResult, sdk::ErrorData> {
+        self.received.lock().unwrap().push("roots".to_owned());
+        Ok(
+            serde_json::from_value(json!({"roots": [{"uri": "file:///work", "name": "work"}]}))
+                .unwrap(),
+        )
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The harness
+
+fn seal() -> RequestStateSeal {
+    let codec = sdk::RequestStateCodec::new_with_keyring(
+        "k1",
+        [("k1", b"the-test-key-of-at-least-32-bytes".as_slice())],
+    )
+    .unwrap();
+    RequestStateSeal::new(codec)
+}
+
+fn script() -> HashMap<String, Answer> {
+    let fill = |message: &str, content: Value| (message.to_owned(), Answer::Fill(content));
+    HashMap::from([
+        fill("Book a table", json!({"name": "Ada", "date": "2025-12-24"})),
+        fill("Who travels?", json!({"name": "Grace"})),
+        fill("How do you pay?", json!({"last4": "4242"})),
+        fill("Which city?", json!({"city": "Lyon"})),
+        fill("How many nights in Lyon?", json!({"nights": 3})),
+        fill("Confirm the stay?", json!({"confirm": true})),
+    ])
+}
+
+struct Session {
+    client: RunningService<RoleClient, TestClient>,
+    handler: TestClient,
+    server: TestServer,
+    _server_peer: Peer<RoleServer>,
+}
+
+impl Session {
+    fn received(&self) -> Vec<String> {
+        self.handler.received.lock().unwrap().clone()
+    }
+
+    fn calls(&self) -> usize {
+        self.server.calls.load(Ordering::SeqCst)
+    }
+
+    async fn call(&self, tool: &str) -> Result<String, ServiceError> {
+        let result = self
+            .client
+            .call_tool(sdk::CallToolRequestParams::new(tool.to_owned()))
+            .await?;
+        Ok(result.content[0].as_text().unwrap().text.clone())
+    }
+}
+
+struct Setup {
+    protocol: sdk::ProtocolVersion,
+    declared: Option<ElicitationCapability>,
+    script: HashMap<String, Answer>,
+    seal: RequestStateSeal,
+}
+
+impl Setup {
+    fn new(protocol: sdk::ProtocolVersion) -> Self {
+        Setup {
+            protocol,
+            declared: Some(ElicitationCapability::form()),
+            script: script(),
+            seal: seal(),
+        }
+    }
+
+    fn declared(mut self, declared: Option<ElicitationCapability>) -> Self {
+        self.declared = declared;
+        self
+    }
+
+    fn answer(mut self, message: &str, answer: Answer) -> Self {
+        self.script.insert(message.to_owned(), answer);
+        self
+    }
+
+    fn seal(mut self, seal: RequestStateSeal) -> Self {
+        self.seal = seal;
+        self
+    }
+
+    async fn start(self) -> Session {
+        let (server_io, client_io) = tokio::io::duplex(1 << 16);
+        let server = TestServer {
+            rounds: Rounds::new(self.seal),
+            user: Arc::default(),
+            calls: Arc::default(),
+        };
+        let handler = TestClient {
+            declared: self.declared,
+            protocol: self.protocol.clone(),
+            script: Arc::new(self.script),
+            received: Arc::default(),
+        };
+        if self.protocol == sdk::ProtocolVersion::V_2025_11_25 {
+            // Over the `initialize` handshake.
+            let (running_server, client) = tokio::join!(
+                server.clone().serve(server_io),
+                handler.clone().serve(client_io)
+            );
+            let running_server = running_server.unwrap();
+            let peer = running_server.peer().clone();
+            tokio::spawn(async move {
+                let _ = running_server.waiting().await;
+            });
+            return Session {
+                client: client.unwrap(),
+                handler,
+                server,
+                _server_peer: peer,
+            };
+        }
+        // 2026-07-28 has no handshake: both ends start with what the other is, as rmcp's own
+        // tests of the input-required flow do.
+        let client_info = handler.get_info();
+        let running_server =
+            serve_directly::<RoleServer, _, _, _, _>(server.clone(), server_io, Some(client_info));
+        let peer = running_server.peer().clone();
+        tokio::spawn(async move {
+            let _ = running_server.waiting().await;
+        });
+        let mut server_info = server.get_info();
+        server_info.protocol_version = self.protocol;
+        let client = serve_directly::<RoleClient, _, _, _, _>(
+            handler.clone(),
+            client_io,
+            Some(server_info.into()),
+        );
+        Session {
+            client,
+            handler,
+            server,
+            _server_peer: peer,
+        }
+    }
+}
+
+fn v2025() -> Setup {
+    Setup::new(sdk::ProtocolVersion::V_2025_11_25)
+}
+
+fn v2026() -> Setup {
+    Setup::new(sdk::ProtocolVersion::V_2026_07_28)
+}
+
+/// One `tools/call` without rmcp's retry loop: the server's raw answer.
+async fn once(
+    session: &Session,
+    request: sdk::CallToolRequestParams,
+) -> Result<sdk::CallToolResponse, ServiceError> {
+    session.client.call_tool_once(request).await
+}
+
+fn input_required(response: sdk::CallToolResponse) -> sdk::InputRequiredResult {
+    match response {
+        sdk::CallToolResponse::InputRequired(result) => result,
+        other => panic!("expected an input-required result, got {other:?}"),
+    }
+}
+
+fn error_code(result: Result<sdk::CallToolResponse, ServiceError>) -> sdk::ErrorData {
+    match result {
+        Err(ServiceError::McpError(error)) => error,
+        other => panic!("expected a JSON-RPC error, got {other:?}"),
+    }
+}
+
+fn booking_answer() -> sdk::InputResponses {
+    sdk::InputResponses::from([(
+        "booking".to_owned(),
+        json!({"action": "accept", "content": {"name": "Ada", "date": "2025-12-24"}}),
+    )])
+}
+
+// ---------------------------------------------------------------------------------------------
+// The same tool on both revisions
+
+#[tokio::test]
+async fn the_same_tool_gives_the_same_typed_value_on_both_revisions() {
+    let old = v2025().start().await;
+    let new = v2026().start().await;
+    let expected = format!(
+        "{:?}",
+        Booking {
+            name: "Ada".into(),
+            date: "2025-12-24".into(),
+            guests: 2,
+        }
+    );
+    assert_eq!(old.call("book").await.unwrap(), expected);
+    assert_eq!(new.call("book").await.unwrap(), expected);
+    assert_eq!(old.received(), ["Book a table"]);
+    assert_eq!(new.received(), ["Book a table"]);
+    // 2025-11-25: one call, the form as a request inside it. 2026-07-28: the call and its retry.
+    assert_eq!(old.calls(), 1);
+    assert_eq!(new.calls(), 2);
+}
+
+#[tokio::test]
+async fn on_2026_07_28_the_form_goes_out_in_an_input_required_result() {
+    let session = v2026().start().await;
+    let first = input_required(
+        once(&session, sdk::CallToolRequestParams::new("book"))
+            .await
+            .unwrap(),
+    );
+    let json = serde_json::to_value(&first).unwrap();
+    assert_eq!(json["resultType"], "input_required");
+    let requests = json["inputRequests"].as_object().unwrap();
+    // The key is the form's type in snake case.
+    assert_eq!(requests.keys().collect::<Vec<_>>(), ["booking"]);
+    assert_eq!(requests["booking"]["method"], "elicitation/create");
+    assert_eq!(requests["booking"]["params"]["message"], "Book a table");
+    assert_eq!(
+        requests["booking"]["params"]["requestedSchema"]["properties"]["guests"]["default"],
+        2
+    );
+    assert!(json["requestState"].as_str().unwrap().len() > 20);
+    assert!(
+        session.received().is_empty(),
+        "nothing was sent as a request"
+    );
+}
+
+#[tokio::test]
+async fn invalid_content_gives_every_field_error_on_both_revisions() {
+    let bad = Answer::SendUnchecked(json!({"name": "", "date": "soon", "guests": 40}));
+    let old = v2025().answer("Book a table", bad.clone()).start().await;
+    let new = v2026().answer("Book a table", bad).start().await;
+    let from_old = old.call("book").await.unwrap();
+    let from_new = new.call("book").await.unwrap();
+    assert_eq!(from_old, from_new);
+    assert!(
+        from_old.starts_with("the submitted form is invalid:"),
+        "{from_old}"
+    );
+    for field in ["`name`", "`date`", "`guests`"] {
+        assert!(from_old.contains(field), "{field} missing from {from_old}");
+    }
+}
+
+#[tokio::test]
+async fn a_decline_is_the_same_outcome_on_both_revisions() {
+    // With no answer scripted for the form, the client declines.
+    for mut setup in [v2025(), v2026()] {
+        setup.script.remove("Book a table");
+        let session = setup.start().await;
+        assert_eq!(session.call("book").await.unwrap(), "declined");
+        assert_eq!(session.received(), ["Book a table"]);
+    }
+}
+
+#[tokio::test]
+async fn a_prompt_asks_like_a_tool_on_both_revisions() {
+    for setup in [v2025(), v2026()] {
+        let session = setup.start().await;
+        let prompt = session
+            .client
+            .get_prompt(sdk::GetPromptRequestParams::new("booking"))
+            .await
+            .unwrap();
+        let json = serde_json::to_value(&prompt.messages[0]).unwrap();
+        assert_eq!(json["content"]["text"], "Write to Ada about 2025-12-24");
+        assert_eq!(session.received(), ["Book a table"]);
+    }
+    // On 2026-07-28 the first answer is an input-required result, bound to `prompts/get`.
+    let session = v2026().start().await;
+    let first = session
+        .client
+        .get_prompt_once(sdk::GetPromptRequestParams::new("booking"))
+        .await
+        .unwrap();
+    let sdk::GetPromptResponse::InputRequired(first) = first else {
+        panic!("expected an input-required result, got {first:?}");
+    };
+    // Its state does not open on a tool of the same name.
+    let retry = sdk::CallToolRequestParams::new("booking")
+        .with_input_responses(booking_answer())
+        .with_request_state(first.request_state.unwrap());
+    assert_eq!(
+        error_code(once(&session, retry).await).code,
+        sdk::ErrorCode::INVALID_PARAMS
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Several forms in one round, several rounds
+
+#[tokio::test]
+async fn two_forms_in_one_round() {
+    let old = v2025().start().await;
+    let new = v2026().start().await;
+    let expected = "Grace pays with the card ending 4242";
+    assert_eq!(old.call("trip").await.unwrap(), expected);
+    assert_eq!(new.call("trip").await.unwrap(), expected);
+    assert_eq!(old.received(), ["Who travels?", "How do you pay?"]);
+    let mut received = new.received();
+    received.sort();
+    assert_eq!(received, ["How do you pay?", "Who travels?"]);
+    // Both forms in the first round, both answers on the one retry.
+    assert_eq!(new.calls(), 2);
+
+    let first = input_required(
+        once(&new, sdk::CallToolRequestParams::new("trip"))
+            .await
+            .unwrap(),
+    );
+    let keys: Vec<_> = first.input_requests.unwrap().into_keys().collect();
+    assert_eq!(keys, ["payment", "traveller"]);
+}
+
+#[tokio::test]
+async fn three_rounds_whose_forms_depend_on_the_answers() {
+    let old = v2025().start().await;
+    let new = v2026().start().await;
+    assert_eq!(old.call("stay").await.unwrap(), "3 nights in Lyon");
+    assert_eq!(new.call("stay").await.unwrap(), "3 nights in Lyon");
+    let asked = [
+        "Which city?",
+        "How many nights in Lyon?",
+        "Confirm the stay?",
+    ];
+    assert_eq!(old.received(), asked);
+    assert_eq!(new.received(), asked);
+    // Three rounds of input, then the result.
+    assert_eq!(new.calls(), 4);
+}
+
+#[tokio::test]
+async fn a_form_sampling_and_roots_in_one_round() {
+    let expected = r#"Grace; model said "Paris"; roots ["file:///work"]"#;
+    for setup in [v2025(), v2026()] {
+        let session = setup.start().await;
+        assert_eq!(session.call("mixed").await.unwrap(), expected);
+        let mut received = session.received();
+        received.sort();
+        assert_eq!(received, ["Who travels?", "roots", "sampling"]);
+    }
+    let session = v2026().start().await;
+    let first = input_required(
+        once(&session, sdk::CallToolRequestParams::new("mixed"))
+            .await
+            .unwrap(),
+    );
+    let json = serde_json::to_value(first.input_requests.unwrap()).unwrap();
+    assert_eq!(json["user_name"]["method"], "elicitation/create");
+    assert_eq!(json["capital"]["method"], "sampling/createMessage");
+    assert_eq!(json["client_roots"]["method"], "roots/list");
+    assert_eq!(session.calls(), 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// requestState is attacker input
+
+#[tokio::test]
+async fn tampered_state_is_refused() {
+    let session = v2026().start().await;
+    let first = input_required(
+        once(&session, sdk::CallToolRequestParams::new("book"))
+            .await
+            .unwrap(),
+    );
+    let state = first.request_state.unwrap();
+    // Each character of the token changed in turn is refused (the token is base64url; a change
+    // in the last character may only touch padding bits, so change two).
+    let mut tampered = state.clone().into_bytes();
+    let middle = tampered.len() / 2;
+    tampered[middle] = if tampered[middle] == b'A' { b'B' } else { b'A' };
+    let tampered = String::from_utf8(tampered).unwrap();
+    for bad in [
+        tampered,
+        format!("{state}x"),
+        "rs2.forged".to_owned(),
+        String::new(),
+    ] {
+        let retry = sdk::CallToolRequestParams::new("book")
+            .with_input_responses(booking_answer())
+            .with_request_state(bad.clone());
+        let error = error_code(once(&session, retry).await);
+        assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS, "{bad}");
+    }
+    // The untouched state still works.
+    let retry = sdk::CallToolRequestParams::new("book")
+        .with_input_responses(booking_answer())
+        .with_request_state(state);
+    assert!(matches!(
+        once(&session, retry).await.unwrap(),
+        sdk::CallToolResponse::Complete(_)
+    ));
+}
+
+#[tokio::test]
+async fn state_is_bound_to_the_tool_its_arguments_and_the_user() {
+    let session = v2026().start().await;
+    *session.server.user.lock().unwrap() = Some(UserId::from_verified_subject("alice").unwrap());
+    let arguments = object(json!({"table": 4, "where": {"a": 1, "b": 2}}));
+    let first = input_required(
+        once(
+            &session,
+            sdk::CallToolRequestParams::new("book").with_arguments(arguments.clone()),
+        )
+        .await
+        .unwrap(),
+    );
+    let state = first.request_state.unwrap();
+    let retry = |name: &str, arguments: Map<String, Value>| {
+        sdk::CallToolRequestParams::new(name.to_owned())
+            .with_arguments(arguments)
+            .with_input_responses(booking_answer())
+            .with_request_state(state.clone())
+    };
+    // Another tool, other arguments: refused.
+    let error = error_code(once(&session, retry("trip", arguments.clone())).await);
+    assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
+    let other = object(json!({"table": 5, "where": {"a": 1, "b": 2}}));
+    let error = error_code(once(&session, retry("book", other)).await);
+    assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
+    // Another user: refused.
+    *session.server.user.lock().unwrap() = Some(UserId::from_verified_subject("mallory").unwrap());
+    let error = error_code(once(&session, retry("book", arguments.clone())).await);
+    assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
+    // The same user, the same arguments with the keys in another order: accepted.
+    *session.server.user.lock().unwrap() = Some(UserId::from_verified_subject("alice").unwrap());
+    let reordered = object(json!({"where": {"b": 2, "a": 1}, "table": 4}));
+    assert!(matches!(
+        once(&session, retry("book", reordered)).await.unwrap(),
+        sdk::CallToolResponse::Complete(_)
+    ));
+}
+
+#[tokio::test]
+async fn expired_state_is_refused() {
+    let session = v2026()
+        .seal(seal().ttl(Duration::from_millis(50)))
+        .start()
+        .await;
+    let first = input_required(
+        once(&session, sdk::CallToolRequestParams::new("book"))
+            .await
+            .unwrap(),
+    );
+    tokio::time::sleep(Duration::from_millis(120)).await;
+    let retry = sdk::CallToolRequestParams::new("book")
+        .with_input_responses(booking_answer())
+        .with_request_state(first.request_state.unwrap());
+    assert_eq!(
+        error_code(once(&session, retry).await).code,
+        sdk::ErrorCode::INVALID_PARAMS
+    );
+}
+
+#[tokio::test]
+async fn state_sealed_with_a_retired_key_is_refused_and_a_rotated_key_opens() {
+    let old_key = b"the-old-key-of-at-least-32-bytes!".as_slice();
+    let new_key = b"the-new-key-of-at-least-32-bytes!".as_slice();
+    let old_only = sdk::RequestStateCodec::new_with_keyring("old", [("old", old_key)]).unwrap();
+    let signer = v2026().seal(RequestStateSeal::new(old_only)).start().await;
+    let state = input_required(
+        once(&signer, sdk::CallToolRequestParams::new("book"))
+            .await
+            .unwrap(),
+    )
+    .request_state
+    .unwrap();
+    let retry = || {
+        sdk::CallToolRequestParams::new("book")
+            .with_input_responses(booking_answer())
+            .with_request_state(state.clone())
+    };
+    // A replica that signs with the new key and still holds the old one opens it.
+    let rotated =
+        sdk::RequestStateCodec::new_with_keyring("new", [("old", old_key), ("new", new_key)])
+            .unwrap();
+    let during = v2026().seal(RequestStateSeal::new(rotated)).start().await;
+    assert!(matches!(
+        once(&during, retry()).await.unwrap(),
+        sdk::CallToolResponse::Complete(_)
+    ));
+    // Once the old key is retired, it is refused.
+    let retired = sdk::RequestStateCodec::new_with_keyring("new", [("new", new_key)]).unwrap();
+    let after = v2026().seal(RequestStateSeal::new(retired)).start().await;
+    assert_eq!(
+        error_code(once(&after, retry()).await).code,
+        sdk::ErrorCode::INVALID_PARAMS
+    );
+}
+
+#[tokio::test]
+async fn single_use_state_cannot_be_replayed() {
+    let session = v2026().seal(seal().single_use()).start().await;
+    let state = input_required(
+        once(&session, sdk::CallToolRequestParams::new("book"))
+            .await
+            .unwrap(),
+    )
+    .request_state
+    .unwrap();
+    let retry = sdk::CallToolRequestParams::new("book")
+        .with_input_responses(booking_answer())
+        .with_request_state(state);
+    assert!(matches!(
+        once(&session, retry.clone()).await.unwrap(),
+        sdk::CallToolResponse::Complete(_)
+    ));
+    assert_eq!(
+        error_code(once(&session, retry).await).code,
+        sdk::ErrorCode::INVALID_PARAMS
+    );
+}
+
+#[tokio::test]
+async fn without_single_use_a_state_opens_again() {
+    let session = v2026().start().await;
+    let state = input_required(
+        once(&session, sdk::CallToolRequestParams::new("book"))
+            .await
+            .unwrap(),
+    )
+    .request_state
+    .unwrap();
+    let retry = sdk::CallToolRequestParams::new("book")
+        .with_input_responses(booking_answer())
+        .with_request_state(state);
+    for _ in 0..2 {
+        assert!(matches!(
+            once(&session, retry.clone()).await.unwrap(),
+            sdk::CallToolResponse::Complete(_)
+        ));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input responses
+
+#[tokio::test]
+async fn a_missing_or_malformed_response_asks_again_and_extra_keys_are_ignored() {
+    let session = v2026().start().await;
+    let state = input_required(
+        once(&session, sdk::CallToolRequestParams::new("book"))
+            .await
+            .unwrap(),
+    )
+    .request_state
+    .unwrap();
+    let responses = [
+        // Nothing under the key asked, an answer under a key never asked.
+        sdk::InputResponses::from([(
+            "unrelated".to_owned(),
+            json!({"action": "accept", "content": {"name": "Eve", "date": "2025-01-01"}}),
+        )]),
+        // Not an elicitation result.
+        sdk::InputResponses::from([("booking".to_owned(), json!({"action": "maybe"}))]),
+        sdk::InputResponses::new(),
+    ];
+    for responses in responses {
+        let retry = sdk::CallToolRequestParams::new("book")
+            .with_input_responses(responses.clone())
+            .with_request_state(state.clone());
+        let again = input_required(once(&session, retry).await.unwrap());
+        let keys: Vec<_> = again.input_requests.unwrap().into_keys().collect();
+        assert_eq!(keys, ["booking"], "{responses:?}");
+    }
+    // The right answer with extra keys beside it: complete, the extras ignored.
+    let mut responses = booking_answer();
+    responses.insert("unrelated".to_owned(), json!({"whatever": true}));
+    let retry = sdk::CallToolRequestParams::new("book")
+        .with_input_responses(responses)
+        .with_request_state(state);
+    let sdk::CallToolResponse::Complete(result) = once(&session, retry).await.unwrap() else {
+        panic!("expected the tool's result");
+    };
+    assert!(result.content[0].as_text().unwrap().text.contains("Ada"));
+}
+
+#[tokio::test]
+async fn a_first_request_that_carries_the_answer_completes_at_once() {
+    // The ephemeral flow: no requestState, the answer already in inputResponses.
+    let session = v2026().start().await;
+    let request = sdk::CallToolRequestParams::new("book").with_input_responses(booking_answer());
+    let sdk::CallToolResponse::Complete(result) = once(&session, request).await.unwrap() else {
+        panic!("expected the tool's result");
+    };
+    assert!(result.content[0].as_text().unwrap().text.contains("Ada"));
+}
+
+#[tokio::test]
+async fn later_rounds_carry_the_earlier_answers_in_the_state() {
+    let session = v2026().start().await;
+    let first = input_required(
+        once(&session, sdk::CallToolRequestParams::new("stay"))
+            .await
+            .unwrap(),
+    );
+    assert_eq!(
+        first
+            .input_requests
+            .unwrap()
+            .into_keys()
+            .collect::<Vec<_>>(),
+        ["city"]
+    );
+    let city = sdk::InputResponses::from([(
+        "city".to_owned(),
+        json!({"action": "accept", "content": {"city": "Oslo"}}),
+    )]);
+    let second = input_required(
+        once(
+            &session,
+            sdk::CallToolRequestParams::new("stay")
+                .with_input_responses(city)
+                .with_request_state(first.request_state.unwrap()),
+        )
+        .await
+        .unwrap(),
+    );
+    let requests = second.input_requests.unwrap();
+    let json = serde_json::to_value(&requests).unwrap();
+    assert_eq!(
+        json["nights"]["params"]["message"],
+        "How many nights in Oslo?"
+    );
+    // The third round needs only the nights: the city comes from the sealed state.
+    let nights = sdk::InputResponses::from([(
+        "nights".to_owned(),
+        json!({"action": "accept", "content": {"nights": 2}}),
+    )]);
+    let third = input_required(
+        once(
+            &session,
+            sdk::CallToolRequestParams::new("stay")
+                .with_input_responses(nights)
+                .with_request_state(second.request_state.unwrap()),
+        )
+        .await
+        .unwrap(),
+    );
+    let confirm = sdk::InputResponses::from([(
+        "confirm".to_owned(),
+        json!({"action": "accept", "content": {"confirm": true}}),
+    )]);
+    let sdk::CallToolResponse::Complete(result) = once(
+        &session,
+        sdk::CallToolRequestParams::new("stay")
+            .with_input_responses(confirm)
+            .with_request_state(third.request_state.unwrap()),
+    )
+    .await
+    .unwrap() else {
+        panic!("expected the tool's result");
+    };
+    assert_eq!(
+        result.content[0].as_text().unwrap().text,
+        "2 nights in Oslo"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Capabilities
+
+#[tokio::test]
+async fn a_client_without_form_mode_gets_32021_and_no_input_request() {
+    for declared in [None, Some(ElicitationCapability::url())] {
+        let session = v2026().declared(declared.clone()).start().await;
+        let error = error_code(once(&session, sdk::CallToolRequestParams::new("trip")).await);
+        assert_eq!(error.code, sdk::ErrorCode(-32021), "{declared:?}");
+        assert_eq!(
+            error.data.unwrap(),
+            json!({"requiredCapabilities": {"elicitation": {"form": {}}}})
+        );
+        assert!(session.received().is_empty());
+    }
+}
+
+#[tokio::test]
+async fn on_2025_11_25_a_client_without_form_mode_is_never_sent_the_form() {
+    let session = v2025().declared(None).start().await;
+    let text = session.call("book").await.unwrap();
+    assert!(text.starts_with("cannot elicit"), "{text}");
+    assert!(session.received().is_empty());
+}
