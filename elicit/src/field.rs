@@ -183,11 +183,11 @@ pub trait ElicitField: Sized {
     fn __read(
         slot: Option<&Value>,
         property: &'static crate::schema::Property,
-        pattern: Option<&crate::__private::Pattern>,
+        pattern: Option<&crate::read::Pattern>,
         default: Option<fn() -> Result<Self, Problem>>,
-        errors: &mut crate::__private::Errors,
+        errors: &mut crate::read::Errors,
     ) -> Option<Self> {
-        crate::__private::field(slot, property, pattern, default, errors)
+        crate::read::field(slot, property, pattern, default, errors)
     }
 }
 

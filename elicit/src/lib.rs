@@ -15,6 +15,7 @@ mod format;
 #[cfg(feature = "url-mode")]
 mod host;
 mod number;
+mod read;
 pub mod schema;
 pub mod server;
 mod typed;

@@ -9,17 +9,18 @@
 use std::any::TypeId;
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::{LazyLock, OnceLock, RwLock};
+use std::sync::{OnceLock, RwLock};
 
 pub use regex::Regex;
 pub use serde_json::{Map, Value};
 
-use crate::error::{ContentError, FieldError, Problem};
+use crate::error::Problem;
+use crate::field::ElicitChoice;
 pub use crate::field::{
     Choices, Kind, MultiSelectField, Newtype, NumberField, StringField, StringRules,
 };
-use crate::field::{ElicitChoice, ElicitField};
 use crate::number::MAX_SAFE_INTEGER;
+pub use crate::read::{Errors, Pattern, field};
 pub use crate::schema::json::{json_bytes, json_len, json_str};
 use crate::schema::{
     BooleanSchema, NumberSchema, NumberType, PrimitiveSchema, StringSchema,
@@ -341,38 +342,6 @@ pub const fn more_items_than_choices(kind: Kind, min_items: u64) -> bool {
     }
 }
 
-/// A `pattern` compiled, or why it did not compile.
-type Compiled = Result<Regex, String>;
-
-/// A field's `pattern`, compiled once on first use.
-pub struct Pattern {
-    source: &'static str,
-    regex: LazyLock<Compiled, fn() -> Compiled>,
-}
-
-impl Pattern {
-    pub const fn new(source: &'static str, compile: fn() -> Result<Regex, String>) -> Self {
-        Pattern {
-            source,
-            regex: LazyLock::new(compile),
-        }
-    }
-
-    pub fn compile(pattern: &str) -> Result<Regex, String> {
-        Regex::new(pattern).map_err(|e| e.to_string())
-    }
-
-    pub fn get(&self) -> Result<&Regex, Problem> {
-        // The derive proved the pattern compiles; a failure here would be a regex version skew.
-        self.regex
-            .as_ref()
-            .map_err(|reason| Problem::InvalidPattern {
-                pattern: self.source.to_owned(),
-                reason: reason.clone(),
-            })
-    }
-}
-
 /// The constants of a derived form, kept out of the public `Elicit` trait.
 pub trait FormSchema {
     /// The properties, in declaration order.
@@ -392,56 +361,6 @@ pub fn choice<E: ElicitChoice>(value: &Value, schema: &PrimitiveSchema) -> Resul
                 value: value.as_str().unwrap_or_default().to_owned(),
                 choices: E::CHOICES.values.iter().map(|v| v.to_string()).collect(),
             })),
-    }
-}
-
-/// Collects the field errors of one `from_content` call.
-#[derive(Default)]
-pub struct Errors(Vec<FieldError>);
-
-impl Errors {
-    pub fn new() -> Self {
-        Errors(Vec::new())
-    }
-
-    pub fn into_error(self) -> ContentError {
-        ContentError::from_errors(self.0)
-    }
-}
-
-/// Reads one field from the value found under its name (`slot`): absent or `null` falls back on
-/// the default, then on `None` for optional fields; a present value is checked against the
-/// property's schema.
-pub fn field<T: ElicitField>(
-    slot: Option<&Value>,
-    property: &'static Property,
-    pattern: Option<&Pattern>,
-    default: Option<fn() -> Result<T, Problem>>,
-    errors: &mut Errors,
-) -> Option<T> {
-    let outcome = match slot {
-        None | Some(Value::Null) => match default {
-            Some(default) => default(),
-            None => T::absent().ok_or(Problem::Missing),
-        },
-        Some(value) => match pattern.map(Pattern::get).transpose() {
-            Ok(regex) => T::from_json(value, &property.schema, regex),
-            Err(problem) => Err(problem),
-        },
-    };
-    match outcome {
-        Ok(value) => Some(value),
-        Err(problem) => {
-            errors.0.push(FieldError::new(name_of(property), problem));
-            None
-        }
-    }
-}
-
-fn name_of(property: &'static Property) -> Cow<'static, str> {
-    match &property.name {
-        Cow::Borrowed(name) => Cow::Borrowed(name),
-        Cow::Owned(name) => Cow::Owned(name.clone()),
     }
 }
 
