@@ -298,10 +298,7 @@ pub(crate) fn checked_str<'v>(
     schema: &PrimitiveSchema,
     pattern: Option<&Regex>,
 ) -> Result<&'v str, Problem> {
-    let text = value.as_str().ok_or_else(|| Problem::WrongType {
-        expected: "a string",
-        found: crate::schema::kind_of(value),
-    })?;
+    let text = validate::as_text(value)?;
     if let PrimitiveSchema::String(s) = schema {
         validate::check_string(s, text, pattern)?;
     }

@@ -166,12 +166,17 @@ fn choices(schema: &PrimitiveSchema) -> Vec<String> {
         .collect()
 }
 
-/// A single-select's value, checked to be a string and one of the choices.
-pub(crate) fn choice<'v>(schema: &PrimitiveSchema, value: &'v Value) -> Result<&'v str, Problem> {
-    let text = value.as_str().ok_or_else(|| Problem::WrongType {
+/// The text of a string value, or the wrong-type problem every string-shaped field reports.
+pub(crate) fn as_text(value: &Value) -> Result<&str, Problem> {
+    value.as_str().ok_or_else(|| Problem::WrongType {
         expected: "a string",
         found: kind_of(value),
-    })?;
+    })
+}
+
+/// A single-select's value, checked to be a string and one of the choices.
+pub(crate) fn choice<'v>(schema: &PrimitiveSchema, value: &'v Value) -> Result<&'v str, Problem> {
+    let text = as_text(value)?;
     if schema.contains_choice(text) {
         Ok(text)
     } else {
@@ -243,10 +248,7 @@ pub(crate) fn check_value(
 ) -> Result<(), Problem> {
     match schema {
         PrimitiveSchema::String(s) => {
-            let text = value.as_str().ok_or_else(|| Problem::WrongType {
-                expected: "a string",
-                found: kind_of(value),
-            })?;
+            let text = as_text(value)?;
             check_string(s, text, pattern)
         }
         PrimitiveSchema::Number(s) => {
