@@ -32,13 +32,41 @@ fn email(value: &str) -> Result<(), String> {
 
 /// `local@host.tld`: an ASCII dot-atom local part of at most 64 characters, and a host of at
 /// least two letter-digit-hyphen labels ending in an alphabetic one, at most 253 characters.
+/// One pass over the bytes, with one table lookup each: this runs on every email field.
 fn is_plain_address(value: &str) -> bool {
     let bytes = value.as_bytes();
-    let Some(at) = bytes.iter().position(|&b| b == b'@') else {
+    let Some(at) = dot_atom_end(bytes) else {
         return false;
     };
-    let (local, domain) = (&bytes[..at], &bytes[at + 1..]);
-    local.len() <= 64 && domain.len() <= 253 && is_dot_atom(local) && is_host_name(domain)
+    let domain = &bytes[at + 1..];
+    at <= 64 && domain.len() <= 253 && is_host_name(domain)
+}
+
+/// Where a dot-atom (non-empty atoms of RFC 5322 `atext` joined by single dots) ends at an
+/// `@`; `None` when the bytes before the first `@` are not one, or there is no `@`.
+fn dot_atom_end(bytes: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    loop {
+        let atom = i;
+        i = run_in(bytes, i, &ATEXT);
+        if i == atom {
+            return None;
+        }
+        match bytes.get(i) {
+            Some(b'.') => i += 1,
+            Some(b'@') => return Some(i),
+            _ => return None,
+        }
+    }
+}
+
+/// From `i`, the index of the first byte not in `set` (the length when there is none). The
+/// loop the fast paths spend their time in: a bound check and a table lookup per byte.
+fn run_in(bytes: &[u8], mut i: usize, set: &ByteSet) -> usize {
+    while i < bytes.len() && set.contains(bytes[i]) {
+        i += 1;
+    }
+    i
 }
 
 /// A set of ASCII bytes, for one table lookup per byte in the fast paths.
@@ -71,43 +99,28 @@ static ATEXT: ByteSet = ByteSet::of(&[LETTERS, DIGITS, b"!#$%&'*+-/=?^_`{|}~"]);
 /// Letters, digits and hyphens: a host name label's bytes.
 static LDH: ByteSet = ByteSet::of(&[LETTERS, DIGITS, b"-"]);
 
-/// Atoms of RFC 5322 `atext` joined by single dots.
-fn is_dot_atom(local: &[u8]) -> bool {
-    let mut previous_dot = true;
-    for &b in local {
-        if b == b'.' {
-            if previous_dot {
-                return false;
-            }
-            previous_dot = true;
-        } else if ATEXT.contains(b) {
-            previous_dot = false;
-        } else {
-            return false;
-        }
-    }
-    !previous_dot
-}
-
-/// Dot-separated labels of letters, digits and inner hyphens; at least two; the last alphabetic.
+/// Dot-separated labels of 1 to 63 letters, digits and inner hyphens; at least two; the last
+/// alphabetic.
 fn is_host_name(domain: &[u8]) -> bool {
-    let mut labels = 0;
-    let mut start = 0;
-    for end in (0..=domain.len()).filter(|&i| i == domain.len() || domain[i] == b'.') {
-        let label = &domain[start..end];
+    let (mut i, mut labels) = (0, 0);
+    loop {
+        let start = i;
+        i = run_in(domain, i, &LDH);
+        let label = &domain[start..i];
         let well_formed = !label.is_empty()
             && label.len() <= 63
             && label[0] != b'-'
-            && label[label.len() - 1] != b'-'
-            && label.iter().all(|&b| LDH.contains(b));
+            && label[label.len() - 1] != b'-';
         if !well_formed {
             return false;
         }
         labels += 1;
-        start = end + 1;
+        match domain.get(i) {
+            Some(b'.') => i += 1,
+            Some(_) => return false,
+            None => return labels >= 2 && label.iter().all(u8::is_ascii_alphabetic),
+        }
     }
-    let tld = &domain[domain.iter().rposition(|&b| b == b'.').map_or(0, |i| i + 1)..];
-    labels >= 2 && tld.iter().all(u8::is_ascii_alphabetic)
 }
 
 fn uri(value: &str) -> Result<(), String> {
@@ -125,6 +138,10 @@ fn uri(value: &str) -> Result<(), String> {
 
 /// RFC 3986 `unreserved` and `sub-delims`, the bytes every part below takes.
 const UNRESERVED_SUB_DELIMS: &[u8] = b"-._~!$&'()*+,;=";
+/// A scheme's bytes after its first letter.
+static SCHEME: ByteSet = ByteSet::of(&[LETTERS, DIGITS, b"+-."]);
+/// The bytes an authority may hold, its `@` and `:` included (besides `%XX`).
+static AUTHORITY: ByteSet = ByteSet::of(&[LETTERS, DIGITS, UNRESERVED_SUB_DELIMS, b":@"]);
 /// `userinfo` bytes (besides `%XX`).
 static USERINFO: ByteSet = ByteSet::of(&[LETTERS, DIGITS, UNRESERVED_SUB_DELIMS, b":"]);
 /// `reg-name` bytes (besides `%XX`).
@@ -136,73 +153,80 @@ static QUERY: ByteSet = ByteSet::of(&[LETTERS, DIGITS, UNRESERVED_SUB_DELIMS, b"
 
 /// Whether every byte is in `set` or starts a `%XX` escape.
 fn all_in(part: &[u8], set: &ByteSet) -> bool {
-    let mut i = 0;
-    while i < part.len() {
-        let b = part[i];
-        if b == b'%' {
-            let escaped = part.len() > i + 2
-                && part[i + 1].is_ascii_hexdigit()
-                && part[i + 2].is_ascii_hexdigit();
-            if !escaped {
-                return false;
-            }
-            i += 3;
-        } else if set.contains(b) {
-            i += 1;
-        } else {
-            return false;
+    scan(part, 0, set) == Some(part.len())
+}
+
+/// From `i`, the index of the first byte that is neither in `set` nor in a `%XX` escape (the
+/// length when there is none); `None` at a broken escape.
+fn scan(bytes: &[u8], mut i: usize, set: &ByteSet) -> Option<usize> {
+    loop {
+        i = run_in(bytes, i, set);
+        if bytes.get(i) != Some(&b'%') {
+            return Some(i);
         }
+        let escaped = bytes.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+            && bytes.get(i + 2).is_some_and(u8::is_ascii_hexdigit);
+        if !escaped {
+            return None;
+        }
+        i += 3;
     }
-    true
 }
 
 /// An absolute URI of RFC 3986 whose host, if any, is a registered name (no `[..]` literal):
-/// `scheme ":" hier-part ["?" query] ["#" fragment]`.
+/// `scheme ":" hier-part ["?" query] ["#" fragment]`. One pass, but for the authority's parts.
 fn is_plain_uri(value: &[u8]) -> bool {
-    let Some(colon) = value.iter().position(|&b| b == b':') else {
-        return false;
-    };
-    let scheme = &value[..colon];
-    let scheme_ok = scheme.first().is_some_and(u8::is_ascii_alphabetic)
-        && scheme
-            .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || b == b'+' || b == b'-' || b == b'.');
-    if !scheme_ok {
+    if !value.first().is_some_and(u8::is_ascii_alphabetic) {
         return false;
     }
-    let rest = &value[colon + 1..];
-    let (rest, fragment) = match rest.iter().position(|&b| b == b'#') {
-        Some(hash) => (&rest[..hash], &rest[hash + 1..]),
-        None => (rest, &[][..]),
-    };
-    let (hier, query) = match rest.iter().position(|&b| b == b'?') {
-        Some(mark) => (&rest[..mark], &rest[mark + 1..]),
-        None => (rest, &[][..]),
-    };
-    if !all_in(query, &QUERY) || !all_in(fragment, &QUERY) {
+    let colon = run_in(value, 1, &SCHEME);
+    if value.get(colon) != Some(&b':') {
         return false;
     }
-    let Some(after_slashes) = hier.strip_prefix(b"//") else {
-        // path-absolute, path-rootless or path-empty: "//" was taken above.
-        return all_in(hier, &PATH);
+    let mut i = colon + 1;
+    if value[i..].starts_with(b"//") {
+        // The authority runs to the first byte no authority takes; the path must start there.
+        let start = i + 2;
+        let Some(end) = scan(value, start, &AUTHORITY) else {
+            return false;
+        };
+        if !is_plain_authority(&value[start..end]) {
+            return false;
+        }
+        i = end;
+    }
+    // path-abempty after an authority, else path-absolute, path-rootless or path-empty ("//"
+    // was taken above); then the query and the fragment.
+    let Some(mut i) = scan(value, i, &PATH) else {
+        return false;
     };
-    let authority_end = after_slashes
-        .iter()
-        .position(|&b| b == b'/')
-        .unwrap_or(after_slashes.len());
-    let (authority, path) = after_slashes.split_at(authority_end);
-    let (userinfo, host_port) = match authority.iter().position(|&b| b == b'@') {
-        Some(at) => (&authority[..at], &authority[at + 1..]),
-        None => (&[][..], authority),
+    // The fragment takes the query's bytes, so a second `#` ends the scan short of the end.
+    for mark in [b'?', b'#'] {
+        if value.get(i) == Some(&mark) {
+            match scan(value, i + 1, &QUERY) {
+                Some(next) => i = next,
+                None => return false,
+            }
+        }
+    }
+    i == value.len()
+}
+
+/// `[userinfo "@"] host [":" port]`, the host a registered name.
+fn is_plain_authority(authority: &[u8]) -> bool {
+    let host = match authority.iter().position(|&b| b == b'@') {
+        Some(at) if all_in(&authority[..at], &USERINFO) => at + 1,
+        Some(_) => return false,
+        None => 0,
     };
-    let (host, port) = match host_port.iter().position(|&b| b == b':') {
-        Some(c) => (&host_port[..c], &host_port[c + 1..]),
-        None => (host_port, &[][..]),
+    let Some(host_end) = scan(authority, host, &REG_NAME) else {
+        return false;
     };
-    all_in(userinfo, &USERINFO)
-        && all_in(host, &REG_NAME)
-        && port.iter().all(u8::is_ascii_digit)
-        && all_in(path, &PATH)
+    match authority.get(host_end) {
+        None => true,
+        Some(b':') => authority[host_end + 1..].iter().all(u8::is_ascii_digit),
+        Some(_) => false,
+    }
 }
 
 /// RFC 3339 `full-date`: exactly `YYYY-MM-DD`, a real day of the Gregorian calendar.
@@ -299,7 +323,14 @@ mod tests {
                 );
             }
         }
-        assert!(is_plain_address("octocat@github.com"));
+        // The common shapes take the fast path.
+        for plain in [
+            "octocat@github.com",
+            "a.b.c@d-e.example.org",
+            "x+tag@sub.example.co",
+        ] {
+            assert!(is_plain_address(plain), "{plain}");
+        }
         assert!(!is_plain_address("a..b@example.com"));
         // Not plain, so left to email_address, which decides it either way.
         assert!(!is_plain_address("\"quoted\"@example.com"));
@@ -349,8 +380,17 @@ mod tests {
                 );
             }
         }
-        assert!(is_plain_uri(b"https://github.com/octocat"));
-        assert!(is_plain_uri(b"urn:isbn:0451450523"));
+        // The common shapes take the fast path.
+        for plain in [
+            "https://github.com/octocat",
+            "urn:isbn:0451450523",
+            "http://user:pw@example.com:8080/p/a/t/h?q=1&r=%20#frag/?",
+            "file:///etc/hosts",
+            "https://example.com?q",
+            "https://example.com#top",
+        ] {
+            assert!(is_plain_uri(plain.as_bytes()), "{plain}");
+        }
         assert!(
             !is_plain_uri(b"https://[::1]/"),
             "IP literals go to fluent-uri"
