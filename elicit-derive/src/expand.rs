@@ -195,8 +195,11 @@ fn expand_form(form: &Form) -> TokenStream {
                 fn from_content(
                     __content: &#krate::__private::Map<::std::string::String, #krate::__private::Value>,
                 ) -> ::core::result::Result<Self, #krate::ContentError> {
+                    // The constant itself rather than the schema built from it, so each
+                    // field's checks are known when its read is inlined.
+                    let () = <Self as #krate::__private::FormSchema>::CHECKS;
                     let __properties: &'static [#krate::__private::Property] =
-                        &<Self as #krate::Elicit>::requested_schema().properties;
+                        <Self as #krate::__private::FormSchema>::PROPERTIES;
                     // One pass over the content, as serde's visitors do: each known key fills
                     // its slot, unknown keys are ignored.
                     let mut __slots: [::core::option::Option<&#krate::__private::Value>; #count] =

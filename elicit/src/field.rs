@@ -180,6 +180,7 @@ pub trait ElicitField: Sized {
     /// a bounded function, so an unmapped `T` fails with the same error here as in the derive's
     /// other uses of `T`, and the compiler reports it once.
     #[doc(hidden)]
+    #[inline(always)]
     fn __read(
         slot: Option<&Value>,
         property: &'static crate::schema::Property,
@@ -236,6 +237,7 @@ impl<T: ElicitValue> ElicitField for Option<T> {
     fn from_default(literal: Self::DefaultLiteral) -> Result<Self, Problem> {
         T::from_default(literal).map(Some)
     }
+    #[inline(always)]
     fn from_json(
         value: &Value,
         schema: &PrimitiveSchema,
@@ -262,6 +264,7 @@ macro_rules! __impl_field_for_value {
             fn from_default(__literal: Self::DefaultLiteral) -> ::core::result::Result<Self, $crate::Problem> {
                 <$ty as $crate::ElicitValue>::from_default(__literal)
             }
+            #[inline(always)]
             fn from_json(
                 __value: &$crate::__private::Value,
                 __schema: &$crate::schema::PrimitiveSchema,
@@ -283,6 +286,7 @@ impl ElicitValue for String {
     fn from_default(literal: &'static str) -> Result<Self, Problem> {
         Ok(literal.to_owned())
     }
+    #[inline(always)]
     fn from_json(
         value: &Value,
         schema: &PrimitiveSchema,
@@ -293,6 +297,7 @@ impl ElicitValue for String {
 }
 
 /// A string value checked against the property's lengths, pattern and format.
+#[inline(always)]
 pub(crate) fn checked_str<'v>(
     value: &'v Value,
     schema: &PrimitiveSchema,

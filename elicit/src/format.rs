@@ -6,6 +6,7 @@ use time::format_description::well_known::Rfc3339;
 use crate::schema::StringFormat;
 
 /// Checks `value` against `format`, saying why it is not of it.
+#[inline(always)]
 pub(crate) fn check(format: StringFormat, value: &str) -> Result<(), String> {
     match format {
         StringFormat::Email => email(value),

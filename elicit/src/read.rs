@@ -67,6 +67,10 @@ impl Errors {
 /// Reads one field from the value found under its name (`slot`): absent or `null` falls back on
 /// the default, then on `None` for optional fields; a present value is checked against the
 /// property's schema.
+///
+/// Inlined into each derived `from_content`, where `property` is a constant: the checks its
+/// schema does not ask for fold away.
+#[inline(always)]
 pub fn field<T: ElicitField>(
     slot: Option<&Value>,
     property: &'static Property,

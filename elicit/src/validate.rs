@@ -13,6 +13,7 @@ use crate::schema::{
 };
 
 /// Checks a string against `minLength`, `maxLength`, `pattern` and `format`.
+#[inline(always)]
 pub(crate) fn check_string(
     schema: &StringSchema,
     value: &str,
@@ -27,6 +28,7 @@ pub(crate) fn check_string(
 
 /// Checks a string against `minLength`, `maxLength` and `pattern`: all but its format, which a
 /// typed value's parser checks.
+#[inline(always)]
 pub(crate) fn check_length_and_pattern(
     schema: &StringSchema,
     value: &str,
