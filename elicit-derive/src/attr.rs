@@ -323,6 +323,11 @@ pub fn num_from_expr(expr: &Expr) -> Option<NumLit> {
     })
 }
 
+/// Why a `default` written as a path is refused where it cannot name a choice enum's variant.
+pub const PATH_DEFAULT_IS_NOT_A_VARIANT: &str = "a `default` written as a path must name a variant of the field's choice enum, such as \
+     `Color::Red`; for a string, number or bool field write the value as a literal (constants \
+     are not supported)";
+
 fn default_value(meta: &ParseNestedMeta) -> syn::Result<Default> {
     let expr: Expr = meta.value()?.parse()?;
     let kind = match &expr {
@@ -336,9 +341,7 @@ fn default_value(meta: &ParseNestedMeta) -> syn::Result<Default> {
         Expr::Path(path) if !names_a_variant(&path.path) => {
             return Err(syn::Error::new_spanned(
                 &expr,
-                "a `default` written as a path must name a variant of the field's choice enum, \
-                 such as `Color::Red`; for a string, number or bool field write the value as a \
-                 literal (constants are not supported)",
+                PATH_DEFAULT_IS_NOT_A_VARIANT,
             ));
         }
         Expr::Path(_) => DefaultKind::Choice,

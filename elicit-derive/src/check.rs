@@ -7,7 +7,7 @@ use quote::ToTokens;
 use syn::LitStr;
 
 use crate::ast::{Choice, Field, Form, Newtype};
-use crate::attr::{Attr, DefaultKind, FieldKeys, NumValue};
+use crate::attr::{Attr, DefaultKind, FieldKeys, NumValue, PATH_DEFAULT_IS_NOT_A_VARIANT};
 use crate::ctxt::Ctxt;
 use crate::format;
 use crate::sensitive::sensitive_term;
@@ -43,6 +43,7 @@ fn check_field(cx: &Ctxt, field: &Field) {
     check_items_are_ordered(cx, &field.attrs);
     check_pattern_compiles(cx, &field.attrs);
     check_default_fits(cx, field);
+    check_path_default_is_on_a_choice(cx, field);
     check_renames_agree(cx, field.attrs.rename.get(), &field.attrs.serde_rename);
 }
 
@@ -341,6 +342,63 @@ fn check_default_fits(cx: &Ctxt, field: &Field) {
         }
         DefaultKind::Bool(_) | DefaultKind::Choice => {}
     }
+}
+
+/// A default written as a path (`config::LIMIT`, `Color::Red`) can only be a choice enum's
+/// variant. A field whose type is plainly not a choice enum (a number, bool, string or typed
+/// value, optional or not) gets the derive's own error here rather than the compiler's "no
+/// method `__elicit_wire`" on generated code. Other types are left to the compiler, which
+/// knows what they are.
+fn check_path_default_is_on_a_choice(cx: &Ctxt, field: &Field) {
+    let Some(default) = field.attrs.default.get() else {
+        return;
+    };
+    if matches!(default.kind, DefaultKind::Choice) && is_plainly_not_a_choice(field.ty) {
+        cx.error_spanned_by(&default.expr, PATH_DEFAULT_IS_NOT_A_VARIANT);
+    }
+}
+
+/// Whether the type is, by its name, a primitive, `String` or one of elicit's typed values, or
+/// an `Option` of one.
+fn is_plainly_not_a_choice(ty: &syn::Type) -> bool {
+    const NOT_CHOICES: &[&str] = &[
+        "bool",
+        "String",
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "u128",
+        "usize",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "i128",
+        "isize",
+        "f32",
+        "f64",
+        "Email",
+        "NaiveDate",
+        "DateTime",
+        "Date",
+        "OffsetDateTime",
+        "Timestamp",
+        "Url",
+    ];
+    let syn::Type::Path(path) = ty else {
+        return false;
+    };
+    let Some(last) = path.path.segments.last() else {
+        return false;
+    };
+    if last.ident == "Option"
+        && let syn::PathArguments::AngleBracketed(args) = &last.arguments
+        && let Some(syn::GenericArgument::Type(inner)) = args.args.first()
+    {
+        return is_plainly_not_a_choice(inner);
+    }
+    NOT_CHOICES.iter().any(|name| last.ident == name)
 }
 
 fn below(a: NumValue, b: NumValue) -> bool {
