@@ -255,3 +255,76 @@ fn newtypes_declare_their_constraints_once_and_every_form_inherits_them() {
     let billing_errors = parse::<Billing>(json!({"postcode": "abcde"})).unwrap_err();
     assert_eq!(billing_errors.errors().len(), 1);
 }
+
+/// A form whose default breaks the pattern its field's newtype declares: lengths and bounds
+/// are refused at compile time, but a regex can only run when the default is used.
+#[derive(Elicit, Debug)]
+struct Delivery {
+    #[elicit(default = "ABCDE")]
+    postcode: Postcode,
+    #[elicit(default = "10115")]
+    fallback: Postcode,
+}
+
+#[test]
+fn a_default_keeps_the_pattern_of_its_fields_newtype() {
+    // Both answered: the defaults play no part.
+    let delivery: Delivery = parse(json!({"postcode": "75001", "fallback": "13001"})).unwrap();
+    assert_eq!(delivery.postcode, Postcode("75001".into()));
+    assert_eq!(delivery.fallback, Postcode("13001".into()));
+
+    // Both absent: the good default fills its field, the bad one is the form's own mistake,
+    // reported as such and never turned into a Postcode that breaks its pattern.
+    let errors = parse::<Delivery>(json!({})).unwrap_err();
+    assert_eq!(errors.errors().len(), 1, "{errors}");
+    let error = errors.field("postcode").unwrap();
+    assert_eq!(
+        error.problem(),
+        &Problem::InvalidDefault {
+            default: "ABCDE".into(),
+            problem: Box::new(Problem::PatternMismatch {
+                pattern: "^[0-9]{5}$".into()
+            }),
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        "`postcode`: was absent, and the form's default \"ABCDE\" must match the pattern ^[0-9]{5}$ (fix the default in the server's form)"
+    );
+}
+
+/// With the `schemars` feature, a newtype and `Email` carry their own `JsonSchema`: the property
+/// a field of theirs has in a form, so they can sit in a tool's arguments too.
+#[test]
+fn newtypes_and_email_have_the_schemars_schema_of_their_property() {
+    let postcode = serde_json::to_value(schemars::schema_for!(Postcode)).unwrap();
+    assert_eq!(postcode["type"], "string");
+    assert_eq!(postcode["pattern"], "^[0-9]{5}$");
+    assert_eq!(postcode["title"], "Postcode");
+    let percent = serde_json::to_value(schemars::schema_for!(Percent)).unwrap();
+    assert_eq!(percent["type"], "integer");
+    assert_eq!(
+        (&percent["minimum"], &percent["maximum"]),
+        (&json!(0), &json!(100))
+    );
+    let email = serde_json::to_value(schemars::schema_for!(Email)).unwrap();
+    assert_eq!(
+        (&email["type"], &email["format"]),
+        (&json!("string"), &json!("email"))
+    );
+
+    // In a struct that derives schemars' own `JsonSchema`, such as a tool's arguments.
+    #[derive(schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Arguments {
+        postcode: Postcode,
+        contact: Option<Email>,
+    }
+    let arguments = serde_json::to_value(schemars::schema_for!(Arguments)).unwrap();
+    assert_eq!(
+        arguments["properties"]["postcode"]["$ref"],
+        "#/$defs/Postcode"
+    );
+    assert_eq!(arguments["$defs"]["Postcode"]["pattern"], "^[0-9]{5}$");
+    assert_eq!(arguments["required"], json!(["postcode"]));
+}

@@ -379,7 +379,7 @@ fn expand_choice(choice: &Choice) -> TokenStream {
 
 /// The `schemars::JsonSchema` impl, through the runtime crate's macro: only the runtime crate
 /// knows whether its `schemars` feature is on, so the macro expands to nothing when it is off.
-fn json_schema_impl(
+pub fn json_schema_impl(
     krate: &TokenStream,
     kind: &str,
     ident: &syn::Ident,

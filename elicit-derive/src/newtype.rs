@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::ast::Newtype;
-use crate::expand::runtime_path;
+use crate::expand::{json_schema_impl, runtime_path};
 use crate::field::schema_attrs;
 use crate::typeck::type_checks;
 
@@ -33,16 +33,27 @@ pub fn expand_newtype(newtype: &Newtype, with_checks: bool) -> TokenStream {
     );
     // The pattern the newtype declares, compiled once; a field's own pattern cannot replace it
     // (the derive refuses one), so the one given in `from_json` is this one or nothing.
-    let (pattern_item, pattern) = match keys.pattern.get() {
+    // A default of a field of this type keeps its pattern too: the regex runs when the
+    // default is used (lengths and bounds are checked at compile time).
+    let (pattern_item, pattern, default_check) = match keys.pattern.get() {
         Some(lit) => (
             quote! {
                 static __PATTERN: #krate::__private::Pattern =
                     #krate::__private::Pattern::new(#lit, || #krate::__private::Pattern::compile(#lit));
             },
             quote!(::core::option::Option::Some(__PATTERN.get()?)),
+            quote!(#krate::__private::default_matches(&__literal, &__PATTERN)?;),
         ),
-        None => (TokenStream::new(), quote!(__pattern)),
+        None => (TokenStream::new(), quote!(__pattern), TokenStream::new()),
     };
+    let json_schema = json_schema_impl(
+        &krate,
+        "value",
+        ident,
+        &impl_generics,
+        &ty_generics,
+        where_clause,
+    );
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, clippy::all)]
@@ -53,6 +64,8 @@ pub fn expand_newtype(newtype: &Newtype, with_checks: bool) -> TokenStream {
             impl #impl_generics #krate::__private::Newtype for #ident #ty_generics #where_clause {
                 type Inner = #inner;
             }
+
+            #pattern_item
 
             #[automatically_derived]
             impl #impl_generics #krate::ElicitValue for #ident #ty_generics #where_clause {
@@ -65,6 +78,7 @@ pub fn expand_newtype(newtype: &Newtype, with_checks: bool) -> TokenStream {
                 fn from_default(
                     __literal: Self::DefaultLiteral,
                 ) -> ::core::result::Result<Self, #krate::Problem> {
+                    #default_check
                     <#inner as #krate::ElicitValue>::from_default(__literal).map(Self)
                 }
                 fn from_json(
@@ -72,12 +86,13 @@ pub fn expand_newtype(newtype: &Newtype, with_checks: bool) -> TokenStream {
                     __schema: &#krate::schema::PrimitiveSchema,
                     __pattern: ::core::option::Option<&#krate::__private::Regex>,
                 ) -> ::core::result::Result<Self, #krate::Problem> {
-                    #pattern_item
                     <#inner as #krate::ElicitValue>::from_json(__value, __schema, #pattern).map(Self)
                 }
             }
 
             #krate::__impl_field_for_value!(#ident #ty_generics);
+
+            #json_schema
         };
     }
 }

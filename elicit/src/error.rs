@@ -179,6 +179,15 @@ pub enum Problem {
         /// The maximum.
         max_items: u64,
     },
+    /// The server's own `default` for an absent field breaks a rule of the field's type: a
+    /// mistake in the form, not in the answer. The derive refuses such defaults at compile time
+    /// where it can; a newtype's `pattern` can only be run when the default is used.
+    InvalidDefault {
+        /// The default, as written.
+        default: String,
+        /// The rule it breaks.
+        problem: Box<Problem>,
+    },
 }
 
 impl ContentError {
@@ -308,6 +317,10 @@ impl fmt::Display for Problem {
             Problem::TooManyItems { count, max_items } => {
                 write!(f, "allows at most {max_items} selected, got {count}")
             }
+            Problem::InvalidDefault { default, problem } => write!(
+                f,
+                "was absent, and the form's default \"{default}\" {problem} (fix the default in the server's form)"
+            ),
         }
     }
 }

@@ -11,7 +11,8 @@
 //!
 //! Do not also derive `schemars::JsonSchema` on a derived type: the impls would conflict.
 
-/// Implements `schemars::JsonSchema` for a derived form (`form`) or choice enum (`choice`):
+/// Implements `schemars::JsonSchema` for a derived form (`form`), choice enum (`choice`) or
+/// newtype (`value`):
 /// `(kind, "Name", [impl generics], Type<..>, [where clause])`. Expands to nothing without the
 /// runtime crate's `schemars` feature.
 #[cfg(feature = "schemars")]
@@ -56,7 +57,7 @@ mod with_schemars {
     use serde_json::Value;
 
     use crate::Elicit;
-    use crate::field::ElicitChoice;
+    use crate::field::{ElicitChoice, ElicitValue};
     use crate::schema::{
         PrimitiveSchema, RequestedSchema, TitledSingleSelectEnumSchema,
         UntitledSingleSelectEnumSchema,
@@ -84,6 +85,28 @@ mod with_schemars {
             }),
         };
         object_schema(serde_json::to_value(&select))
+    }
+
+    /// The schema of a field value type (a derived newtype, [`Email`](crate::Email)): the
+    /// property a field of that type has in a form, without title, description or default.
+    pub fn value<T: ElicitValue>() -> schemars::Schema {
+        let property =
+            crate::__private::property("", false, T::KIND, crate::__private::Attrs::NONE);
+        object_schema(serde_json::to_value(&property.schema))
+    }
+
+    #[cfg_attr(docsrs, doc(cfg(feature = "schemars")))]
+    impl schemars::JsonSchema for crate::Email {
+        fn schema_name() -> Cow<'static, str> {
+            Cow::Borrowed("Email")
+        }
+        fn schema_id() -> Cow<'static, str> {
+            Cow::Borrowed("elicit::Email")
+        }
+        /// `{"type": "string", "format": "email"}`, as in a form.
+        fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+            value::<crate::Email>()
+        }
     }
 
     #[cfg_attr(docsrs, doc(cfg(feature = "schemars")))]

@@ -20,7 +20,7 @@ pub use crate::field::{
     Choices, Kind, MultiSelectField, Newtype, NumberField, StringField, StringRules,
 };
 use crate::number::MAX_SAFE_INTEGER;
-pub use crate::read::{Errors, Pattern, field};
+pub use crate::read::{DefaultText, Errors, Pattern, default_matches, field};
 pub use crate::schema::json::{json_bytes, json_len, json_str};
 use crate::schema::{
     BooleanSchema, NumberSchema, NumberType, PrimitiveSchema, StringSchema,
@@ -56,6 +56,23 @@ pub struct Attrs {
     pub min_items: Option<u64>,
     pub max_items: Option<u64>,
     pub default: DefaultValue,
+}
+
+impl Attrs {
+    /// No attribute: the property exactly as the type maps it.
+    pub const NONE: Attrs = Attrs {
+        title: None,
+        description: None,
+        min_length: None,
+        max_length: None,
+        pattern: None,
+        format: None,
+        minimum: None,
+        maximum: None,
+        min_items: None,
+        max_items: None,
+        default: DefaultValue::None,
+    };
 }
 
 const fn text(value: Option<&'static str>) -> Option<Text> {

@@ -48,6 +48,55 @@ impl Pattern {
     }
 }
 
+/// A newtype's `pattern` run on a string default of its field: the derive checks lengths and
+/// bounds of defaults at compile time, but a regex only runs here, when the default is used.
+/// Other literals (numbers, bools, choices) carry no pattern.
+pub fn default_matches<L: DefaultText>(literal: &L, pattern: &Pattern) -> Result<(), Problem> {
+    let Some(text) = literal.default_text() else {
+        return Ok(());
+    };
+    if pattern.get()?.is_match(text) {
+        return Ok(());
+    }
+    Err(Problem::InvalidDefault {
+        default: text.to_owned(),
+        problem: Box::new(Problem::PatternMismatch {
+            pattern: pattern.source.to_owned(),
+        }),
+    })
+}
+
+/// The text of a default literal, when it is a string.
+pub trait DefaultText {
+    /// `Some` for a string literal.
+    fn default_text(&self) -> Option<&str>;
+}
+
+impl DefaultText for &'static str {
+    fn default_text(&self) -> Option<&str> {
+        Some(self)
+    }
+}
+
+impl<E> DefaultText for &'static [E] {
+    fn default_text(&self) -> Option<&str> {
+        None
+    }
+}
+
+macro_rules! no_default_text {
+    ($($ty:ty),*) => {$(
+        impl DefaultText for $ty {
+            fn default_text(&self) -> Option<&str> {
+                None
+            }
+        }
+    )*};
+}
+no_default_text!(
+    bool, f32, f64, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
+);
+
 /// Collects the field errors of one `from_content` call.
 #[derive(Default)]
 pub struct Errors(Vec<FieldError>);
