@@ -139,4 +139,5 @@ pub use input::{form_input_request, form_input_response, input_required};
 pub use peer::{ConnectionPeers, ElicitError, ElicitPeer, UrlElicitation};
 pub use rounds::{
     Ask, DEFAULT_STATE_TTL, MISSING_REQUIRED_CLIENT_CAPABILITY, RequestStateSeal, Rounds,
+    UrlOutcome,
 };
