@@ -24,8 +24,8 @@ use crate::wire::{ElicitOutcome, ElicitResult, ElicitationCapability};
 use crate::{Elicit, HasMessage};
 
 mod url;
-pub use url::UrlOutcome;
 use url::UrlFlow;
+pub use url::UrlOutcome;
 
 /// The JSON-RPC code of 2026-07-28's `MissingRequiredClientCapabilityError`.
 pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i32 = -32021;

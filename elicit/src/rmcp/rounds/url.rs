@@ -87,7 +87,10 @@ enum Step {
         Result<(PendingEntry, PendingUrlElicitation), StartError>,
     ),
     /// 2026-07-28, first round: store the elicitation and ask for consent.
-    Start(String, Result<(PendingEntry, PendingUrlElicitation), StartError>),
+    Start(
+        String,
+        Result<(PendingEntry, PendingUrlElicitation), StartError>,
+    ),
     /// 2026-07-28, the client did not declare URL mode.
     Missing(String),
     /// 2026-07-28, a later round: the elicitation from the state.
@@ -164,13 +167,16 @@ impl Ask {
         let step = match &self.inner.flow {
             Flow::Requests(peer) => {
                 let client = peer.client_elicitation();
-                Step::Session(peer.clone(), tracker.prepare_awaited(
-                    AwaitedBy::Session,
-                    initiator,
-                    client.as_ref(),
-                    message,
-                    url,
-                ))
+                Step::Session(
+                    peer.clone(),
+                    tracker.prepare_awaited(
+                        AwaitedBy::Session,
+                        initiator,
+                        client.as_ref(),
+                        message,
+                        url,
+                    ),
+                )
             }
             Flow::Rounds { client, url_hold } => {
                 let key = self.take_key("url".to_owned());
@@ -244,9 +250,7 @@ impl Ask {
                 let (status, outcome) = match outcome {
                     UrlElicitOutcome::Consented => (Status::Consented, None),
                     UrlElicitOutcome::Declined => (Status::Declined, Some(UrlOutcome::Declined)),
-                    UrlElicitOutcome::Cancelled => {
-                        (Status::Cancelled, Some(UrlOutcome::Cancelled))
-                    }
+                    UrlElicitOutcome::Cancelled => (Status::Cancelled, Some(UrlOutcome::Cancelled)),
                 };
                 flow.status = status;
                 self.lock().flows.insert(key.clone(), flow.clone());
@@ -294,9 +298,9 @@ async fn url_on_session<S: ElicitationStore, C: Clock>(
         Ok(UrlElicitOutcome::Consented) => {
             return match wait_for_completion(tracker, id, initiator, None).await {
                 Ok(Collected::Completed(id)) => Ok(UrlOutcome::Completed(id)),
-                Ok(Collected::Waiting) => Err(ElicitError::NotCompleted(
-                    CompletionError::NotPending,
-                )),
+                Ok(Collected::Waiting) => {
+                    Err(ElicitError::NotCompleted(CompletionError::NotPending))
+                }
                 Err(error) => Err(ElicitError::NotCompleted(error)),
             };
         }

@@ -154,3 +154,75 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
         Ok(Some(Collected::Completed(ElicitationId::new(id))))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::{ConnectionId, UrlPolicy};
+
+    fn initiator(subject: &str) -> Initiator {
+        Initiator::new(
+            UserId::from_verified_subject(subject).unwrap(),
+            ConnectionId::new("c1"),
+        )
+    }
+
+    async fn started(tracker: &ElicitationTracker, by: AwaitedBy, who: &Initiator) -> String {
+        let prepared = tracker.prepare_awaited(
+            by,
+            who,
+            Some(&ElicitationCapability::url()),
+            "Connect".to_owned(),
+            |id| format!("https://mcp.example.com/connect?elicitationId={id}"),
+        );
+        let pending = tracker.store_prepared(prepared).await.unwrap();
+        pending.id().as_str().to_owned()
+    }
+
+    #[tokio::test]
+    async fn a_completion_is_collected_once_by_its_user() {
+        let tracker = ElicitationTracker::new(UrlPolicy::production());
+        let (alice, bob) = (initiator("alice"), initiator("bob"));
+        let id = started(&tracker, AwaitedBy::Retry, &alice).await;
+        assert_eq!(AwaitedBy::of(&id), Some(AwaitedBy::Retry));
+        assert_eq!(
+            tracker.collect(&id, &alice.user).await.unwrap(),
+            Collected::Waiting
+        );
+        tracker.complete(&id, &alice.user).await.unwrap();
+        assert!(matches!(
+            tracker.collect(&id, &bob.user).await,
+            Err(CompletionError::WrongUser)
+        ));
+        assert_eq!(
+            tracker.collect(&id, &alice.user).await.unwrap(),
+            Collected::Completed(ElicitationId::new(id.clone()))
+        );
+        assert!(matches!(
+            tracker.collect(&id, &alice.user).await,
+            Err(CompletionError::NotPending)
+        ));
+        assert!(tracker.store().is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_done_entry_is_not_an_elicitation() {
+        let tracker = ElicitationTracker::new(UrlPolicy::production());
+        let alice = initiator("alice");
+        let id = started(&tracker, AwaitedBy::Session, &alice).await;
+        tracker.complete(&id, &alice.user).await.unwrap();
+        let done = done_id(&id);
+        assert_eq!(AwaitedBy::of(&done), None);
+        for refused in [
+            tracker.verify(&done, &alice.user).await.err(),
+            tracker.complete(&done, &alice.user).await.err(),
+        ] {
+            assert!(matches!(refused, Some(CompletionError::NotPending)));
+        }
+        // A plain elicitation is never collected.
+        assert!(matches!(
+            tracker.collect("0123abcd", &alice.user).await,
+            Err(CompletionError::NotPending)
+        ));
+    }
+}
