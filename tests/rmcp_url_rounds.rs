@@ -198,14 +198,17 @@ enum Consent {
     Cancel,
 }
 
+/// A URL request as the client got it: its URL and its `elicitationId` (`None` when absent).
+type Received = (String, Option<String>);
+
 #[derive(Clone)]
 struct UrlClient {
     protocol: sdk::ProtocolVersion,
     declared: Option<ElicitationCapability>,
     sampling_and_roots: bool,
     consent: Consent,
-    /// Each URL request received: its URL and its `elicitationId` (`None` when absent).
-    received: Arc<Mutex<Vec<(String, Option<String>)>>>,
+    /// Each URL request received.
+    received: Arc<Mutex<Vec<Received>>>,
     /// Where a consented URL goes: the user's browser.
     browser: mpsc::UnboundedSender<String>,
 }
@@ -411,7 +414,7 @@ impl Setup {
 }
 
 impl Session {
-    fn received(&self) -> Vec<(String, Option<String>)> {
+    fn received(&self) -> Vec<Received> {
         self.handler.received.lock().unwrap().clone()
     }
 

@@ -17,7 +17,9 @@ use crate::wire::{
 use crate::wire::{ElicitationCapability, ModeNotSupportedError};
 
 mod awaited;
-pub(crate) use awaited::{AwaitedBy, Collected};
+pub(crate) use awaited::AwaitedBy;
+#[cfg(feature = "rmcp")]
+pub(crate) use awaited::Collected;
 
 /// The user an elicitation belongs to: the subject (`sub`) from the server's own verification
 /// of the user's credentials (MCP authorization), never something the client claims and never

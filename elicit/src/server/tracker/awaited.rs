@@ -11,10 +11,13 @@
 //! `RedisStore`.
 
 use crate::server::tracker::{
-    Clock, CompletionError, ElicitationStore, ElicitationTracker, Initiator, PendingEntry,
-    PendingUrlElicitation, StartError, UserId,
+    Clock, CompletionError, ElicitationStore, ElicitationTracker, PendingEntry,
 };
-use crate::wire::{ElicitationCapability, ElicitationId};
+#[cfg(feature = "rmcp")]
+use crate::server::tracker::{Initiator, PendingUrlElicitation, StartError, UserId};
+#[cfg(feature = "rmcp")]
+use crate::wire::ElicitationCapability;
+use crate::wire::ElicitationId;
 
 /// Who waits for a waited-on elicitation's completion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +48,7 @@ impl AwaitedBy {
 }
 
 /// What a waiting handler finds when it looks.
+#[cfg(feature = "rmcp")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Collected {
     /// The elicitation is still pending: the out-of-band step is not done.
@@ -64,6 +68,8 @@ pub(crate) fn is_done_id(id: &str) -> bool {
     id.ends_with(DONE_SUFFIX)
 }
 
+/// The waiting side, used by `elicit::rmcp::Ask::url`.
+#[cfg(feature = "rmcp")]
 impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
     /// [`prepare`](Self::prepare) for an elicitation that `by` waits on.
     pub(crate) fn prepare_awaited(
@@ -77,32 +83,6 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
         let id = ElicitationId::random().map_err(StartError::Randomness)?;
         let id = ElicitationId::new(format!("{}{}", by.prefix(), id.as_str()));
         self.prepare_with_id(id, initiator, client, message, url)
-    }
-
-    /// Writes the done entry of `pending`, which [`complete`](Self::complete) verified, before
-    /// the pending entry is removed: a handler looking in between finds one or the other.
-    /// Of two completions racing here, the one whose write fails finds the other's.
-    pub(crate) async fn record_done(&self, pending: &PendingEntry) -> Result<(), CompletionError> {
-        let done = PendingEntry {
-            id: ElicitationId::new(done_id(pending.id.as_str())),
-            started_at: self.clock.now(),
-            ..pending.clone()
-        };
-        let done_id = done.id.clone();
-        // Counted against the user's limit as the pending entry was, never refused by it.
-        match self.store.insert(done, usize::MAX).await {
-            Ok(_) => Ok(()),
-            Err(error) => match self.store.get(done_id.as_str()).await? {
-                Some(_) => Err(CompletionError::NotPending),
-                None => Err(CompletionError::Store(error)),
-            },
-        }
-    }
-
-    /// Undoes [`record_done`](Self::record_done) when the completion failed after it.
-    pub(crate) async fn forget_done(&self, id: &str) {
-        // If the store fails, the done entry expires with the elicitation.
-        let _ = self.store.remove(&done_id(id)).await;
     }
 
     /// Whether the waited-on elicitation `id` of `user` has completed: `Waiting` while it is
@@ -155,7 +135,36 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
     }
 }
 
-#[cfg(test)]
+/// The completing side, used by [`complete`](ElicitationTracker::complete).
+impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
+    /// Writes the done entry of `pending`, which [`complete`](Self::complete) verified, before
+    /// the pending entry is removed: a handler looking in between finds one or the other.
+    /// Of two completions racing here, the one whose write fails finds the other's.
+    pub(crate) async fn record_done(&self, pending: &PendingEntry) -> Result<(), CompletionError> {
+        let done = PendingEntry {
+            id: ElicitationId::new(done_id(pending.id.as_str())),
+            started_at: self.clock.now(),
+            ..pending.clone()
+        };
+        let done_id = done.id.clone();
+        // Counted against the user's limit as the pending entry was, never refused by it.
+        match self.store.insert(done, usize::MAX).await {
+            Ok(_) => Ok(()),
+            Err(error) => match self.store.get(done_id.as_str()).await? {
+                Some(_) => Err(CompletionError::NotPending),
+                None => Err(CompletionError::Store(error)),
+            },
+        }
+    }
+
+    /// Undoes [`record_done`](Self::record_done) when the completion failed after it.
+    pub(crate) async fn forget_done(&self, id: &str) {
+        // If the store fails, the done entry expires with the elicitation.
+        let _ = self.store.remove(&done_id(id)).await;
+    }
+}
+
+#[cfg(all(test, feature = "rmcp"))]
 mod tests {
     use super::*;
     use crate::server::{ConnectionId, UrlPolicy};
