@@ -14,8 +14,8 @@ use std::time::{Duration, SystemTime};
 
 use elicit::rmcp::{Ask, ConnectionPeers, ElicitError, RequestStateSeal, Rounds, UrlOutcome};
 use elicit::server::{
-    Clock, CompletionError, ConnectionId, ElicitationTracker, Initiator, MemoryStore, UrlPolicy,
-    UserId,
+    Clock, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker, Initiator,
+    MemoryStore, RedisStore, SystemClock, UrlPolicy, UserId,
 };
 use elicit::{Elicit, ElicitOutcome, ElicitationCapability};
 use rmcp::model as sdk;
@@ -25,6 +25,8 @@ use rmcp::service::{
 use rmcp::{ClientHandler, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
+
+mod redis_server;
 
 // ---------------------------------------------------------------------------------------------
 // The server
@@ -45,7 +47,10 @@ impl Clock for TestClock {
     }
 }
 
-type Tracker = ElicitationTracker<MemoryStore, TestClock>;
+type Tracker<S = MemoryStore> = ElicitationTracker<S, TestClock>;
+
+/// How long an elicitation stays pending (the tracker's default).
+const TTL: Duration = Tracker::<MemoryStore>::DEFAULT_TTL;
 
 #[derive(Elicit, Debug)]
 #[elicit(message = "Name the connection")]
@@ -53,10 +58,9 @@ struct Label {
     label: String,
 }
 
-#[derive(Clone)]
-struct UrlServer {
+struct UrlServer<S = MemoryStore> {
     rounds: Rounds,
-    tracker: Arc<Tracker>,
+    tracker: Arc<Tracker<S>>,
     /// The authenticated user, as the server's auth layer would give it.
     user: Arc<Mutex<UserId>>,
     /// Whether the sealed state is bound to the user too (the tracker binds the elicitation
@@ -76,9 +80,9 @@ fn connection() -> ConnectionId {
 }
 
 /// The tool, written once: connect an account, and say how it went.
-async fn connect(
+async fn connect<S: ElicitationStore>(
     ask: Ask,
-    tracker: Arc<Tracker>,
+    tracker: Arc<Tracker<S>>,
     initiator: Initiator,
     url: Arc<str>,
 ) -> Result<sdk::CallToolResult, sdk::ErrorData> {
@@ -100,9 +104,9 @@ async fn connect(
 }
 
 /// Connect, then a form: the rounds after the completion replay the URL step from the state.
-async fn connect_then_label(
+async fn connect_then_label<S: ElicitationStore>(
     ask: Ask,
-    tracker: Arc<Tracker>,
+    tracker: Arc<Tracker<S>>,
     initiator: Initiator,
     url: Arc<str>,
 ) -> Result<sdk::CallToolResult, sdk::ErrorData> {
@@ -147,7 +151,21 @@ async fn roots(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
     })
 }
 
-impl ServerHandler for UrlServer {
+// By hand: a derive would ask `S: Clone`.
+impl<S> Clone for UrlServer<S> {
+    fn clone(&self) -> Self {
+        UrlServer {
+            rounds: self.rounds.clone(),
+            tracker: self.tracker.clone(),
+            user: self.user.clone(),
+            bind_state: self.bind_state,
+            url: self.url.clone(),
+            calls: self.calls.clone(),
+        }
+    }
+}
+
+impl<S: ElicitationStore + 'static> ServerHandler for UrlServer<S> {
     fn get_info(&self) -> sdk::ServerConfig {
         sdk::InitializeResult::new(sdk::ServerCapabilities::builder().enable_tools().build())
     }
@@ -308,10 +326,10 @@ struct Setup {
     max_pending: usize,
 }
 
-struct Session {
+struct Session<S = MemoryStore> {
     client: RunningService<RoleClient, UrlClient>,
     handler: UrlClient,
-    server: UrlServer,
+    server: UrlServer<S>,
     clock: TestClock,
     server_peer: Peer<RoleServer>,
     /// The consented URLs, as the user's browser gets them.
@@ -327,7 +345,7 @@ fn setup(protocol: sdk::ProtocolVersion) -> Setup {
         bind_state: true,
         url: URL,
         hold: Duration::from_millis(20),
-        max_pending: Tracker::DEFAULT_MAX_PENDING_PER_USER,
+        max_pending: Tracker::<MemoryStore>::DEFAULT_MAX_PENDING_PER_USER,
     }
 }
 
@@ -341,18 +359,18 @@ fn v2026() -> Setup {
 
 impl Setup {
     async fn start(self) -> Session {
+        self.start_with(MemoryStore::new()).await
+    }
+
+    async fn start_with<S: ElicitationStore + 'static>(self, store: S) -> Session<S> {
         let codec = sdk::RequestStateCodec::new_with_keyring(
             "k1",
             [("k1", b"the-test-key-of-at-least-32-bytes".as_slice())],
         )
         .unwrap();
         let clock = TestClock::default();
-        let tracker = ElicitationTracker::with_store(
-            MemoryStore::new(),
-            clock.clone(),
-            UrlPolicy::production(),
-        )
-        .with_max_pending_per_user(self.max_pending);
+        let tracker = ElicitationTracker::with_store(store, clock.clone(), UrlPolicy::production())
+            .with_max_pending_per_user(self.max_pending);
         let server = UrlServer {
             rounds: Rounds::new(RequestStateSeal::new(codec)).url_hold(self.hold),
             tracker: Arc::new(tracker),
@@ -414,16 +432,18 @@ impl Setup {
 }
 
 impl Session {
+    fn pending(&self) -> usize {
+        self.server.tracker.store().len()
+    }
+}
+
+impl<S: ElicitationStore + 'static> Session<S> {
     fn received(&self) -> Vec<Received> {
         self.handler.received.lock().unwrap().clone()
     }
 
     fn calls(&self) -> usize {
         self.server.calls.load(Ordering::SeqCst)
-    }
-
-    fn pending(&self) -> usize {
-        self.server.tracker.store().len()
     }
 
     /// The whole call, rmcp's client answering and retrying as it does.
@@ -498,7 +518,7 @@ fn accept() -> Value {
 
 /// The first round and the consent round, by hand: the state of the first state-only round,
 /// and the elicitation id (from the URL).
-async fn consented(session: &Session) -> (String, String) {
+async fn consented<S: ElicitationStore + 'static>(session: &Session<S>) -> (String, String) {
     let first = input_required(session.once("connect", None, None).await.unwrap());
     let request = serde_json::to_value(&first.input_requests.unwrap()["url"]).unwrap();
     let id = id_in(request["params"]["url"].as_str().unwrap());
@@ -725,9 +745,7 @@ async fn a_completion_is_used_once() {
 async fn an_expired_elicitation_is_refused() {
     let session = v2026().start().await;
     let (state, id) = consented(&session).await;
-    session
-        .clock
-        .advance(Tracker::DEFAULT_TTL + Duration::from_secs(1));
+    session.clock.advance(TTL + Duration::from_secs(1));
     let error = error_of(session.once("connect", None, Some(&state)).await);
     assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
     // Too late for the connect page as well.
@@ -749,9 +767,7 @@ async fn an_expired_elicitation_is_refused() {
         .complete(&id, &alice())
         .await
         .unwrap();
-    session
-        .clock
-        .advance(Tracker::DEFAULT_TTL + Duration::from_secs(1));
+    session.clock.advance(TTL + Duration::from_secs(1));
     let error = error_of(session.once("connect", None, Some(&state)).await);
     assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
 }
@@ -849,7 +865,7 @@ async fn on_2025_11_25_an_elicitation_that_expires_while_waiting_is_an_error() {
     // The user never finishes; time passes.
     let expire = tokio::spawn(async move {
         urls.recv().await.unwrap();
-        clock.advance(Tracker::DEFAULT_TTL + Duration::from_secs(1));
+        clock.advance(TTL + Duration::from_secs(1));
     });
     let text = session.call("connect").await.unwrap();
     expire.await.unwrap();
@@ -907,4 +923,46 @@ async fn on_2025_11_25_sampling_and_roots_need_the_declared_capabilities() {
         sdk::ErrorData::from(&error).data.unwrap(),
         json!({"requiredCapabilities": {"sampling": {}}})
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Over Redis: two replicas
+
+#[tokio::test]
+async fn over_redis_another_replica_completes_and_the_retry_collects_once() {
+    let test = "over_redis_another_replica_completes_and_the_retry_collects_once";
+    let Some(url) = redis_server::url(test) else {
+        return;
+    };
+    let prefix = redis_server::fresh_prefix("url-rounds");
+    let store = || async {
+        RedisStore::connect(&url)
+            .await
+            .expect("the Redis of REDIS_URL answers")
+            .with_prefix(prefix.clone())
+    };
+    // At most one pending per user: the completion's record must get in all the same.
+    let session = Setup {
+        max_pending: 1,
+        ..v2026()
+    }
+    .start_with(store().await)
+    .await;
+    let connect_page =
+        ElicitationTracker::with_store(store().await, SystemClock, UrlPolicy::production());
+    let (state, id) = consented(&session).await;
+    let again = input_required(session.once("connect", None, Some(&state)).await.unwrap());
+    assert!(again.input_requests.is_none());
+    // Another user on the connect page: refused, and it stays pending.
+    assert!(matches!(
+        connect_page.complete(&id, &mallory()).await,
+        Err(CompletionError::WrongUser)
+    ));
+    connect_page.complete(&id, &alice()).await.unwrap();
+    let done = session.once("connect", None, Some(&state)).await.unwrap();
+    assert_eq!(completed_text(done), format!("connected {id}"));
+    let error = error_of(session.once("connect", None, Some(&state)).await);
+    assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
+    // Nothing is left pending for Alice: a new elicitation fits her limit of one.
+    input_required(session.once("connect", None, None).await.unwrap());
 }
