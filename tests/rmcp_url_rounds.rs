@@ -15,7 +15,7 @@ use std::time::{Duration, SystemTime};
 use elicit::rmcp::{Ask, ConnectionPeers, ElicitError, RequestStateSeal, Rounds, UrlOutcome};
 use elicit::server::{
     Clock, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker, Initiator,
-    MemoryStore, RedisStore, SystemClock, UrlPolicy, UserId,
+    Inserted, MemoryStore, PendingEntry, RedisStore, StoreError, SystemClock, UrlPolicy, UserId,
 };
 use elicit::{Elicit, ElicitOutcome, ElicitationCapability};
 use rmcp::model as sdk;
@@ -127,6 +127,30 @@ async fn connect_then_label<S: ElicitationStore>(
     })
 }
 
+/// A form and the URL awaited together: both go out in the first round.
+async fn label_and_connect<S: ElicitationStore>(
+    ask: Ask,
+    tracker: Arc<Tracker<S>>,
+    initiator: Initiator,
+    url: Arc<str>,
+) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+    let (label, connected) = tokio::join!(
+        ask.form::<Label>(),
+        ask.url(
+            &tracker,
+            &initiator,
+            "Connect your Example account.",
+            |id| { url.replace("{id}", id.as_str()) }
+        )
+    );
+    Ok(match (label?, connected?) {
+        (ElicitOutcome::Accepted(Label { label }), UrlOutcome::Completed(id)) => {
+            text(format!("{label}: {id}"))
+        }
+        _ => text("not connected"),
+    })
+}
+
 #[allow(deprecated)] // rmcp deprecates sampling and roots (SEP-2577).
 async fn sample(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
     let question: sdk::CreateMessageRequestParams = serde_json::from_value(json!({
@@ -193,6 +217,13 @@ impl<S: ElicitationStore + 'static> ServerHandler for UrlServer<S> {
                 rounds
                     .call_tool(&request, &context, bound, |ask| {
                         connect_then_label(ask, tracker, initiator, url)
+                    })
+                    .await
+            }
+            "label_and_connect" => {
+                rounds
+                    .call_tool(&request, &context, bound, |ask| {
+                        label_and_connect(ask, tracker, initiator, url)
                     })
                     .await
             }
@@ -659,6 +690,72 @@ async fn the_rounds_after_the_completion_replay_the_url_step_from_the_state() {
         .await
         .unwrap();
     assert_eq!(completed_text(done), format!("work: {id}"));
+}
+
+/// A store whose every call waits a turn, as a store across the network does.
+#[derive(Default)]
+struct SlowStore(MemoryStore);
+
+impl ElicitationStore for SlowStore {
+    async fn insert(
+        &self,
+        entry: PendingEntry,
+        max_per_user: usize,
+    ) -> Result<Inserted, StoreError> {
+        tokio::task::yield_now().await;
+        self.0.insert(entry, max_per_user).await
+    }
+
+    async fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+        tokio::task::yield_now().await;
+        self.0.get(id).await
+    }
+
+    async fn remove(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+        tokio::task::yield_now().await;
+        self.0.remove(id).await
+    }
+
+    async fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError> {
+        tokio::task::yield_now().await;
+        self.0.remove_expired(now).await
+    }
+}
+
+#[tokio::test]
+async fn a_form_and_the_url_awaited_together_go_out_in_one_round_over_a_slow_store() {
+    let session = v2026().start_with(SlowStore::default()).await;
+    let first = input_required(session.once("label_and_connect", None, None).await.unwrap());
+    let requests = first.input_requests.unwrap();
+    assert_eq!(
+        requests.keys().collect::<Vec<_>>(),
+        ["label", "url"],
+        "both asks in the first round"
+    );
+    let request = serde_json::to_value(&requests["url"]).unwrap();
+    let id = id_in(request["params"]["url"].as_str().unwrap());
+    assert_eq!(session.server.tracker.store().0.len(), 1);
+    // Consent and the label; the step is done before the retry, which collects it.
+    session
+        .server
+        .tracker
+        .complete(&id, &alice())
+        .await
+        .unwrap();
+    let answers = json!({
+        "url": {"action": "accept"},
+        "label": {"action": "accept", "content": {"label": "work"}}
+    });
+    let done = session
+        .once(
+            "label_and_connect",
+            Some(answers),
+            first.request_state.as_deref(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(completed_text(done), format!("work: {id}"));
+    assert!(session.server.tracker.store().0.is_empty());
 }
 
 #[tokio::test]

@@ -235,6 +235,10 @@ struct Run {
     /// The request is refused (a URL-mode elicitation in the state is not the user's, expired,
     /// or was already used).
     refused: Option<sdk::ErrorData>,
+    /// Calls to the tracker's store in flight: the round does not end in the middle of one,
+    /// so that what the store did (an elicitation stored, a completion collected) is in the
+    /// state the round seals.
+    in_store: usize,
 }
 
 impl Ask {
@@ -485,10 +489,11 @@ impl Ask {
 
     fn waits_for_input(&self) -> bool {
         let run = self.lock();
-        !run.asking.is_empty()
-            || !run.missing.is_empty()
-            || run.still_waiting
-            || run.refused.is_some()
+        run.in_store == 0
+            && (!run.asking.is_empty()
+                || !run.missing.is_empty()
+                || run.still_waiting
+                || run.refused.is_some())
     }
 }
 

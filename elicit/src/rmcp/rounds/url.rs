@@ -212,7 +212,7 @@ impl Ask {
                     wait_for_next_round().await
                 }
                 Step::Start(key, prepared) => {
-                    let pending = tracker.store_prepared(prepared).await?;
+                    let pending = self.in_store(tracker.store_prepared(prepared)).await?;
                     let flow = UrlFlow::asked(&pending);
                     self.ask_for(&key, Ok(flow.request()));
                     self.lock().flows.insert(key, flow);
@@ -260,7 +260,7 @@ impl Ask {
                 }
             }
         }
-        match wait_for_completion(tracker, &flow.id, initiator, Some(hold)).await {
+        match wait_for_completion(tracker, &flow.id, initiator, Some(hold), Some(self)).await {
             Ok(Collected::Completed(id)) => {
                 flow.status = Status::Completed;
                 self.lock().flows.insert(key, flow);
@@ -275,6 +275,14 @@ impl Ask {
                 wait_for_next_round().await
             }
         }
+    }
+
+    /// Runs `call` to the tracker's store with the round held open until it is done.
+    async fn in_store<T>(&self, call: impl Future<Output = T>) -> T {
+        self.lock().in_store += 1;
+        let done = call.await;
+        self.lock().in_store -= 1;
+        done
     }
 
     /// The client's answer to the URL request under `key` in this request's `inputResponses`,
@@ -296,7 +304,7 @@ async fn url_on_session<S: ElicitationStore, C: Clock>(
     let id = pending.id().as_str();
     let outcome = match peer.send_url_elicitation(&pending).await {
         Ok(UrlElicitOutcome::Consented) => {
-            return match wait_for_completion(tracker, id, initiator, None).await {
+            return match wait_for_completion(tracker, id, initiator, None, None).await {
                 Ok(Collected::Completed(id)) => Ok(UrlOutcome::Completed(id)),
                 Ok(Collected::Waiting) => {
                     Err(ElicitError::NotCompleted(CompletionError::NotPending))
@@ -315,19 +323,26 @@ async fn url_on_session<S: ElicitationStore, C: Clock>(
 }
 
 /// Looks for the completion until it is collected, or `hold` has passed (`None`: until the
-/// elicitation ends one way or another), less and less often.
+/// elicitation ends one way or another), less and less often. On 2026-07-28 (`round`), each
+/// look holds the round open: a completion collected must reach the state.
 async fn wait_for_completion<S: ElicitationStore, C: Clock>(
     tracker: &ElicitationTracker<S, C>,
     id: &str,
     initiator: &Initiator,
     hold: Option<Duration>,
+    round: Option<&Ask>,
 ) -> Result<Collected, CompletionError> {
     const FIRST_LOOK: Duration = Duration::from_millis(25);
     const MOST_BETWEEN_LOOKS: Duration = Duration::from_secs(1);
     let started = Instant::now();
     let mut between = FIRST_LOOK;
     loop {
-        if let Collected::Completed(id) = tracker.collect(id, &initiator.user).await? {
+        let look = tracker.collect(id, &initiator.user);
+        let looked = match round {
+            Some(ask) => ask.in_store(look).await,
+            None => look.await,
+        };
+        if let Collected::Completed(id) = looked? {
             return Ok(Collected::Completed(id));
         }
         if let Some(hold) = hold {
