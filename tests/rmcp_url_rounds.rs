@@ -653,6 +653,24 @@ async fn a_missing_or_malformed_consent_asks_again_for_the_same_url() {
 }
 
 #[tokio::test]
+async fn content_with_a_url_answer_is_an_error_and_discards_the_elicitation() {
+    let session = v2026().start().await;
+    let first = input_required(session.once("connect", None, None).await.unwrap());
+    let answer = json!({"url": {"action": "accept", "content": {"apiKey": "secret"}}});
+    let text = completed_text(
+        session
+            .once("connect", Some(answer), first.request_state.as_deref())
+            .await
+            .unwrap(),
+    );
+    assert_eq!(
+        text,
+        "a URL-mode result must carry no content, found keys [\"apiKey\"]"
+    );
+    assert_eq!(session.pending(), 0);
+}
+
+#[tokio::test]
 async fn the_rounds_after_the_completion_replay_the_url_step_from_the_state() {
     let session = v2026().start().await;
     let first = input_required(

@@ -245,8 +245,15 @@ impl Ask {
                     self.ask_for(&key, Ok(flow.request()));
                     return wait_for_next_round().await;
                 };
-                let outcome = UrlElicitOutcome::from_result(&answer)
-                    .map_err(ElicitError::UnexpectedContent)?;
+                let outcome = match UrlElicitOutcome::from_result(&answer) {
+                    Ok(outcome) => outcome,
+                    // Content with a URL-mode answer: a client bug not to act on, and nothing
+                    // to wait for.
+                    Err(unexpected) => {
+                        let _ = tracker.discard(&flow.id, &initiator.user).await;
+                        return Err(ElicitError::UnexpectedContent(unexpected));
+                    }
+                };
                 let (status, outcome) = match outcome {
                     UrlElicitOutcome::Consented => (Status::Consented, None),
                     UrlElicitOutcome::Declined => (Status::Declined, Some(UrlOutcome::Declined)),
