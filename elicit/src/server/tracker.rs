@@ -866,7 +866,9 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
     }
 
     /// Completes the elicitation for `user`, once: it must be pending, unexpired, and started
-    /// by `user`. Returns what to notify and whom.
+    /// by `user`. Returns what to notify and whom. An elicitation asked with
+    /// `elicit::rmcp::Ask::url` also keeps a record of its completion, which the waiting
+    /// handler collects, once (on 2026-07-28, the client's retry).
     pub async fn complete(
         &self,
         id: &str,
