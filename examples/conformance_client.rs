@@ -13,6 +13,11 @@
 //!     --scenario elicitation-sep1034-client-defaults
 //! ```
 //!
+//! It also passes `sep-2322-client-request-state`, whose server speaks only 2026-07-28: the
+//! client negotiates (rmcp's `server/discover`, falling back to the `initialize` handshake of
+//! 2025-11-25 for a server that does not discover), and on 2026-07-28 rmcp's retry loop brings
+//! each form to the same handler, answered with the same `accept_form`.
+//!
 //! (`.ci/conformance` does that.) Run by hand, it takes the URL of a streamable-HTTP MCP server
 //! on loopback and calls every tool the server lists, without arguments:
 //! `cargo run -p elicit-examples --features rmcp --example conformance_client -- http://127.0.0.1:3000/mcp`.
@@ -25,9 +30,11 @@ use rmcp::model::{
     self as sdk, CallToolRequestParams, ClientCapabilities, ClientConfig, ContentBlock,
     Implementation, ProtocolVersion,
 };
-use rmcp::service::{RequestContext, RoleClient};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, RequestContext, RoleClient, RunningService,
+};
 use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::{ClientHandler, ErrorData, ServiceExt};
+use rmcp::{ClientHandler, ErrorData};
 
 /// What this client declares: form mode only (it has no browser to open a URL in).
 fn declared_elicitation() -> ElicitationCapability {
@@ -45,8 +52,8 @@ impl ClientHandler for AcceptDefaultsClient {
             capabilities,
             Implementation::new("elicit-conformance-client", env!("CARGO_PKG_VERSION")),
         )
-        // The `initialize` handshake's newest revision, in which servers may send
-        // `elicitation/create` (2026-07-28 forbids server-to-client requests).
+        // What `initialize` asks for when the server does not discover: the handshake's
+        // newest revision, in which servers send `elicitation/create`.
         .with_protocol_version(ProtocolVersion::V_2025_11_25)
     }
 
@@ -109,15 +116,27 @@ fn server_url() -> Result<String, Box<dyn Error>> {
     Ok(url)
 }
 
+/// 2026-07-28 through `server/discover` when the server speaks it; otherwise (the probe
+/// answered with an error) rmcp falls back to the `initialize` handshake on 2025-11-25.
+async fn connect(
+    url: &str,
+) -> Result<RunningService<RoleClient, AcceptDefaultsClient>, Box<dyn Error>> {
+    let negotiate = ClientLifecycleMode::Auto {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        legacy_version: Some(ProtocolVersion::V_2025_11_25),
+    };
+    Ok(AcceptDefaultsClient
+        .serve_with_lifecycle(StreamableHttpClientTransport::from_uri(url), negotiate)
+        .await?)
+}
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
     let url = server_url()?;
     if let Ok(scenario) = std::env::var("MCP_CONFORMANCE_SCENARIO") {
         eprintln!("conformance scenario {scenario} against {url}");
     }
-    let client = AcceptDefaultsClient
-        .serve(StreamableHttpClientTransport::from_uri(url.as_str()))
-        .await?;
+    let client = connect(&url).await?;
     let tools = client.list_all_tools().await?;
     if tools.is_empty() {
         return Err(format!("{url} lists no tools").into());

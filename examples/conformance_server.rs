@@ -29,6 +29,16 @@
 //! | `test_input_required_result_multi_round` | [`StepName`] (`step1`), then [`StepColor`] (`step2`) |
 //! | `test_input_required_result_capabilities` | only what the request's `_meta` declares |
 //! | prompt `test_input_required_result_prompt` | [`PromptContext`] (`user_context`) |
+//!
+//! And the tools the suite's client scenario `sep-2322-client-request-state` names (its own
+//! mock server serves them there; these behave as it describes, for any client to try):
+//!
+//! | tool | does |
+//! |---|---|
+//! | `test_mrtr_echo_state` | asks for [`ContinueConfirmation`] (`confirm`) with a sealed `requestState`, which the retry must echo |
+//! | `test_mrtr_no_state` | asks for [`ContinueConfirmation`] (`confirm`) without `requestState` (the ephemeral flow) |
+//! | `test_mrtr_unrelated` | completes at once; a `requestState` from another tool's flow is refused |
+//! | `test_mrtr_no_result_type` | completes at once (rmcp writes `resultType: "complete"`, which the revision requires of servers) |
 
 #[path = "common/mod.rs"]
 mod common;
@@ -36,7 +46,10 @@ mod common;
 use std::error::Error;
 use std::sync::OnceLock;
 
-use elicit::rmcp::{Ask, ElicitError, ElicitPeer, RequestStateSeal, Rounds};
+use elicit::rmcp::{
+    Ask, ElicitError, ElicitPeer, MISSING_REQUIRED_CLIENT_CAPABILITY, RequestStateSeal, Rounds,
+    form_input_request, form_input_response,
+};
 use elicit::schema::{LegacyTitledEnumSchema, PrimitiveSchema, RequestedSchema};
 use elicit::{
     Elicit, ElicitMode, ElicitOutcome, ElicitRequestFormParams, ElicitResult,
@@ -46,10 +59,10 @@ use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-    GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult,
-    PaginatedRequestParams, Prompt, PromptMessage, ProtocolVersion, RequestStateCodec, Role,
-    ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData,
+    GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, InputRequests,
+    InputRequiredResult, ListPromptsResult, PaginatedRequestParams, Prompt, PromptMessage,
+    ProtocolVersion, RequestStateCodec, Role, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -202,6 +215,15 @@ struct PromptContext {
     context: String,
 }
 
+/// `test_mrtr_echo_state` and `test_mrtr_no_state`, under `confirm`: one optional boolean, as
+/// the suite's mock server asks.
+#[derive(Debug, Elicit, Serialize)]
+#[elicit(message = "Please confirm to continue")]
+struct ContinueConfirmation {
+    /// Confirm?
+    confirmed: Option<bool>,
+}
+
 /// One `Rounds` for the process, so a state sealed on one request opens on the next (each
 /// HTTP session gets its own `ConformanceServer`). The key is drawn from the OS's randomness at
 /// start; a real deployment loads the same keys on every replica.
@@ -284,6 +306,26 @@ async fn input_required_tool(
         "test_input_required_result_capabilities" => {
             rounds
                 .call_tool(request, context, None, capabilities_tool)
+                .await
+        }
+        "test_mrtr_echo_state" => {
+            rounds
+                .call_tool(request, context, None, echo_state_tool)
+                .await
+        }
+        "test_mrtr_no_state" => no_state_tool(request, context),
+        "test_mrtr_unrelated" => {
+            rounds
+                .call_tool(request, context, None, |_ask| async {
+                    Ok(text_result("unrelated-ok".to_owned()))
+                })
+                .await
+        }
+        "test_mrtr_no_result_type" => {
+            rounds
+                .call_tool(request, context, None, |_ask| async {
+                    Ok(text_result("no-result-type-test-ok".to_owned()))
+                })
                 .await
         }
         _ => return None,
@@ -369,6 +411,44 @@ async fn capabilities_tool(ask: Ask) -> Result<CallToolResult, ErrorData> {
         "asked what the client declared: {}",
         parts.join("; ")
     )))
+}
+
+/// The retry completes only once the sealed state the client echoed opened.
+async fn echo_state_tool(ask: Ask) -> Result<CallToolResult, ErrorData> {
+    let outcome = ask.form_as::<ContinueConfirmation>("confirm").await?;
+    Ok(text_result(format!(
+        "echo-state-ok, confirm {}",
+        outcome_text(&outcome)
+    )))
+}
+
+/// The ephemeral flow, without `requestState`: the first call asks, and the retry carries the
+/// answer under `confirm` (nothing to carry between rounds, so nothing to seal).
+fn no_state_tool(
+    request: &CallToolRequestParams,
+    context: &RequestContext<RoleServer>,
+) -> Result<CallToolResponse, ErrorData> {
+    if let Some(outcome) =
+        form_input_response::<ContinueConfirmation>(request.input_responses.as_ref(), "confirm")
+    {
+        return Ok(text_result(format!("no-state-ok, confirm {}", outcome_text(&outcome?))).into());
+    }
+    let client = context.client_elicitation();
+    let ask = form_input_request::<ContinueConfirmation>(
+        client.as_ref(),
+        "Please confirm to continue (no state test)",
+    )
+    .map_err(|error| match error {
+        // As `Rounds` answers: -32021, naming what the client did not declare.
+        ElicitError::ModeNotSupported(_) => ErrorData::new(
+            ErrorCode(MISSING_REQUIRED_CLIENT_CAPABILITY),
+            error.to_string(),
+            Some(serde_json::json!({"requiredCapabilities": {"elicitation": {"form": {}}}})),
+        ),
+        other => ErrorData::from(other),
+    })?;
+    let requests: InputRequests = [("confirm".to_owned(), ask)].into_iter().collect();
+    Ok(InputRequiredResult::from_input_requests(requests).into())
 }
 
 async fn prompt_handler(ask: Ask) -> Result<GetPromptResult, ErrorData> {

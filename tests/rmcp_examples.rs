@@ -342,3 +342,57 @@ async fn on_2026_07_28_the_example_client_answers_from_the_retry_loop() {
     assert_eq!(text(&result), "user_name declined");
     client.cancel().await.unwrap();
 }
+
+#[tokio::test]
+async fn on_2026_07_28_the_mrtr_tools_behave_as_the_suite_describes() {
+    let client = connect_2026(
+        conformance_server::ConformanceServer::new(),
+        conformance_client::AcceptDefaultsClient,
+    )
+    .await;
+    // `test_mrtr_echo_state` seals a state; `test_mrtr_no_state` sends none.
+    let first = |tool: &'static str| client.call_tool_once(CallToolRequestParams::new(tool));
+    let sdk::CallToolResponse::InputRequired(echo) = first("test_mrtr_echo_state").await.unwrap()
+    else {
+        panic!("test_mrtr_echo_state completed at once");
+    };
+    assert!(echo.request_state.is_some());
+    let sdk::CallToolResponse::InputRequired(no_state) = first("test_mrtr_no_state").await.unwrap()
+    else {
+        panic!("test_mrtr_no_state completed at once");
+    };
+    assert_eq!(no_state.request_state, None);
+    let request = serde_json::to_value(&no_state.input_requests.unwrap()["confirm"]).unwrap();
+    assert_eq!(
+        request["params"]["message"],
+        "Please confirm to continue (no state test)"
+    );
+    assert_eq!(
+        request["params"]["requestedSchema"]["properties"]["confirmed"],
+        json!({"type": "boolean", "description": "Confirm?"})
+    );
+    // The whole flows, through rmcp's retry loop and the example client.
+    for (tool, expected) in [
+        (
+            "test_mrtr_echo_state",
+            r#"echo-state-ok, confirm accepted: {"confirmed":null}"#,
+        ),
+        (
+            "test_mrtr_no_state",
+            r#"no-state-ok, confirm accepted: {"confirmed":null}"#,
+        ),
+        ("test_mrtr_unrelated", "unrelated-ok"),
+        ("test_mrtr_no_result_type", "no-result-type-test-ok"),
+    ] {
+        assert_eq!(
+            text(&call(&client, tool, json!({})).await),
+            expected,
+            "{tool}"
+        );
+    }
+    // Another tool's state is refused.
+    let stolen = CallToolRequestParams::new("test_mrtr_unrelated")
+        .with_request_state(echo.request_state.unwrap());
+    assert!(client.call_tool_once(stolen).await.is_err());
+    client.cancel().await.unwrap();
+}

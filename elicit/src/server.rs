@@ -59,3 +59,5 @@ pub use tracker::{
     ElicitationTracker, EmptyUserIdError, Initiator, Inserted, MemoryStore, PendingEntry,
     PendingUrlElicitation, StartError, StoreError, SystemClock, UserId,
 };
+#[cfg(feature = "rmcp")]
+pub(crate) use tracker::{AwaitedBy, Collected};

@@ -13,8 +13,9 @@
 //!   result, the capability, the -32042 error, the notification. See the `convert` notes below.
 //! - One handler for both protocol revisions: [`Rounds`] runs a handler that asks through
 //!   [`Ask`], by `elicitation/create` on 2025-11-25 and by input-required results on
-//!   2026-07-28, its `requestState` sealed by [`RequestStateSeal`]; the single-round helpers
-//!   [`input_required`] and [`form_input_response`].
+//!   2026-07-28, its `requestState` sealed by [`RequestStateSeal`], URL mode included
+//!   ([`Ask::url`]: the tracker's elicitation, completed out of band, on either revision); the
+//!   single-round helpers [`input_required`] and [`form_input_response`].
 //!
 //! # Example
 //!
@@ -139,4 +140,5 @@ pub use input::{form_input_request, form_input_response, input_required};
 pub use peer::{ConnectionPeers, ElicitError, ElicitPeer, UrlElicitation};
 pub use rounds::{
     Ask, DEFAULT_STATE_TTL, MISSING_REQUIRED_CLIENT_CAPABILITY, RequestStateSeal, Rounds,
+    UrlOutcome,
 };

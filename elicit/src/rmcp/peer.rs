@@ -14,8 +14,8 @@ use serde::Deserialize;
 use crate::error::ContentError;
 use crate::rmcp::convert::{InvalidResultError, UnrepresentableError};
 use crate::server::{
-    Addressed, Clock, CompletedElicitation, ConnectionId, ElicitationStore, ElicitationTracker,
-    Initiator, PendingUrlElicitation, StartError,
+    Addressed, AwaitedBy, Clock, CompletedElicitation, CompletionError, ConnectionId,
+    ElicitationStore, ElicitationTracker, Initiator, PendingUrlElicitation, StartError,
 };
 use crate::wire::{
     ElicitMode, ElicitRequest, ElicitRequestParams, ElicitationCompleteNotification, ElicitationId,
@@ -40,6 +40,13 @@ use crate::{Elicit, HasMessage};
 pub enum ElicitError {
     /// The client did not declare the mode (or elicitation at all).
     ModeNotSupported(ModeNotSupportedError),
+    /// The client did not declare the capability the request needs: `sampling` for
+    /// [`Ask::sample`](crate::rmcp::Ask::sample), `roots` for
+    /// [`Ask::roots`](crate::rmcp::Ask::roots). Nothing was sent.
+    CapabilityNotDeclared {
+        /// The capability, as `ClientCapabilities` names it.
+        capability: &'static str,
+    },
     /// The session's protocol (2026-07-28 or later) forbids server-to-client requests: answer
     /// the tool call with an input-required result instead (see
     /// [`input_required`](crate::rmcp::input_required)).
@@ -61,6 +68,10 @@ pub enum ElicitError {
     UnexpectedContent(UnexpectedContentError),
     /// The client's answer is not a valid elicitation result.
     InvalidResult(InvalidResultError),
+    /// The user consented to a URL-mode elicitation asked with
+    /// [`Ask::url`](crate::rmcp::Ask::url), but it did not complete: it expired first, or was
+    /// discarded, or the store failed.
+    NotCompleted(CompletionError),
     /// rmcp failed to get an answer: the transport closed, the request timed out, or the client
     /// answered with a JSON-RPC error.
     Service(ServiceError),
@@ -103,6 +114,10 @@ impl fmt::Display for ElicitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ElicitError::ModeNotSupported(e) => write!(f, "cannot elicit: {e}"),
+            ElicitError::CapabilityNotDeclared { capability } => write!(
+                f,
+                "cannot ask the client: it did not declare the `{capability}` capability"
+            ),
             ElicitError::RequestsNotAllowed { protocol_version } => write!(
                 f,
                 "cannot elicit: protocol {protocol_version} forbids server-to-client requests; \
@@ -113,6 +128,9 @@ impl fmt::Display for ElicitError {
             ElicitError::InvalidContent(e) => write!(f, "the submitted form is invalid:\n{e}"),
             ElicitError::UnexpectedContent(e) => e.fmt(f),
             ElicitError::InvalidResult(e) => e.fmt(f),
+            ElicitError::NotCompleted(e) => {
+                write!(f, "the URL elicitation did not complete: {e}")
+            }
             ElicitError::Service(e) => write!(f, "the elicitation request failed: {e}"),
         }
     }
@@ -122,12 +140,14 @@ impl std::error::Error for ElicitError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             ElicitError::ModeNotSupported(e) => Some(e),
+            ElicitError::CapabilityNotDeclared { .. } => None,
             ElicitError::RequestsNotAllowed { .. } => None,
             ElicitError::Unrepresentable(e) => Some(e),
             ElicitError::Start(e) => Some(e),
             ElicitError::InvalidContent(e) => Some(e),
             ElicitError::UnexpectedContent(e) => Some(e),
             ElicitError::InvalidResult(e) => Some(e),
+            ElicitError::NotCompleted(e) => Some(e),
             ElicitError::Service(e) => Some(e),
         }
     }
@@ -179,6 +199,10 @@ impl From<&ElicitError> for sdk::ErrorData {
             ElicitError::RequestsNotAllowed { .. } => {
                 sdk::ErrorData::invalid_request(message, None)
             }
+            ElicitError::CapabilityNotDeclared { capability } => sdk::ErrorData::invalid_request(
+                message,
+                Some(serde_json::json!({ "requiredCapabilities": { *capability: {} } })),
+            ),
             _ => sdk::ErrorData::internal_error(message, None),
         }
     }
@@ -642,7 +666,9 @@ impl ConnectionPeers {
 
     /// Sends the completion notification of `completed` to the connection that started it.
     /// `Ok(false)` if that connection is not registered (it closed): the notification is
-    /// optional, and the client can still retry by hand.
+    /// optional, and the client can still retry by hand. `Ok(false)` too for an elicitation
+    /// asked on 2026-07-28 ([`Ask::url`](crate::rmcp::Ask::url)): that revision has no such
+    /// notification, and the client's retry finds the elicitation completed.
     pub async fn notify(&self, completed: &CompletedElicitation) -> Result<bool, ElicitError> {
         self.send(completed.notification()).await
     }
@@ -655,6 +681,10 @@ impl ConnectionPeers {
         notification: Addressed<ElicitationCompleteNotification>,
     ) -> Result<bool, ElicitError> {
         let (connection, notification) = notification.into_parts();
+        // 2026-07-28 has no completion notification: the handler's retry collects it.
+        if AwaitedBy::of(notification.elicitation_id().as_str()) == Some(AwaitedBy::Retry) {
+            return Ok(false);
+        }
         let Some(peer) = self.get(&connection) else {
             return Ok(false);
         };

@@ -23,6 +23,10 @@ use crate::server::UserId;
 use crate::wire::{ElicitOutcome, ElicitResult, ElicitationCapability};
 use crate::{Elicit, HasMessage};
 
+mod url;
+use url::UrlFlow;
+pub use url::UrlOutcome;
+
 /// The JSON-RPC code of 2026-07-28's `MissingRequiredClientCapabilityError`.
 pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i32 = -32021;
 
@@ -138,6 +142,9 @@ struct SealedState {
     answers: BTreeMap<String, Answered>,
     /// Random, so that single-use can tell states apart.
     nonce: String,
+    /// The URL-mode elicitations asked ([`Ask::url`]), by input key.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    flows: BTreeMap<String, UrlFlow>,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone)]
@@ -195,6 +202,8 @@ enum Flow {
     /// capabilities the client declared in the request's `_meta`.
     Rounds {
         client: Option<sdk::ClientCapabilities>,
+        /// How long a retry waits for a URL-mode elicitation to complete.
+        url_hold: Duration,
     },
 }
 
@@ -218,6 +227,18 @@ struct Run {
     asking: sdk::InputRequests,
     /// The capabilities asked for that the client did not declare, as `requiredCapabilities`.
     missing: serde_json::Map<String, Value>,
+    /// The URL-mode elicitations asked, from the sealed state and as they went on this round.
+    flows: BTreeMap<String, UrlFlow>,
+    /// A URL-mode elicitation is still waiting for its out-of-band step: the round ends with
+    /// the state alone.
+    still_waiting: bool,
+    /// The request is refused (a URL-mode elicitation in the state is not the user's, expired,
+    /// or was already used).
+    refused: Option<sdk::ErrorData>,
+    /// Calls to the tracker's store in flight: the round does not end in the middle of one,
+    /// so that what the store did (an elicitation stored, a completion collected) is in the
+    /// state the round seals.
+    in_store: usize,
 }
 
 impl Ask {
@@ -248,7 +269,7 @@ impl Ask {
         let message = message.into();
         let client = match &self.inner.flow {
             Flow::Requests(peer) => return elicit_form_on::<T, _>(peer, message, None).await,
-            Flow::Rounds { client } => elicitation_of(client),
+            Flow::Rounds { client, .. } => elicitation_of(client),
         };
         let key = self.take_key(default_key::<T>());
         match self.answer_or_ask::<T>(&key, client.as_ref(), message)? {
@@ -266,7 +287,7 @@ impl Ask {
     {
         let client = match &self.inner.flow {
             Flow::Requests(_) => return Ok((self.form::<A>().await?, self.form::<B>().await?)),
-            Flow::Rounds { client } => elicitation_of(client),
+            Flow::Rounds { client, .. } => elicitation_of(client),
         };
         let (first, second) = (
             self.take_key(default_key::<A>()),
@@ -292,7 +313,7 @@ impl Ask {
         let message = <T as HasMessage>::MESSAGE.to_owned();
         let client = match &self.inner.flow {
             Flow::Requests(peer) => return elicit_form_on::<T, _>(peer, message, None).await,
-            Flow::Rounds { client } => elicitation_of(client),
+            Flow::Rounds { client, .. } => elicitation_of(client),
         };
         let key = self.take_key(key.to_owned());
         match self.answer_or_ask::<T>(&key, client.as_ref(), message)? {
@@ -348,7 +369,13 @@ impl Ask {
                 run.asking.insert(key.to_owned(), request);
             }
             Err((capability, required)) => {
-                run.missing.insert(capability.to_owned(), required);
+                // Both modes of `elicitation` when a round needs both.
+                match (run.missing.get_mut(capability), required) {
+                    (Some(Value::Object(known)), Value::Object(more)) => known.extend(more),
+                    (_, required) => {
+                        run.missing.insert(capability.to_owned(), required);
+                    }
+                }
             }
         }
     }
@@ -391,7 +418,9 @@ impl Ask {
     }
 
     /// Asks the client's model to sample a message (`sampling/createMessage`), answered under
-    /// `key` on 2026-07-28; the client must have declared `sampling`. rmcp marks sampling
+    /// `key` on 2026-07-28; the client must have declared `sampling` (otherwise -32021 on
+    /// 2026-07-28, [`ElicitError::CapabilityNotDeclared`] on 2025-11-25, and nothing is
+    /// sent). rmcp marks sampling
     /// deprecated (SEP-2577); the 2026-07-28 suite still asks for it.
     // rmcp deprecates sampling (SEP-2577), but 2026-07-28 still has it as an input request.
     #[allow(deprecated)]
@@ -401,8 +430,11 @@ impl Ask {
         params: sdk::CreateMessageRequestParams,
     ) -> Result<sdk::CreateMessageResult, ElicitError> {
         let client = match &self.inner.flow {
-            Flow::Requests(peer) => return Ok(peer.create_message(params).await?),
-            Flow::Rounds { client } => client.clone(),
+            Flow::Requests(peer) => {
+                declared(peer, "sampling", |c| c.sampling.is_some())?;
+                return Ok(peer.create_message(params).await?);
+            }
+            Flow::Rounds { client, .. } => client.clone(),
         };
         let key = self.take_key(key.to_owned());
         if let Some(result) = self.answered(&key, "sampling/createMessage")? {
@@ -419,13 +451,17 @@ impl Ask {
     }
 
     /// Asks for the client's roots (`roots/list`), answered under `key` on 2026-07-28; the
-    /// client must have declared `roots`.
+    /// client must have declared `roots` (otherwise -32021 on 2026-07-28,
+    /// [`ElicitError::CapabilityNotDeclared`] on 2025-11-25, and nothing is sent).
     // rmcp deprecates roots (SEP-2577), but 2026-07-28 still has it as an input request.
     #[allow(deprecated)]
     pub async fn roots(&self, key: &str) -> Result<sdk::ListRootsResult, ElicitError> {
         let client = match &self.inner.flow {
-            Flow::Requests(peer) => return Ok(peer.list_roots().await?),
-            Flow::Rounds { client } => client.clone(),
+            Flow::Requests(peer) => {
+                declared(peer, "roots", |c| c.roots.is_some())?;
+                return Ok(peer.list_roots().await?);
+            }
+            Flow::Rounds { client, .. } => client.clone(),
         };
         let key = self.take_key(key.to_owned());
         if let Some(result) = self.answered(&key, "roots/list")? {
@@ -447,13 +483,17 @@ impl Ask {
     pub fn client_capabilities(&self) -> Option<sdk::ClientCapabilities> {
         match &self.inner.flow {
             Flow::Requests(peer) => peer.peer_info().map(|info| info.capabilities.clone()),
-            Flow::Rounds { client } => client.clone(),
+            Flow::Rounds { client, .. } => client.clone(),
         }
     }
 
     fn waits_for_input(&self) -> bool {
         let run = self.lock();
-        !run.asking.is_empty() || !run.missing.is_empty()
+        run.in_store == 0
+            && (!run.asking.is_empty()
+                || !run.missing.is_empty()
+                || run.still_waiting
+                || run.refused.is_some())
     }
 }
 
@@ -518,6 +558,7 @@ async fn wait_for_next_round<T>() -> T {
 #[derive(Clone, Debug)]
 pub struct Rounds {
     seal: RequestStateSeal,
+    url_hold: Duration,
 }
 
 /// What a request is, for binding its state: the method, the tool, prompt or resource, and
@@ -537,9 +578,27 @@ enum Ran<R> {
 }
 
 impl Rounds {
+    /// How long a retry waits, by default, for a URL-mode elicitation's out-of-band step
+    /// before it answers "still waiting" ([`url_hold`](Self::url_hold)).
+    pub const DEFAULT_URL_HOLD: Duration = Duration::from_secs(5);
+
     /// Rounds whose state `seal` protects.
     pub fn new(seal: RequestStateSeal) -> Self {
-        Rounds { seal }
+        Rounds {
+            seal,
+            url_hold: Self::DEFAULT_URL_HOLD,
+        }
+    }
+
+    /// On 2026-07-28, how long a retry waits for the out-of-band step of a URL-mode
+    /// elicitation ([`Ask::url`]) to complete before it answers with a state-only
+    /// `InputRequiredResult` ("still waiting", and the client retries again). The spec lets
+    /// the server block; holding the retry a while spares round trips, and makes a client's
+    /// limit on rounds (rmcp's is 10 by default, with a back-off of at most 250 ms) last
+    /// that many holds rather than a couple of seconds. Zero answers at once.
+    pub fn url_hold(mut self, hold: Duration) -> Self {
+        self.url_hold = hold;
+        self
     }
 
     /// Answers `tools/call` with `handler`, on either revision. `user` is the authenticated
@@ -639,17 +698,19 @@ impl Rounds {
             return handler(ask).await.map(Ran::Complete);
         }
         let bound_to = binding(&call, user);
-        let answers = match call.request_state {
-            Some(sealed) => self.seal.open(sealed, &bound_to)?.answers,
-            None => BTreeMap::new(),
+        let SealedState { answers, flows, .. } = match call.request_state {
+            Some(sealed) => self.seal.open(sealed, &bound_to)?,
+            None => SealedState::default(),
         };
         let ask = Ask {
             inner: Arc::new(AskInner {
                 flow: Flow::Rounds {
                     client: context.client_capabilities(),
+                    url_hold: self.url_hold,
                 },
                 run: Mutex::new(Run {
                     answers,
+                    flows,
                     responses: call.input_responses.cloned().unwrap_or_default(),
                     ..Run::default()
                 }),
@@ -666,16 +727,23 @@ impl Rounds {
             return result.map(Ran::Complete);
         }
         let run = std::mem::take(&mut *ask.lock());
+        if let Some(refused) = run.refused {
+            return Err(refused);
+        }
         if !run.missing.is_empty() {
             return Err(missing_capabilities(run.missing));
         }
         let state = SealedState {
             answers: run.answers,
             nonce: nonce()?,
+            flows: run.flows,
         };
         let sealed = self.seal.seal(&state, &bound_to)?;
+        // No input requests: a URL-mode elicitation is still waiting, and the state alone
+        // says so (the client retries with it).
+        let asking = (!run.asking.is_empty()).then_some(run.asking);
         Ok(Ran::InputRequired(sdk::InputRequiredResult::new(
-            Some(run.asking),
+            asking,
             Some(sealed),
         )))
     }
@@ -735,6 +803,19 @@ fn missing_capabilities(required: serde_json::Map<String, Value>) -> sdk::ErrorD
         ),
         Some(serde_json::json!({ "requiredCapabilities": required })),
     )
+}
+
+/// On 2025-11-25, refuses before sending when the client did not declare `capability` at
+/// initialize, as a form in a mode it did not declare is refused.
+fn declared(
+    peer: &Peer<RoleServer>,
+    capability: &'static str,
+    has: impl FnOnce(&sdk::ClientCapabilities) -> bool,
+) -> Result<(), ElicitError> {
+    match peer.peer_info() {
+        Some(info) if has(&info.capabilities) => Ok(()),
+        _ => Err(ElicitError::CapabilityNotDeclared { capability }),
+    }
 }
 
 fn elicitation_of(client: &Option<sdk::ClientCapabilities>) -> Option<ElicitationCapability> {

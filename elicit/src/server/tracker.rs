@@ -16,6 +16,11 @@ use crate::wire::{
 };
 use crate::wire::{ElicitationCapability, ModeNotSupportedError};
 
+mod awaited;
+pub(crate) use awaited::AwaitedBy;
+#[cfg(feature = "rmcp")]
+pub(crate) use awaited::Collected;
+
 /// The user an elicitation belongs to: the subject (`sub`) from the server's own verification
 /// of the user's credentials (MCP authorization), never something the client claims and never
 /// the session id.
@@ -797,9 +802,21 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
         message: String,
         url: impl FnOnce(&ElicitationId) -> String,
     ) -> Result<(PendingEntry, PendingUrlElicitation), StartError> {
+        let id = ElicitationId::random().map_err(StartError::Randomness)?;
+        self.prepare_with_id(id, initiator, client, message, url)
+    }
+
+    /// [`prepare`](Self::prepare) with the id made.
+    fn prepare_with_id(
+        &self,
+        id: ElicitationId,
+        initiator: &Initiator,
+        client: Option<&ElicitationCapability>,
+        message: String,
+        url: impl FnOnce(&ElicitationId) -> String,
+    ) -> Result<(PendingEntry, PendingUrlElicitation), StartError> {
         ElicitationCapability::require(client, ElicitMode::Url)
             .map_err(StartError::ModeNotSupported)?;
-        let id = ElicitationId::random().map_err(StartError::Randomness)?;
         let checked = self
             .policy
             .check_for_user(&url(&id), &initiator.user.identifiers())
@@ -830,6 +847,9 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
     /// `user` must come from the server's own check of the browser (a session cookie of the
     /// server or its authorization server), never from the URL.
     pub async fn verify(&self, id: &str, user: &UserId) -> Result<PendingEntry, CompletionError> {
+        if awaited::is_done_id(id) {
+            return Err(CompletionError::NotPending);
+        }
         let entry = self
             .store
             .get(id)
@@ -846,25 +866,37 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
     }
 
     /// Completes the elicitation for `user`, once: it must be pending, unexpired, and started
-    /// by `user`. Returns what to notify and whom.
+    /// by `user`. Returns what to notify and whom. An elicitation asked with
+    /// `elicit::rmcp::Ask::url` also keeps a record of its completion, which the waiting
+    /// handler collects, once (on 2026-07-28, the client's retry).
     pub async fn complete(
         &self,
         id: &str,
         user: &UserId,
     ) -> Result<CompletedElicitation, CompletionError> {
-        self.verify(id, user).await?;
-        // `remove` is atomic: of two completions racing past `verify`, one gets the entry.
-        let entry = self
-            .store
-            .remove(id)
-            .await?
-            .ok_or(CompletionError::NotPending)?;
-        if entry.user != *user {
-            // Only if the store swapped the entry between the two calls; put it back.
-            let _ = self.store.insert(entry, usize::MAX).await?;
-            return Err(CompletionError::WrongUser);
+        let pending = self.verify(id, user).await?;
+        // One a handler waits on (`Ask::url`) keeps a record of its completion for the handler.
+        let awaited = AwaitedBy::of(id).is_some();
+        if awaited {
+            self.record_done(&pending).await?;
         }
-        Ok(CompletedElicitation { entry })
+        // `remove` is atomic: of two completions racing past `verify`, one gets the entry.
+        let removed = self.store.remove(id).await;
+        let refused = match removed {
+            Ok(Some(entry)) if entry.user == *user => return Ok(CompletedElicitation { entry }),
+            // Only if the store swapped the entry between the two calls; put it back.
+            Ok(Some(entry)) => self
+                .store
+                .insert(entry, usize::MAX)
+                .await
+                .map_or_else(CompletionError::Store, |_| CompletionError::WrongUser),
+            Ok(None) => CompletionError::NotPending,
+            Err(error) => CompletionError::Store(error),
+        };
+        if awaited {
+            self.forget_done(id).await;
+        }
+        Err(refused)
     }
 
     /// Drops a pending elicitation of `user`'s, e.g. after the client answered decline or

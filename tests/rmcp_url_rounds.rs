@@ -1,0 +1,1083 @@
+//! URL mode through `Ask::url`, one handler on both revisions, over rmcp's in-memory duplex:
+//! on 2025-11-25 an `elicitation/create` request with its `elicitationId`, the handler waiting
+//! for the tracker's completion; on 2026-07-28 an input request without an id, consent on the
+//! retry, state-only rounds while the out-of-band step goes on, and the completion collected
+//! from the tracker through the sealed `requestState`. A "browser" task completes the
+//! elicitation through the tracker, as the server's connect page would.
+//!
+//! Also: `Ask::sample` and `Ask::roots` refuse, on 2025-11-25, a client that did not declare
+//! `sampling` or `roots`.
+
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use elicit::rmcp::{Ask, ConnectionPeers, ElicitError, RequestStateSeal, Rounds, UrlOutcome};
+use elicit::server::{
+    Clock, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker, Initiator,
+    Inserted, MemoryStore, PendingEntry, RedisStore, StoreError, SystemClock, UrlPolicy, UserId,
+};
+use elicit::{Elicit, ElicitOutcome, ElicitationCapability};
+use rmcp::model as sdk;
+use rmcp::service::{
+    Peer, RequestContext, RoleClient, RoleServer, RunningService, ServiceError, serve_directly,
+};
+use rmcp::{ClientHandler, ServerHandler, ServiceExt};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+mod redis_server;
+
+// ---------------------------------------------------------------------------------------------
+// The server
+
+/// Wall time plus an offset the test moves, to expire elicitations without waiting.
+#[derive(Clone, Default)]
+struct TestClock(Arc<AtomicU64>);
+
+impl TestClock {
+    fn advance(&self, by: Duration) {
+        self.0.fetch_add(by.as_secs(), Ordering::SeqCst);
+    }
+}
+
+impl Clock for TestClock {
+    fn now(&self) -> SystemTime {
+        SystemTime::now() + Duration::from_secs(self.0.load(Ordering::SeqCst))
+    }
+}
+
+type Tracker<S = MemoryStore> = ElicitationTracker<S, TestClock>;
+
+/// How long an elicitation stays pending (the tracker's default).
+const TTL: Duration = Tracker::<MemoryStore>::DEFAULT_TTL;
+
+#[derive(Elicit, Debug)]
+#[elicit(message = "Name the connection")]
+struct Label {
+    label: String,
+}
+
+struct UrlServer<S = MemoryStore> {
+    rounds: Rounds,
+    tracker: Arc<Tracker<S>>,
+    /// The authenticated user, as the server's auth layer would give it.
+    user: Arc<Mutex<UserId>>,
+    /// Whether the sealed state is bound to the user too (the tracker binds the elicitation
+    /// to the user either way).
+    bind_state: bool,
+    /// The URL, `{id}` standing for the elicitation id.
+    url: Arc<str>,
+    calls: Arc<AtomicUsize>,
+}
+
+fn text(text: impl Into<String>) -> sdk::CallToolResult {
+    sdk::CallToolResult::success(vec![sdk::ContentBlock::text(text)])
+}
+
+fn connection() -> ConnectionId {
+    ConnectionId::new("connection-1")
+}
+
+/// The tool, written once: connect an account, and say how it went.
+async fn connect<S: ElicitationStore>(
+    ask: Ask,
+    tracker: Arc<Tracker<S>>,
+    initiator: Initiator,
+    url: Arc<str>,
+) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+    let outcome = ask
+        .url(
+            &tracker,
+            &initiator,
+            "Connect your Example account.",
+            |id| url.replace("{id}", id.as_str()),
+        )
+        .await;
+    Ok(match outcome {
+        Ok(UrlOutcome::Completed(id)) => text(format!("connected {id}")),
+        Ok(UrlOutcome::Declined) => text("declined"),
+        Ok(UrlOutcome::Cancelled) => text("cancelled"),
+        Ok(other) => text(format!("{other:?}")),
+        Err(error) => error.to_tool_result(),
+    })
+}
+
+/// Connect, then a form: the rounds after the completion replay the URL step from the state.
+async fn connect_then_label<S: ElicitationStore>(
+    ask: Ask,
+    tracker: Arc<Tracker<S>>,
+    initiator: Initiator,
+    url: Arc<str>,
+) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+    let outcome = ask
+        .url(
+            &tracker,
+            &initiator,
+            "Connect your Example account.",
+            |id| url.replace("{id}", id.as_str()),
+        )
+        .await?;
+    let UrlOutcome::Completed(id) = outcome else {
+        return Ok(text("not connected"));
+    };
+    Ok(match ask.form::<Label>().await? {
+        ElicitOutcome::Accepted(Label { label }) => text(format!("{label}: {id}")),
+        _ => text(format!("unlabelled: {id}")),
+    })
+}
+
+/// A form and the URL awaited together: both go out in the first round.
+async fn label_and_connect<S: ElicitationStore>(
+    ask: Ask,
+    tracker: Arc<Tracker<S>>,
+    initiator: Initiator,
+    url: Arc<str>,
+) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+    let (label, connected) = tokio::join!(
+        ask.form::<Label>(),
+        ask.url(
+            &tracker,
+            &initiator,
+            "Connect your Example account.",
+            |id| { url.replace("{id}", id.as_str()) }
+        )
+    );
+    Ok(match (label?, connected?) {
+        (ElicitOutcome::Accepted(Label { label }), UrlOutcome::Completed(id)) => {
+            text(format!("{label}: {id}"))
+        }
+        _ => text("not connected"),
+    })
+}
+
+#[allow(deprecated)] // rmcp deprecates sampling and roots (SEP-2577).
+async fn sample(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+    let question: sdk::CreateMessageRequestParams = serde_json::from_value(json!({
+        "messages": [{"role": "user", "content": {"type": "text", "text": "Capital of France?"}}],
+        "maxTokens": 20
+    }))
+    .unwrap();
+    Ok(match ask.sample("capital", question).await {
+        Ok(result) => text(serde_json::to_value(result).unwrap()["content"]["text"].to_string()),
+        Err(error) => error.to_tool_result(),
+    })
+}
+
+#[allow(deprecated)]
+async fn roots(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+    Ok(match ask.roots("roots").await {
+        Ok(result) => text(result.roots[0].uri.clone()),
+        Err(error) => sdk::CallToolResult::error(vec![sdk::ContentBlock::text(format!(
+            "{error} {}",
+            sdk::ErrorData::from(&error).data.unwrap()
+        ))]),
+    })
+}
+
+// By hand: a derive would ask `S: Clone`.
+impl<S> Clone for UrlServer<S> {
+    fn clone(&self) -> Self {
+        UrlServer {
+            rounds: self.rounds.clone(),
+            tracker: self.tracker.clone(),
+            user: self.user.clone(),
+            bind_state: self.bind_state,
+            url: self.url.clone(),
+            calls: self.calls.clone(),
+        }
+    }
+}
+
+impl<S: ElicitationStore + 'static> ServerHandler for UrlServer<S> {
+    fn get_info(&self) -> sdk::ServerConfig {
+        sdk::InitializeResult::new(sdk::ServerCapabilities::builder().enable_tools().build())
+    }
+
+    async fn call_tool(
+        &self,
+        request: sdk::CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<sdk::CallToolResponse, sdk::ErrorData> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        let user = self.user.lock().unwrap().clone();
+        let bound = self.bind_state.then_some(&user);
+        let initiator = Initiator::new(user.clone(), connection());
+        let (tracker, url) = (self.tracker.clone(), self.url.clone());
+        let rounds = &self.rounds;
+        match request.name.as_ref() {
+            "connect" => {
+                rounds
+                    .call_tool(&request, &context, bound, |ask| {
+                        connect(ask, tracker, initiator, url)
+                    })
+                    .await
+            }
+            "connect_then_label" => {
+                rounds
+                    .call_tool(&request, &context, bound, |ask| {
+                        connect_then_label(ask, tracker, initiator, url)
+                    })
+                    .await
+            }
+            "label_and_connect" => {
+                rounds
+                    .call_tool(&request, &context, bound, |ask| {
+                        label_and_connect(ask, tracker, initiator, url)
+                    })
+                    .await
+            }
+            "sample" => rounds.call_tool(&request, &context, bound, sample).await,
+            "roots" => rounds.call_tool(&request, &context, bound, roots).await,
+            other => Err(sdk::ErrorData::invalid_params(
+                format!("no tool `{other}`"),
+                None,
+            )),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The client
+
+#[derive(Clone, Copy, Debug)]
+enum Consent {
+    Accept,
+    Decline,
+    Cancel,
+}
+
+/// A URL request as the client got it: its URL and its `elicitationId` (`None` when absent).
+type Received = (String, Option<String>);
+
+#[derive(Clone)]
+struct UrlClient {
+    protocol: sdk::ProtocolVersion,
+    declared: Option<ElicitationCapability>,
+    sampling_and_roots: bool,
+    consent: Consent,
+    /// Each URL request received.
+    received: Arc<Mutex<Vec<Received>>>,
+    /// Where a consented URL goes: the user's browser.
+    browser: mpsc::UnboundedSender<String>,
+}
+
+impl ClientHandler for UrlClient {
+    fn get_info(&self) -> sdk::ClientConfig {
+        let mut capabilities = if self.sampling_and_roots {
+            serde_json::from_value(json!({"sampling": {}, "roots": {}})).unwrap()
+        } else {
+            sdk::ClientCapabilities::default()
+        };
+        capabilities.elicitation = self
+            .declared
+            .as_ref()
+            .map(|declared| sdk::ElicitationCapability::try_from(declared).unwrap());
+        sdk::InitializeRequestParams::new(
+            capabilities,
+            sdk::Implementation::new("elicit-url-client", "0.0.0"),
+        )
+        .with_protocol_version(self.protocol.clone())
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: sdk::ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<sdk::ElicitResult, sdk::ErrorData> {
+        // The request as it came on the wire, to see whether it had an id.
+        let wire = serde_json::to_value(&request).unwrap();
+        let sdk::ElicitRequestParams::UrlElicitationParams { url, .. } = request else {
+            return Err(sdk::ErrorData::invalid_params("not a URL request", None));
+        };
+        let id = wire["elicitationId"]
+            .as_str()
+            .filter(|id| !id.is_empty())
+            .map(str::to_owned);
+        self.received.lock().unwrap().push((url.clone(), id));
+        Ok(sdk::ElicitResult::new(match self.consent {
+            Consent::Accept => {
+                self.browser.send(url).unwrap();
+                sdk::ElicitationAction::Accept
+            }
+            Consent::Decline => sdk::ElicitationAction::Decline,
+            Consent::Cancel => sdk::ElicitationAction::Cancel,
+        }))
+    }
+
+    #[allow(deprecated)]
+    async fn create_message(
+        &self,
+        _params: sdk::CreateMessageRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<sdk::CreateMessageResult, sdk::ErrorData> {
+        Ok(serde_json::from_value(json!({
+            "role": "assistant",
+            "content": {"type": "text", "text": "Paris"},
+            "model": "test-model"
+        }))
+        .unwrap())
+    }
+
+    #[allow(deprecated)]
+    async fn list_roots(
+        &self,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<sdk::ListRootsResult, sdk::ErrorData> {
+        Ok(serde_json::from_value(json!({"roots": [{"uri": "file:///work"}]})).unwrap())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The harness
+
+const URL: &str = "https://mcp.example.com/connect?elicitationId={id}";
+
+fn alice() -> UserId {
+    UserId::from_verified_subject("alice").unwrap()
+}
+
+fn mallory() -> UserId {
+    UserId::from_verified_subject("mallory").unwrap()
+}
+
+/// The elicitation id in a URL made from [`URL`].
+fn id_in(url: &str) -> String {
+    url.split_once("elicitationId=").unwrap().1.to_owned()
+}
+
+struct Setup {
+    protocol: sdk::ProtocolVersion,
+    declared: Option<ElicitationCapability>,
+    sampling_and_roots: bool,
+    consent: Consent,
+    bind_state: bool,
+    url: &'static str,
+    hold: Duration,
+    max_pending: usize,
+}
+
+struct Session<S = MemoryStore> {
+    client: RunningService<RoleClient, UrlClient>,
+    handler: UrlClient,
+    server: UrlServer<S>,
+    clock: TestClock,
+    server_peer: Peer<RoleServer>,
+    /// The consented URLs, as the user's browser gets them.
+    browser: mpsc::UnboundedReceiver<String>,
+}
+
+fn setup(protocol: sdk::ProtocolVersion) -> Setup {
+    Setup {
+        protocol,
+        declared: Some(ElicitationCapability::form_and_url()),
+        sampling_and_roots: true,
+        consent: Consent::Accept,
+        bind_state: true,
+        url: URL,
+        hold: Duration::from_millis(20),
+        max_pending: Tracker::<MemoryStore>::DEFAULT_MAX_PENDING_PER_USER,
+    }
+}
+
+fn v2025() -> Setup {
+    setup(sdk::ProtocolVersion::V_2025_11_25)
+}
+
+fn v2026() -> Setup {
+    setup(sdk::ProtocolVersion::V_2026_07_28)
+}
+
+impl Setup {
+    async fn start(self) -> Session {
+        self.start_with(MemoryStore::new()).await
+    }
+
+    async fn start_with<S: ElicitationStore + 'static>(self, store: S) -> Session<S> {
+        let codec = sdk::RequestStateCodec::new_with_keyring(
+            "k1",
+            [("k1", b"the-test-key-of-at-least-32-bytes".as_slice())],
+        )
+        .unwrap();
+        let clock = TestClock::default();
+        let tracker = ElicitationTracker::with_store(store, clock.clone(), UrlPolicy::production())
+            .with_max_pending_per_user(self.max_pending);
+        let server = UrlServer {
+            rounds: Rounds::new(RequestStateSeal::new(codec)).url_hold(self.hold),
+            tracker: Arc::new(tracker),
+            user: Arc::new(Mutex::new(alice())),
+            bind_state: self.bind_state,
+            url: self.url.into(),
+            calls: Arc::default(),
+        };
+        let (browser_sender, browser) = mpsc::unbounded_channel();
+        let handler = UrlClient {
+            protocol: self.protocol.clone(),
+            declared: self.declared,
+            sampling_and_roots: self.sampling_and_roots,
+            consent: self.consent,
+            received: Arc::default(),
+            browser: browser_sender,
+        };
+        let (server_io, client_io) = tokio::io::duplex(1 << 16);
+        let (server_peer, client) = if self.protocol == sdk::ProtocolVersion::V_2025_11_25 {
+            let (running_server, client) = tokio::join!(
+                server.clone().serve(server_io),
+                handler.clone().serve(client_io)
+            );
+            let running_server = running_server.unwrap();
+            let peer = running_server.peer().clone();
+            tokio::spawn(async move {
+                let _ = running_server.waiting().await;
+            });
+            (peer, client.unwrap())
+        } else {
+            // 2026-07-28 has no handshake: each end starts knowing the other.
+            let running_server = serve_directly::<RoleServer, _, _, _, _>(
+                server.clone(),
+                server_io,
+                Some(handler.get_info()),
+            );
+            let peer = running_server.peer().clone();
+            tokio::spawn(async move {
+                let _ = running_server.waiting().await;
+            });
+            let mut server_info = server.get_info();
+            server_info.protocol_version = self.protocol;
+            let client = serve_directly::<RoleClient, _, _, _, _>(
+                handler.clone(),
+                client_io,
+                Some(server_info.into()),
+            );
+            (peer, client)
+        };
+        Session {
+            client,
+            handler,
+            server,
+            clock,
+            server_peer,
+            browser,
+        }
+    }
+}
+
+impl Session {
+    fn pending(&self) -> usize {
+        self.server.tracker.store().len()
+    }
+}
+
+impl<S: ElicitationStore + 'static> Session<S> {
+    fn received(&self) -> Vec<Received> {
+        self.handler.received.lock().unwrap().clone()
+    }
+
+    fn calls(&self) -> usize {
+        self.server.calls.load(Ordering::SeqCst)
+    }
+
+    /// The whole call, rmcp's client answering and retrying as it does.
+    async fn call(&self, tool: &str) -> Result<String, ServiceError> {
+        let result = self
+            .client
+            .call_tool(sdk::CallToolRequestParams::new(tool.to_owned()))
+            .await?;
+        Ok(result.content[0].as_text().unwrap().text.clone())
+    }
+
+    /// One request, without rmcp's retry loop.
+    async fn once(
+        &self,
+        tool: &str,
+        responses: Option<Value>,
+        state: Option<&str>,
+    ) -> Result<sdk::CallToolResponse, ServiceError> {
+        let mut request = sdk::CallToolRequestParams::new(tool.to_owned());
+        if let Some(responses) = responses {
+            request = request.with_input_responses(serde_json::from_value(responses).unwrap());
+        }
+        if let Some(state) = state {
+            request = request.with_request_state(state.to_owned());
+        }
+        self.client.call_tool_once(request).await
+    }
+}
+
+/// The user's browser: opens each consented URL after `delay`, and the connect page completes
+/// the elicitation for the signed-in user.
+fn complete_after(session: &mut Session, delay: Duration) -> tokio::task::JoinHandle<String> {
+    let tracker = session.server.tracker.clone();
+    let (sender, mut urls) = mpsc::unbounded_channel();
+    std::mem::swap(&mut session.browser, &mut urls);
+    drop(sender);
+    tokio::spawn(async move {
+        let url = urls.recv().await.unwrap();
+        tokio::time::sleep(delay).await;
+        let id = id_in(&url);
+        tracker.complete(&id, &alice()).await.unwrap();
+        id
+    })
+}
+
+fn input_required(response: sdk::CallToolResponse) -> sdk::InputRequiredResult {
+    match response {
+        sdk::CallToolResponse::InputRequired(result) => result,
+        other => panic!("expected an input-required result, got {other:?}"),
+    }
+}
+
+fn completed_text(response: sdk::CallToolResponse) -> String {
+    match response {
+        sdk::CallToolResponse::Complete(result) => {
+            result.content[0].as_text().unwrap().text.clone()
+        }
+        other => panic!("expected a complete result, got {other:?}"),
+    }
+}
+
+fn error_of(result: Result<sdk::CallToolResponse, ServiceError>) -> sdk::ErrorData {
+    match result {
+        Err(ServiceError::McpError(error)) => error,
+        other => panic!("expected a JSON-RPC error, got {other:?}"),
+    }
+}
+
+fn accept() -> Value {
+    json!({"url": {"action": "accept"}})
+}
+
+/// The first round and the consent round, by hand: the state of the first state-only round,
+/// and the elicitation id (from the URL).
+async fn consented<S: ElicitationStore + 'static>(session: &Session<S>) -> (String, String) {
+    let first = input_required(session.once("connect", None, None).await.unwrap());
+    let request = serde_json::to_value(&first.input_requests.unwrap()["url"]).unwrap();
+    let id = id_in(request["params"]["url"].as_str().unwrap());
+    let waiting = input_required(
+        session
+            .once("connect", Some(accept()), first.request_state.as_deref())
+            .await
+            .unwrap(),
+    );
+    assert!(waiting.input_requests.is_none(), "{waiting:?}");
+    (waiting.request_state.unwrap(), id)
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2026-07-28
+
+#[tokio::test]
+async fn on_2026_07_28_consent_then_waiting_rounds_then_the_completion_reaches_the_handler() {
+    let mut session = v2026().start().await;
+    let browser = complete_after(&mut session, Duration::from_millis(300));
+    let text = session.call("connect").await.unwrap();
+    let id = browser.await.unwrap();
+    assert_eq!(text, format!("connected {id}"));
+    // The first round, the consent, and state-only rounds while the user was at the page.
+    assert!(session.calls() >= 3, "{} calls", session.calls());
+    // The request carried the URL, and no id of its own: the id is in the sealed state only.
+    assert_eq!(session.received(), vec![(URL.replace("{id}", &id), None)]);
+    assert_eq!(session.pending(), 0);
+}
+
+#[tokio::test]
+async fn on_2026_07_28_each_round_by_hand() {
+    let session = v2026().start().await;
+    let first = input_required(session.once("connect", None, None).await.unwrap());
+    let requests = serde_json::to_value(first.input_requests.as_ref().unwrap()).unwrap();
+    assert_eq!(requests["url"]["method"], "elicitation/create");
+    assert_eq!(requests["url"]["params"]["mode"], "url");
+    assert_eq!(
+        requests["url"]["params"]["message"],
+        "Connect your Example account."
+    );
+    // rmcp 3.11's model writes `elicitationId` as "" when there is none; elicit puts no id there.
+    assert_eq!(
+        requests["url"]["params"]
+            .get("elicitationId")
+            .and_then(Value::as_str)
+            .unwrap_or(""),
+        ""
+    );
+    let id = id_in(requests["url"]["params"]["url"].as_str().unwrap());
+    assert_eq!(session.pending(), 1);
+
+    // Consent is not completion: the answer is a state-only "still waiting".
+    let waiting = input_required(
+        session
+            .once("connect", Some(accept()), first.request_state.as_deref())
+            .await
+            .unwrap(),
+    );
+    assert!(waiting.input_requests.is_none());
+    let state = waiting.request_state.unwrap();
+    // Still waiting on a state-only retry.
+    let again = input_required(session.once("connect", None, Some(&state)).await.unwrap());
+    assert!(again.input_requests.is_none());
+    assert!(again.request_state.is_some());
+
+    // The connect page completes it; 2026-07-28 has no notification to send.
+    let completed = session
+        .server
+        .tracker
+        .complete(&id, &alice())
+        .await
+        .unwrap();
+    let peers = ConnectionPeers::new();
+    peers.register(connection(), session.server_peer.clone());
+    assert!(!peers.notify(&completed).await.unwrap());
+
+    let done = session.once("connect", None, Some(&state)).await.unwrap();
+    assert_eq!(completed_text(done), format!("connected {id}"));
+    assert_eq!(session.pending(), 0);
+}
+
+#[tokio::test]
+async fn a_missing_or_malformed_consent_asks_again_for_the_same_url() {
+    let session = v2026().start().await;
+    let first = input_required(session.once("connect", None, None).await.unwrap());
+    let url = serde_json::to_value(&first.input_requests.unwrap()["url"]).unwrap()["params"]["url"]
+        .clone();
+    for responses in [None, Some(json!({"url": {"no": "action"}, "other": 1}))] {
+        let again = input_required(
+            session
+                .once("connect", responses, first.request_state.as_deref())
+                .await
+                .unwrap(),
+        );
+        let request = serde_json::to_value(&again.input_requests.unwrap()["url"]).unwrap();
+        assert_eq!(request["params"]["url"], url);
+    }
+    // The same elicitation, not a new one.
+    assert_eq!(session.pending(), 1);
+}
+
+#[tokio::test]
+async fn content_with_a_url_answer_is_an_error_and_discards_the_elicitation() {
+    let session = v2026().start().await;
+    let first = input_required(session.once("connect", None, None).await.unwrap());
+    let answer = json!({"url": {"action": "accept", "content": {"apiKey": "secret"}}});
+    let text = completed_text(
+        session
+            .once("connect", Some(answer), first.request_state.as_deref())
+            .await
+            .unwrap(),
+    );
+    assert_eq!(
+        text,
+        "a URL-mode result must carry no content, found keys [\"apiKey\"]"
+    );
+    assert_eq!(session.pending(), 0);
+}
+
+#[tokio::test]
+async fn the_rounds_after_the_completion_replay_the_url_step_from_the_state() {
+    let session = v2026().start().await;
+    let first = input_required(
+        session
+            .once("connect_then_label", None, None)
+            .await
+            .unwrap(),
+    );
+    let request = serde_json::to_value(&first.input_requests.unwrap()["url"]).unwrap();
+    let id = id_in(request["params"]["url"].as_str().unwrap());
+    session
+        .server
+        .tracker
+        .complete(&id, &alice())
+        .await
+        .unwrap();
+    // Consent, and the step is already done: the next round asks for the label.
+    let label_round = input_required(
+        session
+            .once(
+                "connect_then_label",
+                Some(accept()),
+                first.request_state.as_deref(),
+            )
+            .await
+            .unwrap(),
+    );
+    assert!(label_round.input_requests.unwrap().contains_key("label"));
+    let done = session
+        .once(
+            "connect_then_label",
+            Some(json!({"label": {"action": "accept", "content": {"label": "work"}}})),
+            label_round.request_state.as_deref(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(completed_text(done), format!("work: {id}"));
+}
+
+/// A store whose every call waits a turn, as a store across the network does.
+#[derive(Default)]
+struct SlowStore(MemoryStore);
+
+impl ElicitationStore for SlowStore {
+    async fn insert(
+        &self,
+        entry: PendingEntry,
+        max_per_user: usize,
+    ) -> Result<Inserted, StoreError> {
+        tokio::task::yield_now().await;
+        self.0.insert(entry, max_per_user).await
+    }
+
+    async fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+        tokio::task::yield_now().await;
+        self.0.get(id).await
+    }
+
+    async fn remove(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+        tokio::task::yield_now().await;
+        self.0.remove(id).await
+    }
+
+    async fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError> {
+        tokio::task::yield_now().await;
+        self.0.remove_expired(now).await
+    }
+}
+
+#[tokio::test]
+async fn a_form_and_the_url_awaited_together_go_out_in_one_round_over_a_slow_store() {
+    let session = v2026().start_with(SlowStore::default()).await;
+    let first = input_required(session.once("label_and_connect", None, None).await.unwrap());
+    let requests = first.input_requests.unwrap();
+    assert_eq!(
+        requests.keys().collect::<Vec<_>>(),
+        ["label", "url"],
+        "both asks in the first round"
+    );
+    let request = serde_json::to_value(&requests["url"]).unwrap();
+    let id = id_in(request["params"]["url"].as_str().unwrap());
+    assert_eq!(session.server.tracker.store().0.len(), 1);
+    // Consent and the label; the step is done before the retry, which collects it.
+    session
+        .server
+        .tracker
+        .complete(&id, &alice())
+        .await
+        .unwrap();
+    let answers = json!({
+        "url": {"action": "accept"},
+        "label": {"action": "accept", "content": {"label": "work"}}
+    });
+    let done = session
+        .once(
+            "label_and_connect",
+            Some(answers),
+            first.request_state.as_deref(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(completed_text(done), format!("work: {id}"));
+    assert!(session.server.tracker.store().0.is_empty());
+}
+
+#[tokio::test]
+async fn decline_and_cancel_come_back_as_such_and_discard_the_elicitation() {
+    for (consent, expected) in [
+        (Consent::Decline, "declined"),
+        (Consent::Cancel, "cancelled"),
+    ] {
+        for setup in [v2025(), v2026()] {
+            let protocol = setup.protocol.clone();
+            let session = Setup { consent, ..setup }.start().await;
+            assert_eq!(
+                session.call("connect").await.unwrap(),
+                expected,
+                "{protocol}"
+            );
+            assert_eq!(session.pending(), 0, "{protocol}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn another_users_state_is_refused() {
+    // The state bound to the user: the seal refuses it.
+    let session = v2026().start().await;
+    let (state, id) = consented(&session).await;
+    session
+        .server
+        .tracker
+        .complete(&id, &alice())
+        .await
+        .unwrap();
+    *session.server.user.lock().unwrap() = mallory();
+    let error = error_of(session.once("connect", None, Some(&state)).await);
+    assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
+
+    // The state not bound to the user: the tracker refuses it, and the completion stays
+    // Alice's.
+    let session = Setup {
+        bind_state: false,
+        ..v2026()
+    }
+    .start()
+    .await;
+    let (state, id) = consented(&session).await;
+    session
+        .server
+        .tracker
+        .complete(&id, &alice())
+        .await
+        .unwrap();
+    *session.server.user.lock().unwrap() = mallory();
+    let error = error_of(session.once("connect", None, Some(&state)).await);
+    assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
+    assert!(error.message.contains("not pending"), "{}", error.message);
+    *session.server.user.lock().unwrap() = alice();
+    let done = session.once("connect", None, Some(&state)).await.unwrap();
+    assert_eq!(completed_text(done), format!("connected {id}"));
+}
+
+#[tokio::test]
+async fn a_completion_is_used_once() {
+    let session = v2026().start().await;
+    let (state, id) = consented(&session).await;
+    // Completing twice: the second is refused.
+    session
+        .server
+        .tracker
+        .complete(&id, &alice())
+        .await
+        .unwrap();
+    assert!(matches!(
+        session.server.tracker.complete(&id, &alice()).await,
+        Err(CompletionError::NotPending)
+    ));
+    let done = session.once("connect", None, Some(&state)).await.unwrap();
+    assert_eq!(completed_text(done), format!("connected {id}"));
+    // The waiting state replayed after the handler collected the completion: refused.
+    let error = error_of(session.once("connect", None, Some(&state)).await);
+    assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
+}
+
+#[tokio::test]
+async fn an_expired_elicitation_is_refused() {
+    let session = v2026().start().await;
+    let (state, id) = consented(&session).await;
+    session.clock.advance(TTL + Duration::from_secs(1));
+    let error = error_of(session.once("connect", None, Some(&state)).await);
+    assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
+    // Too late for the connect page as well.
+    assert!(
+        session
+            .server
+            .tracker
+            .complete(&id, &alice())
+            .await
+            .is_err()
+    );
+
+    // Completed in time but collected too late: refused too.
+    let session = v2026().start().await;
+    let (state, id) = consented(&session).await;
+    session
+        .server
+        .tracker
+        .complete(&id, &alice())
+        .await
+        .unwrap();
+    session.clock.advance(TTL + Duration::from_secs(1));
+    let error = error_of(session.once("connect", None, Some(&state)).await);
+    assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
+}
+
+#[tokio::test]
+async fn a_url_the_policy_refuses_never_goes_out() {
+    for protocol in [
+        sdk::ProtocolVersion::V_2025_11_25,
+        sdk::ProtocolVersion::V_2026_07_28,
+    ] {
+        // Plain HTTP to a public host, and the user's subject in the URL.
+        for url in [
+            "http://mcp.example.com/connect?elicitationId={id}",
+            "https://mcp.example.com/connect?user=alice&elicitationId={id}",
+        ] {
+            let session = Setup {
+                url,
+                ..setup(protocol.clone())
+            }
+            .start()
+            .await;
+            let text = session.call("connect").await.unwrap();
+            assert!(
+                text.starts_with("refusing to send the elicitation URL"),
+                "{protocol} {url}: {text}"
+            );
+            assert!(session.received().is_empty());
+            assert_eq!(session.pending(), 0);
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_per_user_limit_holds() {
+    let session = Setup {
+        max_pending: 1,
+        ..v2026()
+    }
+    .start()
+    .await;
+    input_required(session.once("connect", None, None).await.unwrap());
+    // A second elicitation while the first is pending: refused, and nothing sent.
+    let second = completed_text(session.once("connect", None, None).await.unwrap());
+    assert!(
+        second.starts_with("the user already has 1 pending URL elicitations"),
+        "{second}"
+    );
+    assert_eq!(session.pending(), 1);
+}
+
+#[tokio::test]
+async fn a_client_without_url_mode_gets_32021_and_no_input_request() {
+    for declared in [None, Some(ElicitationCapability::form())] {
+        let session = Setup {
+            declared: declared.clone(),
+            ..v2026()
+        }
+        .start()
+        .await;
+        let error = error_of(session.once("connect", None, None).await);
+        assert_eq!(error.code, sdk::ErrorCode(-32021), "{declared:?}");
+        assert_eq!(
+            error.data.unwrap(),
+            json!({"requiredCapabilities": {"elicitation": {"url": {}}}})
+        );
+        assert!(session.received().is_empty());
+        assert_eq!(session.pending(), 0);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2025-11-25: the same tool
+
+#[tokio::test]
+async fn on_2025_11_25_the_same_tool_waits_for_the_completion() {
+    let mut session = v2025().start().await;
+    let browser = complete_after(&mut session, Duration::from_millis(200));
+    let text = session.call("connect").await.unwrap();
+    let id = browser.await.unwrap();
+    assert_eq!(text, format!("connected {id}"));
+    // One request, with its `elicitationId`.
+    assert_eq!(session.calls(), 1);
+    assert_eq!(
+        session.received(),
+        vec![(URL.replace("{id}", &id), Some(id.clone()))]
+    );
+    assert_eq!(session.pending(), 0);
+}
+
+#[tokio::test]
+async fn on_2025_11_25_an_elicitation_that_expires_while_waiting_is_an_error() {
+    let mut session = v2025().start().await;
+    let clock = session.clock.clone();
+    let mut urls = std::mem::replace(&mut session.browser, mpsc::unbounded_channel().1);
+    // The user never finishes; time passes.
+    let expire = tokio::spawn(async move {
+        urls.recv().await.unwrap();
+        clock.advance(TTL + Duration::from_secs(1));
+    });
+    let text = session.call("connect").await.unwrap();
+    expire.await.unwrap();
+    assert!(
+        text.starts_with("the URL elicitation did not complete"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn on_2025_11_25_a_client_without_url_mode_is_never_sent_the_url() {
+    let session = Setup {
+        declared: Some(ElicitationCapability::form()),
+        ..v2025()
+    }
+    .start()
+    .await;
+    let text = session.call("connect").await.unwrap();
+    assert!(text.starts_with("cannot elicit"), "{text}");
+    assert!(session.received().is_empty());
+    assert_eq!(session.pending(), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sampling and roots on 2025-11-25
+
+#[tokio::test]
+async fn on_2025_11_25_sampling_and_roots_need_the_declared_capabilities() {
+    let declared = v2025().start().await;
+    assert_eq!(declared.call("sample").await.unwrap(), "\"Paris\"");
+    assert_eq!(declared.call("roots").await.unwrap(), "file:///work");
+
+    let undeclared = Setup {
+        sampling_and_roots: false,
+        ..v2025()
+    }
+    .start()
+    .await;
+    let text = undeclared.call("sample").await.unwrap();
+    assert_eq!(
+        text,
+        "cannot ask the client: it did not declare the `sampling` capability"
+    );
+    let text = undeclared.call("roots").await.unwrap();
+    assert_eq!(
+        text,
+        "cannot ask the client: it did not declare the `roots` capability \
+         {\"requiredCapabilities\":{\"roots\":{}}}"
+    );
+    // The error a handler returns with `?` says the same.
+    let error = ElicitError::CapabilityNotDeclared {
+        capability: "sampling",
+    };
+    assert_eq!(
+        sdk::ErrorData::from(&error).data.unwrap(),
+        json!({"requiredCapabilities": {"sampling": {}}})
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Over Redis: two replicas
+
+#[tokio::test]
+async fn over_redis_another_replica_completes_and_the_retry_collects_once() {
+    let test = "over_redis_another_replica_completes_and_the_retry_collects_once";
+    let Some(url) = redis_server::url(test) else {
+        return;
+    };
+    let prefix = redis_server::fresh_prefix("url-rounds");
+    let store = || async {
+        RedisStore::connect(&url)
+            .await
+            .expect("the Redis of REDIS_URL answers")
+            .with_prefix(prefix.clone())
+    };
+    // At most one pending per user: the completion's record must get in all the same.
+    let session = Setup {
+        max_pending: 1,
+        ..v2026()
+    }
+    .start_with(store().await)
+    .await;
+    let connect_page =
+        ElicitationTracker::with_store(store().await, SystemClock, UrlPolicy::production());
+    let (state, id) = consented(&session).await;
+    let again = input_required(session.once("connect", None, Some(&state)).await.unwrap());
+    assert!(again.input_requests.is_none());
+    // Another user on the connect page: refused, and it stays pending.
+    assert!(matches!(
+        connect_page.complete(&id, &mallory()).await,
+        Err(CompletionError::WrongUser)
+    ));
+    connect_page.complete(&id, &alice()).await.unwrap();
+    let done = session.once("connect", None, Some(&state)).await.unwrap();
+    assert_eq!(completed_text(done), format!("connected {id}"));
+    let error = error_of(session.once("connect", None, Some(&state)).await);
+    assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
+    // Nothing is left pending for Alice: a new elicitation fits her limit of one.
+    input_required(session.once("connect", None, None).await.unwrap());
+}
