@@ -4,6 +4,8 @@
 //! sealed `requestState`). The client answers each form with elicit's `accept_form` from the
 //! schema it receives, scripted by the form's message.
 
+mod redis_server;
+
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -11,7 +13,7 @@ use std::time::Duration;
 
 use elicit::client::accept_form;
 use elicit::rmcp::{Ask, RequestStateSeal, Rounds};
-use elicit::server::UserId;
+use elicit::server::{RedisStore, UserId};
 use elicit::{Elicit, ElicitOutcome, ElicitRequestParams, ElicitResult, ElicitationCapability};
 use rmcp::model as sdk;
 use rmcp::service::{
@@ -809,6 +811,64 @@ async fn single_use_state_cannot_be_replayed() {
         error_code(once(&session, retry).await).code,
         sdk::ErrorCode::INVALID_PARAMS
     );
+}
+
+/// Two replicas behind a load balancer record opened states in one Redis: a retry replayed to
+/// the other replica is refused as on the first, and two replicas racing to open one state let
+/// one through.
+#[tokio::test]
+async fn single_use_in_redis_holds_across_replicas() {
+    let test = "single_use_in_redis_holds_across_replicas";
+    let Some(url) = redis_server::url(test) else {
+        return;
+    };
+    let prefix = redis_server::fresh_prefix("single-use");
+    let replica = || async {
+        let store = RedisStore::connect(&url)
+            .await
+            .expect("the Redis of REDIS_URL answers")
+            .with_prefix(prefix.clone());
+        v2026().seal(seal().single_use_in(store)).start().await
+    };
+    let (a, b) = (replica().await, replica().await);
+    let retry_of = |state: String| {
+        sdk::CallToolRequestParams::new("book")
+            .with_input_responses(booking_answer())
+            .with_request_state(state)
+    };
+    let first_round = |session| async move {
+        input_required(
+            once(session, sdk::CallToolRequestParams::new("book"))
+                .await
+                .unwrap(),
+        )
+        .request_state
+        .unwrap()
+    };
+
+    // Sealed on A, opened on B, replayed to A and to B: refused.
+    let state = first_round(&a).await;
+    assert!(matches!(
+        once(&b, retry_of(state.clone())).await.unwrap(),
+        sdk::CallToolResponse::Complete(_)
+    ));
+    assert_eq!(
+        error_code(once(&a, retry_of(state.clone())).await).code,
+        sdk::ErrorCode::INVALID_PARAMS
+    );
+    assert_eq!(
+        error_code(once(&b, retry_of(state)).await).code,
+        sdk::ErrorCode::INVALID_PARAMS
+    );
+
+    // One state sent to both at once: exactly one opens it.
+    let state = first_round(&a).await;
+    let (on_a, on_b) = tokio::join!(once(&a, retry_of(state.clone())), once(&b, retry_of(state)));
+    let completed = [on_a, on_b]
+        .into_iter()
+        .filter(|outcome| matches!(outcome, Ok(sdk::CallToolResponse::Complete(_))))
+        .count();
+    assert_eq!(completed, 1);
 }
 
 #[tokio::test]

@@ -139,6 +139,6 @@ pub use convert::{InvalidResultError, NotElicitationCompleteError, Unrepresentab
 pub use input::{form_input_request, form_input_response, input_required};
 pub use peer::{ConnectionPeers, ElicitError, ElicitPeer, UrlElicitation};
 pub use rounds::{
-    Ask, DEFAULT_STATE_TTL, MISSING_REQUIRED_CLIENT_CAPABILITY, RequestStateSeal, Rounds,
-    UrlOutcome,
+    Ask, DEFAULT_STATE_TTL, MISSING_REQUIRED_CLIENT_CAPABILITY, ReplayGuard, RequestStateSeal,
+    Rounds, UrlOutcome,
 };

@@ -9,7 +9,7 @@ use std::future::{Future, poll_fn};
 use std::pin::pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::Poll;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use ::rmcp::model as sdk;
 use ::rmcp::service::{Peer, RequestContext, RoleServer};
@@ -23,7 +23,10 @@ use crate::server::UserId;
 use crate::wire::{ElicitOutcome, ElicitResult, ElicitationCapability};
 use crate::{Elicit, HasMessage};
 
+mod replay;
 mod url;
+
+pub use replay::ReplayGuard;
 use url::UrlFlow;
 pub use url::UrlOutcome;
 
@@ -64,9 +67,8 @@ pub const DEFAULT_STATE_TTL: Duration = Duration::from_secs(10 * 60);
 pub struct RequestStateSeal {
     codec: sdk::RequestStateCodec,
     ttl: Duration,
-    /// The nonces of states already opened, with the time (ms) their token expires; `Some` makes
-    /// every state single-use.
-    used: Option<Arc<Mutex<HashMap<String, u128>>>>,
+    /// Where the states already opened are recorded; `Some` makes every state single-use.
+    used: Option<replay::Guard>,
 }
 
 impl RequestStateSeal {
@@ -86,10 +88,32 @@ impl RequestStateSeal {
     }
 
     /// Each state opens once: a replayed retry is refused. The record of used states is kept
-    /// in this process (clones of the seal share it), until the states expire; replicas behind
-    /// a load balancer need sticky routing for this guarantee.
+    /// in this process (clones of the seal share it), until the states expire. Replicas behind
+    /// a load balancer share one record with [`single_use_in`](Self::single_use_in) instead.
     pub fn single_use(mut self) -> Self {
-        self.used = Some(Arc::default());
+        self.used = Some(replay::Guard(Arc::new(replay::InProcess::default())));
+        self
+    }
+
+    /// Each state opens once, across every replica whose seal records in `guard`: a retry
+    /// replayed to another replica is refused too. `RedisStore` (feature `redis`) is such a
+    /// record. If the record cannot be reached, the retry fails with an internal error rather
+    /// than open a state that may have been used.
+    ///
+    /// ```no_run
+    /// # #[cfg(feature = "redis")]
+    /// # async fn example(codec: rmcp::model::RequestStateCodec) -> Result<(), Box<dyn std::error::Error>> {
+    /// use elicit::rmcp::{RequestStateSeal, Rounds};
+    /// use elicit::server::RedisStore;
+    ///
+    /// let store = RedisStore::connect("redis://127.0.0.1/").await?;
+    /// let rounds = Rounds::new(RequestStateSeal::new(codec).single_use_in(store));
+    /// # let _ = rounds;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn single_use_in(mut self, guard: impl ReplayGuard) -> Self {
+        self.used = Some(replay::Guard(Arc::new(guard)));
         self
     }
 
@@ -102,7 +126,7 @@ impl RequestStateSeal {
         })
     }
 
-    fn open(&self, sealed: &str, bound_to: &[u8]) -> Result<SealedState, sdk::ErrorData> {
+    async fn open(&self, sealed: &str, bound_to: &[u8]) -> Result<SealedState, sdk::ErrorData> {
         // One client-facing message whatever failed, as rmcp's codec asks: the detail would
         // tell an attacker which check to work on.
         let refused = || {
@@ -115,23 +139,21 @@ impl RequestStateSeal {
             .codec
             .open_json_with(sealed, bound_to)
             .map_err(|_| refused())?;
-        if let Some(used) = &self.used {
-            let now = now_ms();
-            let mut used = used.lock().unwrap_or_else(PoisonError::into_inner);
-            used.retain(|_, expires| *expires > now);
-            let expires = now + self.ttl.as_millis();
-            if used.insert(state.nonce.clone(), expires).is_some() {
+        if let Some(replay::Guard(used)) = &self.used {
+            // Remembered as long as the token could still open: after that it expires anyway.
+            let until = SystemTime::now() + self.ttl;
+            let first = used.first_open(&state.nonce, until).await.map_err(|e| {
+                sdk::ErrorData::internal_error(
+                    format!("cannot check that requestState is used once: {e}"),
+                    None,
+                )
+            })?;
+            if !first {
                 return Err(refused());
             }
         }
         Ok(state)
     }
-}
-
-fn now_ms() -> u128 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis())
 }
 
 /// What the sealed `requestState` holds between rounds.
@@ -699,7 +721,7 @@ impl Rounds {
         }
         let bound_to = binding(&call, user);
         let SealedState { answers, flows, .. } = match call.request_state {
-            Some(sealed) => self.seal.open(sealed, &bound_to)?,
+            Some(sealed) => self.seal.open(sealed, &bound_to).await?,
             None => SealedState::default(),
         };
         let ask = Ask {
