@@ -348,6 +348,7 @@ macro_rules! integers {
             fn from_default(literal: $ty) -> Result<Self, Problem> {
                 Ok(literal)
             }
+            #[inline(always)]
             fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
                 let exact = validate::integer(schema, value)?;
                 <$ty>::try_from(exact).map_err(|_| Problem::OutOfRange {
@@ -383,6 +384,7 @@ impl ElicitValue for f64 {
     fn from_default(literal: f64) -> Result<Self, Problem> {
         Ok(literal)
     }
+    #[inline(always)]
     fn from_json(
         value: &Value,
         schema: &PrimitiveSchema,

@@ -69,6 +69,7 @@ fn length_needs_count(schema: &StringSchema, bytes: usize) -> bool {
 }
 
 /// Checks a JSON number against the schema's type (integer-ness) and inclusive bounds.
+#[inline]
 pub(crate) fn check_number(
     schema: &NumberSchema,
     value: &serde_json::Number,
@@ -94,11 +95,13 @@ pub(crate) fn check_number(
     Ok(())
 }
 
+#[inline]
 fn is_integral(value: &serde_json::Number) -> bool {
     value.is_i64() || value.is_u64() || value.as_f64().is_some_and(|f| f.fract() == 0.0)
 }
 
 /// Compares exactly when both sides are integers, so bounds near 2^63 do not round.
+#[inline]
 fn compare(value: &serde_json::Number, bound: &crate::schema::Number) -> std::cmp::Ordering {
     let exact = value
         .as_i64()
@@ -115,6 +118,7 @@ fn compare(value: &serde_json::Number, bound: &crate::schema::Number) -> std::cm
 }
 
 /// The value of an integer field, exactly, or why it is none.
+#[inline]
 pub(crate) fn integer(schema: &PrimitiveSchema, value: &Value) -> Result<i128, Problem> {
     let number = value.as_number().ok_or_else(|| Problem::WrongType {
         expected: "an integer",
@@ -144,6 +148,7 @@ pub(crate) fn integer(schema: &PrimitiveSchema, value: &Value) -> Result<i128, P
 }
 
 /// The value of a number field, or why it is none.
+#[inline]
 pub(crate) fn float(schema: &PrimitiveSchema, value: &Value) -> Result<f64, Problem> {
     let number = value.as_number().ok_or_else(|| Problem::WrongType {
         expected: "a number",
