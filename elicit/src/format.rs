@@ -62,8 +62,15 @@ fn dot_atom_end(bytes: &[u8]) -> Option<usize> {
 }
 
 /// From `i`, the index of the first byte not in `set` (the length when there is none). The
-/// loop the fast paths spend their time in: a bound check and a table lookup per byte.
+/// loop the fast paths spend their time in: table lookups, one branch per four bytes.
 fn run_in(bytes: &[u8], mut i: usize, set: &ByteSet) -> usize {
+    // Four bytes a step while all four are in: one branch for four lookups.
+    while let Some(&[a, b, c, d]) = bytes.get(i..i + 4) {
+        if !(set.contains(a) & set.contains(b) & set.contains(c) & set.contains(d)) {
+            break;
+        }
+        i += 4;
+    }
     while i < bytes.len() && set.contains(bytes[i]) {
         i += 1;
     }
