@@ -154,9 +154,8 @@ struct UrlClient {
 
 impl ClientHandler for UrlClient {
     fn get_info(&self) -> sdk::ClientConfig {
-        let mut capabilities = sdk::ClientCapabilities::default();
-        capabilities.elicitation =
-            Some(sdk::ElicitationCapability::try_from(&ElicitationCapability::url()).unwrap());
+        let capabilities =
+            sdk::ClientCapabilities::try_from(&ElicitationCapability::url()).unwrap();
         sdk::InitializeRequestParams::new(
             capabilities,
             sdk::Implementation::new("elicit-replicas-test", "0.0.0"),

@@ -119,9 +119,7 @@ impl TestClient {
 
 impl ClientHandler for TestClient {
     fn get_info(&self) -> sdk::ClientConfig {
-        let mut capabilities = sdk::ClientCapabilities::default();
-        capabilities.elicitation =
-            Some(sdk::ElicitationCapability::try_from(&self.declared).unwrap());
+        let capabilities = sdk::ClientCapabilities::try_from(&self.declared).unwrap();
         sdk::InitializeRequestParams::new(
             capabilities,
             sdk::Implementation::new("elicit-e2e-client", "0.0.0"),

@@ -18,6 +18,7 @@ mod stdio_server;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
+use elicit::ElicitationCapability;
 use rmcp::model::{
     self as sdk, CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig,
     Implementation, ProtocolVersion,
@@ -49,8 +50,8 @@ impl ScriptedClient {
 
 impl ClientHandler for ScriptedClient {
     fn get_info(&self) -> ClientConfig {
-        let mut capabilities = ClientCapabilities::default();
-        capabilities.elicitation = Some(sdk::ElicitationCapability::new());
+        // `{}`: the spec's form-only declaration.
+        let capabilities = ClientCapabilities::try_from(&ElicitationCapability::default()).unwrap();
         ClientConfig::new(capabilities, Implementation::new("scripted-client", "0"))
             .with_protocol_version(ProtocolVersion::V_2025_11_25)
     }
