@@ -12,21 +12,25 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
-use elicit::rmcp::{Ask, ConnectionPeers, ElicitError, RequestStateSeal, Rounds, UrlOutcome};
+use elicit::rmcp::{Ask, ConnectionPeers, ElicitError, Rounds, UrlOutcome};
 use elicit::server::{
-    Clock, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker, Initiator,
-    Inserted, MemoryStore, PendingEntry, RedisStore, StoreError, SystemClock, UrlPolicy, UserId,
+    Clock, CompletedElicitation, CompletionError, ConnectionId, ElicitationStore,
+    ElicitationTracker, Initiator, Inserted, MemoryStore, PendingEntry, RedisStore, StoreError,
+    SystemClock, UrlPolicy, UserId,
 };
 use elicit::{Elicit, ElicitOutcome, ElicitationCapability};
 use rmcp::model as sdk;
-use rmcp::service::{
-    Peer, RequestContext, RoleClient, RoleServer, RunningService, ServiceError, serve_directly,
-};
-use rmcp::{ClientHandler, ServerHandler, ServiceExt};
+use rmcp::service::{Peer, RequestContext, RoleClient, RoleServer, RunningService, ServiceError};
+use rmcp::{ClientHandler, ServerHandler};
 use serde_json::{Value, json};
+use support::rmcp::{
+    capital, capital_question, client_info, completed_text, error_of, input_required, seal, serve,
+    text, work_root,
+};
 use tokio::sync::mpsc;
 
 mod redis_server;
+mod support;
 
 // ---------------------------------------------------------------------------------------------
 // The server
@@ -71,12 +75,21 @@ struct UrlServer<S = MemoryStore> {
     calls: Arc<AtomicUsize>,
 }
 
-fn text(text: impl Into<String>) -> sdk::CallToolResult {
-    sdk::CallToolResult::success(vec![sdk::ContentBlock::text(text)])
-}
-
 fn connection() -> ConnectionId {
     ConnectionId::new("connection-1")
+}
+
+/// The URL step every tool asks: connect the Example account at `url`.
+async fn ask_to_connect<S: ElicitationStore>(
+    ask: &Ask,
+    tracker: &Tracker<S>,
+    initiator: &Initiator,
+    url: &str,
+) -> Result<UrlOutcome, ElicitError> {
+    ask.url(tracker, initiator, "Connect your Example account.", |id| {
+        url.replace("{id}", id.as_str())
+    })
+    .await
 }
 
 /// The tool, written once: connect an account, and say how it went.
@@ -86,14 +99,7 @@ async fn connect<S: ElicitationStore>(
     initiator: Initiator,
     url: Arc<str>,
 ) -> Result<sdk::CallToolResult, sdk::ErrorData> {
-    let outcome = ask
-        .url(
-            &tracker,
-            &initiator,
-            "Connect your Example account.",
-            |id| url.replace("{id}", id.as_str()),
-        )
-        .await;
+    let outcome = ask_to_connect(&ask, &tracker, &initiator, &url).await;
     Ok(match outcome {
         Ok(UrlOutcome::Completed(id)) => text(format!("connected {id}")),
         Ok(UrlOutcome::Declined) => text("declined"),
@@ -110,14 +116,7 @@ async fn connect_then_label<S: ElicitationStore>(
     initiator: Initiator,
     url: Arc<str>,
 ) -> Result<sdk::CallToolResult, sdk::ErrorData> {
-    let outcome = ask
-        .url(
-            &tracker,
-            &initiator,
-            "Connect your Example account.",
-            |id| url.replace("{id}", id.as_str()),
-        )
-        .await?;
+    let outcome = ask_to_connect(&ask, &tracker, &initiator, &url).await?;
     let UrlOutcome::Completed(id) = outcome else {
         return Ok(text("not connected"));
     };
@@ -136,12 +135,7 @@ async fn label_and_connect<S: ElicitationStore>(
 ) -> Result<sdk::CallToolResult, sdk::ErrorData> {
     let (label, connected) = tokio::join!(
         ask.form::<Label>(),
-        ask.url(
-            &tracker,
-            &initiator,
-            "Connect your Example account.",
-            |id| { url.replace("{id}", id.as_str()) }
-        )
+        ask_to_connect(&ask, &tracker, &initiator, &url)
     );
     Ok(match (label?, connected?) {
         (ElicitOutcome::Accepted(Label { label }), UrlOutcome::Completed(id)) => {
@@ -153,12 +147,7 @@ async fn label_and_connect<S: ElicitationStore>(
 
 #[allow(deprecated)] // rmcp deprecates sampling and roots (SEP-2577).
 async fn sample(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
-    let question: sdk::CreateMessageRequestParams = serde_json::from_value(json!({
-        "messages": [{"role": "user", "content": {"type": "text", "text": "Capital of France?"}}],
-        "maxTokens": 20
-    }))
-    .unwrap();
-    Ok(match ask.sample("capital", question).await {
+    Ok(match ask.sample("capital", capital_question()).await {
         Ok(result) => text(serde_json::to_value(result).unwrap()["content"]["text"].to_string()),
         Err(error) => error.to_tool_result(),
     })
@@ -264,20 +253,12 @@ struct UrlClient {
 
 impl ClientHandler for UrlClient {
     fn get_info(&self) -> sdk::ClientConfig {
-        let mut capabilities = if self.sampling_and_roots {
-            serde_json::from_value(json!({"sampling": {}, "roots": {}})).unwrap()
-        } else {
-            sdk::ClientCapabilities::default()
-        };
-        capabilities.elicitation = self
-            .declared
-            .as_ref()
-            .map(|declared| sdk::ElicitationCapability::try_from(declared).unwrap());
-        sdk::InitializeRequestParams::new(
-            capabilities,
-            sdk::Implementation::new("elicit-url-client", "0.0.0"),
+        client_info(
+            "elicit-url-client",
+            self.protocol.clone(),
+            self.declared.as_ref(),
+            self.sampling_and_roots,
         )
-        .with_protocol_version(self.protocol.clone())
     }
 
     async fn create_elicitation(
@@ -311,12 +292,7 @@ impl ClientHandler for UrlClient {
         _params: sdk::CreateMessageRequestParams,
         _context: RequestContext<RoleClient>,
     ) -> Result<sdk::CreateMessageResult, sdk::ErrorData> {
-        Ok(serde_json::from_value(json!({
-            "role": "assistant",
-            "content": {"type": "text", "text": "Paris"},
-            "model": "test-model"
-        }))
-        .unwrap())
+        Ok(capital())
     }
 
     #[allow(deprecated)]
@@ -324,7 +300,7 @@ impl ClientHandler for UrlClient {
         &self,
         _context: RequestContext<RoleClient>,
     ) -> Result<sdk::ListRootsResult, sdk::ErrorData> {
-        Ok(serde_json::from_value(json!({"roots": [{"uri": "file:///work"}]})).unwrap())
+        Ok(work_root())
     }
 }
 
@@ -339,6 +315,12 @@ fn alice() -> UserId {
 
 fn mallory() -> UserId {
     UserId::from_verified_subject("mallory").unwrap()
+}
+
+/// The elicitation id in the URL of the input request under `"url"`.
+fn url_id(requests: &sdk::InputRequests) -> String {
+    let request = serde_json::to_value(&requests["url"]).unwrap();
+    id_in(request["params"]["url"].as_str().unwrap())
 }
 
 /// The elicitation id in a URL made from [`URL`].
@@ -394,16 +376,11 @@ impl Setup {
     }
 
     async fn start_with<S: ElicitationStore + 'static>(self, store: S) -> Session<S> {
-        let codec = sdk::RequestStateCodec::new_with_keyring(
-            "k1",
-            [("k1", b"the-test-key-of-at-least-32-bytes".as_slice())],
-        )
-        .unwrap();
         let clock = TestClock::default();
         let tracker = ElicitationTracker::with_store(store, clock.clone(), UrlPolicy::production())
             .with_max_pending_per_user(self.max_pending);
         let server = UrlServer {
-            rounds: Rounds::new(RequestStateSeal::new(codec)).url_hold(self.hold),
+            rounds: Rounds::new(seal()).url_hold(self.hold),
             tracker: Arc::new(tracker),
             user: Arc::new(Mutex::new(alice())),
             bind_state: self.bind_state,
@@ -419,38 +396,7 @@ impl Setup {
             received: Arc::default(),
             browser: browser_sender,
         };
-        let (server_io, client_io) = tokio::io::duplex(1 << 16);
-        let (server_peer, client) = if self.protocol == sdk::ProtocolVersion::V_2025_11_25 {
-            let (running_server, client) = tokio::join!(
-                server.clone().serve(server_io),
-                handler.clone().serve(client_io)
-            );
-            let running_server = running_server.unwrap();
-            let peer = running_server.peer().clone();
-            tokio::spawn(async move {
-                let _ = running_server.waiting().await;
-            });
-            (peer, client.unwrap())
-        } else {
-            // 2026-07-28 has no handshake: each end starts knowing the other.
-            let running_server = serve_directly::<RoleServer, _, _, _, _>(
-                server.clone(),
-                server_io,
-                Some(handler.get_info()),
-            );
-            let peer = running_server.peer().clone();
-            tokio::spawn(async move {
-                let _ = running_server.waiting().await;
-            });
-            let mut server_info = server.get_info();
-            server_info.protocol_version = self.protocol;
-            let client = serve_directly::<RoleClient, _, _, _, _>(
-                handler.clone(),
-                client_io,
-                Some(server_info.into()),
-            );
-            (peer, client)
-        };
+        let (server_peer, client) = serve(server.clone(), handler.clone(), self.protocol).await;
         Session {
             client,
             handler,
@@ -477,13 +423,14 @@ impl<S: ElicitationStore + 'static> Session<S> {
         self.server.calls.load(Ordering::SeqCst)
     }
 
+    /// The connect page: Alice, signed in, completes the elicitation `id`.
+    async fn complete(&self, id: &str) -> Result<CompletedElicitation, CompletionError> {
+        self.server.tracker.complete(id, &alice()).await
+    }
+
     /// The whole call, rmcp's client answering and retrying as it does.
     async fn call(&self, tool: &str) -> Result<String, ServiceError> {
-        let result = self
-            .client
-            .call_tool(sdk::CallToolRequestParams::new(tool.to_owned()))
-            .await?;
-        Ok(result.content[0].as_text().unwrap().text.clone())
+        support::rmcp::call(&self.client, tool).await
     }
 
     /// One request, without rmcp's retry loop.
@@ -520,29 +467,6 @@ fn complete_after(session: &mut Session, delay: Duration) -> tokio::task::JoinHa
     })
 }
 
-fn input_required(response: sdk::CallToolResponse) -> sdk::InputRequiredResult {
-    match response {
-        sdk::CallToolResponse::InputRequired(result) => result,
-        other => panic!("expected an input-required result, got {other:?}"),
-    }
-}
-
-fn completed_text(response: sdk::CallToolResponse) -> String {
-    match response {
-        sdk::CallToolResponse::Complete(result) => {
-            result.content[0].as_text().unwrap().text.clone()
-        }
-        other => panic!("expected a complete result, got {other:?}"),
-    }
-}
-
-fn error_of(result: Result<sdk::CallToolResponse, ServiceError>) -> sdk::ErrorData {
-    match result {
-        Err(ServiceError::McpError(error)) => error,
-        other => panic!("expected a JSON-RPC error, got {other:?}"),
-    }
-}
-
 fn accept() -> Value {
     json!({"url": {"action": "accept"}})
 }
@@ -551,8 +475,7 @@ fn accept() -> Value {
 /// and the elicitation id (from the URL).
 async fn consented<S: ElicitationStore + 'static>(session: &Session<S>) -> (String, String) {
     let first = input_required(session.once("connect", None, None).await.unwrap());
-    let request = serde_json::to_value(&first.input_requests.unwrap()["url"]).unwrap();
-    let id = id_in(request["params"]["url"].as_str().unwrap());
+    let id = url_id(&first.input_requests.unwrap());
     let waiting = input_required(
         session
             .once("connect", Some(accept()), first.request_state.as_deref())
@@ -617,12 +540,7 @@ async fn on_2026_07_28_each_round_by_hand() {
     assert!(again.request_state.is_some());
 
     // The connect page completes it; 2026-07-28 has no notification to send.
-    let completed = session
-        .server
-        .tracker
-        .complete(&id, &alice())
-        .await
-        .unwrap();
+    let completed = session.complete(&id).await.unwrap();
     let peers = ConnectionPeers::new();
     peers.register(connection(), session.server_peer.clone());
     assert!(!peers.notify(&completed).await.unwrap());
@@ -679,14 +597,8 @@ async fn the_rounds_after_the_completion_replay_the_url_step_from_the_state() {
             .await
             .unwrap(),
     );
-    let request = serde_json::to_value(&first.input_requests.unwrap()["url"]).unwrap();
-    let id = id_in(request["params"]["url"].as_str().unwrap());
-    session
-        .server
-        .tracker
-        .complete(&id, &alice())
-        .await
-        .unwrap();
+    let id = url_id(&first.input_requests.unwrap());
+    session.complete(&id).await.unwrap();
     // Consent, and the step is already done: the next round asks for the label.
     let label_round = input_required(
         session
@@ -750,16 +662,10 @@ async fn a_form_and_the_url_awaited_together_go_out_in_one_round_over_a_slow_sto
         ["label", "url"],
         "both asks in the first round"
     );
-    let request = serde_json::to_value(&requests["url"]).unwrap();
-    let id = id_in(request["params"]["url"].as_str().unwrap());
+    let id = url_id(&requests);
     assert_eq!(session.server.tracker.store().0.len(), 1);
     // Consent and the label; the step is done before the retry, which collects it.
-    session
-        .server
-        .tracker
-        .complete(&id, &alice())
-        .await
-        .unwrap();
+    session.complete(&id).await.unwrap();
     let answers = json!({
         "url": {"action": "accept"},
         "label": {"action": "accept", "content": {"label": "work"}}
@@ -800,12 +706,7 @@ async fn another_users_state_is_refused() {
     // The state bound to the user: the seal refuses it.
     let session = v2026().start().await;
     let (state, id) = consented(&session).await;
-    session
-        .server
-        .tracker
-        .complete(&id, &alice())
-        .await
-        .unwrap();
+    session.complete(&id).await.unwrap();
     *session.server.user.lock().unwrap() = mallory();
     let error = error_of(session.once("connect", None, Some(&state)).await);
     assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
@@ -819,12 +720,7 @@ async fn another_users_state_is_refused() {
     .start()
     .await;
     let (state, id) = consented(&session).await;
-    session
-        .server
-        .tracker
-        .complete(&id, &alice())
-        .await
-        .unwrap();
+    session.complete(&id).await.unwrap();
     *session.server.user.lock().unwrap() = mallory();
     let error = error_of(session.once("connect", None, Some(&state)).await);
     assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
@@ -839,14 +735,9 @@ async fn a_completion_is_used_once() {
     let session = v2026().start().await;
     let (state, id) = consented(&session).await;
     // Completing twice: the second is refused.
-    session
-        .server
-        .tracker
-        .complete(&id, &alice())
-        .await
-        .unwrap();
+    session.complete(&id).await.unwrap();
     assert!(matches!(
-        session.server.tracker.complete(&id, &alice()).await,
+        session.complete(&id).await,
         Err(CompletionError::NotPending)
     ));
     let done = session.once("connect", None, Some(&state)).await.unwrap();
@@ -864,24 +755,12 @@ async fn an_expired_elicitation_is_refused() {
     let error = error_of(session.once("connect", None, Some(&state)).await);
     assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
     // Too late for the connect page as well.
-    assert!(
-        session
-            .server
-            .tracker
-            .complete(&id, &alice())
-            .await
-            .is_err()
-    );
+    assert!(session.complete(&id).await.is_err());
 
     // Completed in time but collected too late: refused too.
     let session = v2026().start().await;
     let (state, id) = consented(&session).await;
-    session
-        .server
-        .tracker
-        .complete(&id, &alice())
-        .await
-        .unwrap();
+    session.complete(&id).await.unwrap();
     session.clock.advance(TTL + Duration::from_secs(1));
     let error = error_of(session.once("connect", None, Some(&state)).await);
     assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
