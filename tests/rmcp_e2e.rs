@@ -4,6 +4,8 @@
 //! validate the content). Every message from the server to the client is recorded as it went
 //! over the wire, so the tests check the JSON the client actually got.
 
+mod support;
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -18,11 +20,11 @@ use elicit::{
 };
 use rmcp::model as sdk;
 use rmcp::service::{
-    NotificationContext, Peer, RequestContext, RoleClient, RoleServer, RunningService,
-    ServiceError, serve_directly,
+    NotificationContext, Peer, RequestContext, RoleClient, RoleServer, RunningService, ServiceError,
 };
 use rmcp::{ClientHandler, ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
+use support::rmcp::{client_info, error_of, forward_completion, serve, text};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
@@ -119,12 +121,12 @@ impl TestClient {
 
 impl ClientHandler for TestClient {
     fn get_info(&self) -> sdk::ClientConfig {
-        let capabilities = sdk::ClientCapabilities::try_from(&self.declared).unwrap();
-        sdk::InitializeRequestParams::new(
-            capabilities,
-            sdk::Implementation::new("elicit-e2e-client", "0.0.0"),
+        client_info(
+            "elicit-e2e-client",
+            sdk::ProtocolVersion::V_2025_11_25,
+            Some(&self.declared),
+            false,
         )
-        .with_protocol_version(sdk::ProtocolVersion::V_2025_11_25)
     }
 
     async fn create_elicitation(
@@ -170,9 +172,7 @@ impl ClientHandler for TestClient {
         notification: sdk::CustomNotification,
         _context: NotificationContext<RoleClient>,
     ) {
-        if let Ok(complete) = ElicitationCompleteNotification::try_from(&notification) {
-            let _ = self.completions.send(complete);
-        }
+        forward_completion(&notification, &self.completions);
     }
 }
 
@@ -196,10 +196,6 @@ fn alice() -> Initiator {
 
 fn connect_url(id: &elicit::ElicitationId) -> String {
     format!("https://mcp.example.com/connect?elicitationId={id}")
-}
-
-fn text(text: impl Into<String>) -> sdk::CallToolResult {
-    sdk::CallToolResult::success(vec![sdk::ContentBlock::text(text)])
 }
 
 impl ServerHandler for TestServer {
@@ -629,14 +625,11 @@ async fn a_form_only_client_is_never_sent_a_url_request() {
     assert!(s.tracker.store().is_empty(), "nothing was stored");
 
     // Nor told to complete one through -32042.
-    let error = s
-        .client
-        .call_tool(sdk::CallToolRequestParams::new("files"))
-        .await
-        .unwrap_err();
-    let ServiceError::McpError(rpc) = error else {
-        panic!("{error}")
-    };
+    let rpc = error_of(
+        s.client
+            .call_tool(sdk::CallToolRequestParams::new("files"))
+            .await,
+    );
     assert_eq!(rpc.code, sdk::ErrorCode::INVALID_REQUEST);
     assert!(s.tracker.store().is_empty());
 
@@ -724,14 +717,11 @@ async fn a_declined_url_elicitation_is_discarded() {
 #[tokio::test]
 async fn url_elicitation_required_reaches_the_client_as_the_spec_error() {
     let mut s = session(ElicitationCapability::form_and_url()).await;
-    let error = s
-        .client
-        .call_tool(sdk::CallToolRequestParams::new("files"))
-        .await
-        .unwrap_err();
-    let ServiceError::McpError(rpc) = error else {
-        panic!("{error}")
-    };
+    let rpc = error_of(
+        s.client
+            .call_tool(sdk::CallToolRequestParams::new("files"))
+            .await,
+    );
     let required = UrlElicitationRequiredError::try_from(&rpc).unwrap();
     let id = required.elicitations()[0].elicitation_id().clone();
     assert_eq!(s.tracker.store().len(), 1);
@@ -784,24 +774,12 @@ async fn url_elicitation_required_reaches_the_client_as_the_spec_error() {
 async fn session_2026(
     declared: ElicitationCapability,
 ) -> (RunningService<RoleClient, TestClient>, Peer<RoleServer>) {
-    let (server_io, client_io) = tokio::io::duplex(1 << 16);
     let (handler, _) = test_client(declared);
     handler.answer(Answer::Fill(booking_content()));
-    let mut client_info = handler.get_info();
-    client_info.protocol_version = sdk::ProtocolVersion::V_2026_07_28;
     let server = TestServer {
         tracker: Arc::new(ElicitationTracker::new(UrlPolicy::production())),
     };
-    let server = serve_directly::<RoleServer, _, _, _, _>(server, server_io, Some(client_info));
-    let peer = server.peer().clone();
-    tokio::spawn(async move {
-        let _ = server.waiting().await;
-    });
-    let mut server_info =
-        sdk::InitializeResult::new(sdk::ServerCapabilities::builder().enable_tools().build());
-    server_info.protocol_version = sdk::ProtocolVersion::V_2026_07_28;
-    let client =
-        serve_directly::<RoleClient, _, _, _, _>(handler, client_io, Some(server_info.into()));
+    let (peer, client) = serve(server, handler, sdk::ProtocolVersion::V_2026_07_28).await;
     (client, peer)
 }
 

@@ -1,19 +1,21 @@
 //! What the tests on rmcp share: a server and a client serving each other over an in-memory
 //! duplex on either protocol revision, the key that seals `requestState`, the client's
-//! declaration, sampling and roots as a scripted client answers them, and readers of what a
-//! tool call returned.
+//! declaration, sampling and roots as a scripted client answers them, the completion
+//! notifications it receives, and readers of what a tool call returned.
 
 use ::rmcp::model as sdk;
 use ::rmcp::service::{Peer, RoleClient, RoleServer, RunningService, ServiceError, serve_directly};
 use ::rmcp::{ClientHandler, ServerHandler, ServiceExt};
-use elicit::ElicitationCapability;
 use elicit::rmcp::RequestStateSeal;
+use elicit::{ElicitationCapability, ElicitationCompleteNotification};
 use serde_json::json;
+use tokio::sync::mpsc;
 
 /// Serves `server` and `client` to each other over an in-memory duplex on `protocol`: on
 /// 2025-11-25 over the `initialize` handshake; on 2026-07-28, which has no handshake, each end
-/// starts with what the other is, as rmcp's own tests of the input-required flow do. The server
-/// runs in a task of its own; its peer and the running client come back.
+/// starts with what the other is (its `get_info`, on `protocol`), as rmcp's own tests of the
+/// input-required flow do. The server runs in a task of its own; its peer and the running client
+/// come back.
 pub async fn serve<S: ServerHandler, C: ClientHandler>(
     server: S,
     client: C,
@@ -30,7 +32,8 @@ pub async fn serve<S: ServerHandler, C: ClientHandler>(
         });
         return (peer, client.expect("the client starts"));
     }
-    let client_info = client.get_info();
+    let mut client_info = client.get_info();
+    client_info.protocol_version = protocol.clone();
     let mut server_info = server.get_info();
     server_info.protocol_version = protocol;
     let running_server =
@@ -75,6 +78,17 @@ pub fn client_info(
     }
     sdk::InitializeRequestParams::new(capabilities, sdk::Implementation::new(name, "0.0.0"))
         .with_protocol_version(protocol)
+}
+
+/// A client's `on_custom_notification`: sends a `notifications/elicitation/complete` on to
+/// `completions`, for the test to wait on.
+pub fn forward_completion(
+    notification: &sdk::CustomNotification,
+    completions: &mpsc::UnboundedSender<ElicitationCompleteNotification>,
+) {
+    if let Ok(complete) = ElicitationCompleteNotification::try_from(notification) {
+        let _ = completions.send(complete);
+    }
 }
 
 /// A tool's successful result: one text block.
@@ -140,7 +154,7 @@ pub fn completed_text(response: sdk::CallToolResponse) -> String {
 }
 
 /// The JSON-RPC error that `result` must be.
-pub fn error_of(result: Result<sdk::CallToolResponse, ServiceError>) -> sdk::ErrorData {
+pub fn error_of<T: std::fmt::Debug>(result: Result<T, ServiceError>) -> sdk::ErrorData {
     match result {
         Err(ServiceError::McpError(error)) => error,
         other => panic!("expected a JSON-RPC error, got {other:?}"),
