@@ -25,6 +25,7 @@ use rmcp::service::{
 use rmcp::{ClientHandler, ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
 use support::rmcp::{client_info, error_of, forward_completion, serve, text};
+use support::tracker::connect_url;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
@@ -192,10 +193,6 @@ fn alice() -> Initiator {
         UserId::from_verified_subject("alice-sub").unwrap(),
         ConnectionId::new("session-1"),
     )
-}
-
-fn connect_url(id: &elicit::ElicitationId) -> String {
-    format!("https://mcp.example.com/connect?elicitationId={id}")
 }
 
 impl ServerHandler for TestServer {

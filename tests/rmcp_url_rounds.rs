@@ -8,15 +8,15 @@
 //! Also: `Ask::sample` and `Ask::roots` refuse, on 2025-11-25, a client that did not declare
 //! `sampling` or `roots`.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use elicit::rmcp::{Ask, ConnectionPeers, ElicitError, Rounds, UrlOutcome};
 use elicit::server::{
-    Clock, CompletedElicitation, CompletionError, ConnectionId, ElicitationStore,
-    ElicitationTracker, Initiator, Inserted, MemoryStore, PendingEntry, RedisStore, StoreError,
-    SystemClock, UrlPolicy, UserId,
+    CompletedElicitation, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker,
+    Initiator, Inserted, MemoryStore, PendingEntry, RedisStore, StoreError, SystemClock, UrlPolicy,
+    UserId,
 };
 use elicit::{Elicit, ElicitOutcome, ElicitationCapability};
 use rmcp::model as sdk;
@@ -27,6 +27,7 @@ use support::rmcp::{
     capital, capital_question, client_info, completed_text, error_of, input_required, seal, serve,
     text, work_root,
 };
+use support::tracker::TestClock;
 use tokio::sync::mpsc;
 
 mod redis_server;
@@ -34,22 +35,6 @@ mod support;
 
 // ---------------------------------------------------------------------------------------------
 // The server
-
-/// Wall time plus an offset the test moves, to expire elicitations without waiting.
-#[derive(Clone, Default)]
-struct TestClock(Arc<AtomicU64>);
-
-impl TestClock {
-    fn advance(&self, by: Duration) {
-        self.0.fetch_add(by.as_secs(), Ordering::SeqCst);
-    }
-}
-
-impl Clock for TestClock {
-    fn now(&self) -> SystemTime {
-        SystemTime::now() + Duration::from_secs(self.0.load(Ordering::SeqCst))
-    }
-}
 
 type Tracker<S = MemoryStore> = ElicitationTracker<S, TestClock>;
 
