@@ -24,7 +24,7 @@ use rmcp::service::{
 };
 use rmcp::{ClientHandler, ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
-use support::rmcp::{client_info, error_of, forward_completion, serve, text};
+use support::rmcp::{call, client_info, error_of, forward_completion, serve, text};
 use support::tracker::connect_url;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
@@ -572,13 +572,8 @@ async fn a_timeout_gives_up_waiting() {
 async fn a_tool_elicits_through_its_request_context() {
     let s = session(ElicitationCapability::form()).await;
     s.handler.answer(Answer::Fill(booking_content()));
-    let result = s
-        .client
-        .call_tool(sdk::CallToolRequestParams::new("book"))
-        .await
-        .unwrap();
     assert_eq!(
-        result.content[0].as_text().unwrap().text,
+        call(&s.client, "book").await.unwrap(),
         "booked for Ada on 2025-12-24"
     );
 
@@ -793,12 +788,8 @@ async fn on_2026_07_28_the_same_form_goes_through_input_required() {
 
     // The tool answers with an input-required result; rmcp's client answers the elicitation
     // through its handler and retries; the tool reads the answer with the derived parser.
-    let result = client
-        .call_tool(sdk::CallToolRequestParams::new("book"))
-        .await
-        .unwrap();
     assert_eq!(
-        result.content[0].as_text().unwrap().text,
+        call(&client, "book").await.unwrap(),
         "booked for Ada on 2025-12-24"
     );
     assert_eq!(

@@ -436,6 +436,14 @@ impl<S: ElicitationStore + 'static> Session<S> {
     }
 }
 
+/// The whole `connect` call, the user's browser completing the elicitation after `delay`: the
+/// tool's text and the elicitation id.
+async fn connect_in_browser(session: &mut Session, delay: Duration) -> (String, String) {
+    let browser = complete_after(session, delay);
+    let text = session.call("connect").await.unwrap();
+    (text, browser.await.unwrap())
+}
+
 /// The user's browser: opens each consented URL after `delay`, and the connect page completes
 /// the elicitation for the signed-in user.
 fn complete_after(session: &mut Session, delay: Duration) -> tokio::task::JoinHandle<String> {
@@ -477,9 +485,7 @@ async fn consented<S: ElicitationStore + 'static>(session: &Session<S>) -> (Stri
 #[tokio::test]
 async fn on_2026_07_28_consent_then_waiting_rounds_then_the_completion_reaches_the_handler() {
     let mut session = v2026().start().await;
-    let browser = complete_after(&mut session, Duration::from_millis(300));
-    let text = session.call("connect").await.unwrap();
-    let id = browser.await.unwrap();
+    let (text, id) = connect_in_browser(&mut session, Duration::from_millis(300)).await;
     assert_eq!(text, format!("connected {id}"));
     // The first round, the consent, and state-only rounds while the user was at the page.
     assert!(session.calls() >= 3, "{} calls", session.calls());
@@ -823,9 +829,7 @@ async fn a_client_without_url_mode_gets_32021_and_no_input_request() {
 #[tokio::test]
 async fn on_2025_11_25_the_same_tool_waits_for_the_completion() {
     let mut session = v2025().start().await;
-    let browser = complete_after(&mut session, Duration::from_millis(200));
-    let text = session.call("connect").await.unwrap();
-    let id = browser.await.unwrap();
+    let (text, id) = connect_in_browser(&mut session, Duration::from_millis(200)).await;
     assert_eq!(text, format!("connected {id}"));
     // One request, with its `elicitationId`.
     assert_eq!(session.calls(), 1);
