@@ -64,27 +64,33 @@ fn connection() -> ConnectionId {
     ConnectionId::new("connection-1")
 }
 
-/// The URL step every tool asks: connect the Example account at `url`.
-async fn ask_to_connect<S: ElicitationStore>(
-    ask: &Ask,
-    tracker: &Tracker<S>,
-    initiator: &Initiator,
-    url: &str,
-) -> Result<UrlOutcome, ElicitError> {
-    ask.url(tracker, initiator, "Connect your Example account.", |id| {
-        url.replace("{id}", id.as_str())
-    })
-    .await
+/// The URL step the connect tools ask: its tracker, who asks, and the URL (`{id}` standing for
+/// the elicitation id).
+struct ConnectStep<S> {
+    tracker: Arc<Tracker<S>>,
+    initiator: Initiator,
+    url: Arc<str>,
+}
+
+impl<S: ElicitationStore> ConnectStep<S> {
+    /// Asks the user to connect the Example account.
+    async fn ask(&self, ask: &Ask) -> Result<UrlOutcome, ElicitError> {
+        ask.url(
+            &self.tracker,
+            &self.initiator,
+            "Connect your Example account.",
+            |id| self.url.replace("{id}", id.as_str()),
+        )
+        .await
+    }
 }
 
 /// The tool, written once: connect an account, and say how it went.
 async fn connect<S: ElicitationStore>(
     ask: Ask,
-    tracker: Arc<Tracker<S>>,
-    initiator: Initiator,
-    url: Arc<str>,
+    step: ConnectStep<S>,
 ) -> Result<sdk::CallToolResult, sdk::ErrorData> {
-    let outcome = ask_to_connect(&ask, &tracker, &initiator, &url).await;
+    let outcome = step.ask(&ask).await;
     Ok(match outcome {
         Ok(UrlOutcome::Completed(id)) => text(format!("connected {id}")),
         Ok(UrlOutcome::Declined) => text("declined"),
@@ -97,11 +103,9 @@ async fn connect<S: ElicitationStore>(
 /// Connect, then a form: the rounds after the completion replay the URL step from the state.
 async fn connect_then_label<S: ElicitationStore>(
     ask: Ask,
-    tracker: Arc<Tracker<S>>,
-    initiator: Initiator,
-    url: Arc<str>,
+    step: ConnectStep<S>,
 ) -> Result<sdk::CallToolResult, sdk::ErrorData> {
-    let outcome = ask_to_connect(&ask, &tracker, &initiator, &url).await?;
+    let outcome = step.ask(&ask).await?;
     let UrlOutcome::Completed(id) = outcome else {
         return Ok(text("not connected"));
     };
@@ -114,14 +118,9 @@ async fn connect_then_label<S: ElicitationStore>(
 /// A form and the URL awaited together: both go out in the first round.
 async fn label_and_connect<S: ElicitationStore>(
     ask: Ask,
-    tracker: Arc<Tracker<S>>,
-    initiator: Initiator,
-    url: Arc<str>,
+    step: ConnectStep<S>,
 ) -> Result<sdk::CallToolResult, sdk::ErrorData> {
-    let (label, connected) = tokio::join!(
-        ask.form::<Label>(),
-        ask_to_connect(&ask, &tracker, &initiator, &url)
-    );
+    let (label, connected) = tokio::join!(ask.form::<Label>(), step.ask(&ask));
     Ok(match (label?, connected?) {
         (ElicitOutcome::Accepted(Label { label }), UrlOutcome::Completed(id)) => {
             text(format!("{label}: {id}"))
@@ -176,28 +175,29 @@ impl<S: ElicitationStore + 'static> ServerHandler for UrlServer<S> {
         self.calls.fetch_add(1, Ordering::SeqCst);
         let user = self.user.lock().unwrap().clone();
         let bound = self.bind_state.then_some(&user);
-        let initiator = Initiator::new(user.clone(), connection());
-        let (tracker, url) = (self.tracker.clone(), self.url.clone());
+        let step = ConnectStep {
+            tracker: self.tracker.clone(),
+            initiator: Initiator::new(user.clone(), connection()),
+            url: self.url.clone(),
+        };
         let rounds = &self.rounds;
         match request.name.as_ref() {
             "connect" => {
                 rounds
-                    .call_tool(&request, &context, bound, |ask| {
-                        connect(ask, tracker, initiator, url)
-                    })
+                    .call_tool(&request, &context, bound, |ask| connect(ask, step))
                     .await
             }
             "connect_then_label" => {
                 rounds
                     .call_tool(&request, &context, bound, |ask| {
-                        connect_then_label(ask, tracker, initiator, url)
+                        connect_then_label(ask, step)
                     })
                     .await
             }
             "label_and_connect" => {
                 rounds
                     .call_tool(&request, &context, bound, |ask| {
-                        label_and_connect(ask, tracker, initiator, url)
+                        label_and_connect(ask, step)
                     })
                     .await
             }
