@@ -177,9 +177,8 @@ fn main() {
     criterion::Criterion::default()
         .configure_from_args()
         .final_summary();
-    let ours = common::typical_ns("rmcp_elicit", "elicit_elicit_form");
-    let theirs = common::typical_ns("rmcp_elicit", "rmcp_elicit");
-    if let (Some(ours), Some(theirs)) = (ours, theirs) {
+    let measured = common::typical_pair("rmcp_elicit", "elicit_elicit_form", "rmcp_elicit");
+    if let Some((ours, theirs)) = measured {
         println!(
             "\nratio of this run (typical times as criterion reports them, one round trip each):"
         );

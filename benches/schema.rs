@@ -69,9 +69,12 @@ fn main() {
     criterion::Criterion::default()
         .configure_from_args()
         .final_summary();
-    let ours = common::typical_ns("schema", "elicit_requested_schema_json");
-    let schemars = common::typical_ns("schema", "schemars_schema_for_to_string");
-    if let (Some(ours), Some(schemars)) = (ours, schemars) {
+    let measured = common::typical_pair(
+        "schema",
+        "elicit_requested_schema_json",
+        "schemars_schema_for_to_string",
+    );
+    if let Some((ours, schemars)) = measured {
         println!("\nratio of this run (typical times, as criterion reports them):");
         println!(
             "  schemars at run time / elicit requested_schema_json = {:.0}x",

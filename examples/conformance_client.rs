@@ -26,6 +26,7 @@ use std::error::Error;
 
 use elicit::client::accept_form;
 use elicit::{ElicitMode, ElicitRequestParams, ElicitationCapability};
+use elicit_examples::check_loopback;
 use rmcp::model::{
     self as sdk, CallToolRequestParams, ClientCapabilities, ClientConfig, ContentBlock,
     Implementation, ProtocolVersion,
@@ -45,9 +46,9 @@ pub struct AcceptDefaultsClient;
 
 impl ClientHandler for AcceptDefaultsClient {
     fn get_info(&self) -> ClientConfig {
-        let mut capabilities = ClientCapabilities::default();
-        capabilities.elicitation =
-            sdk::ElicitationCapability::try_from(&declared_elicitation()).ok();
+        // Form mode (and URL mode) have no settings rmcp could not carry.
+        let capabilities =
+            ClientCapabilities::try_from(&declared_elicitation()).unwrap_or_default();
         ClientConfig::new(
             capabilities,
             Implementation::new("elicit-conformance-client", env!("CARGO_PKG_VERSION")),
@@ -101,18 +102,7 @@ fn server_url() -> Result<String, Box<dyn Error>> {
         .next_back()
         .filter(|arg| arg.starts_with("http"))
         .ok_or("usage: conformance_client <http://127.0.0.1:PORT/mcp>")?;
-    let host = url::Url::parse(&url)?
-        .host_str()
-        .map(str::to_owned)
-        .ok_or_else(|| format!("`{url}` has no host"))?;
-    let loopback = host == "localhost"
-        || host
-            .trim_matches(|c| c == '[' || c == ']')
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback());
-    if !loopback {
-        return Err(format!("this example talks to loopback servers only, not {host}").into());
-    }
+    check_loopback(&url)?;
     Ok(url)
 }
 

@@ -39,6 +39,7 @@ use elicit::{
     ElicitAction, ElicitRequestParams, ElicitationCapability, ElicitationCompleteNotification,
     UrlElicitationRequiredError,
 };
+use elicit_examples::check_loopback;
 use rmcp::model::{
     self as sdk, CallToolRequestParams, ClientCapabilities, ClientConfig, CustomNotification,
     Implementation, JsonObject, ProtocolVersion,
@@ -83,9 +84,9 @@ impl Completions {
 
 impl ClientHandler for TerminalClient {
     fn get_info(&self) -> ClientConfig {
-        let mut capabilities = ClientCapabilities::default();
-        capabilities.elicitation =
-            sdk::ElicitationCapability::try_from(&declared_elicitation()).ok();
+        // Form mode (and URL mode) have no settings rmcp could not carry.
+        let capabilities =
+            ClientCapabilities::try_from(&declared_elicitation()).unwrap_or_default();
         ClientConfig::new(
             capabilities,
             Implementation::new("elicit-terminal-client", env!("CARGO_PKG_VERSION")),
@@ -238,24 +239,6 @@ async fn run() -> Result<ExitCode, Box<dyn Error>> {
         }
     }
     outcome
-}
-
-/// This example talks to servers on this machine only.
-fn check_loopback(url: &str) -> Result<(), Box<dyn Error>> {
-    let host = url::Url::parse(url)?
-        .host_str()
-        .map(str::to_owned)
-        .ok_or_else(|| format!("`{url}` has no host"))?;
-    let loopback = host == "localhost"
-        || host
-            .trim_matches(|c| c == '[' || c == ']')
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback());
-    if loopback {
-        Ok(())
-    } else {
-        Err(format!("this example talks to loopback servers only, not {host}").into())
-    }
 }
 
 async fn call<T, E, A>(

@@ -6,6 +6,7 @@
 //! each server process has; `tests/replicas.rs` runs the same flows across real processes.
 
 mod redis_server;
+mod support;
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -17,7 +18,8 @@ use elicit::server::{
     CompletionError, Completions, ConnectionId, ElicitationTracker, Initiator, RedisStore, Routed,
     StartError, SystemClock, UrlPolicy, UserId,
 };
-use elicit::{ElicitationCapability, ElicitationCompleteNotification, ElicitationId};
+use elicit::{ElicitationCompleteNotification, ElicitationId};
+use support::tracker::{start, user};
 use tokio::sync::oneshot;
 
 type Tracker = ElicitationTracker<RedisStore, SystemClock>;
@@ -30,28 +32,8 @@ async fn replica(url: &str, prefix: &str) -> Tracker {
     ElicitationTracker::with_store(store, SystemClock, UrlPolicy::production())
 }
 
-fn user(subject: &str) -> UserId {
-    UserId::from_verified_subject(subject).unwrap()
-}
-
 fn on(replica: &str, session: &str, subject: &str) -> Initiator {
     Initiator::new(user(subject), ConnectionId::on_replica(replica, session))
-}
-
-fn connect_url(id: &ElicitationId) -> String {
-    format!("https://mcp.example.com/connect?elicitationId={id}")
-}
-
-async fn start(tracker: &Tracker, initiator: &Initiator) -> Result<ElicitationId, StartError> {
-    let pending = tracker
-        .start(
-            initiator,
-            Some(&ElicitationCapability::url()),
-            "Connect your Example Co account",
-            connect_url,
-        )
-        .await?;
-    Ok(pending.id().clone())
 }
 
 async fn next_within(

@@ -6,6 +6,7 @@
 
 mod examples_built;
 mod redis_server;
+mod support;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -19,6 +20,7 @@ use rmcp::model as sdk;
 use rmcp::service::{NotificationContext, RoleClient, RunningService, ServiceError};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientHandler, ServiceExt};
+use support::rmcp::{client_info, forward_completion};
 use tokio::sync::mpsc;
 
 const STARTUP_LIMIT: Duration = Duration::from_secs(30);
@@ -154,14 +156,12 @@ struct UrlClient {
 
 impl ClientHandler for UrlClient {
     fn get_info(&self) -> sdk::ClientConfig {
-        let mut capabilities = sdk::ClientCapabilities::default();
-        capabilities.elicitation =
-            Some(sdk::ElicitationCapability::try_from(&ElicitationCapability::url()).unwrap());
-        sdk::InitializeRequestParams::new(
-            capabilities,
-            sdk::Implementation::new("elicit-replicas-test", "0.0.0"),
+        client_info(
+            "elicit-replicas-test",
+            sdk::ProtocolVersion::V_2025_11_25,
+            Some(&ElicitationCapability::url()),
+            false,
         )
-        .with_protocol_version(sdk::ProtocolVersion::V_2025_11_25)
     }
 
     async fn on_custom_notification(
@@ -169,9 +169,7 @@ impl ClientHandler for UrlClient {
         notification: sdk::CustomNotification,
         _context: NotificationContext<RoleClient>,
     ) {
-        if let Ok(complete) = ElicitationCompleteNotification::try_from(&notification) {
-            let _ = self.completions.send(complete);
-        }
+        forward_completion(&notification, &self.completions);
     }
 }
 

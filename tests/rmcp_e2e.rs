@@ -4,6 +4,8 @@
 //! validate the content). Every message from the server to the client is recorded as it went
 //! over the wire, so the tests check the JSON the client actually got.
 
+mod support;
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -18,11 +20,12 @@ use elicit::{
 };
 use rmcp::model as sdk;
 use rmcp::service::{
-    NotificationContext, Peer, RequestContext, RoleClient, RoleServer, RunningService,
-    ServiceError, serve_directly,
+    NotificationContext, Peer, RequestContext, RoleClient, RoleServer, RunningService, ServiceError,
 };
 use rmcp::{ClientHandler, ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
+use support::rmcp::{call, client_info, error_of, forward_completion, serve, text};
+use support::tracker::connect_url;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
@@ -119,14 +122,12 @@ impl TestClient {
 
 impl ClientHandler for TestClient {
     fn get_info(&self) -> sdk::ClientConfig {
-        let mut capabilities = sdk::ClientCapabilities::default();
-        capabilities.elicitation =
-            Some(sdk::ElicitationCapability::try_from(&self.declared).unwrap());
-        sdk::InitializeRequestParams::new(
-            capabilities,
-            sdk::Implementation::new("elicit-e2e-client", "0.0.0"),
+        client_info(
+            "elicit-e2e-client",
+            sdk::ProtocolVersion::V_2025_11_25,
+            Some(&self.declared),
+            false,
         )
-        .with_protocol_version(sdk::ProtocolVersion::V_2025_11_25)
     }
 
     async fn create_elicitation(
@@ -172,9 +173,7 @@ impl ClientHandler for TestClient {
         notification: sdk::CustomNotification,
         _context: NotificationContext<RoleClient>,
     ) {
-        if let Ok(complete) = ElicitationCompleteNotification::try_from(&notification) {
-            let _ = self.completions.send(complete);
-        }
+        forward_completion(&notification, &self.completions);
     }
 }
 
@@ -194,14 +193,6 @@ fn alice() -> Initiator {
         UserId::from_verified_subject("alice-sub").unwrap(),
         ConnectionId::new("session-1"),
     )
-}
-
-fn connect_url(id: &elicit::ElicitationId) -> String {
-    format!("https://mcp.example.com/connect?elicitationId={id}")
-}
-
-fn text(text: impl Into<String>) -> sdk::CallToolResult {
-    sdk::CallToolResult::success(vec![sdk::ContentBlock::text(text)])
 }
 
 impl ServerHandler for TestServer {
@@ -581,13 +572,8 @@ async fn a_timeout_gives_up_waiting() {
 async fn a_tool_elicits_through_its_request_context() {
     let s = session(ElicitationCapability::form()).await;
     s.handler.answer(Answer::Fill(booking_content()));
-    let result = s
-        .client
-        .call_tool(sdk::CallToolRequestParams::new("book"))
-        .await
-        .unwrap();
     assert_eq!(
-        result.content[0].as_text().unwrap().text,
+        call(&s.client, "book").await.unwrap(),
         "booked for Ada on 2025-12-24"
     );
 
@@ -631,14 +617,11 @@ async fn a_form_only_client_is_never_sent_a_url_request() {
     assert!(s.tracker.store().is_empty(), "nothing was stored");
 
     // Nor told to complete one through -32042.
-    let error = s
-        .client
-        .call_tool(sdk::CallToolRequestParams::new("files"))
-        .await
-        .unwrap_err();
-    let ServiceError::McpError(rpc) = error else {
-        panic!("{error}")
-    };
+    let rpc = error_of(
+        s.client
+            .call_tool(sdk::CallToolRequestParams::new("files"))
+            .await,
+    );
     assert_eq!(rpc.code, sdk::ErrorCode::INVALID_REQUEST);
     assert!(s.tracker.store().is_empty());
 
@@ -726,14 +709,11 @@ async fn a_declined_url_elicitation_is_discarded() {
 #[tokio::test]
 async fn url_elicitation_required_reaches_the_client_as_the_spec_error() {
     let mut s = session(ElicitationCapability::form_and_url()).await;
-    let error = s
-        .client
-        .call_tool(sdk::CallToolRequestParams::new("files"))
-        .await
-        .unwrap_err();
-    let ServiceError::McpError(rpc) = error else {
-        panic!("{error}")
-    };
+    let rpc = error_of(
+        s.client
+            .call_tool(sdk::CallToolRequestParams::new("files"))
+            .await,
+    );
     let required = UrlElicitationRequiredError::try_from(&rpc).unwrap();
     let id = required.elicitations()[0].elicitation_id().clone();
     assert_eq!(s.tracker.store().len(), 1);
@@ -786,24 +766,12 @@ async fn url_elicitation_required_reaches_the_client_as_the_spec_error() {
 async fn session_2026(
     declared: ElicitationCapability,
 ) -> (RunningService<RoleClient, TestClient>, Peer<RoleServer>) {
-    let (server_io, client_io) = tokio::io::duplex(1 << 16);
     let (handler, _) = test_client(declared);
     handler.answer(Answer::Fill(booking_content()));
-    let mut client_info = handler.get_info();
-    client_info.protocol_version = sdk::ProtocolVersion::V_2026_07_28;
     let server = TestServer {
         tracker: Arc::new(ElicitationTracker::new(UrlPolicy::production())),
     };
-    let server = serve_directly::<RoleServer, _, _, _, _>(server, server_io, Some(client_info));
-    let peer = server.peer().clone();
-    tokio::spawn(async move {
-        let _ = server.waiting().await;
-    });
-    let mut server_info =
-        sdk::InitializeResult::new(sdk::ServerCapabilities::builder().enable_tools().build());
-    server_info.protocol_version = sdk::ProtocolVersion::V_2026_07_28;
-    let client =
-        serve_directly::<RoleClient, _, _, _, _>(handler, client_io, Some(server_info.into()));
+    let (peer, client) = serve(server, handler, sdk::ProtocolVersion::V_2026_07_28).await;
     (client, peer)
 }
 
@@ -820,12 +788,8 @@ async fn on_2026_07_28_the_same_form_goes_through_input_required() {
 
     // The tool answers with an input-required result; rmcp's client answers the elicitation
     // through its handler and retries; the tool reads the answer with the derived parser.
-    let result = client
-        .call_tool(sdk::CallToolRequestParams::new("book"))
-        .await
-        .unwrap();
     assert_eq!(
-        result.content[0].as_text().unwrap().text,
+        call(&client, "book").await.unwrap(),
         "booked for Ada on 2025-12-24"
     );
     assert_eq!(

@@ -3,6 +3,8 @@
 //! that accepts defaults), and the stdio hotel's booking and cancellation. Nothing touches the
 //! network.
 
+mod support;
+
 #[allow(dead_code)]
 #[path = "../examples/conformance_server.rs"]
 mod conformance_server;
@@ -18,13 +20,15 @@ mod stdio_server;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
+use elicit::ElicitationCapability;
 use rmcp::model::{
     self as sdk, CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig,
     Implementation, ProtocolVersion,
 };
-use rmcp::service::{RequestContext, RoleClient, RoleServer, RunningService, serve_directly};
-use rmcp::{ClientHandler, ErrorData, ServerHandler, ServiceExt};
+use rmcp::service::{RequestContext, RoleClient, RunningService};
+use rmcp::{ClientHandler, ErrorData, ServerHandler};
 use serde_json::{Value, json};
+use support::rmcp::serve;
 
 /// A client that declares form mode and answers each elicitation with the next scripted result,
 /// keeping the requests it received.
@@ -49,8 +53,8 @@ impl ScriptedClient {
 
 impl ClientHandler for ScriptedClient {
     fn get_info(&self) -> ClientConfig {
-        let mut capabilities = ClientCapabilities::default();
-        capabilities.elicitation = Some(sdk::ElicitationCapability::new());
+        // `{}`: the spec's form-only declaration.
+        let capabilities = ClientCapabilities::try_from(&ElicitationCapability::default()).unwrap();
         ClientConfig::new(capabilities, Implementation::new("scripted-client", "0"))
             .with_protocol_version(ProtocolVersion::V_2025_11_25)
     }
@@ -74,39 +78,21 @@ impl ClientHandler for ScriptedClient {
     }
 }
 
-async fn connect<S, C>(server: S, client: C) -> RunningService<RoleClient, C>
-where
-    S: ServerHandler,
-    C: ClientHandler,
-{
-    let (server_side, client_side) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        let running = server.serve(server_side).await.expect("the server starts");
-        let _ = running.waiting().await;
-    });
-    client
-        .serve(client_side)
-        .await
-        .expect("the client connects")
+/// A 2025-11-25 connection, over the `initialize` handshake.
+async fn connect<S: ServerHandler, C: ClientHandler>(
+    server: S,
+    client: C,
+) -> RunningService<RoleClient, C> {
+    serve(server, client, ProtocolVersion::V_2025_11_25).await.1
 }
 
 /// A 2026-07-28 connection: that revision has no `initialize`, so both ends start knowing the
-/// other, as rmcp's own tests of the input-required flow do.
-async fn connect_2026<S, C>(server: S, client: C) -> RunningService<RoleClient, C>
-where
-    S: ServerHandler,
-    C: ClientHandler,
-{
-    let (server_side, client_side) = tokio::io::duplex(64 * 1024);
-    let mut client_info = client.get_info();
-    client_info.protocol_version = ProtocolVersion::V_2026_07_28;
-    let mut server_info = server.get_info();
-    server_info.protocol_version = ProtocolVersion::V_2026_07_28;
-    let running = serve_directly::<RoleServer, _, _, _, _>(server, server_side, Some(client_info));
-    tokio::spawn(async move {
-        let _ = running.waiting().await;
-    });
-    serve_directly::<RoleClient, _, _, _, _>(client, client_side, Some(server_info.into()))
+/// other.
+async fn connect_2026<S: ServerHandler, C: ClientHandler>(
+    server: S,
+    client: C,
+) -> RunningService<RoleClient, C> {
+    serve(server, client, ProtocolVersion::V_2026_07_28).await.1
 }
 
 async fn call(

@@ -5,6 +5,7 @@
 //! schema it receives, scripted by the form's message.
 
 mod redis_server;
+mod support;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -16,11 +17,13 @@ use elicit::rmcp::{Ask, RequestStateSeal, Rounds};
 use elicit::server::{RedisStore, UserId};
 use elicit::{Elicit, ElicitOutcome, ElicitRequestParams, ElicitResult, ElicitationCapability};
 use rmcp::model as sdk;
-use rmcp::service::{
-    Peer, RequestContext, RoleClient, RoleServer, RunningService, ServiceError, serve_directly,
-};
-use rmcp::{ClientHandler, ServerHandler, ServiceExt};
+use rmcp::service::{Peer, RequestContext, RoleClient, RoleServer, RunningService, ServiceError};
+use rmcp::{ClientHandler, ServerHandler};
 use serde_json::{Map, Value, json};
+use support::rmcp::{
+    capital, capital_question, client_info, completed_text, error_of, input_required, seal, serve,
+    text, work_root,
+};
 
 // ---------------------------------------------------------------------------------------------
 // The forms
@@ -71,10 +74,6 @@ struct Confirm {
 // ---------------------------------------------------------------------------------------------
 // The tools, written once
 
-fn text(text: impl Into<String>) -> sdk::CallToolResult {
-    sdk::CallToolResult::success(vec![sdk::ContentBlock::text(text)])
-}
-
 async fn book(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
     Ok(match ask.form::<Booking>().await {
         Ok(ElicitOutcome::Accepted(booking)) => text(format!("{booking:?}")),
@@ -114,14 +113,9 @@ async fn stay(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
 /// A form, a sampling request and the roots, asked at once: they go out in one round.
 #[allow(deprecated)] // rmcp deprecates sampling and roots (SEP-2577); 2026-07-28 has them.
 async fn mixed(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
-    let question: sdk::CreateMessageRequestParams = serde_json::from_value(json!({
-        "messages": [{"role": "user", "content": {"type": "text", "text": "Capital of France?"}}],
-        "maxTokens": 20
-    }))
-    .unwrap();
     let (traveller, sampled, roots) = tokio::join!(
         ask.form_as::<Traveller>("user_name"),
-        ask.sample("capital", question),
+        ask.sample("capital", capital_question()),
         ask.roots("client_roots"),
     );
     let name = traveller?.accepted().map(|t| t.name).unwrap_or_default();
@@ -242,17 +236,12 @@ fn object(value: Value) -> Map<String, Value> {
 impl ClientHandler for TestClient {
     fn get_info(&self) -> sdk::ClientConfig {
         // Sampling and roots, always; elicitation as the test says.
-        let mut capabilities: sdk::ClientCapabilities =
-            serde_json::from_value(json!({"sampling": {}, "roots": {}})).unwrap();
-        capabilities.elicitation = self
-            .declared
-            .as_ref()
-            .map(|declared| sdk::ElicitationCapability::try_from(declared).unwrap());
-        sdk::InitializeRequestParams::new(
-            capabilities,
-            sdk::Implementation::new("elicit-rounds-client", "0.0.0"),
+        client_info(
+            "elicit-rounds-client",
+            self.protocol.clone(),
+            self.declared.as_ref(),
+            true,
         )
-        .with_protocol_version(self.protocol.clone())
     }
 
     async fn create_elicitation(
@@ -282,12 +271,7 @@ impl ClientHandler for TestClient {
         _context: RequestContext<RoleClient>,
     ) -> Result<sdk::CreateMessageResult, sdk::ErrorData> {
         self.received.lock().unwrap().push("sampling".to_owned());
-        Ok(serde_json::from_value(json!({
-            "role": "assistant",
-            "content": {"type": "text", "text": "Paris"},
-            "model": "test-model"
-        }))
-        .unwrap())
+        Ok(capital())
     }
 
     #[allow(deprecated)]
@@ -296,24 +280,12 @@ impl ClientHandler for TestClient {
         _context: RequestContext<RoleClient>,
     ) -> Result<sdk::ListRootsResult, sdk::ErrorData> {
         self.received.lock().unwrap().push("roots".to_owned());
-        Ok(
-            serde_json::from_value(json!({"roots": [{"uri": "file:///work", "name": "work"}]}))
-                .unwrap(),
-        )
+        Ok(work_root())
     }
 }
 
 // ---------------------------------------------------------------------------------------------
 // The harness
-
-fn seal() -> RequestStateSeal {
-    let codec = sdk::RequestStateCodec::new_with_keyring(
-        "k1",
-        [("k1", b"the-test-key-of-at-least-32-bytes".as_slice())],
-    )
-    .unwrap();
-    RequestStateSeal::new(codec)
-}
 
 fn script() -> HashMap<String, Answer> {
     let fill = |message: &str, content: Value| (message.to_owned(), Answer::Fill(content));
@@ -344,11 +316,7 @@ impl Session {
     }
 
     async fn call(&self, tool: &str) -> Result<String, ServiceError> {
-        let result = self
-            .client
-            .call_tool(sdk::CallToolRequestParams::new(tool.to_owned()))
-            .await?;
-        Ok(result.content[0].as_text().unwrap().text.clone())
+        support::rmcp::call(&self.client, tool).await
     }
 }
 
@@ -385,7 +353,6 @@ impl Setup {
     }
 
     async fn start(self) -> Session {
-        let (server_io, client_io) = tokio::io::duplex(1 << 16);
         let server = TestServer {
             rounds: Rounds::new(self.seal),
             user: Arc::default(),
@@ -397,40 +364,7 @@ impl Setup {
             script: Arc::new(self.script),
             received: Arc::default(),
         };
-        if self.protocol == sdk::ProtocolVersion::V_2025_11_25 {
-            // Over the `initialize` handshake.
-            let (running_server, client) = tokio::join!(
-                server.clone().serve(server_io),
-                handler.clone().serve(client_io)
-            );
-            let running_server = running_server.unwrap();
-            let peer = running_server.peer().clone();
-            tokio::spawn(async move {
-                let _ = running_server.waiting().await;
-            });
-            return Session {
-                client: client.unwrap(),
-                handler,
-                server,
-                _server_peer: peer,
-            };
-        }
-        // 2026-07-28 has no handshake: both ends start with what the other is, as rmcp's own
-        // tests of the input-required flow do.
-        let client_info = handler.get_info();
-        let running_server =
-            serve_directly::<RoleServer, _, _, _, _>(server.clone(), server_io, Some(client_info));
-        let peer = running_server.peer().clone();
-        tokio::spawn(async move {
-            let _ = running_server.waiting().await;
-        });
-        let mut server_info = server.get_info();
-        server_info.protocol_version = self.protocol;
-        let client = serve_directly::<RoleClient, _, _, _, _>(
-            handler.clone(),
-            client_io,
-            Some(server_info.into()),
-        );
+        let (peer, client) = serve(server.clone(), handler.clone(), self.protocol).await;
         Session {
             client,
             handler,
@@ -456,18 +390,20 @@ async fn once(
     session.client.call_tool_once(request).await
 }
 
-fn input_required(response: sdk::CallToolResponse) -> sdk::InputRequiredResult {
-    match response {
-        sdk::CallToolResponse::InputRequired(result) => result,
-        other => panic!("expected an input-required result, got {other:?}"),
-    }
+/// The first round of `tool`, which must ask for input.
+async fn first_round(session: &Session, tool: &str) -> sdk::InputRequiredResult {
+    input_required(
+        once(session, sdk::CallToolRequestParams::new(tool.to_owned()))
+            .await
+            .unwrap(),
+    )
 }
 
-fn error_code(result: Result<sdk::CallToolResponse, ServiceError>) -> sdk::ErrorData {
-    match result {
-        Err(ServiceError::McpError(error)) => error,
-        other => panic!("expected a JSON-RPC error, got {other:?}"),
-    }
+/// The retry of `book` with `state`, answering the booking form.
+fn book_retry(state: impl Into<String>) -> sdk::CallToolRequestParams {
+    sdk::CallToolRequestParams::new("book")
+        .with_input_responses(booking_answer())
+        .with_request_state(state.into())
 }
 
 fn booking_answer() -> sdk::InputResponses {
@@ -504,11 +440,7 @@ async fn the_same_tool_gives_the_same_typed_value_on_both_revisions() {
 #[tokio::test]
 async fn on_2026_07_28_the_form_goes_out_in_an_input_required_result() {
     let session = v2026().start().await;
-    let first = input_required(
-        once(&session, sdk::CallToolRequestParams::new("book"))
-            .await
-            .unwrap(),
-    );
+    let first = first_round(&session, "book").await;
     let json = serde_json::to_value(&first).unwrap();
     assert_eq!(json["resultType"], "input_required");
     let requests = json["inputRequests"].as_object().unwrap();
@@ -583,7 +515,7 @@ async fn a_prompt_asks_like_a_tool_on_both_revisions() {
         .with_input_responses(booking_answer())
         .with_request_state(first.request_state.unwrap());
     assert_eq!(
-        error_code(once(&session, retry).await).code,
+        error_of(once(&session, retry).await).code,
         sdk::ErrorCode::INVALID_PARAMS
     );
 }
@@ -605,11 +537,7 @@ async fn two_forms_in_one_round() {
     // Both forms in the first round, both answers on the one retry.
     assert_eq!(new.calls(), 2);
 
-    let first = input_required(
-        once(&new, sdk::CallToolRequestParams::new("trip"))
-            .await
-            .unwrap(),
-    );
+    let first = first_round(&new, "trip").await;
     let keys: Vec<_> = first.input_requests.unwrap().into_keys().collect();
     assert_eq!(keys, ["payment", "traveller"]);
 }
@@ -642,11 +570,7 @@ async fn a_form_sampling_and_roots_in_one_round() {
         assert_eq!(received, ["Who travels?", "roots", "sampling"]);
     }
     let session = v2026().start().await;
-    let first = input_required(
-        once(&session, sdk::CallToolRequestParams::new("mixed"))
-            .await
-            .unwrap(),
-    );
+    let first = first_round(&session, "mixed").await;
     let json = serde_json::to_value(first.input_requests.unwrap()).unwrap();
     assert_eq!(json["user_name"]["method"], "elicitation/create");
     assert_eq!(json["capital"]["method"], "sampling/createMessage");
@@ -660,11 +584,7 @@ async fn a_form_sampling_and_roots_in_one_round() {
 #[tokio::test]
 async fn tampered_state_is_refused() {
     let session = v2026().start().await;
-    let first = input_required(
-        once(&session, sdk::CallToolRequestParams::new("book"))
-            .await
-            .unwrap(),
-    );
+    let first = first_round(&session, "book").await;
     let state = first.request_state.unwrap();
     // Each character of the token changed in turn is refused (the token is base64url; a change
     // in the last character may only touch padding bits, so change two).
@@ -678,16 +598,12 @@ async fn tampered_state_is_refused() {
         "rs2.forged".to_owned(),
         String::new(),
     ] {
-        let retry = sdk::CallToolRequestParams::new("book")
-            .with_input_responses(booking_answer())
-            .with_request_state(bad.clone());
-        let error = error_code(once(&session, retry).await);
+        let retry = book_retry(bad.clone());
+        let error = error_of(once(&session, retry).await);
         assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS, "{bad}");
     }
     // The untouched state still works.
-    let retry = sdk::CallToolRequestParams::new("book")
-        .with_input_responses(booking_answer())
-        .with_request_state(state);
+    let retry = book_retry(state);
     assert!(matches!(
         once(&session, retry).await.unwrap(),
         sdk::CallToolResponse::Complete(_)
@@ -715,14 +631,14 @@ async fn state_is_bound_to_the_tool_its_arguments_and_the_user() {
             .with_request_state(state.clone())
     };
     // Another tool, other arguments: refused.
-    let error = error_code(once(&session, retry("trip", arguments.clone())).await);
+    let error = error_of(once(&session, retry("trip", arguments.clone())).await);
     assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
     let other = object(json!({"table": 5, "where": {"a": 1, "b": 2}}));
-    let error = error_code(once(&session, retry("book", other)).await);
+    let error = error_of(once(&session, retry("book", other)).await);
     assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
     // Another user: refused.
     *session.server.user.lock().unwrap() = Some(UserId::from_verified_subject("mallory").unwrap());
-    let error = error_code(once(&session, retry("book", arguments.clone())).await);
+    let error = error_of(once(&session, retry("book", arguments.clone())).await);
     assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
     // The same user, the same arguments with the keys in another order: accepted.
     *session.server.user.lock().unwrap() = Some(UserId::from_verified_subject("alice").unwrap());
@@ -739,17 +655,11 @@ async fn expired_state_is_refused() {
         .seal(seal().ttl(Duration::from_millis(50)))
         .start()
         .await;
-    let first = input_required(
-        once(&session, sdk::CallToolRequestParams::new("book"))
-            .await
-            .unwrap(),
-    );
+    let first = first_round(&session, "book").await;
     tokio::time::sleep(Duration::from_millis(120)).await;
-    let retry = sdk::CallToolRequestParams::new("book")
-        .with_input_responses(booking_answer())
-        .with_request_state(first.request_state.unwrap());
+    let retry = book_retry(first.request_state.unwrap());
     assert_eq!(
-        error_code(once(&session, retry).await).code,
+        error_of(once(&session, retry).await).code,
         sdk::ErrorCode::INVALID_PARAMS
     );
 }
@@ -760,18 +670,8 @@ async fn state_sealed_with_a_retired_key_is_refused_and_a_rotated_key_opens() {
     let new_key = b"the-new-key-of-at-least-32-bytes!".as_slice();
     let old_only = sdk::RequestStateCodec::new_with_keyring("old", [("old", old_key)]).unwrap();
     let signer = v2026().seal(RequestStateSeal::new(old_only)).start().await;
-    let state = input_required(
-        once(&signer, sdk::CallToolRequestParams::new("book"))
-            .await
-            .unwrap(),
-    )
-    .request_state
-    .unwrap();
-    let retry = || {
-        sdk::CallToolRequestParams::new("book")
-            .with_input_responses(booking_answer())
-            .with_request_state(state.clone())
-    };
+    let state = first_round(&signer, "book").await.request_state.unwrap();
+    let retry = || book_retry(state.clone());
     // A replica that signs with the new key and still holds the old one opens it.
     let rotated =
         sdk::RequestStateCodec::new_with_keyring("new", [("old", old_key), ("new", new_key)])
@@ -785,7 +685,7 @@ async fn state_sealed_with_a_retired_key_is_refused_and_a_rotated_key_opens() {
     let retired = sdk::RequestStateCodec::new_with_keyring("new", [("new", new_key)]).unwrap();
     let after = v2026().seal(RequestStateSeal::new(retired)).start().await;
     assert_eq!(
-        error_code(once(&after, retry()).await).code,
+        error_of(once(&after, retry()).await).code,
         sdk::ErrorCode::INVALID_PARAMS
     );
 }
@@ -793,22 +693,14 @@ async fn state_sealed_with_a_retired_key_is_refused_and_a_rotated_key_opens() {
 #[tokio::test]
 async fn single_use_state_cannot_be_replayed() {
     let session = v2026().seal(seal().single_use()).start().await;
-    let state = input_required(
-        once(&session, sdk::CallToolRequestParams::new("book"))
-            .await
-            .unwrap(),
-    )
-    .request_state
-    .unwrap();
-    let retry = sdk::CallToolRequestParams::new("book")
-        .with_input_responses(booking_answer())
-        .with_request_state(state);
+    let state = first_round(&session, "book").await.request_state.unwrap();
+    let retry = book_retry(state);
     assert!(matches!(
         once(&session, retry.clone()).await.unwrap(),
         sdk::CallToolResponse::Complete(_)
     ));
     assert_eq!(
-        error_code(once(&session, retry).await).code,
+        error_of(once(&session, retry).await).code,
         sdk::ErrorCode::INVALID_PARAMS
     );
 }
@@ -831,39 +723,26 @@ async fn single_use_in_redis_holds_across_replicas() {
         v2026().seal(seal().single_use_in(store)).start().await
     };
     let (a, b) = (replica().await, replica().await);
-    let retry_of = |state: String| {
-        sdk::CallToolRequestParams::new("book")
-            .with_input_responses(booking_answer())
-            .with_request_state(state)
-    };
-    let first_round = |session| async move {
-        input_required(
-            once(session, sdk::CallToolRequestParams::new("book"))
-                .await
-                .unwrap(),
-        )
-        .request_state
-        .unwrap()
-    };
 
     // Sealed on A, opened on B, replayed to A and to B: refused.
-    let state = first_round(&a).await;
+    let state = first_round(&a, "book").await.request_state.unwrap();
     assert!(matches!(
-        once(&b, retry_of(state.clone())).await.unwrap(),
+        once(&b, book_retry(state.clone())).await.unwrap(),
         sdk::CallToolResponse::Complete(_)
     ));
-    assert_eq!(
-        error_code(once(&a, retry_of(state.clone())).await).code,
-        sdk::ErrorCode::INVALID_PARAMS
-    );
-    assert_eq!(
-        error_code(once(&b, retry_of(state)).await).code,
-        sdk::ErrorCode::INVALID_PARAMS
-    );
+    for replica in [&a, &b] {
+        assert_eq!(
+            error_of(once(replica, book_retry(state.clone())).await).code,
+            sdk::ErrorCode::INVALID_PARAMS
+        );
+    }
 
     // One state sent to both at once: exactly one opens it.
-    let state = first_round(&a).await;
-    let (on_a, on_b) = tokio::join!(once(&a, retry_of(state.clone())), once(&b, retry_of(state)));
+    let state = first_round(&a, "book").await.request_state.unwrap();
+    let (on_a, on_b) = tokio::join!(
+        once(&a, book_retry(state.clone())),
+        once(&b, book_retry(state))
+    );
     let completed = [on_a, on_b]
         .into_iter()
         .filter(|outcome| matches!(outcome, Ok(sdk::CallToolResponse::Complete(_))))
@@ -874,16 +753,8 @@ async fn single_use_in_redis_holds_across_replicas() {
 #[tokio::test]
 async fn without_single_use_a_state_opens_again() {
     let session = v2026().start().await;
-    let state = input_required(
-        once(&session, sdk::CallToolRequestParams::new("book"))
-            .await
-            .unwrap(),
-    )
-    .request_state
-    .unwrap();
-    let retry = sdk::CallToolRequestParams::new("book")
-        .with_input_responses(booking_answer())
-        .with_request_state(state);
+    let state = first_round(&session, "book").await.request_state.unwrap();
+    let retry = book_retry(state);
     for _ in 0..2 {
         assert!(matches!(
             once(&session, retry.clone()).await.unwrap(),
@@ -898,13 +769,7 @@ async fn without_single_use_a_state_opens_again() {
 #[tokio::test]
 async fn a_missing_or_malformed_response_asks_again_and_extra_keys_are_ignored() {
     let session = v2026().start().await;
-    let state = input_required(
-        once(&session, sdk::CallToolRequestParams::new("book"))
-            .await
-            .unwrap(),
-    )
-    .request_state
-    .unwrap();
+    let state = first_round(&session, "book").await.request_state.unwrap();
     let responses = [
         // Nothing under the key asked, an answer under a key never asked.
         sdk::InputResponses::from([(
@@ -929,10 +794,8 @@ async fn a_missing_or_malformed_response_asks_again_and_extra_keys_are_ignored()
     let retry = sdk::CallToolRequestParams::new("book")
         .with_input_responses(responses)
         .with_request_state(state);
-    let sdk::CallToolResponse::Complete(result) = once(&session, retry).await.unwrap() else {
-        panic!("expected the tool's result");
-    };
-    assert!(result.content[0].as_text().unwrap().text.contains("Ada"));
+    let text = completed_text(once(&session, retry).await.unwrap());
+    assert!(text.contains("Ada"), "{text}");
 }
 
 #[tokio::test]
@@ -940,20 +803,14 @@ async fn a_first_request_that_carries_the_answer_completes_at_once() {
     // The ephemeral flow: no requestState, the answer already in inputResponses.
     let session = v2026().start().await;
     let request = sdk::CallToolRequestParams::new("book").with_input_responses(booking_answer());
-    let sdk::CallToolResponse::Complete(result) = once(&session, request).await.unwrap() else {
-        panic!("expected the tool's result");
-    };
-    assert!(result.content[0].as_text().unwrap().text.contains("Ada"));
+    let text = completed_text(once(&session, request).await.unwrap());
+    assert!(text.contains("Ada"), "{text}");
 }
 
 #[tokio::test]
 async fn later_rounds_carry_the_earlier_answers_in_the_state() {
     let session = v2026().start().await;
-    let first = input_required(
-        once(&session, sdk::CallToolRequestParams::new("stay"))
-            .await
-            .unwrap(),
-    );
+    let first = first_round(&session, "stay").await;
     assert_eq!(
         first
             .input_requests
@@ -962,19 +819,20 @@ async fn later_rounds_carry_the_earlier_answers_in_the_state() {
             .collect::<Vec<_>>(),
         ["city"]
     );
-    let city = sdk::InputResponses::from([(
-        "city".to_owned(),
-        json!({"action": "accept", "content": {"city": "Oslo"}}),
-    )]);
+    let retry = |key: &str, content: Value, state: Option<String>| {
+        let answer = sdk::InputResponses::from([(
+            key.to_owned(),
+            json!({"action": "accept", "content": content}),
+        )]);
+        let request = sdk::CallToolRequestParams::new("stay")
+            .with_input_responses(answer)
+            .with_request_state(state.unwrap());
+        once(&session, request)
+    };
     let second = input_required(
-        once(
-            &session,
-            sdk::CallToolRequestParams::new("stay")
-                .with_input_responses(city)
-                .with_request_state(first.request_state.unwrap()),
-        )
-        .await
-        .unwrap(),
+        retry("city", json!({"city": "Oslo"}), first.request_state)
+            .await
+            .unwrap(),
     );
     let requests = second.input_requests.unwrap();
     let json = serde_json::to_value(&requests).unwrap();
@@ -983,38 +841,15 @@ async fn later_rounds_carry_the_earlier_answers_in_the_state() {
         "How many nights in Oslo?"
     );
     // The third round needs only the nights: the city comes from the sealed state.
-    let nights = sdk::InputResponses::from([(
-        "nights".to_owned(),
-        json!({"action": "accept", "content": {"nights": 2}}),
-    )]);
     let third = input_required(
-        once(
-            &session,
-            sdk::CallToolRequestParams::new("stay")
-                .with_input_responses(nights)
-                .with_request_state(second.request_state.unwrap()),
-        )
+        retry("nights", json!({"nights": 2}), second.request_state)
+            .await
+            .unwrap(),
+    );
+    let done = retry("confirm", json!({"confirm": true}), third.request_state)
         .await
-        .unwrap(),
-    );
-    let confirm = sdk::InputResponses::from([(
-        "confirm".to_owned(),
-        json!({"action": "accept", "content": {"confirm": true}}),
-    )]);
-    let sdk::CallToolResponse::Complete(result) = once(
-        &session,
-        sdk::CallToolRequestParams::new("stay")
-            .with_input_responses(confirm)
-            .with_request_state(third.request_state.unwrap()),
-    )
-    .await
-    .unwrap() else {
-        panic!("expected the tool's result");
-    };
-    assert_eq!(
-        result.content[0].as_text().unwrap().text,
-        "2 nights in Oslo"
-    );
+        .unwrap();
+    assert_eq!(completed_text(done), "2 nights in Oslo");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1024,7 +859,7 @@ async fn later_rounds_carry_the_earlier_answers_in_the_state() {
 async fn a_client_without_form_mode_gets_32021_and_no_input_request() {
     for declared in [None, Some(ElicitationCapability::url())] {
         let session = v2026().declared(declared.clone()).start().await;
-        let error = error_code(once(&session, sdk::CallToolRequestParams::new("trip")).await);
+        let error = error_of(once(&session, sdk::CallToolRequestParams::new("trip")).await);
         assert_eq!(error.code, sdk::ErrorCode(-32021), "{declared:?}");
         assert_eq!(
             error.data.unwrap(),

@@ -8,44 +8,33 @@
 //! Also: `Ask::sample` and `Ask::roots` refuse, on 2025-11-25, a client that did not declare
 //! `sampling` or `roots`.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
-use elicit::rmcp::{Ask, ConnectionPeers, ElicitError, RequestStateSeal, Rounds, UrlOutcome};
+use elicit::rmcp::{Ask, ConnectionPeers, ElicitError, Rounds, UrlOutcome};
 use elicit::server::{
-    Clock, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker, Initiator,
-    Inserted, MemoryStore, PendingEntry, RedisStore, StoreError, SystemClock, UrlPolicy, UserId,
+    CompletedElicitation, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker,
+    Initiator, Inserted, MemoryStore, PendingEntry, RedisStore, StoreError, SystemClock, UrlPolicy,
+    UserId,
 };
 use elicit::{Elicit, ElicitOutcome, ElicitationCapability};
 use rmcp::model as sdk;
-use rmcp::service::{
-    Peer, RequestContext, RoleClient, RoleServer, RunningService, ServiceError, serve_directly,
-};
-use rmcp::{ClientHandler, ServerHandler, ServiceExt};
+use rmcp::service::{Peer, RequestContext, RoleClient, RoleServer, RunningService, ServiceError};
+use rmcp::{ClientHandler, ServerHandler};
 use serde_json::{Value, json};
+use support::rmcp::{
+    capital, capital_question, client_info, completed_text, error_of, input_required, seal, serve,
+    text, work_root,
+};
+use support::tracker::TestClock;
 use tokio::sync::mpsc;
 
 mod redis_server;
+mod support;
 
 // ---------------------------------------------------------------------------------------------
 // The server
-
-/// Wall time plus an offset the test moves, to expire elicitations without waiting.
-#[derive(Clone, Default)]
-struct TestClock(Arc<AtomicU64>);
-
-impl TestClock {
-    fn advance(&self, by: Duration) {
-        self.0.fetch_add(by.as_secs(), Ordering::SeqCst);
-    }
-}
-
-impl Clock for TestClock {
-    fn now(&self) -> SystemTime {
-        SystemTime::now() + Duration::from_secs(self.0.load(Ordering::SeqCst))
-    }
-}
 
 type Tracker<S = MemoryStore> = ElicitationTracker<S, TestClock>;
 
@@ -71,29 +60,37 @@ struct UrlServer<S = MemoryStore> {
     calls: Arc<AtomicUsize>,
 }
 
-fn text(text: impl Into<String>) -> sdk::CallToolResult {
-    sdk::CallToolResult::success(vec![sdk::ContentBlock::text(text)])
-}
-
 fn connection() -> ConnectionId {
     ConnectionId::new("connection-1")
+}
+
+/// The URL step the connect tools ask: its tracker, who asks, and the URL (`{id}` standing for
+/// the elicitation id).
+struct ConnectStep<S> {
+    tracker: Arc<Tracker<S>>,
+    initiator: Initiator,
+    url: Arc<str>,
+}
+
+impl<S: ElicitationStore> ConnectStep<S> {
+    /// Asks the user to connect the Example account.
+    async fn ask(&self, ask: &Ask) -> Result<UrlOutcome, ElicitError> {
+        ask.url(
+            &self.tracker,
+            &self.initiator,
+            "Connect your Example account.",
+            |id| self.url.replace("{id}", id.as_str()),
+        )
+        .await
+    }
 }
 
 /// The tool, written once: connect an account, and say how it went.
 async fn connect<S: ElicitationStore>(
     ask: Ask,
-    tracker: Arc<Tracker<S>>,
-    initiator: Initiator,
-    url: Arc<str>,
+    step: ConnectStep<S>,
 ) -> Result<sdk::CallToolResult, sdk::ErrorData> {
-    let outcome = ask
-        .url(
-            &tracker,
-            &initiator,
-            "Connect your Example account.",
-            |id| url.replace("{id}", id.as_str()),
-        )
-        .await;
+    let outcome = step.ask(&ask).await;
     Ok(match outcome {
         Ok(UrlOutcome::Completed(id)) => text(format!("connected {id}")),
         Ok(UrlOutcome::Declined) => text("declined"),
@@ -106,18 +103,9 @@ async fn connect<S: ElicitationStore>(
 /// Connect, then a form: the rounds after the completion replay the URL step from the state.
 async fn connect_then_label<S: ElicitationStore>(
     ask: Ask,
-    tracker: Arc<Tracker<S>>,
-    initiator: Initiator,
-    url: Arc<str>,
+    step: ConnectStep<S>,
 ) -> Result<sdk::CallToolResult, sdk::ErrorData> {
-    let outcome = ask
-        .url(
-            &tracker,
-            &initiator,
-            "Connect your Example account.",
-            |id| url.replace("{id}", id.as_str()),
-        )
-        .await?;
+    let outcome = step.ask(&ask).await?;
     let UrlOutcome::Completed(id) = outcome else {
         return Ok(text("not connected"));
     };
@@ -130,19 +118,9 @@ async fn connect_then_label<S: ElicitationStore>(
 /// A form and the URL awaited together: both go out in the first round.
 async fn label_and_connect<S: ElicitationStore>(
     ask: Ask,
-    tracker: Arc<Tracker<S>>,
-    initiator: Initiator,
-    url: Arc<str>,
+    step: ConnectStep<S>,
 ) -> Result<sdk::CallToolResult, sdk::ErrorData> {
-    let (label, connected) = tokio::join!(
-        ask.form::<Label>(),
-        ask.url(
-            &tracker,
-            &initiator,
-            "Connect your Example account.",
-            |id| { url.replace("{id}", id.as_str()) }
-        )
-    );
+    let (label, connected) = tokio::join!(ask.form::<Label>(), step.ask(&ask));
     Ok(match (label?, connected?) {
         (ElicitOutcome::Accepted(Label { label }), UrlOutcome::Completed(id)) => {
             text(format!("{label}: {id}"))
@@ -153,12 +131,7 @@ async fn label_and_connect<S: ElicitationStore>(
 
 #[allow(deprecated)] // rmcp deprecates sampling and roots (SEP-2577).
 async fn sample(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
-    let question: sdk::CreateMessageRequestParams = serde_json::from_value(json!({
-        "messages": [{"role": "user", "content": {"type": "text", "text": "Capital of France?"}}],
-        "maxTokens": 20
-    }))
-    .unwrap();
-    Ok(match ask.sample("capital", question).await {
+    Ok(match ask.sample("capital", capital_question()).await {
         Ok(result) => text(serde_json::to_value(result).unwrap()["content"]["text"].to_string()),
         Err(error) => error.to_tool_result(),
     })
@@ -202,28 +175,29 @@ impl<S: ElicitationStore + 'static> ServerHandler for UrlServer<S> {
         self.calls.fetch_add(1, Ordering::SeqCst);
         let user = self.user.lock().unwrap().clone();
         let bound = self.bind_state.then_some(&user);
-        let initiator = Initiator::new(user.clone(), connection());
-        let (tracker, url) = (self.tracker.clone(), self.url.clone());
+        let step = ConnectStep {
+            tracker: self.tracker.clone(),
+            initiator: Initiator::new(user.clone(), connection()),
+            url: self.url.clone(),
+        };
         let rounds = &self.rounds;
         match request.name.as_ref() {
             "connect" => {
                 rounds
-                    .call_tool(&request, &context, bound, |ask| {
-                        connect(ask, tracker, initiator, url)
-                    })
+                    .call_tool(&request, &context, bound, |ask| connect(ask, step))
                     .await
             }
             "connect_then_label" => {
                 rounds
                     .call_tool(&request, &context, bound, |ask| {
-                        connect_then_label(ask, tracker, initiator, url)
+                        connect_then_label(ask, step)
                     })
                     .await
             }
             "label_and_connect" => {
                 rounds
                     .call_tool(&request, &context, bound, |ask| {
-                        label_and_connect(ask, tracker, initiator, url)
+                        label_and_connect(ask, step)
                     })
                     .await
             }
@@ -264,20 +238,12 @@ struct UrlClient {
 
 impl ClientHandler for UrlClient {
     fn get_info(&self) -> sdk::ClientConfig {
-        let mut capabilities = if self.sampling_and_roots {
-            serde_json::from_value(json!({"sampling": {}, "roots": {}})).unwrap()
-        } else {
-            sdk::ClientCapabilities::default()
-        };
-        capabilities.elicitation = self
-            .declared
-            .as_ref()
-            .map(|declared| sdk::ElicitationCapability::try_from(declared).unwrap());
-        sdk::InitializeRequestParams::new(
-            capabilities,
-            sdk::Implementation::new("elicit-url-client", "0.0.0"),
+        client_info(
+            "elicit-url-client",
+            self.protocol.clone(),
+            self.declared.as_ref(),
+            self.sampling_and_roots,
         )
-        .with_protocol_version(self.protocol.clone())
     }
 
     async fn create_elicitation(
@@ -311,12 +277,7 @@ impl ClientHandler for UrlClient {
         _params: sdk::CreateMessageRequestParams,
         _context: RequestContext<RoleClient>,
     ) -> Result<sdk::CreateMessageResult, sdk::ErrorData> {
-        Ok(serde_json::from_value(json!({
-            "role": "assistant",
-            "content": {"type": "text", "text": "Paris"},
-            "model": "test-model"
-        }))
-        .unwrap())
+        Ok(capital())
     }
 
     #[allow(deprecated)]
@@ -324,7 +285,7 @@ impl ClientHandler for UrlClient {
         &self,
         _context: RequestContext<RoleClient>,
     ) -> Result<sdk::ListRootsResult, sdk::ErrorData> {
-        Ok(serde_json::from_value(json!({"roots": [{"uri": "file:///work"}]})).unwrap())
+        Ok(work_root())
     }
 }
 
@@ -339,6 +300,12 @@ fn alice() -> UserId {
 
 fn mallory() -> UserId {
     UserId::from_verified_subject("mallory").unwrap()
+}
+
+/// The elicitation id in the URL of the input request under `"url"`.
+fn url_id(requests: &sdk::InputRequests) -> String {
+    let request = serde_json::to_value(&requests["url"]).unwrap();
+    id_in(request["params"]["url"].as_str().unwrap())
 }
 
 /// The elicitation id in a URL made from [`URL`].
@@ -394,16 +361,11 @@ impl Setup {
     }
 
     async fn start_with<S: ElicitationStore + 'static>(self, store: S) -> Session<S> {
-        let codec = sdk::RequestStateCodec::new_with_keyring(
-            "k1",
-            [("k1", b"the-test-key-of-at-least-32-bytes".as_slice())],
-        )
-        .unwrap();
         let clock = TestClock::default();
         let tracker = ElicitationTracker::with_store(store, clock.clone(), UrlPolicy::production())
             .with_max_pending_per_user(self.max_pending);
         let server = UrlServer {
-            rounds: Rounds::new(RequestStateSeal::new(codec)).url_hold(self.hold),
+            rounds: Rounds::new(seal()).url_hold(self.hold),
             tracker: Arc::new(tracker),
             user: Arc::new(Mutex::new(alice())),
             bind_state: self.bind_state,
@@ -419,38 +381,7 @@ impl Setup {
             received: Arc::default(),
             browser: browser_sender,
         };
-        let (server_io, client_io) = tokio::io::duplex(1 << 16);
-        let (server_peer, client) = if self.protocol == sdk::ProtocolVersion::V_2025_11_25 {
-            let (running_server, client) = tokio::join!(
-                server.clone().serve(server_io),
-                handler.clone().serve(client_io)
-            );
-            let running_server = running_server.unwrap();
-            let peer = running_server.peer().clone();
-            tokio::spawn(async move {
-                let _ = running_server.waiting().await;
-            });
-            (peer, client.unwrap())
-        } else {
-            // 2026-07-28 has no handshake: each end starts knowing the other.
-            let running_server = serve_directly::<RoleServer, _, _, _, _>(
-                server.clone(),
-                server_io,
-                Some(handler.get_info()),
-            );
-            let peer = running_server.peer().clone();
-            tokio::spawn(async move {
-                let _ = running_server.waiting().await;
-            });
-            let mut server_info = server.get_info();
-            server_info.protocol_version = self.protocol;
-            let client = serve_directly::<RoleClient, _, _, _, _>(
-                handler.clone(),
-                client_io,
-                Some(server_info.into()),
-            );
-            (peer, client)
-        };
+        let (server_peer, client) = serve(server.clone(), handler.clone(), self.protocol).await;
         Session {
             client,
             handler,
@@ -477,13 +408,14 @@ impl<S: ElicitationStore + 'static> Session<S> {
         self.server.calls.load(Ordering::SeqCst)
     }
 
+    /// The connect page: Alice, signed in, completes the elicitation `id`.
+    async fn complete(&self, id: &str) -> Result<CompletedElicitation, CompletionError> {
+        self.server.tracker.complete(id, &alice()).await
+    }
+
     /// The whole call, rmcp's client answering and retrying as it does.
     async fn call(&self, tool: &str) -> Result<String, ServiceError> {
-        let result = self
-            .client
-            .call_tool(sdk::CallToolRequestParams::new(tool.to_owned()))
-            .await?;
-        Ok(result.content[0].as_text().unwrap().text.clone())
+        support::rmcp::call(&self.client, tool).await
     }
 
     /// One request, without rmcp's retry loop.
@@ -504,6 +436,14 @@ impl<S: ElicitationStore + 'static> Session<S> {
     }
 }
 
+/// The whole `connect` call, the user's browser completing the elicitation after `delay`: the
+/// tool's text and the elicitation id.
+async fn connect_in_browser(session: &mut Session, delay: Duration) -> (String, String) {
+    let browser = complete_after(session, delay);
+    let text = session.call("connect").await.unwrap();
+    (text, browser.await.unwrap())
+}
+
 /// The user's browser: opens each consented URL after `delay`, and the connect page completes
 /// the elicitation for the signed-in user.
 fn complete_after(session: &mut Session, delay: Duration) -> tokio::task::JoinHandle<String> {
@@ -520,29 +460,6 @@ fn complete_after(session: &mut Session, delay: Duration) -> tokio::task::JoinHa
     })
 }
 
-fn input_required(response: sdk::CallToolResponse) -> sdk::InputRequiredResult {
-    match response {
-        sdk::CallToolResponse::InputRequired(result) => result,
-        other => panic!("expected an input-required result, got {other:?}"),
-    }
-}
-
-fn completed_text(response: sdk::CallToolResponse) -> String {
-    match response {
-        sdk::CallToolResponse::Complete(result) => {
-            result.content[0].as_text().unwrap().text.clone()
-        }
-        other => panic!("expected a complete result, got {other:?}"),
-    }
-}
-
-fn error_of(result: Result<sdk::CallToolResponse, ServiceError>) -> sdk::ErrorData {
-    match result {
-        Err(ServiceError::McpError(error)) => error,
-        other => panic!("expected a JSON-RPC error, got {other:?}"),
-    }
-}
-
 fn accept() -> Value {
     json!({"url": {"action": "accept"}})
 }
@@ -551,8 +468,7 @@ fn accept() -> Value {
 /// and the elicitation id (from the URL).
 async fn consented<S: ElicitationStore + 'static>(session: &Session<S>) -> (String, String) {
     let first = input_required(session.once("connect", None, None).await.unwrap());
-    let request = serde_json::to_value(&first.input_requests.unwrap()["url"]).unwrap();
-    let id = id_in(request["params"]["url"].as_str().unwrap());
+    let id = url_id(&first.input_requests.unwrap());
     let waiting = input_required(
         session
             .once("connect", Some(accept()), first.request_state.as_deref())
@@ -569,9 +485,7 @@ async fn consented<S: ElicitationStore + 'static>(session: &Session<S>) -> (Stri
 #[tokio::test]
 async fn on_2026_07_28_consent_then_waiting_rounds_then_the_completion_reaches_the_handler() {
     let mut session = v2026().start().await;
-    let browser = complete_after(&mut session, Duration::from_millis(300));
-    let text = session.call("connect").await.unwrap();
-    let id = browser.await.unwrap();
+    let (text, id) = connect_in_browser(&mut session, Duration::from_millis(300)).await;
     assert_eq!(text, format!("connected {id}"));
     // The first round, the consent, and state-only rounds while the user was at the page.
     assert!(session.calls() >= 3, "{} calls", session.calls());
@@ -617,12 +531,7 @@ async fn on_2026_07_28_each_round_by_hand() {
     assert!(again.request_state.is_some());
 
     // The connect page completes it; 2026-07-28 has no notification to send.
-    let completed = session
-        .server
-        .tracker
-        .complete(&id, &alice())
-        .await
-        .unwrap();
+    let completed = session.complete(&id).await.unwrap();
     let peers = ConnectionPeers::new();
     peers.register(connection(), session.server_peer.clone());
     assert!(!peers.notify(&completed).await.unwrap());
@@ -679,14 +588,8 @@ async fn the_rounds_after_the_completion_replay_the_url_step_from_the_state() {
             .await
             .unwrap(),
     );
-    let request = serde_json::to_value(&first.input_requests.unwrap()["url"]).unwrap();
-    let id = id_in(request["params"]["url"].as_str().unwrap());
-    session
-        .server
-        .tracker
-        .complete(&id, &alice())
-        .await
-        .unwrap();
+    let id = url_id(&first.input_requests.unwrap());
+    session.complete(&id).await.unwrap();
     // Consent, and the step is already done: the next round asks for the label.
     let label_round = input_required(
         session
@@ -750,16 +653,10 @@ async fn a_form_and_the_url_awaited_together_go_out_in_one_round_over_a_slow_sto
         ["label", "url"],
         "both asks in the first round"
     );
-    let request = serde_json::to_value(&requests["url"]).unwrap();
-    let id = id_in(request["params"]["url"].as_str().unwrap());
+    let id = url_id(&requests);
     assert_eq!(session.server.tracker.store().0.len(), 1);
     // Consent and the label; the step is done before the retry, which collects it.
-    session
-        .server
-        .tracker
-        .complete(&id, &alice())
-        .await
-        .unwrap();
+    session.complete(&id).await.unwrap();
     let answers = json!({
         "url": {"action": "accept"},
         "label": {"action": "accept", "content": {"label": "work"}}
@@ -800,12 +697,7 @@ async fn another_users_state_is_refused() {
     // The state bound to the user: the seal refuses it.
     let session = v2026().start().await;
     let (state, id) = consented(&session).await;
-    session
-        .server
-        .tracker
-        .complete(&id, &alice())
-        .await
-        .unwrap();
+    session.complete(&id).await.unwrap();
     *session.server.user.lock().unwrap() = mallory();
     let error = error_of(session.once("connect", None, Some(&state)).await);
     assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
@@ -819,12 +711,7 @@ async fn another_users_state_is_refused() {
     .start()
     .await;
     let (state, id) = consented(&session).await;
-    session
-        .server
-        .tracker
-        .complete(&id, &alice())
-        .await
-        .unwrap();
+    session.complete(&id).await.unwrap();
     *session.server.user.lock().unwrap() = mallory();
     let error = error_of(session.once("connect", None, Some(&state)).await);
     assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
@@ -839,14 +726,9 @@ async fn a_completion_is_used_once() {
     let session = v2026().start().await;
     let (state, id) = consented(&session).await;
     // Completing twice: the second is refused.
-    session
-        .server
-        .tracker
-        .complete(&id, &alice())
-        .await
-        .unwrap();
+    session.complete(&id).await.unwrap();
     assert!(matches!(
-        session.server.tracker.complete(&id, &alice()).await,
+        session.complete(&id).await,
         Err(CompletionError::NotPending)
     ));
     let done = session.once("connect", None, Some(&state)).await.unwrap();
@@ -864,24 +746,12 @@ async fn an_expired_elicitation_is_refused() {
     let error = error_of(session.once("connect", None, Some(&state)).await);
     assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
     // Too late for the connect page as well.
-    assert!(
-        session
-            .server
-            .tracker
-            .complete(&id, &alice())
-            .await
-            .is_err()
-    );
+    assert!(session.complete(&id).await.is_err());
 
     // Completed in time but collected too late: refused too.
     let session = v2026().start().await;
     let (state, id) = consented(&session).await;
-    session
-        .server
-        .tracker
-        .complete(&id, &alice())
-        .await
-        .unwrap();
+    session.complete(&id).await.unwrap();
     session.clock.advance(TTL + Duration::from_secs(1));
     let error = error_of(session.once("connect", None, Some(&state)).await);
     assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
@@ -959,9 +829,7 @@ async fn a_client_without_url_mode_gets_32021_and_no_input_request() {
 #[tokio::test]
 async fn on_2025_11_25_the_same_tool_waits_for_the_completion() {
     let mut session = v2025().start().await;
-    let browser = complete_after(&mut session, Duration::from_millis(200));
-    let text = session.call("connect").await.unwrap();
-    let id = browser.await.unwrap();
+    let (text, id) = connect_in_browser(&mut session, Duration::from_millis(200)).await;
     assert_eq!(text, format!("connected {id}"));
     // One request, with its `elicitationId`.
     assert_eq!(session.calls(), 1);

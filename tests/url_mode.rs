@@ -6,8 +6,7 @@ mod support;
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use elicit::server::{
     Clock, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker, Environment,
@@ -19,26 +18,7 @@ use elicit::{
     RequestId, UrlElicitationRequiredError,
 };
 use serde_json::json;
-
-/// A clock the test moves by hand, so expiry is tested without waiting.
-#[derive(Clone, Default)]
-struct TestClock(Arc<AtomicU64>);
-
-impl TestClock {
-    fn advance(&self, by: Duration) {
-        self.0.fetch_add(by.as_secs(), Ordering::SeqCst);
-    }
-}
-
-impl Clock for TestClock {
-    fn now(&self) -> SystemTime {
-        UNIX_EPOCH + Duration::from_secs(1_700_000_000 + self.0.load(Ordering::SeqCst))
-    }
-}
-
-fn user(subject: &str) -> UserId {
-    UserId::from_verified_subject(subject).unwrap()
-}
+use support::tracker::{TestClock, connect_url, start, user};
 
 fn initiator(subject: &str, connection: &str) -> Initiator {
     Initiator::new(user(subject), ConnectionId::new(connection))
@@ -48,33 +28,12 @@ fn url_client() -> ElicitationCapability {
     ElicitationCapability::form_and_url()
 }
 
-fn connect_url(id: &ElicitationId) -> String {
-    format!("https://mcp.example.com/connect?elicitationId={id}")
-}
-
 fn tracker() -> ElicitationTracker<MemoryStore, TestClock> {
     ElicitationTracker::with_store(
         MemoryStore::new(),
         TestClock::default(),
         UrlPolicy::production(),
     )
-}
-
-async fn start(
-    tracker: &ElicitationTracker<MemoryStore, TestClock>,
-    who: &Initiator,
-) -> ElicitationId {
-    tracker
-        .start(
-            who,
-            Some(&url_client()),
-            "Connect your Example Co account",
-            connect_url,
-        )
-        .await
-        .unwrap()
-        .id()
-        .clone()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -115,8 +74,8 @@ fn ids_carry_128_bits_of_os_randomness_and_do_not_repeat() {
 async fn the_tracker_issues_fresh_random_ids() {
     let tracker = tracker();
     let alice = initiator("alice", "conn-a");
-    let a = start(&tracker, &alice).await;
-    let b = start(&tracker, &alice).await;
+    let a = start(&tracker, &alice).await.unwrap();
+    let b = start(&tracker, &alice).await.unwrap();
     assert_ne!(a, b);
     assert_eq!(a.as_str().len(), 32);
 }
@@ -156,7 +115,7 @@ async fn the_phishing_attack_of_the_spec_fails() {
     // 1-3. Alice, a malicious user of the benign server, triggers an elicitation; her client
     //      shows her the URL.
     let alice = initiator("alice", "alice-connection");
-    let id = start(&server.tracker, &alice).await;
+    let id = start(&server.tracker, &alice).await.unwrap();
     // 4-5. Instead of opening it, she sends it to Bob, who opens it signed in as himself and
     //      completes the authorization with his third-party account.
     let bob = user("bob");
@@ -189,7 +148,7 @@ async fn the_phishing_attack_of_the_spec_fails() {
 async fn the_connect_page_check_refuses_another_user_without_consuming() {
     let tracker = tracker();
     let alice = initiator("alice", "conn-a");
-    let id = start(&tracker, &alice).await;
+    let id = start(&tracker, &alice).await.unwrap();
     assert!(matches!(
         tracker.verify(id.as_str(), &user("bob")).await,
         Err(CompletionError::WrongUser)
@@ -206,7 +165,7 @@ async fn the_connect_page_check_refuses_another_user_without_consuming() {
 async fn an_id_guessed_by_another_user_completes_nothing() {
     let tracker = tracker();
     let alice = initiator("alice", "conn-a");
-    let id = start(&tracker, &alice).await;
+    let id = start(&tracker, &alice).await.unwrap();
     let mallory = user("mallory");
     let real = id.as_str();
     let guesses = [
@@ -245,7 +204,7 @@ async fn state_is_bound_to_the_user_not_to_the_session_id() {
     // Two users behind the same session id (a reused or attacker-chosen one).
     let alice = initiator("alice", "shared-session");
     let bob = initiator("bob", "shared-session");
-    let id = start(&tracker, &alice).await;
+    let id = start(&tracker, &alice).await.unwrap();
     assert!(matches!(
         tracker.complete(id.as_str(), &bob.user).await,
         Err(CompletionError::WrongUser)
@@ -263,7 +222,7 @@ async fn state_is_bound_to_the_user_not_to_the_session_id() {
 async fn a_replayed_completion_is_refused() {
     let tracker = tracker();
     let alice = initiator("alice", "conn-a");
-    let id = start(&tracker, &alice).await;
+    let id = start(&tracker, &alice).await.unwrap();
     assert!(tracker.complete(id.as_str(), &alice.user).await.is_ok());
     assert!(matches!(
         tracker.complete(id.as_str(), &alice.user).await,
@@ -280,7 +239,7 @@ async fn a_replayed_completion_is_refused() {
 async fn racing_completions_complete_once() {
     let tracker = Arc::new(tracker());
     let alice = initiator("alice", "conn-a");
-    let id = start(&tracker, &alice).await;
+    let id = start(&tracker, &alice).await.unwrap();
     let tasks = 8;
     let barrier = Arc::new(tokio::sync::Barrier::new(tasks));
     let handles: Vec<_> = (0..tasks)
@@ -379,7 +338,7 @@ async fn expired_entries_are_purged() {
 async fn discard_drops_only_the_users_own_elicitation() {
     let tracker = tracker();
     let alice = initiator("alice", "conn-a");
-    let id = start(&tracker, &alice).await;
+    let id = start(&tracker, &alice).await.unwrap();
     assert!(matches!(
         tracker.discard(id.as_str(), &user("bob")).await,
         Err(CompletionError::WrongUser)
@@ -399,7 +358,7 @@ async fn the_notification_goes_to_the_connection_that_started_it_only() {
     let tracker = tracker();
     // Alice starts from her desktop client; she completes later while her phone is connected.
     let desktop = initiator("alice", "desktop-connection");
-    let id = start(&tracker, &desktop).await;
+    let id = start(&tracker, &desktop).await.unwrap();
     let _phone = initiator("alice", "phone-connection");
     let done = tracker.complete(id.as_str(), &desktop.user).await.unwrap();
     let notification = done.notification();
@@ -1114,7 +1073,7 @@ async fn each_user_has_a_cap_on_pending_elicitations() {
     let alice = initiator("alice", "conn-a");
     let mut ids = Vec::new();
     for _ in 0..3 {
-        ids.push(start(&tracker, &alice).await);
+        ids.push(start(&tracker, &alice).await.unwrap());
     }
     let err = tracker
         .start(&alice, Some(&url_client()), "Connect", connect_url)
@@ -1127,16 +1086,16 @@ async fn each_user_has_a_cap_on_pending_elicitations() {
     assert!(err.to_string().contains('3'), "{err}");
     assert_eq!(tracker.store().len(), 3);
     // Another user is not held back by Alice's.
-    start(&tracker, &initiator("bob", "conn-b")).await;
+    start(&tracker, &initiator("bob", "conn-b")).await.unwrap();
     // Completing one frees a place.
     tracker
         .complete(ids[0].as_str(), &alice.user)
         .await
         .unwrap();
-    start(&tracker, &alice).await;
+    start(&tracker, &alice).await.unwrap();
     // Expired ones do not count.
     clock.advance(Duration::from_secs(60));
     for _ in 0..3 {
-        start(&tracker, &alice).await;
+        start(&tracker, &alice).await.unwrap();
     }
 }

@@ -1,5 +1,8 @@
 //! Reading back criterion's estimates of the current run, so each bench can print the ratios
 //! the README quotes without anyone copying numbers by hand.
+//!
+//! Each bench compiles this module on its own, so not every bench uses every item.
+#![allow(dead_code)]
 
 use serde_json::Value;
 
@@ -14,4 +17,10 @@ pub fn typical_ns(group: &str, function: &str) -> Option<f64> {
     json["slope"]["point_estimate"]
         .as_f64()
         .or_else(|| json["mean"]["point_estimate"].as_f64())
+}
+
+/// The typical times of two benchmarks of `group` in this run, for the ratio a bench prints:
+/// `None` unless criterion measured both (a filtered run may not have).
+pub fn typical_pair(group: &str, ours: &str, theirs: &str) -> Option<(f64, f64)> {
+    Some((typical_ns(group, ours)?, typical_ns(group, theirs)?))
 }

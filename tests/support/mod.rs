@@ -1,12 +1,16 @@
 //! What the integration tests share: the spec's own material (its JSON schema as validators,
 //! the JSON examples of its elicitation page), the check every derived form goes through, and
-//! small content builders.
+//! small content builders; in [`tracker`], what the tests of URL mode's tracker share; in
+//! [`rmcp`], the harness of the tests on rmcp.
 //!
 //! The spec files are copies in `tests/data/spec/` (see the README there for their sources and
 //! sha256), read at compile time, so a clone of the repository with nothing beside it runs every
 //! test offline. Each test file compiles this module on its own, so not every file uses every
 //! item.
 #![allow(dead_code)]
+
+pub mod rmcp;
+pub mod tracker;
 
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex};

@@ -593,12 +593,6 @@ struct Call<'a> {
     request_state: Option<&'a str>,
 }
 
-/// A run's end: the handler's value, or the next round's input requests.
-enum Ran<R> {
-    Complete(R),
-    InputRequired(sdk::InputRequiredResult),
-}
-
 impl Rounds {
     /// How long a retry waits, by default, for a URL-mode elicitation's out-of-band step
     /// before it answers "still waiting" ([`url_hold`](Self::url_hold)).
@@ -643,10 +637,7 @@ impl Rounds {
             input_responses: request.input_responses.as_ref(),
             request_state: request.request_state.as_deref(),
         };
-        Ok(match self.run(call, context, user, handler).await? {
-            Ran::Complete(result) => result.into(),
-            Ran::InputRequired(result) => result.into(),
-        })
+        self.run(call, context, user, handler).await
     }
 
     /// Answers `prompts/get` with `handler`, on either revision.
@@ -668,10 +659,7 @@ impl Rounds {
             input_responses: request.input_responses.as_ref(),
             request_state: request.request_state.as_deref(),
         };
-        Ok(match self.run(call, context, user, handler).await? {
-            Ran::Complete(result) => result.into(),
-            Ran::InputRequired(result) => result.into(),
-        })
+        self.run(call, context, user, handler).await
     }
 
     /// Answers `resources/read` with `handler`, on either revision.
@@ -693,20 +681,20 @@ impl Rounds {
             input_responses: request.input_responses.as_ref(),
             request_state: request.request_state.as_deref(),
         };
-        Ok(match self.run(call, context, user, handler).await? {
-            Ran::Complete(result) => result.into(),
-            Ran::InputRequired(result) => result.into(),
-        })
+        self.run(call, context, user, handler).await
     }
 
-    async fn run<R, F, Fut>(
+    /// Runs `handler` for `call`: its result when it ends, or the next round's input requests
+    /// (`Response` is the method's response, which is either).
+    async fn run<R, Response, F, Fut>(
         &self,
         call: Call<'_>,
         context: &RequestContext<RoleServer>,
         user: Option<&UserId>,
         handler: F,
-    ) -> Result<Ran<R>, sdk::ErrorData>
+    ) -> Result<Response, sdk::ErrorData>
     where
+        Response: From<R> + From<sdk::InputRequiredResult>,
         F: FnOnce(Ask) -> Fut,
         Fut: Future<Output = Result<R, sdk::ErrorData>>,
     {
@@ -717,7 +705,7 @@ impl Rounds {
                     run: Mutex::default(),
                 }),
             };
-            return handler(ask).await.map(Ran::Complete);
+            return handler(ask).await.map(Response::from);
         }
         let bound_to = binding(&call, user);
         let SealedState { answers, flows, .. } = match call.request_state {
@@ -746,7 +734,7 @@ impl Rounds {
         })
         .await;
         if let Some(result) = finished {
-            return result.map(Ran::Complete);
+            return result.map(Response::from);
         }
         let run = std::mem::take(&mut *ask.lock());
         if let Some(refused) = run.refused {
@@ -764,10 +752,7 @@ impl Rounds {
         // No input requests: a URL-mode elicitation is still waiting, and the state alone
         // says so (the client retries with it).
         let asking = (!run.asking.is_empty()).then_some(run.asking);
-        Ok(Ran::InputRequired(sdk::InputRequiredResult::new(
-            asking,
-            Some(sealed),
-        )))
+        Ok(sdk::InputRequiredResult::new(asking, Some(sealed)).into())
     }
 }
 

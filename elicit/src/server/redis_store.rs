@@ -12,8 +12,8 @@ use sha2::{Digest, Sha256};
 use tokio::sync::mpsc;
 
 use crate::server::tracker::{
-    Addressed, CompletedElicitation, ConnectionId, ElicitationStore, Inserted, PendingEntry,
-    StoreError, UserId,
+    Addressed, CompletedElicitation, ConnectionId, DuplicateId, ElicitationStore, Inserted,
+    PendingEntry, StoreError, UserId,
 };
 use crate::wire::{ElicitationCompleteNotification, ElicitationId};
 
@@ -143,17 +143,6 @@ impl fmt::Display for Corrupt {
 }
 
 impl Error for Corrupt {}
-
-#[derive(Debug)]
-struct DuplicateId;
-
-impl fmt::Display for DuplicateId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an elicitation with this id is already stored")
-    }
-}
-
-impl Error for DuplicateId {}
 
 fn store_error(error: ::redis::RedisError) -> StoreError {
     StoreError::new(format!("Redis: {error}"))

@@ -322,8 +322,9 @@ impl MemoryStore {
     }
 }
 
+/// Why a store refuses an entry: its id is already stored. Every store says it the same way.
 #[derive(Debug)]
-struct DuplicateId;
+pub(crate) struct DuplicateId;
 
 impl fmt::Display for DuplicateId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

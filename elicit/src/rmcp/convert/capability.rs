@@ -68,6 +68,31 @@ impl TryFrom<&ElicitationCapability> for sdk::ElicitationCapability {
     }
 }
 
+/// The capabilities of an rmcp client that declares `capability` for elicitation and nothing
+/// else, for its `ClientHandler::get_info`; refused as the conversion to rmcp's
+/// `ElicitationCapability` refuses.
+///
+/// ```
+/// use elicit::ElicitationCapability;
+/// use rmcp::model::{ClientCapabilities, ClientConfig, Implementation};
+///
+/// let capabilities = ClientCapabilities::try_from(&ElicitationCapability::form_and_url()).unwrap();
+/// let info = ClientConfig::new(capabilities, Implementation::new("my-client", "1.0.0"));
+/// assert_eq!(
+///     ElicitationCapability::of_rmcp_client(&info.capabilities),
+///     Some(ElicitationCapability::form_and_url())
+/// );
+/// ```
+impl TryFrom<&ElicitationCapability> for sdk::ClientCapabilities {
+    type Error = UnrepresentableError;
+
+    fn try_from(capability: &ElicitationCapability) -> Result<Self, UnrepresentableError> {
+        let mut capabilities = sdk::ClientCapabilities::default();
+        capabilities.elicitation = Some(sdk::ElicitationCapability::try_from(capability)?);
+        Ok(capabilities)
+    }
+}
+
 impl ElicitationCapability {
     /// The `elicitation` capability of a client's rmcp `ClientCapabilities`, `None` if it
     /// declared none.
