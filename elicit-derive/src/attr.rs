@@ -364,13 +364,19 @@ fn default_value(meta: &ParseNestedMeta) -> syn::Result<Default> {
 /// type, `String` or the standard library (whose constants, `u8::MAX` or `std::u8::MAX`, are
 /// values of no choice enum).
 fn names_a_variant(path: &syn::Path) -> bool {
-    const NOT_ENUMS: &[&str] = &[
-        "bool", "char", "str", "String", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16",
-        "i32", "i64", "i128", "isize", "f32", "f64", "std", "core", "alloc",
-    ];
+    const STD: &[&str] = &["std", "core", "alloc"];
     let first = path.segments.first().map(|s| s.ident.to_string());
-    path.segments.len() >= 2 && !first.is_some_and(|first| NOT_ENUMS.contains(&first.as_str()))
+    path.segments.len() >= 2
+        && !first.is_some_and(|first| {
+            PLAIN_TYPES.contains(&first.as_str()) || STD.contains(&first.as_str())
+        })
 }
+
+/// The primitive types and `String`: types that are no choice enum, by their name alone.
+pub const PLAIN_TYPES: &[&str] = &[
+    "bool", "char", "str", "String", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16",
+    "i32", "i64", "i128", "isize", "f32", "f64",
+];
 
 /// Reads the `rename`/`rename_all` of `#[serde(..)]`, ignoring serde's other keys.
 fn for_each_serde_meta(

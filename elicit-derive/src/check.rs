@@ -7,7 +7,9 @@ use quote::ToTokens;
 use syn::LitStr;
 
 use crate::ast::{Choice, Field, Form, Newtype};
-use crate::attr::{Attr, DefaultKind, FieldKeys, NumValue, PATH_DEFAULT_IS_NOT_A_VARIANT};
+use crate::attr::{
+    Attr, DefaultKind, FieldKeys, NumValue, PATH_DEFAULT_IS_NOT_A_VARIANT, PLAIN_TYPES,
+};
 use crate::ctxt::Ctxt;
 use crate::format;
 use crate::sensitive::sensitive_term;
@@ -361,23 +363,8 @@ fn check_path_default_is_on_a_choice(cx: &Ctxt, field: &Field) {
 /// Whether the type is, by its name, a primitive, `String` or one of elicit's typed values, or
 /// an `Option` of one.
 fn is_plainly_not_a_choice(ty: &syn::Type) -> bool {
-    const NOT_CHOICES: &[&str] = &[
-        "bool",
-        "String",
-        "u8",
-        "u16",
-        "u32",
-        "u64",
-        "u128",
-        "usize",
-        "i8",
-        "i16",
-        "i32",
-        "i64",
-        "i128",
-        "isize",
-        "f32",
-        "f64",
+    /// elicit's typed values.
+    const TYPED_VALUES: &[&str] = &[
         "Email",
         "NaiveDate",
         "DateTime",
@@ -398,7 +385,10 @@ fn is_plainly_not_a_choice(ty: &syn::Type) -> bool {
     {
         return is_plainly_not_a_choice(inner);
     }
-    NOT_CHOICES.iter().any(|name| last.ident == name)
+    PLAIN_TYPES
+        .iter()
+        .chain(TYPED_VALUES)
+        .any(|name| last.ident == name)
 }
 
 fn below(a: NumValue, b: NumValue) -> bool {
