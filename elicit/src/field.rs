@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::error::Problem;
 use crate::number::{MAX_SAFE_INTEGER, Number};
 use crate::schema::{PrimitiveSchema, StringFormat, Text, TitledOption};
-use crate::validate::{self, FormatCheck};
+use crate::validate;
 
 /// The shape a type gives its property, with the constraints the type itself declares, before
 /// a field's attributes narrow it.
@@ -292,8 +292,22 @@ impl ElicitValue for String {
         schema: &PrimitiveSchema,
         pattern: Option<&Regex>,
     ) -> Result<Self, Problem> {
-        validate::checked_text(value, schema, pattern, FormatCheck::Here).map(str::to_owned)
+        checked_str(value, schema, pattern).map(str::to_owned)
     }
+}
+
+/// A string value checked against the property's lengths, pattern and format.
+#[inline(always)]
+pub(crate) fn checked_str<'v>(
+    value: &'v Value,
+    schema: &PrimitiveSchema,
+    pattern: Option<&Regex>,
+) -> Result<&'v str, Problem> {
+    let text = validate::as_text(value)?;
+    if let PrimitiveSchema::String(s) = schema {
+        validate::check_string(s, text, pattern)?;
+    }
+    Ok(text)
 }
 
 #[diagnostic::do_not_recommend]

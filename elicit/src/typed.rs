@@ -15,7 +15,7 @@ use crate::error::Problem;
 use crate::field::{ElicitValue, Kind, StringField, StringRules};
 use crate::format;
 use crate::schema::{PrimitiveSchema, StringFormat};
-use crate::validate::{self, FormatCheck};
+use crate::validate;
 
 /// An email address, checked to be one (`format: email`, the same check as a `String` field
 /// with `#[elicit(format = "email")]`).
@@ -104,6 +104,20 @@ impl fmt::Display for InvalidEmail {
 
 impl std::error::Error for InvalidEmail {}
 
+/// The text of a typed value's field, checked against its lengths and pattern; its format is the
+/// typed value's parser's to check.
+fn text_of<'v>(
+    value: &'v Value,
+    schema: &PrimitiveSchema,
+    pattern: Option<&Regex>,
+) -> Result<&'v str, Problem> {
+    let text = validate::as_text(value)?;
+    if let PrimitiveSchema::String(s) = schema {
+        validate::check_length_and_pattern(s, text, pattern)?;
+    }
+    Ok(text)
+}
+
 /// The format's own check, then the typed value's crate building it: the value is accepted
 /// exactly when a string field of the format accepts it and the crate can hold it.
 #[cfg(any(feature = "chrono", feature = "jiff", feature = "url"))]
@@ -134,7 +148,7 @@ macro_rules! typed_values {
                 schema: &PrimitiveSchema,
                 pattern: Option<&Regex>,
             ) -> Result<Self, Problem> {
-                parse_typed(StringFormat::$format, validate::checked_text(value, schema, pattern, FormatCheck::ByParser)?, $parse)
+                parse_typed(StringFormat::$format, text_of(value, schema, pattern)?, $parse)
             }
         }
         $(#[$attr])*

@@ -12,34 +12,6 @@ use crate::schema::{
     NumberSchema, NumberType, PrimitiveSchema, Property, RequestedSchema, StringSchema, kind_of,
 };
 
-/// Who checks a string value's `format`.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum FormatCheck {
-    /// The validator, for `String` fields.
-    Here,
-    /// A typed value's parser (a date, a URL), which checks it as it parses.
-    ByParser,
-}
-
-/// The text of a string field's value, checked against the property's lengths and pattern,
-/// and its format unless a typed value's parser checks that.
-#[inline(always)]
-pub(crate) fn checked_text<'v>(
-    value: &'v Value,
-    schema: &PrimitiveSchema,
-    pattern: Option<&Regex>,
-    format: FormatCheck,
-) -> Result<&'v str, Problem> {
-    let text = as_text(value)?;
-    if let PrimitiveSchema::String(s) = schema {
-        match format {
-            FormatCheck::Here => check_string(s, text, pattern)?,
-            FormatCheck::ByParser => check_length_and_pattern(s, text, pattern)?,
-        }
-    }
-    Ok(text)
-}
-
 /// Checks a string against `minLength`, `maxLength`, `pattern` and `format`.
 #[inline(always)]
 pub(crate) fn check_string(
