@@ -15,7 +15,7 @@ mod common;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion};
-use elicit::Elicit;
+use elicit_mcp::Elicit;
 use serde::Deserialize;
 use serde_json::{Value, json};
 

@@ -1,4 +1,4 @@
-//! The typed form call of `elicit::rmcp::ElicitPeer` next to rmcp's own `Peer::elicit::<T>()`,
+//! The typed form call of `elicit_mcp::rmcp::ElicitPeer` next to rmcp's own `Peer::elicit::<T>()`,
 //! on the same form, over the same in-memory duplex, against the same client answering the
 //! same content: each iteration is one whole `elicitation/create` round trip.
 //!
@@ -13,8 +13,8 @@
 mod common;
 
 use criterion::{Criterion, criterion_group};
-use elicit::rmcp::ElicitPeer;
-use elicit::{Elicit, ElicitOutcome};
+use elicit_mcp::rmcp::ElicitPeer;
+use elicit_mcp::{Elicit, ElicitOutcome};
 use rmcp::model as sdk;
 use rmcp::service::{Peer, RequestContext, RoleClient, RoleServer, RunningService};
 use rmcp::{ClientHandler, ServerHandler, ServiceExt};

@@ -8,7 +8,7 @@
 mod common;
 
 use criterion::{Criterion, criterion_group};
-use elicit::Elicit;
+use elicit_mcp::Elicit;
 use schemars::JsonSchema;
 
 #[derive(Elicit)]

@@ -24,9 +24,9 @@
 
 use std::error::Error;
 
-use elicit::client::accept_form;
-use elicit::{ElicitMode, ElicitRequestParams, ElicitationCapability};
 use elicit_examples::check_loopback;
+use elicit_mcp::client::accept_form;
+use elicit_mcp::{ElicitMode, ElicitRequestParams, ElicitationCapability};
 use rmcp::model::{
     self as sdk, CallToolRequestParams, ClientCapabilities, ClientConfig, ContentBlock,
     Implementation, ProtocolVersion,

@@ -46,12 +46,12 @@ mod common;
 use std::error::Error;
 use std::sync::OnceLock;
 
-use elicit::rmcp::{
+use elicit_mcp::rmcp::{
     Ask, ElicitError, ElicitPeer, MISSING_REQUIRED_CLIENT_CAPABILITY, RequestStateSeal, Rounds,
     form_input_request, form_input_response,
 };
-use elicit::schema::{LegacyTitledEnumSchema, PrimitiveSchema, RequestedSchema};
-use elicit::{
+use elicit_mcp::schema::{LegacyTitledEnumSchema, PrimitiveSchema, RequestedSchema};
+use elicit_mcp::{
     Elicit, ElicitMode, ElicitOutcome, ElicitRequestFormParams, ElicitResult,
     ElicitationCapability, HasMessage,
 };
@@ -232,7 +232,7 @@ fn rounds() -> &'static Rounds {
     ROUNDS.get_or_init(|| {
         let mut key = String::new();
         while key.len() < RequestStateCodec::MIN_KEY_LENGTH {
-            let id = elicit::ElicitationId::random().expect("the OS has randomness");
+            let id = elicit_mcp::ElicitationId::random().expect("the OS has randomness");
             key.push_str(id.as_str());
         }
         let codec = RequestStateCodec::try_new(key.into_bytes()).expect("a long enough key");

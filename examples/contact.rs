@@ -3,7 +3,7 @@
 //!
 //! Run with `cargo run -p elicit-examples --example contact`.
 
-use elicit::{Elicit, ElicitOutcome, ElicitResult};
+use elicit_mcp::{Elicit, ElicitOutcome, ElicitResult};
 
 /// The spec's contact form, with a favourite colour and a multi-select added.
 #[derive(Debug, Elicit)]

@@ -21,8 +21,8 @@ use std::error::Error;
 use std::fmt::Write as _;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use elicit::rmcp::ElicitPeer;
-use elicit::{Elicit, ElicitOutcome};
+use elicit_mcp::rmcp::ElicitPeer;
+use elicit_mcp::{Elicit, ElicitOutcome};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{

@@ -1,5 +1,5 @@
 //! An MCP client on rmcp that calls one tool of a server and lets the person at the terminal
-//! answer the server's elicitations, rendered by `elicit::client::terminal`.
+//! answer the server's elicitations, rendered by `elicit_mcp::client::terminal`.
 //!
 //! ```sh
 //! cargo run -p elicit-examples --features rmcp,terminal --example terminal_client -- [--arguments JSON] TOOL SERVER_PROGRAM [SERVER_ARGS…]
@@ -33,13 +33,13 @@ use std::error::Error;
 use std::process::{ExitCode, Stdio};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use elicit::client::terminal::{Renderer, TerminalError};
-use elicit::client::{Completion, UrlElicitationWatch};
-use elicit::{
+use elicit_examples::check_loopback;
+use elicit_mcp::client::terminal::{Renderer, TerminalError};
+use elicit_mcp::client::{Completion, UrlElicitationWatch};
+use elicit_mcp::{
     ElicitAction, ElicitRequestParams, ElicitationCapability, ElicitationCompleteNotification,
     UrlElicitationRequiredError,
 };
-use elicit_examples::check_loopback;
 use rmcp::model::{
     self as sdk, CallToolRequestParams, ClientCapabilities, ClientConfig, CustomNotification,
     Implementation, JsonObject, ProtocolVersion,

@@ -8,7 +8,7 @@
 //! `SCHEMA.json` holds either a form's `requestedSchema` or the whole params of an
 //! `elicitation/create` request (form or URL mode). The request is checked as a client checks
 //! it (the spec's schema subset, the mode, an http(s) URL), rendered with
-//! `elicit::client::terminal`, and the resulting `ElicitResult` is printed on stdout as one
+//! `elicit_mcp::client::terminal`, and the resulting `ElicitResult` is printed on stdout as one
 //! JSON line, such as `{"action":"accept","content":{"nights":2}}`, `{"action":"decline"}` or
 //! `{"action":"cancel"}`. The prompts are drawn on stderr. The exit status is 0 whatever the
 //! user chose, and 1 with a message on stderr when the file cannot be read or checked, or when
@@ -20,10 +20,10 @@
 use std::error::Error;
 use std::process::ExitCode;
 
-use elicit::client::terminal::Renderer;
-use elicit::client::validate_request;
-use elicit::schema::RequestedSchema;
-use elicit::{ElicitRequestFormParams, ElicitRequestParams, ElicitationCapability};
+use elicit_mcp::client::terminal::Renderer;
+use elicit_mcp::client::validate_request;
+use elicit_mcp::schema::RequestedSchema;
+use elicit_mcp::{ElicitRequestFormParams, ElicitRequestParams, ElicitationCapability};
 use serde_json::Value;
 
 /// The message shown above a bare `requestedSchema`, which carries none of its own.

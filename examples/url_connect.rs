@@ -23,11 +23,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::Duration;
 
-use elicit::client::{Completion, UrlElicitationWatch, UrlReview};
-use elicit::server::{
+use elicit_mcp::client::{Completion, UrlElicitationWatch, UrlReview};
+use elicit_mcp::server::{
     CompletionError, ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId,
 };
-use elicit::{
+use elicit_mcp::{
     ElicitationCapability, ElicitationCompleteNotification, JsonRpcError,
     UrlElicitationRequiredError,
 };

@@ -51,13 +51,13 @@ use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
-use elicit::rmcp::{ConnectionPeers, ElicitError, ElicitPeer};
-use elicit::server::{
+use elicit_mcp::rmcp::{ConnectionPeers, ElicitError, ElicitPeer};
+use elicit_mcp::server::{
     CompletedElicitation, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker,
     Initiator, Inserted, MemoryStore, PendingEntry, RedisStore, Routed, StoreError, UrlPolicy,
     UserId,
 };
-use elicit::{ElicitationId, UrlElicitOutcome};
+use elicit_mcp::{ElicitationId, UrlElicitOutcome};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
     CallToolResult, ContentBlock, Implementation, ProtocolVersion, ServerCapabilities, ServerConfig,
@@ -539,7 +539,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
         // Development: plain http on loopback is allowed. `UrlPolicy::production()` is https only.
         tracker: ElicitationTracker::with_store(
             store,
-            elicit::server::SystemClock,
+            elicit_mcp::server::SystemClock,
             UrlPolicy::development(),
         ),
         peers: ConnectionPeers::new(),

@@ -6,12 +6,12 @@ mod support;
 
 use std::net::TcpListener;
 
-use elicit::client::{
+use elicit_mcp::client::{
     Completion, InvalidElicitRequestError, UrlElicitationWatch, UrlReview, UrlReviewError,
     UrlWarning, accept_form, validate_request,
 };
-use elicit::schema::RequestedSchema;
-use elicit::{
+use elicit_mcp::schema::RequestedSchema;
+use elicit_mcp::{
     ElicitAction, ElicitMode, ElicitRequestParams, ElicitationCapability,
     ElicitationCompleteNotification, ElicitationId, JsonRpcError, UrlElicitationRequiredError,
 };

@@ -27,8 +27,8 @@ use std::collections::{BTreeSet, HashSet};
 use std::fmt::Debug;
 use std::sync::LazyLock;
 
-use elicit::Elicit;
-use elicit::schema::{NumberType, PrimitiveSchema, RequestedSchema, StringFormat};
+use elicit_mcp::Elicit;
+use elicit_mcp::schema::{NumberType, PrimitiveSchema, RequestedSchema, StringFormat};
 use jsonschema::Validator;
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
@@ -433,7 +433,7 @@ fn string_around(min: Option<u64>, max: Option<u64>) -> BoxedStrategy<String> {
         .boxed()
 }
 
-fn string_value(s: &elicit::schema::StringSchema) -> BoxedStrategy<Value> {
+fn string_value(s: &elicit_mcp::schema::StringSchema) -> BoxedStrategy<Value> {
     if let Some(format) = s.format {
         let (valid, invalid) = format_strings(format);
         return prop_oneof![
@@ -456,7 +456,7 @@ fn string_value(s: &elicit::schema::StringSchema) -> BoxedStrategy<Value> {
     around.prop_map(Value::String).boxed()
 }
 
-fn number_value(n: &elicit::schema::NumberSchema) -> BoxedStrategy<Value> {
+fn number_value(n: &elicit_mcp::schema::NumberSchema) -> BoxedStrategy<Value> {
     let min = n.minimum.map(|m| m.as_f64());
     let max = n.maximum.map(|m| m.as_f64());
     let huge = select(vec![
@@ -611,12 +611,12 @@ fn valid_value_of(schema: &PrimitiveSchema) -> BoxedStrategy<Value> {
                 .collect();
             select(values).prop_map(Value::String).boxed()
         }
-        PrimitiveSchema::MultiSelect(elicit::schema::UntitledMultiSelectEnumSchema {
+        PrimitiveSchema::MultiSelect(elicit_mcp::schema::UntitledMultiSelectEnumSchema {
             min_items,
             max_items,
             ..
         })
-        | PrimitiveSchema::TitledMultiSelect(elicit::schema::TitledMultiSelectEnumSchema {
+        | PrimitiveSchema::TitledMultiSelect(elicit_mcp::schema::TitledMultiSelectEnumSchema {
             min_items,
             max_items,
             ..

@@ -9,8 +9,8 @@ mod support;
 
 use std::collections::{BTreeSet, HashSet};
 
-use elicit::schema::StringFormat;
-use elicit::{ContentError, Elicit, ElicitOutcome, ElicitResult, Problem};
+use elicit_mcp::schema::StringFormat;
+use elicit_mcp::{ContentError, Elicit, ElicitOutcome, ElicitResult, Problem};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use support::{Color, HexColor, assert_valid, check_schema, parse};

@@ -13,8 +13,8 @@ mod support;
 
 use std::collections::{BTreeSet, HashSet};
 
-use elicit::schema::{PrimitiveSchema, RequestedSchema};
-use elicit::{Elicit, HasMessage};
+use elicit_mcp::schema::{PrimitiveSchema, RequestedSchema};
+use elicit_mcp::{Elicit, HasMessage};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use support::{Color, HexColor, check_schema};
@@ -274,7 +274,7 @@ fn every_integer_type_has_its_range() {
     );
     let names: Vec<&str> = expected.iter().map(|(n, _)| *n).collect();
     assert_eq!(schema["required"], json!(names));
-    assert_eq!(elicit::schema::MAX_SAFE_INTEGER, SAFE);
+    assert_eq!(elicit_mcp::schema::MAX_SAFE_INTEGER, SAFE);
 }
 
 #[derive(Elicit)]
@@ -764,7 +764,7 @@ rename_rule!(
     ScreamingKebabChoice
 );
 
-fn agrees_with_serde<F: Elicit + Serialize + Default, C: elicit::ElicitChoice + Serialize>(
+fn agrees_with_serde<F: Elicit + Serialize + Default, C: elicit_mcp::ElicitChoice + Serialize>(
     all: &[C],
 ) {
     let schema = check_schema::<F>();

@@ -4,12 +4,12 @@
 
 use std::sync::LazyLock;
 
-use elicit::client::{UrlElicitationWatch, UrlReview, accept_form, validate_request};
-use elicit::schema::RequestedSchema;
-use elicit::server::{
+use elicit_mcp::client::{UrlElicitationWatch, UrlReview, accept_form, validate_request};
+use elicit_mcp::schema::RequestedSchema;
+use elicit_mcp::server::{
     ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId, links_in_form,
 };
-use elicit::{
+use elicit_mcp::{
     ElicitRequest, ElicitRequestParams, ElicitRequestUrlParams, ElicitResult,
     ElicitationCapability, ElicitationCompleteNotification, ElicitationId, JsonRpcError, RequestId,
     UrlElicitOutcome, UrlElicitationRequiredError,

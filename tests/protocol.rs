@@ -6,7 +6,7 @@ mod support;
 
 use support::Example;
 
-use elicit::{
+use elicit_mcp::{
     ElicitAction, ElicitMode, ElicitRequest, ElicitRequestParams, ElicitRequestUrlParams,
     ElicitResult, ElicitationCapability, ElicitationCompleteNotification, ElicitationId,
     JsonRpcError, NotUrlElicitationRequiredError, RequestId, UrlElicitOutcome,

@@ -14,11 +14,11 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use elicit::server::{
+use elicit_mcp::server::{
     CompletionError, Completions, ConnectionId, ElicitationTracker, Initiator, RedisStore, Routed,
     StartError, SystemClock, UrlPolicy, UserId,
 };
-use elicit::{ElicitationCompleteNotification, ElicitationId};
+use elicit_mcp::{ElicitationCompleteNotification, ElicitationId};
 use support::tracker::{start, user};
 use tokio::sync::oneshot;
 

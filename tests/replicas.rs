@@ -15,7 +15,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
-use elicit::{ElicitationCapability, ElicitationCompleteNotification, UrlElicitationRequiredError};
+use elicit_mcp::{
+    ElicitationCapability, ElicitationCompleteNotification, UrlElicitationRequiredError,
+};
 use rmcp::model as sdk;
 use rmcp::service::{NotificationContext, RoleClient, RunningService, ServiceError};
 use rmcp::transport::StreamableHttpClientTransport;

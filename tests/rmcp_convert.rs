@@ -3,10 +3,10 @@
 //! `schemars::JsonSchema` the derive implements) as independent checks of the derived schemas;
 //! and the refusals where rmcp's model cannot carry a value.
 
-use elicit::rmcp::UnrepresentableError;
-use elicit::schema::{PrimitiveSchema, RequestedSchema};
-use elicit::{Elicit, ElicitRequestFormParams};
-use elicit::{
+use elicit_mcp::rmcp::UnrepresentableError;
+use elicit_mcp::schema::{PrimitiveSchema, RequestedSchema};
+use elicit_mcp::{Elicit, ElicitRequestFormParams};
+use elicit_mcp::{
     ElicitAction, ElicitRequestParams, ElicitResult, ElicitationCapability,
     ElicitationCompleteNotification, ElicitationId, JsonRpcError, UrlElicitationRequiredError,
 };
@@ -57,7 +57,9 @@ fn sdk_variant(definition: &sdk::PrimitiveSchemaDefinition) -> &'static str {
 fn elicit_variant(schema: &PrimitiveSchema) -> &'static str {
     match schema {
         PrimitiveSchema::String(_) => "string",
-        PrimitiveSchema::Number(n) if n.kind == elicit::schema::NumberType::Integer => "integer",
+        PrimitiveSchema::Number(n) if n.kind == elicit_mcp::schema::NumberType::Integer => {
+            "integer"
+        }
         PrimitiveSchema::Number(_) => "number",
         PrimitiveSchema::Boolean(_) => "boolean",
         PrimitiveSchema::SingleSelect(_) => "untitled single",
@@ -644,7 +646,7 @@ fn capabilities_convert_both_ways() {
         let theirs = sdk::ElicitationCapability::try_from(&ours).unwrap();
         assert_eq!(serde_json::to_value(&theirs).unwrap(), wire);
         assert_eq!(ElicitationCapability::from(&theirs), ours);
-        for mode in [elicit::ElicitMode::Form, elicit::ElicitMode::Url] {
+        for mode in [elicit_mcp::ElicitMode::Form, elicit_mcp::ElicitMode::Url] {
             assert_eq!(
                 ElicitationCapability::from(&theirs).supports(mode),
                 ours.supports(mode)
@@ -670,7 +672,7 @@ fn capabilities_convert_both_ways() {
     assert!(
         ElicitationCapability::of_rmcp_client(&caps)
             .unwrap()
-            .supports(elicit::ElicitMode::Form)
+            .supports(elicit_mcp::ElicitMode::Form)
     );
     assert_eq!(
         ElicitationCapability::of_rmcp_client(&sdk::ClientCapabilities::default()),

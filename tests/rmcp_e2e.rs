@@ -9,11 +9,13 @@ mod support;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use elicit::client::{UrlElicitationWatch, accept_form, validate_request};
-use elicit::rmcp::{ConnectionPeers, ElicitError, ElicitPeer, form_input_response, input_required};
-use elicit::schema::{PrimitiveSchema, RequestedSchema};
-use elicit::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
-use elicit::{
+use elicit_mcp::client::{UrlElicitationWatch, accept_form, validate_request};
+use elicit_mcp::rmcp::{
+    ConnectionPeers, ElicitError, ElicitPeer, form_input_response, input_required,
+};
+use elicit_mcp::schema::{PrimitiveSchema, RequestedSchema};
+use elicit_mcp::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
+use elicit_mcp::{
     Elicit, ElicitMode, ElicitOutcome, ElicitRequest, ElicitRequestParams, ElicitResult,
     ElicitationCapability, ElicitationCompleteNotification, UrlElicitOutcome,
     UrlElicitationRequiredError,
@@ -428,7 +430,7 @@ async fn accept_with_valid_content_gives_the_typed_value_with_defaults() {
 }
 
 /// The properties of a schema, by name.
-fn by_name(schema: &RequestedSchema) -> Vec<elicit::schema::Property> {
+fn by_name(schema: &RequestedSchema) -> Vec<elicit_mcp::schema::Property> {
     let mut properties = schema.properties().to_vec();
     properties.sort_by(|a, b| a.name.cmp(&b.name));
     properties
@@ -474,7 +476,10 @@ async fn accept_with_invalid_content_gives_every_field_error() {
     // The pattern was not sent, and is still enforced.
     let voucher = error.content_error().unwrap().field("voucher").unwrap();
     assert!(
-        matches!(voucher.problem(), elicit::Problem::PatternMismatch { .. }),
+        matches!(
+            voucher.problem(),
+            elicit_mcp::Problem::PatternMismatch { .. }
+        ),
         "{voucher}"
     );
 
@@ -752,7 +757,7 @@ async fn url_elicitation_required_reaches_the_client_as_the_spec_error() {
         .unwrap();
     assert_eq!(
         watch.on_complete(&received),
-        elicit::client::Completion::Completed {
+        elicit_mcp::client::Completion::Completed {
             ready_to_retry: vec!["files"]
         }
     );

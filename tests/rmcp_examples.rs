@@ -20,7 +20,7 @@ mod stdio_server;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
-use elicit::ElicitationCapability;
+use elicit_mcp::ElicitationCapability;
 use rmcp::model::{
     self as sdk, CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig,
     Implementation, ProtocolVersion,

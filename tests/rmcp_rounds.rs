@@ -1,4 +1,4 @@
-//! One handler, both protocol revisions: tools written once against `elicit::rmcp::Ask`, run
+//! One handler, both protocol revisions: tools written once against `elicit_mcp::rmcp::Ask`, run
 //! by `Rounds`, served to an rmcp client over an in-memory duplex on a 2025-11-25 session
 //! (`elicitation/create` requests) and on 2026-07-28 (input-required results and retries, with a
 //! sealed `requestState`). The client answers each form with elicit's `accept_form` from the
@@ -12,10 +12,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use elicit::client::accept_form;
-use elicit::rmcp::{Ask, RequestStateSeal, Rounds};
-use elicit::server::{RedisStore, UserId};
-use elicit::{Elicit, ElicitOutcome, ElicitRequestParams, ElicitResult, ElicitationCapability};
+use elicit_mcp::client::accept_form;
+use elicit_mcp::rmcp::{Ask, RequestStateSeal, Rounds};
+use elicit_mcp::server::{RedisStore, UserId};
+use elicit_mcp::{Elicit, ElicitOutcome, ElicitRequestParams, ElicitResult, ElicitationCapability};
 use rmcp::model as sdk;
 use rmcp::service::{Peer, RequestContext, RoleClient, RoleServer, RunningService, ServiceError};
 use rmcp::{ClientHandler, ServerHandler};

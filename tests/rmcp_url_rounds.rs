@@ -12,13 +12,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
-use elicit::rmcp::{Ask, ConnectionPeers, ElicitError, Rounds, UrlOutcome};
-use elicit::server::{
+use elicit_mcp::rmcp::{Ask, ConnectionPeers, ElicitError, Rounds, UrlOutcome};
+use elicit_mcp::server::{
     CompletedElicitation, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker,
     Initiator, Inserted, MemoryStore, PendingEntry, RedisStore, StoreError, SystemClock, UrlPolicy,
     UserId,
 };
-use elicit::{Elicit, ElicitOutcome, ElicitationCapability};
+use elicit_mcp::{Elicit, ElicitOutcome, ElicitationCapability};
 use rmcp::model as sdk;
 use rmcp::service::{Peer, RequestContext, RoleClient, RoleServer, RunningService, ServiceError};
 use rmcp::{ClientHandler, ServerHandler};

@@ -5,8 +5,8 @@
 //! The client here is raw JSON-RPC over an in-memory duplex, not rmcp's: rmcp's client would
 //! parse the request into its own model before the test saw it.
 
-use elicit::rmcp::ElicitPeer;
-use elicit::{Elicit, ElicitOutcome};
+use elicit_mcp::rmcp::ElicitPeer;
+use elicit_mcp::{Elicit, ElicitOutcome};
 use rmcp::ServerHandler;
 use rmcp::ServiceExt;
 use rmcp::model as sdk;

@@ -7,11 +7,11 @@ mod support;
 
 use std::collections::BTreeSet;
 
-use elicit::schema::{
+use elicit_mcp::schema::{
     LegacyTitledEnumSchema, NumberType, PrimitiveSchema, Property, RequestedSchema, StringFormat,
     StringSchema, TitledOption,
 };
-use elicit::{Elicit, ElicitRequestFormParams};
+use elicit_mcp::{Elicit, ElicitRequestFormParams};
 use serde_json::{Map, Value, json};
 use support::{Color, HexColor, REQUESTED_SCHEMA, assert_valid, check_schema, content};
 
@@ -803,7 +803,7 @@ fn validate_content_of_a_peer_schema_with_a_bad_pattern() {
         .unwrap_err();
     assert!(matches!(
         error.errors()[0].problem(),
-        elicit::Problem::InvalidPattern { .. }
+        elicit_mcp::Problem::InvalidPattern { .. }
     ));
     // Absent, the field is not checked at all.
     assert!(schema.validate_content(&Map::new()).is_ok());

@@ -6,8 +6,8 @@
 mod support;
 
 use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
-use elicit::schema::StringFormat;
-use elicit::{Elicit, Email, Problem};
+use elicit_mcp::schema::StringFormat;
+use elicit_mcp::{Elicit, Email, Problem};
 use serde_json::{Value, json};
 use support::{check_schema, parse};
 

@@ -8,12 +8,12 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use elicit::server::{
+use elicit_mcp::server::{
     Clock, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker, Environment,
     Initiator, Inserted, MemoryStore, PendingEntry, StartError, StoreError, UnsafeUrlError,
     UrlNotice, UrlPolicy, UserId, links_in_form,
 };
-use elicit::{
+use elicit_mcp::{
     ElicitMode, ElicitRequestFormParams, ElicitationCapability, ElicitationId, JsonRpcError,
     RequestId, UrlElicitationRequiredError,
 };
@@ -704,7 +704,7 @@ impl FilesTool {
 
 #[tokio::test]
 async fn a_tool_call_needing_authorization_returns_32042_and_succeeds_on_retry() {
-    use elicit::client::{Completion, UrlElicitationWatch};
+    use elicit_mcp::client::{Completion, UrlElicitationWatch};
 
     let mut tool = FilesTool {
         tracker: tracker(),

@@ -68,7 +68,7 @@ pub fn has_message_impl(
 pub fn runtime_path(krate: Option<&syn::Path>) -> TokenStream {
     match krate {
         Some(path) => path.to_token_stream(),
-        None => quote!(::elicit),
+        None => quote!(::elicit_mcp),
     }
 }
 

@@ -1,11 +1,12 @@
-//! The `#[derive(Elicit)]` macro of the [`elicit`](https://docs.rs/elicit) crate.
+//! The `#[derive(Elicit)]` macro of the [`elicit-mcp`](https://docs.rs/elicit-mcp) crate.
 //!
-//! Use it through `elicit`, which re-exports it beside the trait it implements
-//! (`use elicit::Elicit;`); the generated code names `elicit`'s items. The reference is on the
-//! derive's page of `elicit`, <https://docs.rs/elicit/latest/elicit/derive.Elicit.html>: what
+//! Use it through `elicit-mcp`, which re-exports it beside the trait it implements
+//! (`use elicit_mcp::Elicit;`); the generated code names `elicit_mcp`'s items. The reference is
+//! on the derive's page of `elicit-mcp`,
+//! <https://docs.rs/elicit-mcp/latest/elicit_mcp/derive.Elicit.html>: what
 //! the derive generates, the type mapping, every container, field and variant attribute with an
 //! example, and each rule checked at compile time with the error it gives. Its examples are
-//! `elicit`'s doc tests.
+//! `elicit-mcp`'s doc tests.
 //!
 //! # Layout
 //!
@@ -34,13 +35,13 @@ mod typeck;
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
 
-/// Derives `elicit::Elicit` for a struct with named fields (a form), or `elicit::ElicitChoice`
+/// Derives `elicit_mcp::Elicit` for a struct with named fields (a form), or `elicit_mcp::ElicitChoice`
 /// for a unit-only enum (a single- or multi-select).
 ///
-/// The macro is defined in the `elicit-derive` crate and used through `elicit`, which
-/// re-exports it as `elicit::Elicit`. The reference (generated items, type mapping, every
-/// attribute with an example, compile-time rules and their errors) is its page in `elicit`:
-/// <https://docs.rs/elicit/latest/elicit/derive.Elicit.html>.
+/// The macro is defined in the `elicit-mcp-derive` crate and used through `elicit-mcp`, which
+/// re-exports it as `elicit_mcp::Elicit`. The reference (generated items, type mapping, every
+/// attribute with an example, compile-time rules and their errors) is its page in `elicit-mcp`:
+/// <https://docs.rs/elicit-mcp/latest/elicit_mcp/derive.Elicit.html>.
 #[proc_macro_derive(Elicit, attributes(elicit))]
 pub fn derive_elicit(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

@@ -4,8 +4,8 @@
 //!
 //! ```
 //! # #[cfg(feature = "url-mode")] {
-//! use elicit::{ElicitRequestParams, ElicitationCapability};
-//! use elicit::client::{UrlReview, validate_request};
+//! use elicit_mcp::{ElicitRequestParams, ElicitationCapability};
+//! use elicit_mcp::client::{UrlReview, validate_request};
 //!
 //! let declared = ElicitationCapability::form_and_url();
 //! let params = serde_json::json!({

@@ -14,7 +14,7 @@ use crate::schema::{Number, StringFormat};
 /// and it serializes as `{"errors": [{"field": "age", "message": "..."}]}`.
 ///
 /// ```
-/// # use elicit::{Elicit, ContentError};
+/// # use elicit_mcp::{Elicit, ContentError};
 /// #[derive(Elicit)]
 /// struct Age {
 ///     #[elicit(minimum = 18)]
@@ -33,7 +33,7 @@ pub struct ContentError {
 /// One field's error: the wire name and the problem.
 ///
 /// ```
-/// use elicit::{Elicit, Problem};
+/// use elicit_mcp::{Elicit, Problem};
 ///
 /// #[derive(Elicit, Debug)]
 /// #[elicit(rename_all = "camelCase")]
@@ -63,7 +63,7 @@ pub struct FieldError {
 /// fields at fault.
 ///
 /// ```
-/// use elicit::{Elicit, Problem};
+/// use elicit_mcp::{Elicit, Problem};
 ///
 /// #[derive(Elicit, Debug)]
 /// struct Booking {

@@ -79,7 +79,7 @@ pub struct Choices {
 /// and parsing gives the newtype only when they hold.
 ///
 /// ```
-/// use elicit::Elicit;
+/// use elicit_mcp::Elicit;
 ///
 /// /// A UK-style postcode, checked wherever it is asked for.
 /// #[derive(Elicit, Debug, PartialEq)]
@@ -200,9 +200,9 @@ pub trait ElicitField: Sized {
 /// [the derive's reference](derive@crate::Elicit#variant-attributes)).
 ///
 /// ```
-/// use elicit::ElicitChoice;
+/// use elicit_mcp::ElicitChoice;
 ///
-/// #[derive(elicit::Elicit, Debug, PartialEq)]
+/// #[derive(elicit_mcp::Elicit, Debug, PartialEq)]
 /// #[elicit(rename_all = "snake_case")]
 /// enum Plan {
 ///     FreeTier,

@@ -101,7 +101,7 @@ mod with_schemars {
             Cow::Borrowed("Email")
         }
         fn schema_id() -> Cow<'static, str> {
-            Cow::Borrowed("elicit::Email")
+            Cow::Borrowed("elicit_mcp::Email")
         }
         /// `{"type": "string", "format": "email"}`, as in a form.
         fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {

@@ -37,7 +37,7 @@ pub mod rmcp;
 // The derive's reference, on the page users open; its examples run as this crate's doc tests.
 // (One fragment: with several, rustdoc names the tests after lines of this file.)
 #[doc = include_str!("derive.md")]
-pub use elicit_derive::Elicit;
+pub use elicit_mcp_derive::Elicit;
 pub use error::{ContentError, FieldError, Problem};
 pub use field::{ElicitChoice, ElicitField, ElicitValue};
 pub use schema::RequestedSchema;
@@ -58,7 +58,7 @@ pub use wire::{
 /// reference of its attributes and of what each field type becomes.
 ///
 /// ```
-/// use elicit::{Elicit, ElicitOutcome, ElicitResult};
+/// use elicit_mcp::{Elicit, ElicitOutcome, ElicitResult};
 ///
 /// #[derive(Elicit, Debug)]
 /// #[elicit(message = "How many guests are coming?")]
@@ -140,7 +140,7 @@ pub trait Elicit: Sized {
 /// form without a message is asked for with [`Elicit::form_request_with`] instead.
 ///
 /// ```
-/// use elicit::{Elicit, HasMessage};
+/// use elicit_mcp::{Elicit, HasMessage};
 ///
 /// #[derive(Elicit)]
 /// #[elicit(message = "Pick a nickname")]

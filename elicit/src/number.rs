@@ -16,7 +16,7 @@ pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 /// round-trip form. Two numbers compare equal when they denote the same value.
 ///
 /// ```
-/// use elicit::schema::Number;
+/// use elicit_mcp::schema::Number;
 /// assert_eq!(Number::from(18), Number::from_f64(18.0).unwrap());
 /// assert_eq!(Number::from_f64(f64::NAN), None);
 /// ```

@@ -10,8 +10,8 @@
 //!
 //! ```
 //! # #[cfg(feature = "url-mode")] {
-//! use elicit::{ElicitationCapability, JsonRpcError, UrlElicitationRequiredError};
-//! use elicit::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
+//! use elicit_mcp::{ElicitationCapability, JsonRpcError, UrlElicitationRequiredError};
+//! use elicit_mcp::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
 //!
 //! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 //! let tracker = ElicitationTracker::new(UrlPolicy::production());
@@ -32,7 +32,7 @@
 //! assert_eq!(error.code, -32042);
 //!
 //! // The client reads it back, shows the URL, and retries once the completion notification
-//! // for every listed id has come (see `elicit::client::UrlElicitationWatch`).
+//! // for every listed id has come (see `elicit_mcp::client::UrlElicitationWatch`).
 //! let required = UrlElicitationRequiredError::try_from(&error).unwrap();
 //! assert_eq!(required.elicitations()[0].elicitation_id(), pending.id());
 //! # });

@@ -21,7 +21,7 @@ use crate::validate;
 /// with `#[elicit(format = "email")]`).
 ///
 /// ```
-/// use elicit::{Elicit, Email};
+/// use elicit_mcp::{Elicit, Email};
 ///
 /// #[derive(Elicit, Debug)]
 /// struct Invite {

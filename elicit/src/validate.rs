@@ -311,7 +311,7 @@ impl RequestedSchema {
     /// [`Elicit::from_content`](crate::Elicit::from_content).
     ///
     /// ```
-    /// use elicit::schema::RequestedSchema;
+    /// use elicit_mcp::schema::RequestedSchema;
     /// let schema: RequestedSchema = serde_json::from_str(
     ///     r#"{"type":"object","properties":{"age":{"type":"integer","minimum":18}},"required":["age"]}"#,
     /// ).unwrap();
@@ -348,7 +348,7 @@ impl RequestedSchema {
     /// Returns the names filled in. Fields present (even `null`) are left as they are.
     ///
     /// ```
-    /// use elicit::schema::RequestedSchema;
+    /// use elicit_mcp::schema::RequestedSchema;
     /// let schema: RequestedSchema = serde_json::from_str(
     ///     r#"{"type":"object","properties":{"age":{"type":"integer","default":30}}}"#,
     /// ).unwrap();

@@ -27,6 +27,6 @@ pub fn url(test: &str) -> Option<String> {
 
 /// A key prefix no other test run uses, so tests sharing one Redis do not see each other.
 pub fn fresh_prefix(test: &str) -> String {
-    let random = elicit::ElicitationId::random().unwrap();
+    let random = elicit_mcp::ElicitationId::random().unwrap();
     format!("elicit-test:{test}:{}", &random.as_str()[..12])
 }

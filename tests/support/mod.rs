@@ -15,8 +15,8 @@ pub mod tracker;
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex};
 
-use elicit::schema::RequestedSchema;
-use elicit::{Elicit, ElicitChoice};
+use elicit_mcp::schema::RequestedSchema;
+use elicit_mcp::{Elicit, ElicitChoice};
 use jsonschema::Validator;
 use serde_json::{Map, Value, json};
 
@@ -144,7 +144,7 @@ pub fn content(value: Value) -> Map<String, Value> {
 }
 
 /// `T::from_content` on a `json!({..})` literal.
-pub fn parse<T: Elicit>(value: Value) -> Result<T, elicit::ContentError> {
+pub fn parse<T: Elicit>(value: Value) -> Result<T, elicit_mcp::ContentError> {
     T::from_content(&content(value))
 }
 

@@ -5,8 +5,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
-use elicit::server::{Clock, ElicitationStore, ElicitationTracker, Initiator, StartError, UserId};
-use elicit::{ElicitationCapability, ElicitationId};
+use elicit_mcp::server::{
+    Clock, ElicitationStore, ElicitationTracker, Initiator, StartError, UserId,
+};
+use elicit_mcp::{ElicitationCapability, ElicitationId};
 
 /// The user an identity provider verified as `subject`.
 pub fn user(subject: &str) -> UserId {

@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use elicit_mcp::Elicit;
 
 // A generic form is checked per use: `Form<u8>` is an integer field, `Form<String>` a string.
 #[derive(Elicit, Debug)]

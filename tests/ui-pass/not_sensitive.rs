@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use elicit_mcp::Elicit;
 
 // `token_budget` looks like a secret to the name check, but is not one.
 #[derive(Elicit)]

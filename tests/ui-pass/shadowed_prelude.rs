@@ -50,13 +50,13 @@ macro_rules! unreachable {
     };
 }
 
-#[derive(::elicit::Elicit, Debug, PartialEq)]
+#[derive(::elicit_mcp::Elicit, Debug, PartialEq)]
 enum Color {
     Red,
     Green,
 }
 
-#[derive(::elicit::Elicit, Debug)]
+#[derive(::elicit_mcp::Elicit, Debug)]
 #[elicit(message = "Order")]
 struct Order {
     #[elicit(min_length = 1, pattern = "^[a-z]+$", default = "abc")]
@@ -73,23 +73,23 @@ struct Order {
 }
 
 /// A newtype: its impl's parameters must not be captured either.
-#[derive(::elicit::Elicit, Debug, PartialEq)]
+#[derive(::elicit_mcp::Elicit, Debug, PartialEq)]
 #[elicit(pattern = "^[a-z]+$")]
 struct Word(::std::string::String);
 
-#[derive(::elicit::Elicit, Debug)]
+#[derive(::elicit_mcp::Elicit, Debug)]
 struct Words {
     word: Word,
 }
 
 fn main() {
     let answer = ::serde_json::json!({"word": "abc"});
-    let words = <Words as ::elicit::Elicit>::from_content(answer.as_object().unwrap()).unwrap();
+    let words = <Words as ::elicit_mcp::Elicit>::from_content(answer.as_object().unwrap()).unwrap();
     assert_eq!(words.word, Word("abc".into()));
     let note = ::serde_json::json!({"note": "hi"});
-    let order = <Order as ::elicit::Elicit>::from_content(note.as_object().unwrap()).unwrap();
+    let order = <Order as ::elicit_mcp::Elicit>::from_content(note.as_object().unwrap()).unwrap();
     assert_eq!(order.color, Color::Red);
     assert_eq!(order.colors, [Color::Green]);
     assert_eq!(order.count, 2);
-    let _ = <Order as ::elicit::Elicit>::form_request();
+    let _ = <Order as ::elicit_mcp::Elicit>::form_request();
 }

@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use elicit_mcp::Elicit;
 
 // The mapping follows the type, not its name: aliases take the attributes of what they name.
 type Name = String;

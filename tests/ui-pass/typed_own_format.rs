@@ -1,5 +1,5 @@
 // Naming a typed value's own format is accepted, alone or with a valid default.
-use elicit::{Elicit, Email};
+use elicit_mcp::{Elicit, Email};
 
 #[derive(Elicit)]
 struct Booking {

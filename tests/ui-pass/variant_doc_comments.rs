@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use elicit_mcp::Elicit;
 
 /// Doc comments on the enum and on its variants are documentation only.
 #[derive(Elicit, Debug, PartialEq)]

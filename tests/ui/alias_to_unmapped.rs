@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use elicit_mcp::Elicit;
 
 // The mapping is a trait bound, so an alias does not hide a nested type.
 type Coordinates = (f64, f64);

@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use elicit_mcp::Elicit;
 
 mod config {
     pub const LIMIT: u8 = 4;

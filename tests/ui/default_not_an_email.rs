@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use elicit_mcp::Elicit;
 
 // A default must be of the field's format, as it must fit its lengths and pattern.
 #[derive(Elicit)]

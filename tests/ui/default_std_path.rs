@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use elicit_mcp::Elicit;
 
 // A constant of the standard library is no variant of a choice enum, however it is spelled.
 #[derive(Elicit)]

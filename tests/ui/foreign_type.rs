@@ -1,6 +1,6 @@
 use std::net::IpAddr;
 
-use elicit::Elicit;
+use elicit_mcp::Elicit;
 
 #[derive(Elicit)]
 struct Server {

@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use elicit_mcp::Elicit;
 
 // Every mistake the derive finds in one form is reported in one build.
 #[derive(Elicit)]

@@ -1,6 +1,6 @@
 use std::collections::HashMap;
 
-use elicit::Elicit;
+use elicit_mcp::Elicit;
 
 struct Address {
     street: String,

@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use elicit_mcp::Elicit;
 
 // A newtype's constraints must fit its field's type, as a field's attributes must.
 #[derive(Elicit)]

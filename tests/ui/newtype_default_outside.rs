@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use elicit_mcp::Elicit;
 
 #[derive(Elicit)]
 #[elicit(minimum = 0, maximum = 100)]

@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use elicit_mcp::Elicit;
 
 // A newtype says what its values are; how a form asks for it goes on the form's field.
 #[derive(Elicit)]

@@ -1,6 +1,6 @@
 #![allow(non_snake_case)]
 
-use elicit::Elicit;
+use elicit_mcp::Elicit;
 
 // Secrets are found in any case style, and inside compound names.
 #[derive(Elicit)]

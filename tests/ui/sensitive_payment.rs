@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use elicit_mcp::Elicit;
 
 // Payment credentials and other identifiers that authorize transactions.
 #[derive(Elicit)]

@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use elicit_mcp::Elicit;
 
 // The wire name is what the user is asked for, so a rename counts.
 #[derive(Elicit)]

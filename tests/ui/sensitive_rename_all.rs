@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use elicit_mcp::Elicit;
 
 // `rename_all` does not hide a secret: every case style of a name is checked.
 #[derive(Elicit)]

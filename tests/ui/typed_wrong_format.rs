@@ -1,4 +1,4 @@
-use elicit::{Elicit, Email};
+use elicit_mcp::{Elicit, Email};
 
 type Day = chrono::NaiveDate;
 

@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use elicit_mcp::Elicit;
 
 #[derive(Elicit)]
 #[elicit(rename_all = "camel")]

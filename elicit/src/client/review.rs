@@ -18,7 +18,7 @@ use crate::wire::ElicitRequestUrlParams;
 /// a client to pre-fetch the URL or its metadata.
 ///
 /// ```
-/// use elicit::client::{UrlReview, UrlWarning};
+/// use elicit_mcp::client::{UrlReview, UrlWarning};
 /// let review = UrlReview::new("https://github.com.evil.example/login").unwrap();
 /// assert_eq!(review.registrable_domain(), Some("evil.example"));
 /// assert_eq!(review.subdomain(), Some("github.com"));

@@ -33,9 +33,9 @@
 //! [`TerminalError::NotATerminal`] rather than waiting for keys that cannot come.
 //!
 //! ```no_run
-//! use elicit::client::terminal::Renderer;
-//! use elicit::client::validate_request;
-//! use elicit::ElicitationCapability;
+//! use elicit_mcp::client::terminal::Renderer;
+//! use elicit_mcp::client::validate_request;
+//! use elicit_mcp::ElicitationCapability;
 //!
 //! let params = serde_json::json!({
 //!     "message": "Who are you?",
@@ -76,8 +76,8 @@ type Opener = dyn Fn(&str) -> io::Result<()> + Send + Sync;
 /// at a time.
 ///
 /// ```no_run
-/// use elicit::client::terminal::Renderer;
-/// use elicit::schema::RequestedSchema;
+/// use elicit_mcp::client::terminal::Renderer;
+/// use elicit_mcp::schema::RequestedSchema;
 ///
 /// let schema: RequestedSchema = serde_json::from_str(r#"{"type": "object", "properties": {
 ///     "nights": {"type": "integer", "title": "Nights", "minimum": 1, "maximum": 30, "default": 1}
@@ -118,7 +118,7 @@ impl Renderer {
     /// the URL, with the normalized URL of its [`UrlReview`](crate::client::UrlReview).
     ///
     /// ```
-    /// use elicit::client::terminal::Renderer;
+    /// use elicit_mcp::client::terminal::Renderer;
     /// let renderer = Renderer::new().with_opener(|url| {
     ///     eprintln!("would open {url}");
     ///     Ok(())

@@ -107,8 +107,8 @@ impl From<InvalidElicitRequestError> for JsonRpcError {
 /// [`InvalidElicitRequestError`] to answer with -32602.
 ///
 /// ```
-/// use elicit::ElicitationCapability;
-/// use elicit::client::validate_request;
+/// use elicit_mcp::ElicitationCapability;
+/// use elicit_mcp::client::validate_request;
 ///
 /// let form_only = ElicitationCapability::form();
 /// let url = serde_json::json!({"mode": "url", "elicitationId": "42",
@@ -187,8 +187,8 @@ fn mode_of(members: &Map<String, Value>) -> Result<ElicitMode, InvalidElicitRequ
 /// ([`RequestedSchema::validate_content`]), so a client never sends what the server will reject.
 ///
 /// ```
-/// use elicit::schema::RequestedSchema;
-/// use elicit::client::accept_form;
+/// use elicit_mcp::schema::RequestedSchema;
+/// use elicit_mcp::client::accept_form;
 /// let schema: RequestedSchema = serde_json::from_str(r#"{"type": "object", "properties": {
 ///     "name": {"type": "string", "default": "John Doe"},
 ///     "age": {"type": "integer", "minimum": 0, "default": 30}

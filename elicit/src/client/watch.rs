@@ -31,8 +31,8 @@ const REMEMBERED_COMPLETIONS: usize = 256;
 /// tells its user (or retries by hand) instead of waiting.
 ///
 /// ```
-/// use elicit::{ElicitationCompleteNotification, ElicitationId, JsonRpcError, UrlElicitationRequiredError};
-/// use elicit::client::{Completion, UrlElicitationWatch};
+/// use elicit_mcp::{ElicitationCompleteNotification, ElicitationId, JsonRpcError, UrlElicitationRequiredError};
+/// use elicit_mcp::client::{Completion, UrlElicitationWatch};
 ///
 /// let error: JsonRpcError = serde_json::from_value(serde_json::json!({
 ///     "code": -32042, "message": "This request requires more information.",

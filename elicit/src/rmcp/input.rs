@@ -49,8 +49,8 @@ pub fn form_input_request<T: Elicit>(
 /// [`form_input_response`].
 ///
 /// ```
-/// use elicit::{Elicit, ElicitOutcome, ElicitationCapability};
-/// use elicit::rmcp::{form_input_response, input_required};
+/// use elicit_mcp::{Elicit, ElicitOutcome, ElicitationCapability};
+/// use elicit_mcp::rmcp::{form_input_response, input_required};
 ///
 /// #[derive(Elicit, Debug)]
 /// #[elicit(message = "Please provide your GitHub username")]

@@ -25,9 +25,9 @@
 //! `examples/stdio_server.rs` and `examples/url_mode_server.rs` are whole servers built this way.
 //!
 //! ```no_run
-//! use elicit::rmcp::{ConnectionPeers, ElicitPeer};
-//! use elicit::server::{ConnectionId, ElicitationTracker, Initiator, UserId};
-//! use elicit::{Elicit, ElicitOutcome};
+//! use elicit_mcp::rmcp::{ConnectionPeers, ElicitPeer};
+//! use elicit_mcp::server::{ConnectionId, ElicitationTracker, Initiator, UserId};
+//! use elicit_mcp::{Elicit, ElicitOutcome};
 //! use rmcp::model::{CallToolResult, ContentBlock, ErrorData};
 //! use rmcp::service::{RequestContext, RoleServer};
 //!

@@ -90,8 +90,8 @@ impl ElicitError {
     /// its own line: what a tool returns to let the model correct itself or tell the user.
     ///
     /// ```
-    /// use elicit::Elicit;
-    /// use elicit::rmcp::ElicitError;
+    /// use elicit_mcp::Elicit;
+    /// use elicit_mcp::rmcp::ElicitError;
     ///
     /// #[derive(Elicit, Debug)]
     /// struct Age {
@@ -218,9 +218,9 @@ impl From<ElicitError> for sdk::ErrorData {
 /// [`ElicitPeer::elicit_url`] gives.
 ///
 /// ```no_run
-/// use elicit::UrlElicitOutcome;
-/// use elicit::rmcp::ElicitPeer;
-/// use elicit::server::{ElicitationTracker, Initiator};
+/// use elicit_mcp::UrlElicitOutcome;
+/// use elicit_mcp::rmcp::ElicitPeer;
+/// use elicit_mcp::server::{ElicitationTracker, Initiator};
 /// use rmcp::model::{CallToolResult, ContentBlock};
 /// use rmcp::service::{RequestContext, RoleServer};
 ///
@@ -326,8 +326,8 @@ impl sealed::Session for RequestContext<RoleServer> {
 /// still checks it, so a value that does not match comes back as a field error.)
 ///
 /// ```no_run
-/// use elicit::{Elicit, ElicitOutcome};
-/// use elicit::rmcp::ElicitPeer;
+/// use elicit_mcp::{Elicit, ElicitOutcome};
+/// use elicit_mcp::rmcp::ElicitPeer;
 /// use rmcp::model::CallToolResult;
 /// use rmcp::service::{RequestContext, RoleServer};
 ///
@@ -364,8 +364,8 @@ pub trait ElicitPeer: sealed::Session + Sync {
     /// A tool that serves both revisions asks for the same derived form either way:
     ///
     /// ```no_run
-    /// use elicit::rmcp::{ElicitPeer, form_input_response, input_required};
-    /// use elicit::{Elicit, ElicitOutcome};
+    /// use elicit_mcp::rmcp::{ElicitPeer, form_input_response, input_required};
+    /// use elicit_mcp::{Elicit, ElicitOutcome};
     /// use rmcp::model::{
     ///     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
     /// };

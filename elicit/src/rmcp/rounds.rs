@@ -50,7 +50,7 @@ pub const DEFAULT_STATE_TTL: Duration = Duration::from_secs(10 * 60);
 /// answers must stay secret from the client's side should keep them server-side instead.
 ///
 /// ```
-/// use elicit::rmcp::RequestStateSeal;
+/// use elicit_mcp::rmcp::RequestStateSeal;
 /// use rmcp::model::RequestStateCodec;
 /// use std::time::Duration;
 ///
@@ -103,8 +103,8 @@ impl RequestStateSeal {
     /// ```no_run
     /// # #[cfg(feature = "redis")]
     /// # async fn example(codec: rmcp::model::RequestStateCodec) -> Result<(), Box<dyn std::error::Error>> {
-    /// use elicit::rmcp::{RequestStateSeal, Rounds};
-    /// use elicit::server::RedisStore;
+    /// use elicit_mcp::rmcp::{RequestStateSeal, Rounds};
+    /// use elicit_mcp::server::RedisStore;
     ///
     /// let store = RedisStore::connect("redis://127.0.0.1/").await?;
     /// let rounds = Rounds::new(RequestStateSeal::new(codec).single_use_in(store));
@@ -546,8 +546,8 @@ async fn wait_for_next_round<T>() -> T {
 /// declare form mode gets -32021 with `requiredCapabilities`, and no input request.
 ///
 /// ```no_run
-/// use elicit::rmcp::{Ask, RequestStateSeal, Rounds};
-/// use elicit::{Elicit, ElicitOutcome};
+/// use elicit_mcp::rmcp::{Ask, RequestStateSeal, Rounds};
+/// use elicit_mcp::{Elicit, ElicitOutcome};
 /// use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
 ///     ErrorData, RequestStateCodec};
 /// use rmcp::service::{RequestContext, RoleServer};

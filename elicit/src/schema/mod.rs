@@ -10,7 +10,7 @@
 //! derive emits are built in constants (borrowed, no allocation) while parsed ones own their data.
 //!
 //! ```
-//! use elicit::schema::RequestedSchema;
+//! use elicit_mcp::schema::RequestedSchema;
 //!
 //! let json = r#"{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}"#;
 //! let schema: RequestedSchema = serde_json::from_str(json).unwrap();
@@ -72,7 +72,7 @@ pub struct Property {
 /// A client renders a form by walking its properties, one widget per variant:
 ///
 /// ```
-/// use elicit::schema::{PrimitiveSchema, RequestedSchema};
+/// use elicit_mcp::schema::{PrimitiveSchema, RequestedSchema};
 ///
 /// // Read from the request's text, the properties keep the sender's order.
 /// let schema: RequestedSchema = serde_json::from_str(r#"{

@@ -21,8 +21,8 @@ pub struct LinkInForm {
 /// elicitation; a client runs it to know which text not to render clickable.
 ///
 /// ```
-/// use elicit::ElicitRequestFormParams;
-/// use elicit::server::links_in_form;
+/// use elicit_mcp::ElicitRequestFormParams;
+/// use elicit_mcp::server::links_in_form;
 /// let params: ElicitRequestFormParams = serde_json::from_str(r#"{
 ///     "message": "Log in at https://evil.example/login first",
 ///     "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}

@@ -44,7 +44,7 @@ pub enum Environment {
 /// token), so the rules catch the common shapes and the rest stays the server author's duty.
 ///
 /// ```
-/// use elicit::server::{UnsafeUrlError, UrlPolicy};
+/// use elicit_mcp::server::{UnsafeUrlError, UrlPolicy};
 /// let production = UrlPolicy::production();
 /// assert!(production.check("https://mcp.example.com/connect?elicitationId=42").is_ok());
 /// assert!(matches!(production.check("http://mcp.example.com/connect"), Err(UnsafeUrlError::NotHttps { .. })));

@@ -116,7 +116,7 @@ pub enum Routed {
 }
 
 /// The completions routed to one replica: read them with [`next`](Self::next) and send each
-/// to its connection (e.g. `elicit::rmcp::ConnectionPeers::send`).
+/// to its connection (e.g. `elicit_mcp::rmcp::ConnectionPeers::send`).
 pub struct Completions {
     // Holds the subscription open; redis-rs re-subscribes after a reconnect.
     _subscription: ConnectionManager,

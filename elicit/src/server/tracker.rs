@@ -31,7 +31,7 @@ pub(crate) use awaited::Collected;
 /// that mentions it or the whole id anywhere.
 ///
 /// ```
-/// use elicit::server::UserId;
+/// use elicit_mcp::server::UserId;
 /// let alice = UserId::from_issuer_and_subject("https://auth.example.com", "alice-sub").unwrap();
 /// assert_eq!(alice.subject(), "alice-sub");
 /// assert_eq!(alice.as_str(), "https://auth.example.com alice-sub");
@@ -650,8 +650,8 @@ impl CompletedElicitation {
 /// - completion yields the notification, addressed to the starting connection only.
 ///
 /// ```
-/// use elicit::ElicitationCapability;
-/// use elicit::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
+/// use elicit_mcp::ElicitationCapability;
+/// use elicit_mcp::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
 ///
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {
@@ -868,7 +868,7 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
 
     /// Completes the elicitation for `user`, once: it must be pending, unexpired, and started
     /// by `user`. Returns what to notify and whom. An elicitation asked with
-    /// `elicit::rmcp::Ask::url` also keeps a record of its completion, which the waiting
+    /// `elicit_mcp::rmcp::Ask::url` also keeps a record of its completion, which the waiting
     /// handler collects, once (on 2026-07-28, the client's retry).
     pub async fn complete(
         &self,

@@ -17,7 +17,7 @@ use crate::schema::RequestedSchema;
 /// The schema of a derived type is borrowed from its static, not copied.
 ///
 /// ```
-/// use elicit::Elicit;
+/// use elicit_mcp::Elicit;
 /// #[derive(Elicit)]
 /// #[elicit(message = "Please provide your GitHub username")]
 /// struct GitHub {

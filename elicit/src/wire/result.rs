@@ -22,7 +22,7 @@ pub enum ElicitAction {
 /// The result of `elicitation/create`, as the client sends it.
 ///
 /// ```
-/// use elicit::{ElicitAction, ElicitResult};
+/// use elicit_mcp::{ElicitAction, ElicitResult};
 /// let result: ElicitResult =
 ///     serde_json::from_str(r#"{"action":"accept","content":{"name":"octocat"}}"#).unwrap();
 /// assert_eq!(result.action, ElicitAction::Accept);
@@ -74,7 +74,7 @@ impl ElicitResult {
 /// is valid. Decline and cancel are answers, not errors: the user chose not to say.
 ///
 /// ```
-/// use elicit::{Elicit, ElicitOutcome, ElicitResult};
+/// use elicit_mcp::{Elicit, ElicitOutcome, ElicitResult};
 ///
 /// #[derive(Elicit, Debug)]
 /// struct Confirm {
@@ -131,7 +131,7 @@ impl<T> ElicitOutcome<T> {
 /// [`ElicitationTracker::complete`](crate::server::ElicitationTracker::complete)).
 ///
 /// ```
-/// use elicit::{ElicitResult, UrlElicitOutcome};
+/// use elicit_mcp::{ElicitResult, UrlElicitOutcome};
 /// let accept: ElicitResult = serde_json::from_str(r#"{"action": "accept"}"#).unwrap();
 /// assert_eq!(UrlElicitOutcome::from_result(&accept), Ok(UrlElicitOutcome::Consented));
 /// ```
@@ -187,7 +187,7 @@ impl ElicitResult {
     /// content.
     ///
     /// ```
-    /// use elicit::ElicitResult;
+    /// use elicit_mcp::ElicitResult;
     /// assert_eq!(serde_json::to_string(&ElicitResult::accept_url()).unwrap(), r#"{"action":"accept"}"#);
     /// ```
     pub fn accept_url() -> Self {

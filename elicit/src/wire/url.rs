@@ -18,7 +18,7 @@ use super::mode::ElicitMode;
 ///
 /// ```
 /// # #[cfg(feature = "url-mode")] {
-/// use elicit::ElicitationId;
+/// use elicit_mcp::ElicitationId;
 /// let id = ElicitationId::random().unwrap();
 /// assert_eq!(id.as_str().len(), 32); // 128 bits, hex
 /// assert_ne!(id, ElicitationId::random().unwrap());
@@ -114,11 +114,11 @@ impl AsRef<str> for ElicitationId {
 /// `elicitationId`.
 ///
 /// Read one from the wire with serde. In code, a server builds one only from a URL that passed
-/// its URL policy (`elicit::server::CheckedUrl::into_params`, with the `url-mode` feature); the
+/// its URL policy (`elicit_mcp::server::CheckedUrl::into_params`, with the `url-mode` feature); the
 /// usual way is `ElicitationTracker::start`, which also binds it to the user.
 ///
 /// ```
-/// use elicit::ElicitRequestUrlParams;
+/// use elicit_mcp::ElicitRequestUrlParams;
 /// let params: ElicitRequestUrlParams = serde_json::from_str(r#"{
 ///     "mode": "url",
 ///     "elicitationId": "550e8400-e29b-41d4-a716-446655440000",

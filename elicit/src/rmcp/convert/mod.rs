@@ -28,8 +28,8 @@ use std::fmt;
 /// refuses rather than drop or round it.
 ///
 /// ```
-/// use elicit::Elicit;
-/// use elicit::rmcp::UnrepresentableError;
+/// use elicit_mcp::Elicit;
+/// use elicit_mcp::rmcp::UnrepresentableError;
 ///
 /// #[derive(Elicit)]
 /// struct Code {

@@ -31,8 +31,8 @@ impl From<&ElicitationCompleteNotification> for sdk::ServerNotification {
 /// `ClientHandler::on_custom_notification` and reads it with `TryFrom`:
 ///
 /// ```
-/// use elicit::rmcp::NotElicitationCompleteError;
-/// use elicit::{ElicitationCompleteNotification, ElicitationId};
+/// use elicit_mcp::rmcp::NotElicitationCompleteError;
+/// use elicit_mcp::{ElicitationCompleteNotification, ElicitationId};
 /// use rmcp::model::CustomNotification;
 ///
 /// // What a server sends (`ElicitPeer::notify_elicitation_complete` does this).

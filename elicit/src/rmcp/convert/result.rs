@@ -11,8 +11,8 @@ use crate::wire::{ElicitAction, ElicitResult};
 /// does not know.
 ///
 /// ```
-/// use elicit::ElicitResult;
-/// use elicit::rmcp::InvalidResultError;
+/// use elicit_mcp::ElicitResult;
+/// use elicit_mcp::rmcp::InvalidResultError;
 ///
 /// let theirs: rmcp::model::ElicitResult =
 ///     serde_json::from_value(serde_json::json!({"action": "accept", "content": "yes"})).unwrap();

@@ -130,8 +130,8 @@ impl Ask {
     /// on).
     ///
     /// ```no_run
-    /// use elicit::rmcp::{Ask, UrlOutcome};
-    /// use elicit::server::{ElicitationTracker, Initiator};
+    /// use elicit_mcp::rmcp::{Ask, UrlOutcome};
+    /// use elicit_mcp::server::{ElicitationTracker, Initiator};
     /// use rmcp::model::{CallToolResult, ContentBlock, ErrorData};
     ///
     /// async fn connect(

@@ -1,4 +1,4 @@
-//! URL-mode elicitations a handler waits on (`elicit::rmcp::Ask::url`): the handler goes on
+//! URL-mode elicitations a handler waits on (`elicit_mcp::rmcp::Ask::url`): the handler goes on
 //! only once the out-of-band step is done, so the completion leaves a record that the handler
 //! collects, once.
 //!
@@ -68,7 +68,7 @@ pub(crate) fn is_done_id(id: &str) -> bool {
     id.ends_with(DONE_SUFFIX)
 }
 
-/// The waiting side, used by `elicit::rmcp::Ask::url`.
+/// The waiting side, used by `elicit_mcp::rmcp::Ask::url`.
 #[cfg(feature = "rmcp")]
 impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
     /// [`prepare`](Self::prepare) for an elicitation that `by` waits on.
