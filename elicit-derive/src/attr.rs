@@ -138,6 +138,7 @@ elicit_keys! {
     /// The `#[elicit(..)]` keys of a struct or an enum.
     pub struct ContainerKeys {
         "message" => message: LitStr = lit_str,
+        "key" => key: LitStr = lit_str,
         "rename_all" => rename_all: RenameRule = |meta: &ParseNestedMeta| RenameRule::from_lit(&lit_str(meta)?),
         "crate" => krate: syn::Path = |meta: &ParseNestedMeta| lit_str(meta)?.parse::<syn::Path>(),
     }
@@ -514,7 +515,7 @@ impl Newtype {
         let mut container = ContainerKeys::empty();
         let mut keys = FieldKeys::empty();
         for_each_elicit_meta(cx, attrs, |meta| {
-            let for_container = ["crate", "message", "rename_all"]
+            let for_container = ["crate", "message", "key", "rename_all"]
                 .iter()
                 .any(|key| meta.path.is_ident(key));
             if for_container {

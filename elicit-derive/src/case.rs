@@ -119,3 +119,41 @@ fn lower_first(s: &str) -> String {
         None => String::new(),
     }
 }
+
+/// A type's name in snake case, the default input key of a form: a word starts after a
+/// lowercase letter or a digit, or at the last capital of an acronym that a lowercase letter
+/// follows (`UserName` is `user_name`; `HTTPSProxy` and `HttpsProxy` are `https_proxy`).
+pub fn type_name_in_snake_case(name: &str) -> String {
+    let name = name.strip_prefix("r#").unwrap_or(name);
+    let chars: Vec<char> = name.chars().collect();
+    let mut snake = String::with_capacity(name.len() + 4);
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            let previous = chars[i - 1];
+            let next_is_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+            if previous.is_lowercase()
+                || previous.is_ascii_digit()
+                || (previous.is_uppercase() && next_is_lower)
+            {
+                snake.push('_');
+            }
+        }
+        snake.extend(c.to_lowercase());
+    }
+    snake
+}
+
+#[cfg(test)]
+mod tests {
+    use super::type_name_in_snake_case;
+
+    #[test]
+    fn type_names_in_snake_case() {
+        assert_eq!(type_name_in_snake_case("UserName"), "user_name");
+        assert_eq!(type_name_in_snake_case("HTTPSProxy"), "https_proxy");
+        assert_eq!(type_name_in_snake_case("HttpsProxy"), "https_proxy");
+        assert_eq!(type_name_in_snake_case("Step2Color"), "step2_color");
+        assert_eq!(type_name_in_snake_case("A"), "a");
+        assert_eq!(type_name_in_snake_case("r#Type"), "type");
+    }
+}

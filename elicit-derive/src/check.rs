@@ -8,7 +8,7 @@ use syn::LitStr;
 
 use crate::ast::{Choice, Field, Form, Newtype};
 use crate::attr::{
-    Attr, DefaultKind, FieldKeys, NumValue, PATH_DEFAULT_IS_NOT_A_VARIANT, PLAIN_TYPES,
+    Attr, Container, DefaultKind, FieldKeys, NumValue, PATH_DEFAULT_IS_NOT_A_VARIANT, PLAIN_TYPES,
 };
 use crate::ctxt::Ctxt;
 use crate::format;
@@ -30,6 +30,17 @@ pub fn check_form(cx: &Ctxt, form: &mut Form) {
             .map(|f| (&f.wire_name, f.ident.to_token_stream())),
     );
     check_serde_rename_all_agrees(cx, &form.attrs);
+    check_input_key(cx, &form.attrs);
+}
+
+/// The input key names the form in a 2026-07-28 round; an empty one would collide with every
+/// other empty one and tell a client nothing.
+fn check_input_key(cx: &Ctxt, attrs: &Container) {
+    if let Some(key) = attrs.key.get()
+        && key.value().trim().is_empty()
+    {
+        cx.error_spanned_by(key, "`key` names the form's input in a 2026-07-28 round, so it cannot be empty; leave it out to use the type's name in snake case");
+    }
 }
 
 fn check_field(cx: &Ctxt, field: &Field) {
@@ -96,6 +107,7 @@ fn check_newtype_keys(cx: &Ctxt, newtype: &Newtype) {
     for (key, tokens) in container.set_keys() {
         let applies_to = match key {
             "message" => "a form (a struct with named fields)",
+            "key" => "a form (a struct with named fields), whose input it names",
             "rename_all" => "a form or a choice enum, whose fields or variants it renames",
             _ => continue,
         };
@@ -112,6 +124,9 @@ fn check_newtype_keys(cx: &Ctxt, newtype: &Newtype) {
 fn check_choice_has_no_message(cx: &Ctxt, choice: &Choice) {
     if let Some(tokens) = choice.attrs.message.tokens() {
         cx.error_spanned_by(tokens, "`message` applies to a form (a struct): a choice enum is asked for as a field of one, so put the message on that struct");
+    }
+    if let Some(tokens) = choice.attrs.key.tokens() {
+        cx.error_spanned_by(tokens, "`key` names a form's input (a struct): a choice enum is asked for as a field of one, so name the key on that struct");
     }
 }
 

@@ -10,6 +10,7 @@ use syn::DeriveInput;
 
 use crate::ast::{Choice, Field, Form, Input};
 use crate::bound;
+use crate::case;
 use crate::check;
 use crate::ctxt::Ctxt;
 use crate::fallback;
@@ -65,6 +66,14 @@ pub fn has_message_impl(
     })
 }
 
+/// The form's input key: `#[elicit(key = "..")]`, or the type's name in snake case.
+pub fn input_key(form: &Form) -> String {
+    match form.attrs.key.get() {
+        Some(key) => key.value(),
+        None => case::type_name_in_snake_case(&form.input.ident.to_string()),
+    }
+}
+
 pub fn runtime_path(krate: Option<&syn::Path>) -> TokenStream {
     match krate {
         Some(path) => path.to_token_stream(),
@@ -113,6 +122,7 @@ fn expand_form(form: &Form) -> TokenStream {
         .map(|f| f.ty);
 
     let has_message = has_message_impl(&krate, form, &generics);
+    let input_key = input_key(form);
 
     let json_schema = json_schema_impl(
         &krate,
@@ -190,6 +200,8 @@ fn expand_form(form: &Form) -> TokenStream {
 
             #[automatically_derived]
             impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
+                const INPUT_KEY: &'static str = #input_key;
+
                 #schema_fns
 
                 fn from_content(

@@ -7,7 +7,7 @@ use quote::quote;
 
 use crate::ast::Form;
 use crate::bound::uses_type_param;
-use crate::expand::{has_message_impl, runtime_path};
+use crate::expand::{has_message_impl, input_key, runtime_path};
 use crate::typeck::{type_checks, typed_default};
 
 /// What a form with errors expands to besides them: `Elicit` (and `HasMessage`) implemented
@@ -33,6 +33,7 @@ pub fn fallback_form(form: &Form) -> TokenStream {
         checks.extend(quote!(const _: () = { #field_checks };));
     }
     let has_message = has_message_impl(&krate, form, &input.generics);
+    let input_key = input_key(form);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, clippy::all)]
@@ -41,6 +42,7 @@ pub fn fallback_form(form: &Form) -> TokenStream {
 
             #[automatically_derived]
             impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
+                const INPUT_KEY: &'static str = #input_key;
                 fn requested_schema() -> &'static #krate::RequestedSchema {
                     ::core::unreachable!()
                 }

@@ -188,6 +188,9 @@ pub enum Problem {
         /// The rule it breaks.
         problem: Box<Problem>,
     },
+    /// A value given for a field the form does not have: a run-time default naming a field
+    /// that is not in the form.
+    NotInForm,
 }
 
 impl ContentError {
@@ -321,6 +324,7 @@ impl fmt::Display for Problem {
                 f,
                 "was absent, and the form's default \"{default}\" {problem} (fix the default in the server's form)"
             ),
+            Problem::NotInForm => write!(f, "is not a field of this form"),
         }
     }
 }

@@ -91,6 +91,32 @@ pub use wire::{
 /// cannot live in a `static`, so it is built from the same constant on first use per
 /// instantiation, cached for the life of the process, and returned from the cache afterwards.
 pub trait Elicit: Sized {
+    /// The key this form is asked under in a 2026-07-28 round (`inputRequests` and
+    /// `inputResponses`): the type's name in snake case (`RoomBooking` is `room_booking`), or
+    /// the `#[elicit(key = "..")]` of the form. Computed at compile time from the source, so
+    /// it does not change with the compiler or the module the type lives in; name it with
+    /// `key` to keep it when the type is renamed, so that states sealed before a deploy still
+    /// open after it.
+    ///
+    /// ```
+    /// use elicit_mcp::Elicit;
+    ///
+    /// #[derive(Elicit)]
+    /// struct RoomBooking {
+    ///     nights: u8,
+    /// }
+    ///
+    /// #[derive(Elicit)]
+    /// #[elicit(key = "room_booking")]
+    /// struct BookingV2 {
+    ///     nights: u8,
+    /// }
+    ///
+    /// assert_eq!(RoomBooking::INPUT_KEY, "room_booking");
+    /// assert_eq!(BookingV2::INPUT_KEY, RoomBooking::INPUT_KEY);
+    /// ```
+    const INPUT_KEY: &'static str;
+
     /// The `requestedSchema` of this form.
     fn requested_schema() -> &'static RequestedSchema;
 

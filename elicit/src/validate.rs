@@ -344,6 +344,53 @@ impl RequestedSchema {
         }
     }
 
+    /// This schema with `values` as the defaults of their fields (by wire name), for defaults
+    /// known only at run time and for a form asked again with the user's earlier answers.
+    /// Each value is checked against its field first: every field the schema does not have,
+    /// and every value its field refuses, is reported at once.
+    ///
+    /// ```
+    /// use elicit_mcp::schema::RequestedSchema;
+    /// let schema: RequestedSchema = serde_json::from_str(
+    ///     r#"{"type":"object","properties":{"nights":{"type":"integer","minimum":1}}}"#,
+    /// ).unwrap();
+    /// let filled = schema.with_defaults(serde_json::json!({"nights": 3}).as_object().unwrap()).unwrap();
+    /// assert_eq!(filled.properties()[0].schema.default_value(), Some(serde_json::json!(3)));
+    ///
+    /// let wrong = serde_json::json!({"nights": 0, "rooms": 1});
+    /// let errors = schema.with_defaults(wrong.as_object().unwrap()).unwrap_err();
+    /// assert_eq!(
+    ///     errors.to_string(),
+    ///     "`nights`: must be at least 1, got 0\n`rooms`: is not a field of this form"
+    /// );
+    /// ```
+    pub fn with_defaults(&self, values: &Map<String, Value>) -> Result<Self, ContentError> {
+        let mut errors = Vec::new();
+        let mut filled = self.clone();
+        let properties = filled.properties.to_mut();
+        for property in properties.iter_mut() {
+            let Some(value) = values.get(&*property.name) else {
+                continue;
+            };
+            let checked = compile(property)
+                .and_then(|regex| check_value(&property.schema, value, regex.as_ref()));
+            match checked.and_then(|()| set_default(&mut property.schema, value)) {
+                Ok(()) => {}
+                Err(problem) => errors.push(FieldError::new(property.name.to_string(), problem)),
+            }
+        }
+        for name in values.keys() {
+            if self.property(name).is_none() {
+                errors.push(FieldError::new(name.clone(), Problem::NotInForm));
+            }
+        }
+        if errors.is_empty() {
+            Ok(filled)
+        } else {
+            Err(ContentError::from_errors(errors))
+        }
+    }
+
     /// Fills every field the user left out with the schema's `default`, where it has one.
     /// Returns the names filled in. Fields present (even `null`) are left as they are.
     ///
@@ -369,4 +416,46 @@ impl RequestedSchema {
         }
         filled
     }
+}
+
+/// Puts `value`, already checked against `schema`, as its default.
+fn set_default(schema: &mut PrimitiveSchema, value: &Value) -> Result<(), Problem> {
+    let text = || as_text(value).map(|t| Cow::Owned(t.to_owned()));
+    let list = || -> Result<crate::schema::List<crate::schema::Text>, Problem> {
+        let items = value.as_array().ok_or_else(|| Problem::WrongType {
+            expected: "an array",
+            found: crate::schema::kind_of(value),
+        })?;
+        items
+            .iter()
+            .map(|item| as_text(item).map(|t| Cow::Owned(t.to_owned())))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Cow::Owned)
+    };
+    match schema {
+        PrimitiveSchema::String(s) => s.default = Some(text()?),
+        PrimitiveSchema::SingleSelect(s) => s.default = Some(text()?),
+        PrimitiveSchema::TitledSingleSelect(s) => s.default = Some(text()?),
+        PrimitiveSchema::LegacyTitled(s) => s.default = Some(text()?),
+        PrimitiveSchema::MultiSelect(s) => s.default = Some(list()?),
+        PrimitiveSchema::TitledMultiSelect(s) => s.default = Some(list()?),
+        PrimitiveSchema::Boolean(s) => {
+            s.default = Some(value.as_bool().ok_or_else(|| Problem::WrongType {
+                expected: "a boolean",
+                found: crate::schema::kind_of(value),
+            })?)
+        }
+        PrimitiveSchema::Number(s) => {
+            let number = value
+                .as_i64()
+                .map(crate::schema::Number::from_i64)
+                .or_else(|| value.as_f64().and_then(crate::schema::Number::from_f64))
+                .ok_or_else(|| Problem::WrongType {
+                    expected: "a number",
+                    found: crate::schema::kind_of(value),
+                })?;
+            s.default = Some(number);
+        }
+    }
+    Ok(())
 }

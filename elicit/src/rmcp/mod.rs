@@ -136,9 +136,8 @@ mod peer;
 mod rounds;
 
 pub use convert::{InvalidResultError, NotElicitationCompleteError, UnrepresentableError};
-pub use input::{form_input_request, form_input_response, input_required};
 pub use peer::{ConnectionPeers, ElicitError, ElicitPeer, UrlElicitation};
 pub use rounds::{
-    Ask, DEFAULT_STATE_TTL, MISSING_REQUIRED_CLIENT_CAPABILITY, ReplayGuard, RequestStateSeal,
-    Rounds, UrlOutcome,
+    Ask, FormAsk, MISSING_REQUIRED_CLIENT_CAPABILITY, ReplayGuard, RequestStateSeal, Rounds,
+    SealKeyError, UrlOutcome,
 };

@@ -1,6 +1,7 @@
 //! The typed elicitation calls on an rmcp server's peer or request context, their error, and
 //! the routing of completion notifications to the connection that started an elicitation.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
@@ -12,6 +13,8 @@ use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer, Serv
 use serde::Deserialize;
 
 use crate::error::ContentError;
+use crate::rmcp::rounds::{Ask, MISSING_REQUIRED_CLIENT_CAPABILITY};
+use crate::schema::RequestedSchema;
 use crate::rmcp::convert::{InvalidResultError, UnrepresentableError};
 use crate::server::{
     Addressed, AwaitedBy, Clock, CompletedElicitation, CompletionError, ConnectionId,
@@ -21,9 +24,8 @@ use crate::wire::{
     ElicitMode, ElicitRequest, ElicitRequestParams, ElicitationCompleteNotification, ElicitationId,
     UnexpectedContentError, UrlElicitOutcome,
 };
-use crate::wire::{ElicitOutcome, ElicitResult};
+use crate::wire::{ElicitRequestFormParams, ElicitResult};
 use crate::wire::{ElicitationCapability, ModeNotSupportedError};
-use crate::{Elicit, HasMessage};
 
 /// Why a typed elicitation through rmcp gave no outcome.
 ///
@@ -47,9 +49,9 @@ pub enum ElicitError {
         /// The capability, as `ClientCapabilities` names it.
         capability: &'static str,
     },
-    /// The session's protocol (2026-07-28 or later) forbids server-to-client requests: answer
-    /// the tool call with an input-required result instead (see
-    /// [`input_required`](crate::rmcp::input_required)).
+    /// The session's protocol (2026-07-28 or later) forbids server-to-client requests: the ask
+    /// came from [`ElicitPeer::ask`] rather than from an `Ask` that
+    /// [`Rounds`](crate::rmcp::Rounds) runs, which would answer with an input-required result.
     RequestsNotAllowed {
         /// The negotiated protocol version.
         protocol_version: String,
@@ -75,6 +77,34 @@ pub enum ElicitError {
     /// rmcp failed to get an answer: the transport closed, the request timed out, or the client
     /// answered with a JSON-RPC error.
     Service(ServiceError),
+    /// Two different forms (or kinds of request) of one call ask under the same input key:
+    /// their answers would be mixed up. Name one with `#[elicit(key = "..")]` or
+    /// [`FormAsk::key`](crate::rmcp::FormAsk::key). Nothing was sent.
+    DuplicateKey {
+        /// The key both ask under.
+        key: String,
+        /// What asked under it first.
+        first: &'static str,
+        /// What asked under it next.
+        second: &'static str,
+    },
+    /// The form under `key` was asked as many times as one call may
+    /// ([`Rounds::most_asks`](crate::rmcp::Rounds::most_asks)): the client's answers keep
+    /// failing it. Nothing was sent.
+    TooManyAsks {
+        /// The form's key.
+        key: String,
+        /// How many asks one call may make of one form.
+        limit: u32,
+    },
+    /// A default given at run time ([`FormAsk::default`](crate::rmcp::FormAsk::default)) names
+    /// a field the form does not have, or a value the field refuses. Nothing was sent.
+    InvalidDefault {
+        /// The form's key.
+        key: String,
+        /// Every default at fault.
+        errors: ContentError,
+    },
 }
 
 impl ElicitError {
@@ -121,7 +151,9 @@ impl fmt::Display for ElicitError {
             ElicitError::RequestsNotAllowed { protocol_version } => write!(
                 f,
                 "cannot elicit: protocol {protocol_version} forbids server-to-client requests; \
-                 answer with an input-required result instead"
+                 ask through an `Ask` that `elicit_mcp::rmcp::Rounds` runs (a `#[tool]` method \
+                 of a router wrapped by `Rounds::tools`), which answers with an input-required \
+                 result instead"
             ),
             ElicitError::Unrepresentable(e) => write!(f, "cannot send the form: {e}"),
             ElicitError::Start(e) => e.fmt(f),
@@ -132,6 +164,19 @@ impl fmt::Display for ElicitError {
                 write!(f, "the URL elicitation did not complete: {e}")
             }
             ElicitError::Service(e) => write!(f, "the elicitation request failed: {e}"),
+            ElicitError::DuplicateKey { key, first, second } => write!(
+                f,
+                "`{first}` and `{second}` both ask under the input key `{key}` in one call; \
+                 give one of them another key (`#[elicit(key = \"..\")]`)"
+            ),
+            ElicitError::TooManyAsks { key, limit } => write!(
+                f,
+                "the form `{key}` was asked {limit} times in this call, the most one call may: \
+                 the answers never completed it"
+            ),
+            ElicitError::InvalidDefault { key, errors } => {
+                write!(f, "cannot send the form `{key}`: a default is invalid:\n{errors}")
+            }
         }
     }
 }
@@ -149,6 +194,8 @@ impl std::error::Error for ElicitError {
             ElicitError::InvalidResult(e) => Some(e),
             ElicitError::NotCompleted(e) => Some(e),
             ElicitError::Service(e) => Some(e),
+            ElicitError::DuplicateKey { .. } | ElicitError::TooManyAsks { .. } => None,
+            ElicitError::InvalidDefault { errors, .. } => Some(errors),
         }
     }
 }
@@ -192,20 +239,29 @@ impl From<&ElicitError> for sdk::ErrorData {
                 sdk::ErrorData::invalid_params(message, serde_json::to_value(e).ok())
             }
             ElicitError::Service(ServiceError::McpError(e)) => e.clone(),
-            ElicitError::ModeNotSupported(e) => sdk::ErrorData::invalid_request(
+            // 2026-07-28's MissingRequiredClientCapabilityError, with what was missing: a
+            // handler that lets the error through answers as the spec has the server answer.
+            ElicitError::ModeNotSupported(e) => missing_capability(
                 message,
-                Some(serde_json::json!({ "mode": e.mode.as_str() })),
+                serde_json::json!({ "elicitation": { e.mode.as_str(): {} } }),
             ),
+            ElicitError::CapabilityNotDeclared { capability } => {
+                missing_capability(message, serde_json::json!({ *capability: {} }))
+            }
             ElicitError::RequestsNotAllowed { .. } => {
                 sdk::ErrorData::invalid_request(message, None)
             }
-            ElicitError::CapabilityNotDeclared { capability } => sdk::ErrorData::invalid_request(
-                message,
-                Some(serde_json::json!({ "requiredCapabilities": { *capability: {} } })),
-            ),
             _ => sdk::ErrorData::internal_error(message, None),
         }
     }
+}
+
+fn missing_capability(message: String, required: serde_json::Value) -> sdk::ErrorData {
+    sdk::ErrorData::new(
+        sdk::ErrorCode(MISSING_REQUIRED_CLIENT_CAPABILITY),
+        message,
+        Some(serde_json::json!({ "requiredCapabilities": required })),
+    )
 }
 
 impl From<ElicitError> for sdk::ErrorData {
@@ -358,85 +414,35 @@ pub trait ElicitPeer: sealed::Session + Sync {
     }
 
     /// Whether the session's protocol lets the server send requests to the client: `false` from
-    /// 2026-07-28 on, where a tool asks through an input-required result instead
-    /// ([`input_required`](crate::rmcp::input_required)).
-    ///
-    /// A tool that serves both revisions asks for the same derived form either way:
-    ///
-    /// ```no_run
-    /// use elicit_mcp::rmcp::{ElicitPeer, form_input_response, input_required};
-    /// use elicit_mcp::{Elicit, ElicitOutcome};
-    /// use rmcp::model::{
-    ///     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-    /// };
-    /// use rmcp::service::{RequestContext, RoleServer};
-    ///
-    /// #[derive(Elicit, Debug)]
-    /// #[elicit(message = "Who is the booking for?")]
-    /// struct Booking {
-    ///     name: String,
-    /// }
-    ///
-    /// // Called from `ServerHandler::call_tool` with the request and its context.
-    /// async fn book(
-    ///     request: CallToolRequestParams,
-    ///     context: RequestContext<RoleServer>,
-    /// ) -> Result<CallToolResponse, ErrorData> {
-    ///     let outcome = if context.server_requests_allowed() {
-    ///         context.elicit_form::<Booking>().await
-    ///     } else {
-    ///         // 2026-07-28: the first call answers with an input-required result, and the
-    ///         // client retries it with the answer under the same key.
-    ///         match form_input_response::<Booking>(request.input_responses.as_ref(), "booking") {
-    ///             Some(outcome) => outcome,
-    ///             None => {
-    ///                 let client = context.client_elicitation();
-    ///                 return Ok(input_required::<Booking>(client.as_ref(), "booking")?.into());
-    ///             }
-    ///         }
-    ///     };
-    ///     let reply = match outcome {
-    ///         Ok(ElicitOutcome::Accepted(booking)) => format!("booked for {}", booking.name),
-    ///         Ok(ElicitOutcome::Declined | ElicitOutcome::Cancelled) => "no booking".to_owned(),
-    ///         Err(error) => return Ok(error.to_tool_result().into()),
-    ///     };
-    ///     Ok(CallToolResult::success(vec![ContentBlock::text(reply)]).into())
-    /// }
-    /// ```
+    /// 2026-07-28 on, where a handler asks through an input-required result instead, which
+    /// [`Rounds`](crate::rmcp::Rounds) does for it.
     fn server_requests_allowed(&self) -> bool {
         refuse_on_stateless_protocol(self).is_ok()
     }
 
-    /// Asks for form `T` with the message of its `#[elicit(message = "..")]`.
-    fn elicit_form<T>(&self) -> impl Future<Output = Result<ElicitOutcome<T>, ElicitError>> + Send
-    where
-        T: HasMessage + Send,
-    {
-        elicit_form_on::<T, Self>(self, <T as HasMessage>::MESSAGE.to_owned(), None)
-    }
-
-    /// Asks for form `T` with `message`.
-    fn elicit_form_with<T>(
-        &self,
-        message: impl Into<String>,
-    ) -> impl Future<Output = Result<ElicitOutcome<T>, ElicitError>> + Send
-    where
-        T: Elicit + Send,
-    {
-        elicit_form_on::<T, Self>(self, message.into(), None)
-    }
-
-    /// Asks for form `T` with `message`, giving up after `timeout`
-    /// (`ElicitError::Service(ServiceError::Timeout { .. })`).
-    fn elicit_form_with_timeout<T>(
-        &self,
-        message: impl Into<String>,
-        timeout: Duration,
-    ) -> impl Future<Output = Result<ElicitOutcome<T>, ElicitError>> + Send
-    where
-        T: Elicit + Send,
-    {
-        elicit_form_on::<T, Self>(self, message.into(), Some(timeout))
+    /// An [`Ask`] on this session, for code that is not run by
+    /// [`Rounds`](crate::rmcp::Rounds) (a `#[tool]` method gets its `Ask` as a parameter):
+    /// on 2025-11-25 each ask is a request to the client, with no timeout unless the ask sets
+    /// one; from 2026-07-28 on, where the server may not send requests, each ask fails with
+    /// [`ElicitError::RequestsNotAllowed`].
+    ///
+    /// ```no_run
+    /// use elicit_mcp::rmcp::{ElicitError, ElicitPeer};
+    /// use elicit_mcp::{Elicit, ElicitOutcome};
+    /// use rmcp::service::{Peer, RoleServer};
+    ///
+    /// #[derive(Elicit, Debug)]
+    /// #[elicit(message = "Still there?")]
+    /// struct Ping {
+    ///     here: bool,
+    /// }
+    ///
+    /// async fn ping(peer: &Peer<RoleServer>) -> Result<ElicitOutcome<Ping>, ElicitError> {
+    ///     peer.ask().form::<Ping>().timeout(std::time::Duration::from_secs(30)).await
+    /// }
+    /// ```
+    fn ask(&self) -> Ask {
+        Ask::on_session(self.peer().clone())
     }
 
     /// Sends a URL-mode elicitation the tracker started, and reads what the user did. The
@@ -569,20 +575,18 @@ fn refuse_on_stateless_protocol<P: sealed::Session + ?Sized>(
     }
 }
 
-pub(crate) async fn elicit_form_on<T, P>(
-    session: &P,
+/// Sends a form-mode `elicitation/create` with `schema` on a 2025-11-25 session, and reads the
+/// client's result.
+pub(crate) async fn elicit_schema_on(
+    peer: &Peer<RoleServer>,
+    schema: Cow<'static, RequestedSchema>,
     message: String,
     timeout: Option<Duration>,
-) -> Result<ElicitOutcome<T>, ElicitError>
-where
-    T: Elicit,
-    P: ElicitPeer + ?Sized,
-{
-    refuse_on_stateless_protocol(session)?;
-    ElicitationCapability::require(session.client_elicitation().as_ref(), ElicitMode::Form)?;
-    let params = ElicitRequestParams::Form(T::form_request_with(message));
-    let result = send(session.peer(), &params, timeout).await?;
-    Ok(T::from_result(&result)?)
+) -> Result<ElicitResult, ElicitError> {
+    refuse_on_stateless_protocol(peer)?;
+    ElicitationCapability::require(peer.client_elicitation().as_ref(), ElicitMode::Form)?;
+    let params = ElicitRequestParams::Form(ElicitRequestFormParams::new(message, schema));
+    send(peer, &params, timeout).await
 }
 
 /// Sends `elicitation/create` with the params as elicit writes them, and reads the result.

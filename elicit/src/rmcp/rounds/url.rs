@@ -8,7 +8,7 @@ use ::rmcp::model as sdk;
 use ::rmcp::service::{Peer, RoleServer};
 use serde::{Deserialize, Serialize};
 
-use super::{Ask, Flow, elicitation_of, wait_for_next_round};
+use super::{Ask, Flow, wait_for_next_round};
 use crate::rmcp::peer::{ElicitError, ElicitPeer};
 use crate::server::{
     AwaitedBy, Clock, Collected, CompletionError, ElicitationStore, ElicitationTracker, Initiator,
@@ -91,8 +91,9 @@ enum Step {
         String,
         Result<(PendingEntry, PendingUrlElicitation), StartError>,
     ),
-    /// 2026-07-28, the client did not declare URL mode.
-    Missing(String),
+    /// Refused before anything is sent: the client did not declare URL mode, or the key is
+    /// taken.
+    Refused(ElicitError),
     /// 2026-07-28, a later round: the elicitation from the state.
     Going(String, UrlFlow, Duration),
 }
@@ -165,7 +166,7 @@ impl Ask {
     {
         let message = message.into();
         let step = match &self.inner.flow {
-            Flow::Requests(peer) => {
+            Flow::Requests { peer, .. } => {
                 let client = peer.client_elicitation();
                 Step::Session(
                     peer.clone(),
@@ -178,43 +179,40 @@ impl Ask {
                     ),
                 )
             }
-            Flow::Rounds { client, url_hold } => {
-                let key = self.take_key("url".to_owned());
-                let known = self.lock().flows.get(&key).cloned();
-                let client = elicitation_of(client);
-                match known {
-                    Some(flow) => Step::Going(key, flow, *url_hold),
-                    None if ElicitationCapability::require(client.as_ref(), ElicitMode::Url)
-                        .is_err() =>
-                    {
-                        Step::Missing(key)
-                    }
-                    None => Step::Start(
-                        key,
-                        tracker.prepare_awaited(
-                            AwaitedBy::Retry,
-                            initiator,
-                            client.as_ref(),
-                            message,
-                            url,
+            Flow::Rounds { url_hold, .. } => match self.take_key("url", "URL mode") {
+                Err(refused) => Step::Refused(refused),
+                Ok(key) => {
+                    let known = self.lock().flows.get(&key).cloned();
+                    let client = self.client_elicitation();
+                    let declared = ElicitationCapability::require(client.as_ref(), ElicitMode::Url);
+                    match (known, declared) {
+                        (Some(flow), _) => Step::Going(key, flow, *url_hold),
+                        // The same error as on 2025-11-25, for the handler to decide on.
+                        (None, Err(missing)) => Step::Refused(missing.into()),
+                        (None, Ok(())) => Step::Start(
+                            key,
+                            tracker.prepare_awaited(
+                                AwaitedBy::Retry,
+                                initiator,
+                                client.as_ref(),
+                                message,
+                                url,
+                            ),
                         ),
-                    ),
+                    }
                 }
-            }
+            },
         };
         async move {
             match step {
                 Step::Session(peer, prepared) => {
                     url_on_session(&peer, tracker, initiator, prepared).await
                 }
-                Step::Missing(key) => {
-                    self.ask_for(&key, Err(("elicitation", serde_json::json!({"url": {}}))));
-                    wait_for_next_round().await
-                }
+                Step::Refused(error) => Err(error),
                 Step::Start(key, prepared) => {
                     let pending = self.in_store(tracker.store_prepared(prepared)).await?;
                     let flow = UrlFlow::asked(&pending);
-                    self.ask_for(&key, Ok(flow.request()));
+                    self.ask_for(&key, flow.request());
                     self.lock().flows.insert(key, flow);
                     wait_for_next_round().await
                 }
@@ -242,7 +240,7 @@ impl Ask {
             Status::Asked => {
                 let Some(answer) = self.url_response(&key) else {
                     // No answer, or not an elicitation result: ask again, the same elicitation.
-                    self.ask_for(&key, Ok(flow.request()));
+                    self.ask_for(&key, flow.request());
                     return wait_for_next_round().await;
                 };
                 let outcome = match UrlElicitOutcome::from_result(&answer) {

@@ -1,0 +1,454 @@
+//! The sealed `requestState`: what it holds between rounds, what it is bound to, and the seal
+//! that signs and opens it.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::Write;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use ::rmcp::model as sdk;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::replay::{self, ReplayGuard};
+use super::url::UrlFlow;
+use crate::server::UserId;
+
+/// Seals and opens the `requestState` of the input-required flow.
+///
+/// The client echoes `requestState` back, so the server must treat it as attacker input (the
+/// MRTR page of 2026-07-28). The seal is rmcp's [`RequestStateCodec`](sdk::RequestStateCodec)
+/// (HMAC-SHA256, key rotation through its keyring, a TTL in the token), and the state is
+/// bound, as associated data, to the method, the tool, prompt or resource, its arguments
+/// (compared as JSON values, whatever the key order), and the authenticated user when there is
+/// one. Forged, tampered, expired, foreign or (with [`single_use`](Self::single_use)) replayed
+/// state is refused with -32602, one message for every cause.
+///
+/// The state carries the user's earlier answers (only the fields each form reads): it is
+/// signed, not encrypted, so a form whose answers must stay secret from the client's side
+/// should keep them server-side instead.
+///
+/// Where the key comes from:
+/// - one process: [`generated`](Self::generated), a random key made at start (states in
+///   flight do not survive a restart, which only makes those clients start the call again);
+/// - replicas: [`from_keyring`](Self::from_keyring) with the same keys on every replica, read
+///   from configuration ([`parse_keyring`](Self::parse_keyring) reads `id:hex` lists); add a
+///   new key as the signing one and keep the old one until the states it signed expire.
+///
+/// ```
+/// use elicit_mcp::rmcp::RequestStateSeal;
+/// use std::time::Duration;
+///
+/// // One process: a key of its own.
+/// let seal = RequestStateSeal::generated().unwrap();
+/// # let _ = seal;
+///
+/// // Replicas: the same keys everywhere, from configuration; `new` signs, `old` still opens.
+/// let keys = "new:6e65772d6b65792d6f662d61742d6c656173742d33322d62797465732d2d2d21,\
+///             old:6f6c642d6b65792d6f662d61742d6c656173742d33322d62797465732d2d2d21";
+/// let (signing, keyring) = RequestStateSeal::parse_keyring(keys).unwrap();
+/// let seal = RequestStateSeal::from_keyring(&signing, keyring)
+///     .unwrap()
+///     .ttl(Duration::from_secs(120))
+///     .single_use();
+/// # let _ = seal;
+/// ```
+#[derive(Clone, Debug)]
+pub struct RequestStateSeal {
+    codec: sdk::RequestStateCodec,
+    ttl: Duration,
+    /// Where the states already opened are recorded; `Some` makes every state single-use.
+    used: Option<replay::Guard>,
+}
+
+/// Why a seal's keys were refused: what was wrong, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SealKeyError {
+    message: String,
+}
+
+impl fmt::Display for SealKeyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for SealKeyError {}
+
+impl SealKeyError {
+    fn new(message: impl Into<String>) -> Self {
+        SealKeyError {
+            message: message.into(),
+        }
+    }
+}
+
+impl RequestStateSeal {
+    /// How long a sealed `requestState` stays valid unless [`ttl`](Self::ttl) says otherwise.
+    pub const DEFAULT_TTL: Duration = Duration::from_secs(10 * 60);
+
+    /// A seal with `codec`'s keys and the [`DEFAULT_TTL`](Self::DEFAULT_TTL).
+    pub fn new(codec: sdk::RequestStateCodec) -> Self {
+        RequestStateSeal {
+            codec,
+            ttl: Self::DEFAULT_TTL,
+            used: None,
+        }
+    }
+
+    /// A seal with a random 32-byte key from the operating system: for a server of one
+    /// process. Fails only if the system has no randomness to give.
+    pub fn generated() -> Result<Self, SealKeyError> {
+        let mut key = [0u8; sdk::RequestStateCodec::MIN_KEY_LENGTH];
+        getrandom::fill(&mut key)
+            .map_err(|e| SealKeyError::new(format!("no randomness for a sealing key: {e}")))?;
+        sdk::RequestStateCodec::try_new(key.to_vec())
+            .map(Self::new)
+            .map_err(|e| SealKeyError::new(format!("cannot use the generated key: {e}")))
+    }
+
+    /// A seal whose `signing` key signs and every key of `keyring` opens: the same on every
+    /// replica. Each key must be at least 32 bytes, and `signing` one of the keyring's ids.
+    pub fn from_keyring<K, V>(
+        signing: &str,
+        keyring: impl IntoIterator<Item = (K, V)>,
+    ) -> Result<Self, SealKeyError>
+    where
+        K: AsRef<str>,
+        V: AsRef<[u8]>,
+    {
+        let keyring: Vec<(K, V)> = keyring.into_iter().collect();
+        if !keyring.iter().any(|(id, _)| id.as_ref() == signing) {
+            return Err(SealKeyError::new(format!(
+                "the signing key `{signing}` is not in the keyring"
+            )));
+        }
+        for (id, key) in &keyring {
+            let length = key.as_ref().len();
+            if length < sdk::RequestStateCodec::MIN_KEY_LENGTH {
+                return Err(SealKeyError::new(format!(
+                    "key `{}` has {length} bytes; a sealing key needs at least {}",
+                    id.as_ref(),
+                    sdk::RequestStateCodec::MIN_KEY_LENGTH
+                )));
+            }
+        }
+        let keyring = keyring
+            .iter()
+            .map(|(id, key)| (id.as_ref().to_owned(), key.as_ref().to_vec()));
+        sdk::RequestStateCodec::new_with_keyring(signing, keyring)
+            .map(Self::new)
+            .map_err(|e| SealKeyError::new(format!("cannot build the keyring: {e}")))
+    }
+
+    /// Reads a keyring from configuration text: `id:HEX` entries separated by commas, the
+    /// first one signing (`new:…,old:…`). White space around entries is ignored. Gives the
+    /// signing id and the keys, for [`from_keyring`](Self::from_keyring).
+    #[allow(clippy::type_complexity)]
+    pub fn parse_keyring(text: &str) -> Result<(String, Vec<(String, Vec<u8>)>), SealKeyError> {
+        let mut keyring = Vec::new();
+        for (position, entry) in text.split(',').map(str::trim).enumerate() {
+            let number = position + 1;
+            let (id, hex) = entry.split_once(':').ok_or_else(|| {
+                SealKeyError::new(format!("keyring entry {number} is not `id:HEX`: `{entry}`"))
+            })?;
+            let id = id.trim();
+            if id.is_empty() {
+                return Err(SealKeyError::new(format!(
+                    "keyring entry {number} has an empty id"
+                )));
+            }
+            let key = decode_hex(hex.trim()).map_err(|problem| {
+                SealKeyError::new(format!("key `{id}` (entry {number}): {problem}"))
+            })?;
+            if keyring.iter().any(|(known, _): &(String, Vec<u8>)| known == id) {
+                return Err(SealKeyError::new(format!(
+                    "key `{id}` is given twice in the keyring"
+                )));
+            }
+            keyring.push((id.to_owned(), key));
+        }
+        let signing = keyring[0].0.clone();
+        Ok((signing, keyring))
+    }
+
+    /// States expire `ttl` after they are sealed.
+    pub fn ttl(mut self, ttl: Duration) -> Self {
+        self.ttl = ttl;
+        self
+    }
+
+    /// Each state opens once: a replayed retry is refused. The record of used states is kept
+    /// in this process (clones of the seal share it), until the states expire. Replicas behind
+    /// a load balancer share one record with [`single_use_in`](Self::single_use_in) instead.
+    pub fn single_use(mut self) -> Self {
+        self.used = Some(replay::Guard(Arc::new(replay::InProcess::default())));
+        self
+    }
+
+    /// Each state opens once, across every replica whose seal records in `guard`: a retry
+    /// replayed to another replica is refused too. `RedisStore` (feature `redis`) is such a
+    /// record. If the record cannot be reached, the retry fails with an internal error rather
+    /// than open a state that may have been used.
+    ///
+    /// ```no_run
+    /// # #[cfg(feature = "redis")]
+    /// # async fn example() -> Result<(), Box<dyn std::error::Error>> {
+    /// use elicit_mcp::rmcp::{RequestStateSeal, Rounds};
+    /// use elicit_mcp::server::RedisStore;
+    ///
+    /// let store = RedisStore::connect("redis://127.0.0.1/").await?;
+    /// let keys = std::env::var("STATE_KEYS")?;
+    /// let (signing, keyring) = RequestStateSeal::parse_keyring(&keys)?;
+    /// let seal = RequestStateSeal::from_keyring(&signing, keyring)?.single_use_in(store);
+    /// let rounds = Rounds::new(seal);
+    /// # let _ = rounds;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn single_use_in(mut self, guard: impl ReplayGuard) -> Self {
+        self.used = Some(replay::Guard(Arc::new(guard)));
+        self
+    }
+
+    pub(super) fn seal(
+        &self,
+        state: &SealedState,
+        bound_to: &[u8],
+    ) -> Result<String, sdk::ErrorData> {
+        let options = sdk::SealOptions::new()
+            .associated_data(bound_to)
+            .ttl(self.ttl);
+        self.codec.seal_json_with(state, &options).map_err(|e| {
+            sdk::ErrorData::internal_error(format!("cannot seal requestState: {e}"), None)
+        })
+    }
+
+    pub(super) async fn open(
+        &self,
+        sealed: &str,
+        bound_to: &[u8],
+    ) -> Result<SealedState, sdk::ErrorData> {
+        // One client-facing message whatever failed, as rmcp's codec asks: the detail would
+        // tell an attacker which check to work on.
+        let refused = || {
+            sdk::ErrorData::invalid_params(
+                "requestState is invalid, expired, already used, or belongs to another request",
+                None,
+            )
+        };
+        let state: SealedState = self
+            .codec
+            .open_json_with(sealed, bound_to)
+            .map_err(|_| refused())?;
+        if let Some(replay::Guard(used)) = &self.used {
+            // Remembered as long as the token could still open: after that it expires anyway.
+            let until = SystemTime::now() + self.ttl;
+            let first = used.first_open(&state.nonce, until).await.map_err(|e| {
+                sdk::ErrorData::internal_error(
+                    format!("cannot check that requestState is used once: {e}"),
+                    None,
+                )
+            })?;
+            if !first {
+                return Err(refused());
+            }
+        }
+        Ok(state)
+    }
+}
+
+fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
+    if hex.len() % 2 != 0 {
+        return Err(format!(
+            "{} hex digits; a key is whole bytes, two digits each",
+            hex.len()
+        ));
+    }
+    let digit = |position: usize, c: u8| {
+        (c as char).to_digit(16).ok_or_else(|| {
+            format!(
+                "`{}` at position {} is not a hex digit",
+                c as char,
+                position + 1
+            )
+        })
+    };
+    hex.as_bytes()
+        .chunks(2)
+        .enumerate()
+        .map(|(i, pair)| Ok((digit(2 * i, pair[0])? * 16 + digit(2 * i + 1, pair[1])?) as u8))
+        .collect()
+}
+
+/// What the sealed `requestState` holds between rounds.
+#[derive(Serialize, Deserialize, Debug, Default)]
+pub(super) struct SealedState {
+    /// The answers of the earlier rounds, by input key (the client sends only the last
+    /// round's).
+    pub answers: BTreeMap<String, Answered>,
+    /// Random, so that single-use can tell states apart.
+    pub nonce: String,
+    /// The URL-mode elicitations asked ([`Ask::url`](super::Ask::url)), by input key.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub flows: BTreeMap<String, UrlFlow>,
+    /// How many input-required results this call has answered so far.
+    #[serde(default)]
+    pub rounds: u32,
+}
+
+/// One answer of an earlier round.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub(super) struct Answered {
+    /// What was asked: `elicitation/create`, `sampling/createMessage` or `roots/list`, to
+    /// catch a handler that asks another kind of thing under the key on replay.
+    pub kind: String,
+    /// The client's result. For a form, the `ElicitResult` with only the content the form
+    /// reads, parsed by the form's derived parser each time it is asked.
+    pub result: Value,
+}
+
+/// What a request is, for binding its state: the method, the tool, prompt or resource, and
+/// its arguments.
+pub(super) struct Call<'a> {
+    pub method: &'static str,
+    pub name: &'a str,
+    pub arguments: Option<&'a sdk::JsonObject>,
+}
+
+/// The associated data a state is sealed with: the request it belongs to and its user.
+/// Arguments are written with every object's keys sorted, so a client that reorders them on
+/// retry is still the same request; they are written straight from the request, not copied.
+pub(super) fn binding(call: &Call<'_>, user: Option<&UserId>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64);
+    // Lengths first, so that no method, name or user can run into the next part.
+    let part = |out: &mut Vec<u8>, text: &str| {
+        let _ = write!(out, "{}:{text};", text.len());
+    };
+    part(&mut out, call.method);
+    part(&mut out, call.name);
+    part(&mut out, user.map(UserId::as_str).unwrap_or(""));
+    out.push(if user.is_some() { b'u' } else { b'-' });
+    if let Some(arguments) = call.arguments {
+        write_object(&mut out, arguments);
+    }
+    out
+}
+
+fn write_canonical(out: &mut Vec<u8>, value: &Value) {
+    match value {
+        Value::Object(map) => write_object(out, map),
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_canonical(out, item);
+            }
+            out.push(b']');
+        }
+        // Writing a scalar into a Vec cannot fail.
+        scalar => {
+            let _ = serde_json::to_writer(&mut *out, scalar);
+        }
+    }
+}
+
+fn write_object(out: &mut Vec<u8>, map: &sdk::JsonObject) {
+    let mut keys: Vec<&String> = map.keys().collect();
+    keys.sort();
+    out.push(b'{');
+    for (i, key) in keys.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let _ = serde_json::to_writer(&mut *out, key);
+        out.push(b':');
+        write_canonical(out, &map[key]);
+    }
+    out.push(b'}');
+}
+
+pub(super) fn nonce() -> Result<String, sdk::ErrorData> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| {
+        sdk::ErrorData::internal_error(format!("no randomness for requestState: {e}"), None)
+    })?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(arguments: &sdk::JsonObject) -> Vec<u8> {
+        binding(
+            &Call {
+                method: "tools/call",
+                name: "book",
+                arguments: Some(arguments),
+            },
+            None,
+        )
+    }
+
+    #[test]
+    fn arguments_bind_as_values_whatever_their_key_order() {
+        let one = serde_json::json!({"a": 1, "b": {"c": 2, "d": [{"e": 3, "f": 4}]}});
+        let other = serde_json::json!({"b": {"d": [{"f": 4, "e": 3}], "c": 2}, "a": 1});
+        let changed = serde_json::json!({"b": {"d": [{"f": 4, "e": 5}], "c": 2}, "a": 1});
+        let one = call(one.as_object().unwrap());
+        assert_eq!(one, call(other.as_object().unwrap()));
+        assert_ne!(one, call(changed.as_object().unwrap()));
+    }
+
+    #[test]
+    fn the_user_and_the_name_cannot_run_into_each_other() {
+        let user = |name: &str| UserId::from_verified_subject(name).unwrap();
+        let bound = |name: &str, who: Option<&UserId>| {
+            binding(
+                &Call {
+                    method: "tools/call",
+                    name,
+                    arguments: None,
+                },
+                who,
+            )
+        };
+        assert_ne!(bound("ab", Some(&user("c"))), bound("a", Some(&user("bc"))));
+        assert_ne!(bound("a", None), bound("a", Some(&user("a"))));
+    }
+
+    #[test]
+    fn keyrings_read_from_configuration_say_what_is_wrong() {
+        let key = "00".repeat(32);
+        let (signing, keys) = RequestStateSeal::parse_keyring(&format!("b:{key}, a:{key}")).unwrap();
+        assert_eq!(signing, "b");
+        assert_eq!(keys.len(), 2);
+        assert!(RequestStateSeal::from_keyring(&signing, keys).is_ok());
+
+        let error = |text: &str| RequestStateSeal::parse_keyring(text).unwrap_err().to_string();
+        assert_eq!(error("nokey"), "keyring entry 1 is not `id:HEX`: `nokey`");
+        assert_eq!(
+            error(&format!("a:{key},a:{key}")),
+            "key `a` is given twice in the keyring"
+        );
+        assert_eq!(
+            error("a:0g"),
+            "key `a` (entry 1): `g` at position 2 is not a hex digit"
+        );
+        assert_eq!(
+            error("a:abc"),
+            "key `a` (entry 1): 3 hex digits; a key is whole bytes, two digits each"
+        );
+        let short = RequestStateSeal::from_keyring("a", [("a", [0u8; 8])]).unwrap_err();
+        assert_eq!(
+            short.to_string(),
+            "key `a` has 8 bytes; a sealing key needs at least 32"
+        );
+        let absent = RequestStateSeal::from_keyring("z", [("a", [0u8; 32])]).unwrap_err();
+        assert_eq!(absent.to_string(), "the signing key `z` is not in the keyring");
+    }
+}
