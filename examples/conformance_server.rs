@@ -16,8 +16,10 @@
 //! | `test_elicitation_sep1034_defaults` | `elicitation-sep1034-defaults` | [`DefaultsForm`] |
 //! | `test_elicitation_sep1330_enums` | `elicitation-sep1330-enums` | [`EnumsForm`] |
 //!
-//! On 2026-07-28 requests (no session, no `initialize`), the `input-required-result-*`
-//! scenarios' tools and prompt, each written once against [`Ask`] and run by [`Rounds`]:
+//! Every tool is a `#[tool]` method that asks through an [`Ask`], run by [`Rounds`] on both
+//! revisions, and listed the same on both. On 2026-07-28 requests (no session, no
+//! `initialize`) the `input-required-result-*` scenarios use these tools and prompt, each form
+//! under its `#[elicit(key = "..")]`, the key the suite expects:
 //!
 //! | tool or prompt | asks, under the key the suite expects |
 //! |---|---|
@@ -44,30 +46,28 @@
 mod common;
 
 use std::error::Error;
-use std::sync::OnceLock;
+use std::future::IntoFuture;
 
-use elicit_mcp::rmcp::{
-    Ask, ElicitError, ElicitPeer, MISSING_REQUIRED_CLIENT_CAPABILITY, RequestStateSeal, Rounds,
-    form_input_request, form_input_response,
-};
+use elicit_mcp::rmcp::{Ask, ElicitError, RequestStateSeal, Rounds};
 use elicit_mcp::schema::{LegacyTitledEnumSchema, PrimitiveSchema, RequestedSchema};
 use elicit_mcp::{
     Elicit, ElicitMode, ElicitOutcome, ElicitRequestFormParams, ElicitResult,
-    ElicitationCapability, HasMessage,
+    ElicitationCapability,
 };
+use rmcp::handler::server::router::prompt::PromptRouter;
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::tool::ToolCallContext;
+use rmcp::handler::server::tool::InputResponses;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData,
-    GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, InputRequests,
-    InputRequiredResult, ListPromptsResult, PaginatedRequestParams, Prompt, PromptMessage,
-    ProtocolVersion, RequestStateCodec, Role, ServerCapabilities, ServerConfig,
+    CallToolResponse, CallToolResult, ContentBlock, ErrorData, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, Implementation, InputRequest, InputRequests,
+    InputRequiredResult, ListPromptsResult, PaginatedRequestParams, PromptMessage, Role,
+    ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
-use rmcp::{ServerHandler, schemars, tool, tool_handler, tool_router};
+use rmcp::{ServerHandler, prompt, prompt_router, schemars, tool, tool_handler, tool_router};
 use serde::{Deserialize, Serialize};
 
 /// `test_elicitation`: the user's name and email, both required.
@@ -189,28 +189,28 @@ struct UserName {
 
 /// `test_input_required_result_request_state` and `..._tampered_state`, under `confirm`.
 #[derive(Debug, Elicit, Serialize)]
-#[elicit(message = "Please confirm")]
+#[elicit(message = "Please confirm", key = "confirm")]
 struct Confirmation {
     ok: bool,
 }
 
 /// `test_input_required_result_multi_round`, round 1, under `step1`.
 #[derive(Debug, Elicit, Serialize)]
-#[elicit(message = "Step 1: What is your name?")]
+#[elicit(message = "Step 1: What is your name?", key = "step1")]
 struct StepName {
     name: String,
 }
 
 /// `test_input_required_result_multi_round`, round 2, under `step2`.
 #[derive(Debug, Elicit, Serialize)]
-#[elicit(message = "Step 2: What is your favorite color?")]
+#[elicit(message = "Step 2: What is your favorite color?", key = "step2")]
 struct StepColor {
     color: String,
 }
 
 /// The prompt `test_input_required_result_prompt`, under `user_context`.
 #[derive(Debug, Elicit)]
-#[elicit(message = "What context should the prompt use?")]
+#[elicit(message = "What context should the prompt use?", key = "user_context")]
 struct PromptContext {
     context: String,
 }
@@ -218,26 +218,10 @@ struct PromptContext {
 /// `test_mrtr_echo_state` and `test_mrtr_no_state`, under `confirm`: one optional boolean, as
 /// the suite's mock server asks.
 #[derive(Debug, Elicit, Serialize)]
-#[elicit(message = "Please confirm to continue")]
+#[elicit(message = "Please confirm to continue", key = "confirm")]
 struct ContinueConfirmation {
     /// Confirm?
     confirmed: Option<bool>,
-}
-
-/// One `Rounds` for the process, so a state sealed on one request opens on the next (each
-/// HTTP session gets its own `ConformanceServer`). The key is drawn from the OS's randomness at
-/// start; a real deployment loads the same keys on every replica.
-fn rounds() -> &'static Rounds {
-    static ROUNDS: OnceLock<Rounds> = OnceLock::new();
-    ROUNDS.get_or_init(|| {
-        let mut key = String::new();
-        while key.len() < RequestStateCodec::MIN_KEY_LENGTH {
-            let id = elicit_mcp::ElicitationId::random().expect("the OS has randomness");
-            key.push_str(id.as_str());
-        }
-        let codec = RequestStateCodec::try_new(key.into_bytes()).expect("a long enough key");
-        Rounds::new(RequestStateSeal::new(codec))
-    })
 }
 
 #[allow(deprecated)] // rmcp deprecates sampling (SEP-2577); 2026-07-28 still has it.
@@ -269,271 +253,260 @@ fn outcome_text<T: Serialize>(outcome: &ElicitOutcome<T>) -> String {
     }
 }
 
-/// The input-required tools, written once against `Ask`; `None` for any other name.
-async fn input_required_tool(
-    request: &CallToolRequestParams,
-    context: &RequestContext<RoleServer>,
-) -> Option<Result<CallToolResponse, ErrorData>> {
-    let rounds = rounds();
-    Some(match request.name.as_ref() {
-        "test_input_required_result_elicitation" => {
-            rounds
-                .call_tool(request, context, None, elicitation_tool)
-                .await
-        }
-        "test_input_required_result_sampling" => {
-            rounds
-                .call_tool(request, context, None, sampling_tool)
-                .await
-        }
-        "test_input_required_result_list_roots" => {
-            rounds.call_tool(request, context, None, roots_tool).await
-        }
-        "test_input_required_result_request_state"
-        | "test_input_required_result_tampered_state" => {
-            rounds.call_tool(request, context, None, confirm_tool).await
-        }
-        "test_input_required_result_multiple_inputs" => {
-            rounds
-                .call_tool(request, context, None, multiple_inputs_tool)
-                .await
-        }
-        "test_input_required_result_multi_round" => {
-            rounds
-                .call_tool(request, context, None, multi_round_tool)
-                .await
-        }
-        "test_input_required_result_capabilities" => {
-            rounds
-                .call_tool(request, context, None, capabilities_tool)
-                .await
-        }
-        "test_mrtr_echo_state" => {
-            rounds
-                .call_tool(request, context, None, echo_state_tool)
-                .await
-        }
-        "test_mrtr_no_state" => no_state_tool(request, context),
-        "test_mrtr_unrelated" => {
-            rounds
-                .call_tool(request, context, None, |_ask| async {
-                    Ok(text_result("unrelated-ok".to_owned()))
-                })
-                .await
-        }
-        "test_mrtr_no_result_type" => {
-            rounds
-                .call_tool(request, context, None, |_ask| async {
-                    Ok(text_result("no-result-type-test-ok".to_owned()))
-                })
-                .await
-        }
-        _ => return None,
-    })
-}
-
-async fn elicitation_tool(ask: Ask) -> Result<CallToolResult, ErrorData> {
-    let outcome = ask.form_as::<UserName>("user_name").await?;
-    Ok(text_result(format!("user_name {}", outcome_text(&outcome))))
-}
-
-async fn sampling_tool(ask: Ask) -> Result<CallToolResult, ErrorData> {
-    let question = sampling("What is the capital of France?", 100);
-    let answer = ask.sample("capital_question", question).await?;
-    Ok(text_result(format!(
-        "the model answered: {}",
-        sampled_text(&answer)
-    )))
-}
-
-#[allow(deprecated)] // rmcp deprecates roots (SEP-2577); 2026-07-28 still has it.
-async fn roots_tool(ask: Ask) -> Result<CallToolResult, ErrorData> {
-    let roots = ask.roots("client_roots").await?;
-    let uris: Vec<&str> = roots.roots.iter().map(|root| root.uri.as_str()).collect();
-    Ok(text_result(format!("roots: {}", uris.join(", "))))
-}
-
-/// The retry completes only once the sealed state opened, hence "state-ok".
-async fn confirm_tool(ask: Ask) -> Result<CallToolResult, ErrorData> {
-    let outcome = ask.form_as::<Confirmation>("confirm").await?;
-    Ok(text_result(format!(
-        "state-ok, confirm {}",
-        outcome_text(&outcome)
-    )))
-}
-
-#[allow(deprecated)]
-async fn multiple_inputs_tool(ask: Ask) -> Result<CallToolResult, ErrorData> {
-    // Awaited together, the three go out in one round.
-    let (name, greeting, roots) = tokio::join!(
-        ask.form_as::<UserName>("user_name"),
-        ask.sample("greeting", sampling("Generate a greeting", 50)),
-        ask.roots("client_roots"),
-    );
-    Ok(text_result(format!(
-        "user_name {}; greeting: {}; {} root(s)",
-        outcome_text(&name?),
-        sampled_text(&greeting?),
-        roots?.roots.len()
-    )))
-}
-
-async fn multi_round_tool(ask: Ask) -> Result<CallToolResult, ErrorData> {
-    let name = ask.form_as::<StepName>("step1").await?;
-    let color = ask.form_as::<StepColor>("step2").await?;
-    Ok(text_result(format!(
-        "step1 {}; step2 {}",
-        outcome_text(&name),
-        outcome_text(&color)
-    )))
-}
-
-/// Asks only for what the client declared in this request's `_meta`.
-#[allow(deprecated)]
-async fn capabilities_tool(ask: Ask) -> Result<CallToolResult, ErrorData> {
-    let client = ask.client_capabilities().unwrap_or_default();
-    let mut parts = Vec::new();
-    if client.elicitation.is_some() {
-        let outcome = ask.form_as::<UserName>("user_name").await?;
-        parts.push(format!("user_name {}", outcome_text(&outcome)));
-    }
-    if client.sampling.is_some() {
-        let answer = ask
-            .sample("greeting", sampling("Generate a greeting", 50))
-            .await?;
-        parts.push(format!("greeting: {}", sampled_text(&answer)));
-    }
-    if client.roots.is_some() {
-        let roots = ask.roots("client_roots").await?;
-        parts.push(format!("{} root(s)", roots.roots.len()));
-    }
-    Ok(text_result(format!(
-        "asked what the client declared: {}",
-        parts.join("; ")
-    )))
-}
-
-/// The retry completes only once the sealed state the client echoed opened.
-async fn echo_state_tool(ask: Ask) -> Result<CallToolResult, ErrorData> {
-    let outcome = ask.form_as::<ContinueConfirmation>("confirm").await?;
-    Ok(text_result(format!(
-        "echo-state-ok, confirm {}",
-        outcome_text(&outcome)
-    )))
-}
-
-/// The ephemeral flow, without `requestState`: the first call asks, and the retry carries the
-/// answer under `confirm` (nothing to carry between rounds, so nothing to seal).
-fn no_state_tool(
-    request: &CallToolRequestParams,
-    context: &RequestContext<RoleServer>,
-) -> Result<CallToolResponse, ErrorData> {
-    if let Some(outcome) =
-        form_input_response::<ContinueConfirmation>(request.input_responses.as_ref(), "confirm")
-    {
-        return Ok(text_result(format!("no-state-ok, confirm {}", outcome_text(&outcome?))).into());
-    }
-    let client = context.client_elicitation();
-    let ask = form_input_request::<ContinueConfirmation>(
-        client.as_ref(),
-        "Please confirm to continue (no state test)",
-    )
-    .map_err(|error| match error {
-        // As `Rounds` answers: -32021, naming what the client did not declare.
-        ElicitError::ModeNotSupported(_) => ErrorData::new(
-            ErrorCode(MISSING_REQUIRED_CLIENT_CAPABILITY),
-            error.to_string(),
-            Some(serde_json::json!({"requiredCapabilities": {"elicitation": {"form": {}}}})),
-        ),
-        other => ErrorData::from(other),
-    })?;
-    let requests: InputRequests = [("confirm".to_owned(), ask)].into_iter().collect();
-    Ok(InputRequiredResult::from_input_requests(requests).into())
-}
-
-async fn prompt_handler(ask: Ask) -> Result<GetPromptResult, ErrorData> {
-    let context = ask.form_as::<PromptContext>("user_context").await?;
-    let text = match context {
-        ElicitOutcome::Accepted(PromptContext { context }) => {
-            format!("Answer with this context: {context}")
-        }
-        _ => "Answer without context".to_owned(),
-    };
-    Ok(GetPromptResult::new(vec![PromptMessage::new_text(
-        Role::User,
-        text,
-    )]))
-}
-
-/// The prompt of `input-required-result-non-tool-request`.
-const INPUT_REQUIRED_PROMPT: &str = "test_input_required_result_prompt";
-
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 struct MessageArgument {
     /// The message to show the user
     message: String,
 }
 
+/// Every tool and the prompt of the suite's elicitation scenarios, on both revisions.
 #[derive(Clone)]
 pub struct ConformanceServer {
     tool_router: ToolRouter<Self>,
+    prompt_router: PromptRouter<Self>,
+    rounds: Rounds,
 }
 
 #[tool_router]
 impl ConformanceServer {
-    pub fn new() -> Self {
+    /// The server, its tools and prompt run by `rounds`.
+    pub fn new(rounds: &Rounds) -> Self {
         ConformanceServer {
-            tool_router: Self::tool_router(),
+            tool_router: rounds.tools(Self::tool_router()),
+            prompt_router: Self::prompt_router(),
+            rounds: rounds.clone(),
         }
     }
+
+    // --- 2025-11-25: the elicitation scenarios -------------------------------------------------
 
     #[tool(description = "Asks the user for a username and an email address")]
     async fn test_elicitation(
         &self,
         Parameters(MessageArgument { message }): Parameters<MessageArgument>,
-        context: RequestContext<RoleServer>,
-    ) -> CallToolResult {
-        match context.elicit_form_with::<UserResponse>(message).await {
-            Ok(outcome) => text_result(format!(
-                "User response: <action: {}, content: {}>",
-                action_name(&outcome),
-                content_json(&outcome)
-            )),
-            Err(error) => error.to_tool_result(),
-        }
+        ask: Ask,
+    ) -> Result<CallToolResult, ErrorData> {
+        let outcome = ask.form_with::<UserResponse>(message).await?;
+        Ok(text_result(format!(
+            "User response: <action: {}, content: {}>",
+            action_name(&outcome),
+            content_json(&outcome)
+        )))
     }
 
     #[tool(description = "Asks for a form with a default for every primitive type (SEP-1034)")]
     async fn test_elicitation_sep1034_defaults(
         &self,
-        context: RequestContext<RoleServer>,
-    ) -> CallToolResult {
-        match context.elicit_form::<DefaultsForm>().await {
-            Ok(outcome) => completed(&outcome),
-            Err(error) => error.to_tool_result(),
-        }
+        ask: Ask,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(completed(&ask.form::<DefaultsForm>().await?))
     }
 
     #[tool(description = "Asks for a form with every enum shape of the spec (SEP-1330)")]
-    async fn test_elicitation_sep1330_enums(
-        &self,
-        context: RequestContext<RoleServer>,
-    ) -> CallToolResult {
+    async fn test_elicitation_sep1330_enums(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
         let schema = with_legacy_enum_names(EnumsForm::requested_schema(), "legacyEnum");
-        let request = ElicitRequestFormParams::new(<EnumsForm as HasMessage>::MESSAGE, schema);
-        match elicit_with_schema::<EnumsForm>(&context, &request).await {
-            Ok(outcome) => completed(&outcome),
-            Err(error) => error.to_tool_result(),
+        Ok(completed(&ask.form::<EnumsForm>().schema(schema).await?))
+    }
+
+    // --- 2026-07-28: the input-required scenarios, under the keys the suite expects -----------
+
+    #[tool(description = "Asks for the user's name")]
+    async fn test_input_required_result_elicitation(
+        &self,
+        ask: Ask,
+    ) -> Result<CallToolResult, ErrorData> {
+        let outcome = ask.form::<UserName>().await?;
+        Ok(text_result(format!("user_name {}", outcome_text(&outcome))))
+    }
+
+    #[tool(description = "Asks the client's model for the capital of France")]
+    async fn test_input_required_result_sampling(
+        &self,
+        ask: Ask,
+    ) -> Result<CallToolResult, ErrorData> {
+        let question = sampling("What is the capital of France?", 100);
+        let answer = ask.sample("capital_question", question).await?;
+        Ok(text_result(format!(
+            "the model answered: {}",
+            sampled_text(&answer)
+        )))
+    }
+
+    #[allow(deprecated)] // rmcp deprecates roots (SEP-2577); 2026-07-28 still has it.
+    #[tool(description = "Asks for the client's roots")]
+    async fn test_input_required_result_list_roots(
+        &self,
+        ask: Ask,
+    ) -> Result<CallToolResult, ErrorData> {
+        let roots = ask.roots("client_roots").await?;
+        let uris: Vec<&str> = roots.roots.iter().map(|root| root.uri.as_str()).collect();
+        Ok(text_result(format!("roots: {}", uris.join(", "))))
+    }
+
+    #[tool(description = "Asks for a confirmation, carrying requestState between rounds")]
+    async fn test_input_required_result_request_state(
+        &self,
+        ask: Ask,
+    ) -> Result<CallToolResult, ErrorData> {
+        confirm(&ask).await
+    }
+
+    #[tool(description = "Asks for a confirmation; a tampered requestState is refused")]
+    async fn test_input_required_result_tampered_state(
+        &self,
+        ask: Ask,
+    ) -> Result<CallToolResult, ErrorData> {
+        confirm(&ask).await
+    }
+
+    #[allow(deprecated)]
+    #[tool(description = "Asks for a name, a sampled greeting and the roots in one round")]
+    async fn test_input_required_result_multiple_inputs(
+        &self,
+        ask: Ask,
+    ) -> Result<CallToolResult, ErrorData> {
+        // Awaited together, the three go out in one round.
+        let (name, greeting, roots) = tokio::join!(
+            ask.form::<UserName>().into_future(),
+            ask.sample("greeting", sampling("Generate a greeting", 50)),
+            ask.roots("client_roots"),
+        );
+        Ok(text_result(format!(
+            "user_name {}; greeting: {}; {} root(s)",
+            outcome_text(&name?),
+            sampled_text(&greeting?),
+            roots?.roots.len()
+        )))
+    }
+
+    #[tool(description = "Asks for a name, then for a colour, in two rounds")]
+    async fn test_input_required_result_multi_round(
+        &self,
+        ask: Ask,
+    ) -> Result<CallToolResult, ErrorData> {
+        let name = ask.form::<StepName>().await?;
+        let color = ask.form::<StepColor>().await?;
+        Ok(text_result(format!(
+            "step1 {}; step2 {}",
+            outcome_text(&name),
+            outcome_text(&color)
+        )))
+    }
+
+    /// Asks only for what the client declared in the request's `_meta`.
+    #[allow(deprecated)]
+    #[tool(description = "Asks only for what the client declared it can answer")]
+    async fn test_input_required_result_capabilities(
+        &self,
+        ask: Ask,
+    ) -> Result<CallToolResult, ErrorData> {
+        let client = ask.client_capabilities().unwrap_or_default();
+        let mut parts = Vec::new();
+        if client.elicitation.is_some() {
+            let outcome = ask.form::<UserName>().await?;
+            parts.push(format!("user_name {}", outcome_text(&outcome)));
         }
+        if client.sampling.is_some() {
+            let answer = ask
+                .sample("greeting", sampling("Generate a greeting", 50))
+                .await?;
+            parts.push(format!("greeting: {}", sampled_text(&answer)));
+        }
+        if client.roots.is_some() {
+            let roots = ask.roots("client_roots").await?;
+            parts.push(format!("{} root(s)", roots.roots.len()));
+        }
+        Ok(text_result(format!(
+            "asked what the client declared: {}",
+            parts.join("; ")
+        )))
+    }
+
+    // --- 2026-07-28: the tools of the client scenario `sep-2322-client-request-state` ---------
+
+    #[tool(description = "Asks for a confirmation with a sealed requestState, which the retry must echo")]
+    async fn test_mrtr_echo_state(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
+        let outcome = ask.form::<ContinueConfirmation>().await?;
+        Ok(text_result(format!(
+            "echo-state-ok, confirm {}",
+            outcome_text(&outcome)
+        )))
+    }
+
+    /// The ephemeral flow: an input request without `requestState`, the retry carrying only
+    /// the answer. Written with rmcp's own extractors; `Rounds` passes a response that is
+    /// already complete through as it is.
+    #[tool(description = "Asks for a confirmation without requestState (the ephemeral flow)")]
+    async fn test_mrtr_no_state(
+        &self,
+        InputResponses(responses): InputResponses,
+        ask: Ask,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let key = ContinueConfirmation::INPUT_KEY;
+        if let Some(response) = responses.as_ref().and_then(|r| r.get(key)) {
+            let result = ElicitResult::deserialize(response)
+                .map_err(|e| ErrorData::invalid_params(format!("`{key}`: {e}"), None))?;
+            let outcome = ContinueConfirmation::from_result(&result)
+                .map_err(|e| ErrorData::from(ElicitError::InvalidContent(e)))?;
+            return Ok(text_result(format!("no-state-ok, confirm {}", outcome_text(&outcome))).into());
+        }
+        let declared = ask
+            .client_capabilities()
+            .as_ref()
+            .and_then(ElicitationCapability::of_rmcp_client);
+        ElicitationCapability::require(declared.as_ref(), ElicitMode::Form)
+            .map_err(|missing| ErrorData::from(ElicitError::from(missing)))?;
+        let request = ElicitRequestFormParams::new(
+            "Please confirm to continue (no state test)",
+            ContinueConfirmation::requested_schema(),
+        );
+        let params = rmcp::model::ElicitRequestParams::try_from(&request)
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let ask = InputRequest::Elicitation(rmcp::model::ElicitRequest::new(params));
+        let requests: InputRequests = [(key.to_owned(), ask)].into_iter().collect();
+        Ok(InputRequiredResult::from_input_requests(requests).into())
+    }
+
+    #[tool(description = "Completes at once; a requestState from another tool's flow is refused")]
+    async fn test_mrtr_unrelated(&self) -> CallToolResult {
+        text_result("unrelated-ok".to_owned())
+    }
+
+    #[tool(description = "Completes at once, its result typed `complete`")]
+    async fn test_mrtr_no_result_type(&self) -> CallToolResult {
+        text_result("no-result-type-test-ok".to_owned())
     }
 }
 
-impl Default for ConformanceServer {
-    fn default() -> Self {
-        Self::new()
+async fn confirm(ask: &Ask) -> Result<CallToolResult, ErrorData> {
+    let outcome = ask.form::<Confirmation>().await?;
+    Ok(text_result(format!(
+        "state-ok, confirm {}",
+        outcome_text(&outcome)
+    )))
+}
+
+#[prompt_router]
+impl ConformanceServer {
+    /// Asks for the context before giving the prompt.
+    #[prompt(name = "test_input_required_result_prompt")]
+    async fn test_input_required_result_prompt(&self, ask: Ask) -> Result<GetPromptResult, ErrorData> {
+        let context = ask.form::<PromptContext>().await?;
+        let text = match context {
+            ElicitOutcome::Accepted(PromptContext { context }) => {
+                format!("Answer with this context: {context}")
+            }
+            _ => "Answer without context".to_owned(),
+        };
+        Ok(GetPromptResult::new(vec![PromptMessage::new_text(
+            Role::User,
+            text,
+        )]))
     }
 }
 
+// Every revision rmcp knows: 2025-11-25 sessions over `initialize`, 2026-07-28 requests found
+// by `server/discover`; the same tools and prompt, listed the same, on both.
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for ConformanceServer {
     fn get_info(&self) -> ServerConfig {
@@ -547,24 +520,6 @@ impl ServerHandler for ConformanceServer {
             "elicit-conformance-server",
             env!("CARGO_PKG_VERSION"),
         ))
-        .with_protocol_version(ProtocolVersion::V_2025_11_25)
-    }
-
-    // Every revision rmcp knows: `initialize` lands on 2025-11-25 (2026-07-28 has no
-    // handshake), where the 2025 tools elicit by request; 2026-07-28 requests get the
-    // input-required tools.
-
-    /// The input-required tools through `Rounds`, the others through the router.
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        if let Some(response) = input_required_tool(&request, &context).await {
-            return response;
-        }
-        let call = ToolCallContext::new(self, request, context);
-        self.tool_router.call(call).await
     }
 
     async fn list_prompts(
@@ -572,26 +527,17 @@ impl ServerHandler for ConformanceServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        Ok(ListPromptsResult::with_all_items(vec![Prompt::new(
-            INPUT_REQUIRED_PROMPT,
-            Some("Asks for the context to use before giving the prompt"),
-            None,
-        )]))
+        Ok(ListPromptsResult::with_all_items(self.prompt_router.list_all()))
     }
 
+    // rmcp's `#[prompt_handler]` drops `inputResponses` and `requestState`: one line by hand.
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        if request.name != INPUT_REQUIRED_PROMPT {
-            return Err(ErrorData::invalid_params(
-                format!("no prompt `{}`", request.name),
-                None,
-            ));
-        }
-        rounds()
-            .get_prompt(&request, &context, None, prompt_handler)
+        self.rounds
+            .get_prompt(&self.prompt_router, self, request, context)
             .await
     }
 }
@@ -621,28 +567,6 @@ fn with_legacy_enum_names(derived: &'static RequestedSchema, property: &str) -> 
         }
     }
     schema
-}
-
-/// The typed form call with a schema other than `T`'s own (one that admits the same answers):
-/// the same checks before sending, and the reply read by `T`'s derived parser.
-async fn elicit_with_schema<T: Elicit>(
-    context: &RequestContext<RoleServer>,
-    request: &ElicitRequestFormParams,
-) -> Result<ElicitOutcome<T>, ElicitError> {
-    if !context.server_requests_allowed() {
-        return Err(ElicitError::RequestsNotAllowed {
-            protocol_version: context
-                .protocol_version()
-                .map(|v| v.to_string())
-                .unwrap_or_default(),
-        });
-    }
-    ElicitationCapability::require(context.client_elicitation().as_ref(), ElicitMode::Form)?;
-    let params = rmcp::model::ElicitRequestParams::try_from(request)
-        .map_err(ElicitError::Unrepresentable)?;
-    let result = context.peer.create_elicitation(params).await?;
-    let result = ElicitResult::try_from(&result).map_err(ElicitError::InvalidResult)?;
-    Ok(T::from_result(&result)?)
 }
 
 fn completed<T: Serialize>(outcome: &ElicitOutcome<T>) -> CallToolResult {
@@ -680,8 +604,14 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let address = common::listen_address(std::env::args().nth(1).as_deref())?;
     let config = StreamableHttpServerConfig::default();
     let shutdown = config.cancellation_token.clone();
+    // One process: a sealing key of its own, made at start, shared by every session.
+    let rounds = Rounds::new(RequestStateSeal::generated()?);
     let service: StreamableHttpService<ConformanceServer, LocalSessionManager> =
-        StreamableHttpService::new(|| Ok(ConformanceServer::new()), Default::default(), config);
+        StreamableHttpService::new(
+            move || Ok(ConformanceServer::new(&rounds)),
+            Default::default(),
+            config,
+        );
     let router = axum::Router::new().nest_service("/mcp", service);
     let listener = tokio::net::TcpListener::bind(address).await?;
     // The line `.ci/conformance` waits for: the URL to test.

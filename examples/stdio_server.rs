@@ -1,10 +1,13 @@
-//! A hotel's MCP server over stdio, on rmcp, whose tools ask the user through form-mode
-//! elicitation. Each form is a derived type: its schema is a compile-time constant, and the
-//! user's answer comes back parsed and validated, or as a list of field errors the tool hands
-//! back to the model.
+//! A hotel's MCP server over stdio, on rmcp, whose `#[tool]` methods ask the user through
+//! form-mode elicitation with an [`Ask`], on either protocol revision: by `elicitation/create`
+//! on 2025-11-25, by input-required results on 2026-07-28 (what today's clients negotiate by
+//! default). The tools are listed the same on both. Each form is a derived type: its schema is
+//! a compile-time constant, and the user's answer comes back parsed and validated, or as a
+//! list of field errors.
 //!
-//! - `book_room`: a booking form with a check-in date, a room type (single-select) and extras
-//!   (multi-select), defaults pre-filled;
+//! - `book_room`: a booking form with a check-in date (today's, pre-filled at run time), a
+//!   room type (single-select) and extras (multi-select); an answer with field errors is asked
+//!   again, the errors in the message and the right answers kept;
 //! - `update_contact`: a contact form (email checked as an email, phone as a pattern);
 //! - `cancel_booking`: a yes/no confirmation before anything is cancelled.
 //!
@@ -16,19 +19,17 @@
 //! `cargo run --quiet -p elicit-examples --features rmcp --example stdio_server` as a stdio server in the client's configuration);
 //! it logs to stderr.
 
-use std::borrow::Cow;
 use std::error::Error;
 use std::fmt::Write as _;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use elicit_mcp::rmcp::ElicitPeer;
+use elicit_mcp::rmcp::{Ask, ElicitError, RequestStateSeal, Rounds};
 use elicit_mcp::{Elicit, ElicitOutcome};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolResult, ContentBlock, Implementation, ProtocolVersion, ServerCapabilities, ServerConfig,
+    CallToolResult, ContentBlock, ErrorData, Implementation, ServerCapabilities, ServerConfig,
 };
-use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ServerHandler, ServiceExt, schemars, tool, tool_handler, tool_router};
 use serde::Deserialize;
 
@@ -129,22 +130,37 @@ pub struct Hotel {
 
 #[tool_router]
 impl Hotel {
-    pub fn new() -> Self {
+    /// The hotel, its tools run by `rounds` (set up once: the seal of `requestState`, the
+    /// limits of a call).
+    pub fn new(rounds: &Rounds) -> Self {
         Hotel {
             bookings: Arc::default(),
             contact: Arc::default(),
-            tool_router: Self::tool_router(),
+            tool_router: rounds.tools(Self::tool_router()),
         }
     }
 
     #[tool(description = "Books a room; asks the user for the dates, the room and extras")]
-    async fn book_room(&self, context: RequestContext<RoleServer>) -> CallToolResult {
-        let request = match context.elicit_form::<BookingRequest>().await {
-            Ok(ElicitOutcome::Accepted(request)) => request,
-            Ok(ElicitOutcome::Declined) => return text("The user declined to book a room."),
-            Ok(ElicitOutcome::Cancelled) => return text("The user closed the booking form."),
-            // The field errors, one a line, for the model to explain or to ask again.
-            Err(error) => return error.to_tool_result(),
+    async fn book_room(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
+        // Today is a default known only at run time.
+        let today = time::OffsetDateTime::now_utc().date().to_string();
+        let mut asking = ask.form::<BookingRequest>().default("checkIn", today.as_str());
+        let request = loop {
+            match asking.await {
+                Ok(ElicitOutcome::Accepted(request)) => break request,
+                Ok(ElicitOutcome::Declined) => return Ok(text("The user declined to book a room.")),
+                Ok(ElicitOutcome::Cancelled) => return Ok(text("The user closed the booking form.")),
+                // Field errors: the same form again, the errors in its message and the
+                // fields the user got right filled in (a call asks one form at most
+                // `Rounds::most_asks` times).
+                Err(error @ ElicitError::InvalidContent(_)) => {
+                    asking = ask
+                        .form::<BookingRequest>()
+                        .default("checkIn", today.as_str())
+                        .again(&error);
+                }
+                Err(error) => return failed(error),
+            }
         };
         let mut bookings = lock(&self.bookings);
         let number = 1000 + bookings.len() as u32 + 1;
@@ -154,12 +170,12 @@ impl Hotel {
             request,
             cancelled: false,
         });
-        text(format!("Booked. {summary}"))
+        Ok(text(format!("Booked. {summary}")))
     }
 
     #[tool(description = "Updates how the hotel reaches the guest; asks the user for the details")]
-    async fn update_contact(&self, context: RequestContext<RoleServer>) -> CallToolResult {
-        match context.elicit_form::<ContactDetails>().await {
+    async fn update_contact(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
+        match ask.form::<ContactDetails>().await {
             Ok(ElicitOutcome::Accepted(details)) => {
                 let mut reply = format!(
                     "We will write to {} at {}",
@@ -174,12 +190,12 @@ impl Hotel {
                     ", no newsletter."
                 });
                 *lock(&self.contact) = Some(details);
-                text(reply)
+                Ok(text(reply))
             }
             Ok(ElicitOutcome::Declined | ElicitOutcome::Cancelled) => {
-                text("The contact details stay as they were.")
+                Ok(text("The contact details stay as they were."))
             }
-            Err(error) => error.to_tool_result(),
+            Err(error) => failed(error),
         }
     }
 
@@ -187,21 +203,23 @@ impl Hotel {
     async fn cancel_booking(
         &self,
         Parameters(BookingNumber { booking }): Parameters<BookingNumber>,
-        context: RequestContext<RoleServer>,
-    ) -> CallToolResult {
+        ask: Ask,
+    ) -> Result<CallToolResult, ErrorData> {
         let summary = match lock(&self.bookings)
             .iter()
             .find(|b| b.number == booking && !b.cancelled)
         {
             Some(found) => describe(found.number, &found.request),
             None => {
-                return CallToolResult::error(vec![ContentBlock::text(format!(
+                return Ok(CallToolResult::error(vec![ContentBlock::text(format!(
                     "There is no open booking {booking}."
-                ))]);
+                ))]));
             }
         };
         let message = format!("Cancel this booking? {summary}");
-        match context.elicit_form_with::<Confirmation>(message).await {
+        // The side effect comes after the last ask: on 2026-07-28 the method runs again from
+        // the start with each round's answers.
+        match ask.form_with::<Confirmation>(message).await {
             Ok(ElicitOutcome::Accepted(Confirmation { confirm: true })) => {
                 let mut bookings = lock(&self.bookings);
                 match bookings
@@ -210,23 +228,19 @@ impl Hotel {
                 {
                     Some(found) => {
                         found.cancelled = true;
-                        text(format!("Booking {booking} is cancelled."))
+                        Ok(text(format!("Booking {booking} is cancelled.")))
                     }
-                    None => text(format!("Booking {booking} was cancelled meanwhile.")),
+                    None => Ok(text(format!("Booking {booking} was cancelled meanwhile."))),
                 }
             }
-            Ok(_) => text(format!("Booking {booking} is kept.")),
-            Err(error) => error.to_tool_result(),
+            Ok(_) => Ok(text(format!("Booking {booking} is kept."))),
+            Err(error) => failed(error),
         }
     }
 }
 
-impl Default for Hotel {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
+// Every protocol revision rmcp knows: 2025-11-25 sessions over `initialize`, and 2026-07-28
+// requests, found by `server/discover`.
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Hotel {
     fn get_info(&self) -> ServerConfig {
@@ -235,13 +249,17 @@ impl ServerHandler for Hotel {
                 "elicit-hotel",
                 env!("CARGO_PKG_VERSION"),
             ))
-            .with_protocol_version(ProtocolVersion::V_2025_11_25)
             .with_instructions("Book rooms, update the guest's contact details, cancel bookings.")
     }
+}
 
-    /// Up to 2025-11-25, the last revision in which a server may send `elicitation/create`.
-    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25))
+/// What the model sees when a form could not be asked or answered: the field errors one a
+/// line, or why. A client that cannot show forms at all gets the protocol's own error
+/// (-32021, naming the capability), for its host to deal with.
+fn failed(error: ElicitError) -> Result<CallToolResult, ErrorData> {
+    match error {
+        ElicitError::ModeNotSupported(_) => Err(error.into()),
+        other => Ok(other.to_tool_result()),
     }
 }
 
@@ -276,7 +294,9 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
     eprintln!("elicit-hotel: MCP over stdio; tools book_room, update_contact, cancel_booking");
-    let running = Hotel::new().serve(rmcp::transport::stdio()).await?;
+    // One process: a sealing key of its own, made at start.
+    let rounds = Rounds::new(RequestStateSeal::generated()?);
+    let running = Hotel::new(&rounds).serve(rmcp::transport::stdio()).await?;
     running.waiting().await?;
     Ok(())
 }

@@ -41,7 +41,6 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::error::Error;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -51,16 +50,18 @@ use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
-use elicit_mcp::rmcp::{ConnectionPeers, ElicitError, ElicitPeer};
+use elicit_mcp::rmcp::{
+    Ask, ConnectionPeers, ElicitError, ElicitPeer, RequestStateSeal, Rounds, UrlOutcome,
+};
 use elicit_mcp::server::{
     CompletedElicitation, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker,
     Initiator, Inserted, MemoryStore, PendingEntry, RedisStore, Routed, StoreError, UrlPolicy,
     UserId,
 };
-use elicit_mcp::{ElicitationId, UrlElicitOutcome};
+use elicit_mcp::ElicitationId;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
-    CallToolResult, ContentBlock, Implementation, ProtocolVersion, ServerCapabilities, ServerConfig,
+    CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -199,10 +200,10 @@ struct FilesServer {
 
 #[tool_router]
 impl FilesServer {
-    fn new(state: Arc<ConnectState>) -> Self {
+    fn new(state: Arc<ConnectState>, rounds: &Rounds) -> Self {
         FilesServer {
             state,
-            tool_router: Self::tool_router(),
+            tool_router: rounds.tools(Self::tool_router()),
         }
     }
 
@@ -213,15 +214,25 @@ impl FilesServer {
             .get::<axum::http::request::Parts>()
             .and_then(|parts| parts.headers.get("mcp-session-id"))
             .and_then(|value| value.to_str().ok())
-            .ok_or_else(|| {
-                ErrorData::invalid_request(
+            .map(str::to_owned);
+        let session = match session {
+            Some(session) => session,
+            // 2026-07-28 has no sessions, and no completion notification to route: the
+            // retry collects the completion. The connection names this request alone.
+            None if !context.server_requests_allowed() => ElicitationId::random()
+                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?
+                .as_str()
+                .to_owned(),
+            None => {
+                return Err(ErrorData::invalid_request(
                     "this server needs an MCP session (Mcp-Session-Id)",
                     None,
-                )
-            })?;
+                ));
+            }
+        };
         let connection = match &self.state.replica {
-            Some(replica) => ConnectionId::on_replica(replica, session),
-            None => ConnectionId::new(session),
+            Some(replica) => ConnectionId::on_replica(replica, &session),
+            None => ConnectionId::new(&session),
         };
         self.state
             .peers
@@ -236,56 +247,55 @@ impl FilesServer {
     )]
     async fn list_files(
         &self,
+        ask: Ask,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let initiator = self.initiator(&context)?;
         if let Some(token) = self.token(&initiator.user).await? {
-            return Ok(text(format!(
-                "3 files: report.pdf, budget.xlsx, notes.md (read with {token})"
-            )));
+            return Ok(list_with(&token));
         }
-        // -32042: the client shows the URL, and retries this call once the elicitation completes.
-        let required = context
-            .url_elicitation_required(
-                &self.state.tracker,
-                &initiator,
-                "Authorization is required to access your Example Co files.",
-                |id| self.state.connect_url(id),
-                "This request requires more information.",
-            )
-            .await
-            .map_err(ErrorData::from)?;
-        Err(required)
+        if context.server_requests_allowed() {
+            // 2025-11-25, -32042: the client shows the URL, and retries this call once the
+            // elicitation completes.
+            let required = context
+                .url_elicitation_required(
+                    &self.state.tracker,
+                    &initiator,
+                    "Authorization is required to access your Example Co files.",
+                    |id| self.state.connect_url(id),
+                    "This request requires more information.",
+                )
+                .await
+                .map_err(ErrorData::from)?;
+            return Err(required);
+        }
+        // 2026-07-28 has no -32042: the call asks for the URL step itself and goes on once
+        // the connect page has completed it.
+        match self.connect(&ask, &initiator).await? {
+            UrlOutcome::Completed(_) => match self.token(&initiator.user).await? {
+                Some(token) => Ok(list_with(&token)),
+                None => Ok(text("Example Co was connected, but no token was stored.")),
+            },
+            _ => Ok(text("The user did not connect Example Co; no files to list.")),
+        }
     }
 
     #[tool(description = "Asks the user to connect their Example Co account in the browser")]
     async fn connect_example_co(
         &self,
+        ask: Ask,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let initiator = self.initiator(&context)?;
         if self.token(&initiator.user).await?.is_some() {
             return Ok(text("Example Co is already connected."));
         }
-        let state = &self.state;
-        let sent = context
-            .elicit_url(
-                &state.tracker,
-                &initiator,
-                "Connect your Example Co account to let this server read your files.",
-                |id| state.connect_url(id),
-            )
-            .await;
-        Ok(match sent {
-            Ok(elicitation) => match elicitation.outcome() {
-                UrlElicitOutcome::Consented => text(format!(
-                    "The user is connecting Example Co in the browser (elicitation {}); \
-                     a notification follows when it is done.",
-                    elicitation.id()
-                )),
-                UrlElicitOutcome::Declined => text("The user declined to connect Example Co."),
-                UrlElicitOutcome::Cancelled => text("The user dismissed the request."),
-            },
+        Ok(match self.connect(&ask, &initiator).await {
+            Ok(UrlOutcome::Completed(id)) => {
+                text(format!("Example Co is connected (elicitation {id})."))
+            }
+            Ok(UrlOutcome::Declined) => text("The user declined to connect Example Co."),
+            Ok(_) => text("The user dismissed the request."),
             Err(error @ ElicitError::ModeNotSupported(_)) => {
                 let mut result = error.to_tool_result();
                 result.content.push(ContentBlock::text(
@@ -296,6 +306,26 @@ impl FilesServer {
             Err(error) => error.to_tool_result(),
         })
     }
+}
+
+impl FilesServer {
+    /// The URL step, on either revision: consent, then the connect page completes it.
+    async fn connect(&self, ask: &Ask, initiator: &Initiator) -> Result<UrlOutcome, ElicitError> {
+        let state = &self.state;
+        ask.url(
+            &state.tracker,
+            initiator,
+            "Connect your Example Co account to let this server read your files.",
+            |id| state.connect_url(id),
+        )
+        .await
+    }
+}
+
+fn list_with(token: &str) -> CallToolResult {
+    text(format!(
+        "3 files: report.pdf, budget.xlsx, notes.md (read with {token})"
+    ))
 }
 
 impl FilesServer {
@@ -316,12 +346,6 @@ impl ServerHandler for FilesServer {
                 "elicit-url-mode-server",
                 env!("CARGO_PKG_VERSION"),
             ))
-            .with_protocol_version(ProtocolVersion::V_2025_11_25)
-    }
-
-    /// Up to 2025-11-25, the last revision in which a server may send `elicitation/create`.
-    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25))
     }
 }
 
@@ -452,6 +476,34 @@ fn refusal(error: &CompletionError) -> Response {
     (status, error.to_string()).into_response()
 }
 
+/// The rounds of 2026-07-28, whose `requestState` is sealed with the keys of the environment's
+/// `ELICIT_STATE_KEYS` (`id:HEX,..`, the first signing; the same on every replica, and each
+/// state opens once across them through Redis), or with a key of this process's own.
+fn rounds(store: &Store) -> Result<Rounds, Box<dyn Error>> {
+    let seal = match std::env::var("ELICIT_STATE_KEYS") {
+        Ok(keys) => {
+            let (signing, keyring) = RequestStateSeal::parse_keyring(&keys)
+                .map_err(|e| format!("ELICIT_STATE_KEYS: {e}"))?;
+            RequestStateSeal::from_keyring(&signing, keyring)
+                .map_err(|e| format!("ELICIT_STATE_KEYS: {e}"))?
+        }
+        Err(_) => {
+            if let Store::Redis(_) = store {
+                eprintln!(
+                    "no ELICIT_STATE_KEYS: this replica seals 2026-07-28 requestState with a key \
+                     of its own, so a retry must come back to it"
+                );
+            }
+            RequestStateSeal::generated()?
+        }
+    };
+    let seal = match store {
+        Store::Redis(redis) => seal.single_use_in(redis.clone()),
+        Store::Memory(_) => seal.single_use(),
+    };
+    Ok(Rounds::new(seal))
+}
+
 fn text(text: impl Into<String>) -> CallToolResult {
     CallToolResult::success(vec![ContentBlock::text(text.into())])
 }
@@ -571,10 +623,11 @@ async fn main() -> Result<(), Box<dyn Error>> {
     }
     let config = StreamableHttpServerConfig::default();
     let shutdown = config.cancellation_token.clone();
+    let rounds = rounds(state.tracker.store())?;
     let mcp: StreamableHttpService<FilesServer, LocalSessionManager> = StreamableHttpService::new(
         {
             let state = state.clone();
-            move || Ok(FilesServer::new(state.clone()))
+            move || Ok(FilesServer::new(state.clone(), &rounds))
         },
         Default::default(),
         config,

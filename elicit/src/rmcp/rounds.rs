@@ -265,8 +265,9 @@ impl Rounds {
             name: &context.name,
             arguments: context.arguments.as_ref(),
         };
-        let request_state = context.request_state.take();
-        let responses = context.input_responses.take();
+        // Left in the context too, for a method that reads them with rmcp's own extractors.
+        let request_state = context.request_state.clone();
+        let responses = context.input_responses.clone();
         let prepared = self
             .prepare(
                 call,

@@ -167,6 +167,7 @@ impl Ask {
             defaults: Map::new(),
             again: None,
             timeout: None,
+            schema: None,
             form: PhantomData,
         }
     }
@@ -388,6 +389,8 @@ pub struct FormAsk<'a, T> {
     /// The field errors of the answer that this ask follows.
     again: Option<String>,
     timeout: Option<Duration>,
+    /// What to send instead of `T`'s own schema.
+    schema: Option<RequestedSchema>,
     form: PhantomData<fn() -> T>,
 }
 
@@ -427,6 +430,14 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
         if let Some(content) = error.content_error() {
             self.again = Some(content.to_string());
         }
+        self
+    }
+
+    /// Sends `schema` rather than `T`'s own: for a schema that admits the same answers in
+    /// another shape (the deprecated `enum` + `enumNames` single-select, say). The answer is
+    /// still read by `T`'s parser, and defaults are set on `schema`.
+    pub fn schema(mut self, schema: RequestedSchema) -> Self {
+        self.schema = Some(schema);
         self
     }
 
@@ -498,10 +509,12 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
             Some(errors) => format!("{}\n\nPlease correct:\n{errors}", self.message),
             None => self.message.clone(),
         };
-        let schema = T::requested_schema();
-        if defaults.is_empty() {
-            return Ok((Cow::Borrowed(schema), message));
-        }
+        let schema = match &self.schema {
+            Some(schema) if defaults.is_empty() => return Ok((Cow::Owned(schema.clone()), message)),
+            Some(schema) => schema,
+            None if defaults.is_empty() => return Ok((Cow::Borrowed(T::requested_schema()), message)),
+            None => T::requested_schema(),
+        };
         let schema = schema
             .with_defaults(&defaults)
             .map_err(|errors| ElicitError::InvalidDefault {
