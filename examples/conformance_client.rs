@@ -108,7 +108,7 @@ fn server_url() -> Result<String, Box<dyn Error>> {
 
 /// 2026-07-28 through `server/discover` when the server speaks it; otherwise (the probe
 /// answered with an error) rmcp falls back to the `initialize` handshake on 2025-11-25.
-async fn connect(
+pub async fn connect(
     url: &str,
 ) -> Result<RunningService<RoleClient, AcceptDefaultsClient>, Box<dyn Error>> {
     let negotiate = ClientLifecycleMode::Auto {

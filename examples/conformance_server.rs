@@ -51,8 +51,7 @@ use std::future::IntoFuture;
 use elicit_mcp::rmcp::{Ask, ElicitError, RequestStateSeal, Rounds};
 use elicit_mcp::schema::{LegacyTitledEnumSchema, PrimitiveSchema, RequestedSchema};
 use elicit_mcp::{
-    Elicit, ElicitMode, ElicitOutcome, ElicitRequestFormParams, ElicitResult,
-    ElicitationCapability,
+    Elicit, ElicitMode, ElicitOutcome, ElicitRequestFormParams, ElicitResult, ElicitationCapability,
 };
 use rmcp::handler::server::router::prompt::PromptRouter;
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -286,7 +285,10 @@ impl ConformanceServer {
         Parameters(MessageArgument { message }): Parameters<MessageArgument>,
         ask: Ask,
     ) -> Result<CallToolResult, ErrorData> {
-        let outcome = ask.form_with::<UserResponse>(message).await?;
+        let outcome = match ask.form_with::<UserResponse>(message).await {
+            Ok(outcome) => outcome,
+            Err(error) => return error.into_call_result(),
+        };
         Ok(text_result(format!(
             "User response: <action: {}, content: {}>",
             action_name(&outcome),
@@ -299,13 +301,19 @@ impl ConformanceServer {
         &self,
         ask: Ask,
     ) -> Result<CallToolResult, ErrorData> {
-        Ok(completed(&ask.form::<DefaultsForm>().await?))
+        match ask.form::<DefaultsForm>().await {
+            Ok(outcome) => Ok(completed(&outcome)),
+            Err(error) => error.into_call_result(),
+        }
     }
 
     #[tool(description = "Asks for a form with every enum shape of the spec (SEP-1330)")]
     async fn test_elicitation_sep1330_enums(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
         let schema = with_legacy_enum_names(EnumsForm::requested_schema(), "legacyEnum");
-        Ok(completed(&ask.form::<EnumsForm>().schema(schema).await?))
+        match ask.form::<EnumsForm>().schema(schema).await {
+            Ok(outcome) => Ok(completed(&outcome)),
+            Err(error) => error.into_call_result(),
+        }
     }
 
     // --- 2026-07-28: the input-required scenarios, under the keys the suite expects -----------
@@ -424,7 +432,9 @@ impl ConformanceServer {
 
     // --- 2026-07-28: the tools of the client scenario `sep-2322-client-request-state` ---------
 
-    #[tool(description = "Asks for a confirmation with a sealed requestState, which the retry must echo")]
+    #[tool(
+        description = "Asks for a confirmation with a sealed requestState, which the retry must echo"
+    )]
     async fn test_mrtr_echo_state(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
         let outcome = ask.form::<ContinueConfirmation>().await?;
         Ok(text_result(format!(
@@ -448,7 +458,9 @@ impl ConformanceServer {
                 .map_err(|e| ErrorData::invalid_params(format!("`{key}`: {e}"), None))?;
             let outcome = ContinueConfirmation::from_result(&result)
                 .map_err(|e| ErrorData::from(ElicitError::InvalidContent(e)))?;
-            return Ok(text_result(format!("no-state-ok, confirm {}", outcome_text(&outcome))).into());
+            return Ok(
+                text_result(format!("no-state-ok, confirm {}", outcome_text(&outcome))).into(),
+            );
         }
         let declared = ask
             .client_capabilities()
@@ -490,7 +502,10 @@ async fn confirm(ask: &Ask) -> Result<CallToolResult, ErrorData> {
 impl ConformanceServer {
     /// Asks for the context before giving the prompt.
     #[prompt(name = "test_input_required_result_prompt")]
-    async fn test_input_required_result_prompt(&self, ask: Ask) -> Result<GetPromptResult, ErrorData> {
+    async fn test_input_required_result_prompt(
+        &self,
+        ask: Ask,
+    ) -> Result<GetPromptResult, ErrorData> {
         let context = ask.form::<PromptContext>().await?;
         let text = match context {
             ElicitOutcome::Accepted(PromptContext { context }) => {
@@ -527,7 +542,9 @@ impl ServerHandler for ConformanceServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        Ok(ListPromptsResult::with_all_items(self.prompt_router.list_all()))
+        Ok(ListPromptsResult::with_all_items(
+            self.prompt_router.list_all(),
+        ))
     }
 
     // rmcp's `#[prompt_handler]` drops `inputResponses` and `requestState`: one line by hand.

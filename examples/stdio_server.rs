@@ -52,7 +52,7 @@ struct BookingRequest {
     #[elicit(title = "Room type", default = RoomType::Standard)]
     room: RoomType,
     /// Anything to add to the stay
-    #[elicit(title = "Extras", max_items = 3)]
+    #[elicit(title = "Extras", max_items = 3, default = [])]
     extras: Vec<Extra>,
 }
 
@@ -144,12 +144,18 @@ impl Hotel {
     async fn book_room(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
         // Today is a default known only at run time.
         let today = time::OffsetDateTime::now_utc().date().to_string();
-        let mut asking = ask.form::<BookingRequest>().default("checkIn", today.as_str());
+        let mut asking = ask
+            .form::<BookingRequest>()
+            .default("checkIn", today.as_str());
         let request = loop {
             match asking.await {
                 Ok(ElicitOutcome::Accepted(request)) => break request,
-                Ok(ElicitOutcome::Declined) => return Ok(text("The user declined to book a room.")),
-                Ok(ElicitOutcome::Cancelled) => return Ok(text("The user closed the booking form.")),
+                Ok(ElicitOutcome::Declined) => {
+                    return Ok(text("The user declined to book a room."));
+                }
+                Ok(ElicitOutcome::Cancelled) => {
+                    return Ok(text("The user closed the booking form."));
+                }
                 // Field errors: the same form again, the errors in its message and the
                 // fields the user got right filled in (a call asks one form at most
                 // `Rounds::most_asks` times).
@@ -159,7 +165,7 @@ impl Hotel {
                         .default("checkIn", today.as_str())
                         .again(&error);
                 }
-                Err(error) => return failed(error),
+                Err(error) => return error.into_call_result(),
             }
         };
         let mut bookings = lock(&self.bookings);
@@ -195,7 +201,7 @@ impl Hotel {
             Ok(ElicitOutcome::Declined | ElicitOutcome::Cancelled) => {
                 Ok(text("The contact details stay as they were."))
             }
-            Err(error) => failed(error),
+            Err(error) => error.into_call_result(),
         }
     }
 
@@ -234,7 +240,7 @@ impl Hotel {
                 }
             }
             Ok(_) => Ok(text(format!("Booking {booking} is kept."))),
-            Err(error) => failed(error),
+            Err(error) => error.into_call_result(),
         }
     }
 }
@@ -250,16 +256,6 @@ impl ServerHandler for Hotel {
                 env!("CARGO_PKG_VERSION"),
             ))
             .with_instructions("Book rooms, update the guest's contact details, cancel bookings.")
-    }
-}
-
-/// What the model sees when a form could not be asked or answered: the field errors one a
-/// line, or why. A client that cannot show forms at all gets the protocol's own error
-/// (-32021, naming the capability), for its host to deal with.
-fn failed(error: ElicitError) -> Result<CallToolResult, ErrorData> {
-    match error {
-        ElicitError::ModeNotSupported(_) => Err(error.into()),
-        other => Ok(other.to_tool_result()),
     }
 }
 

@@ -50,6 +50,7 @@ use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
+use elicit_mcp::ElicitationId;
 use elicit_mcp::rmcp::{
     Ask, ConnectionPeers, ElicitError, ElicitPeer, RequestStateSeal, Rounds, UrlOutcome,
 };
@@ -58,11 +59,8 @@ use elicit_mcp::server::{
     Initiator, Inserted, MemoryStore, PendingEntry, RedisStore, Routed, StoreError, UrlPolicy,
     UserId,
 };
-use elicit_mcp::ElicitationId;
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::model::{
-    CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig,
-};
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
@@ -73,7 +71,7 @@ use serde::Deserialize;
 const DEMO_USER: &str = "demo-user";
 
 /// What the MCP side and the connect page share.
-struct ConnectState {
+pub struct ConnectState {
     tracker: ElicitationTracker<Store>,
     peers: ConnectionPeers,
     /// This process's name among the replicas, when it is one of several.
@@ -87,6 +85,24 @@ struct ConnectState {
 }
 
 impl ConnectState {
+    /// One process, nothing shared: the elicitations, tokens and browser sessions in memory.
+    pub fn in_memory(base_url: String) -> Self {
+        ConnectState {
+            // Development: plain http on loopback is allowed. `UrlPolicy::production()` is
+            // https only.
+            tracker: ElicitationTracker::with_store(
+                Store::Memory(MemoryStore::new()),
+                elicit_mcp::server::SystemClock,
+                UrlPolicy::development(),
+            ),
+            peers: ConnectionPeers::new(),
+            replica: None,
+            base_url,
+            tokens: Shared::Local(Mutex::default()),
+            browser_sessions: Shared::Local(Mutex::default()),
+        }
+    }
+
     fn connect_url(&self, id: &ElicitationId) -> String {
         format!("{}/connect?elicitationId={id}", self.base_url)
     }
@@ -193,14 +209,14 @@ impl Shared {
 }
 
 #[derive(Clone)]
-struct FilesServer {
+pub struct FilesServer {
     state: Arc<ConnectState>,
     tool_router: ToolRouter<Self>,
 }
 
 #[tool_router]
 impl FilesServer {
-    fn new(state: Arc<ConnectState>, rounds: &Rounds) -> Self {
+    pub fn new(state: Arc<ConnectState>, rounds: &Rounds) -> Self {
         FilesServer {
             state,
             tool_router: rounds.tools(Self::tool_router()),
@@ -276,7 +292,9 @@ impl FilesServer {
                 Some(token) => Ok(list_with(&token)),
                 None => Ok(text("Example Co was connected, but no token was stored.")),
             },
-            _ => Ok(text("The user did not connect Example Co; no files to list.")),
+            _ => Ok(text(
+                "The user did not connect Example Co; no files to list.",
+            )),
         }
     }
 
@@ -341,11 +359,9 @@ impl FilesServer {
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for FilesServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new(
-                "elicit-url-mode-server",
-                env!("CARGO_PKG_VERSION"),
-            ))
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_server_info(
+            Implementation::new("elicit-url-mode-server", env!("CARGO_PKG_VERSION")),
+        )
     }
 }
 
@@ -556,13 +572,9 @@ async fn main() -> Result<(), Box<dyn Error>> {
         tokio::net::TcpListener::bind(common::listen_address(arguments.address.as_deref())?)
             .await?;
     let address = listener.local_addr()?;
-    let (store, tokens, browser_sessions, replica) = match &arguments.redis {
-        None => (
-            Store::Memory(MemoryStore::new()),
-            Shared::Local(Mutex::default()),
-            Shared::Local(Mutex::default()),
-            None,
-        ),
+    let base_url = format!("http://{address}");
+    let state = Arc::new(match &arguments.redis {
+        None => ConnectState::in_memory(base_url),
         Some(url) => {
             let store = RedisStore::connect(url)
                 .await
@@ -573,32 +585,25 @@ async fn main() -> Result<(), Box<dyn Error>> {
                 .await?;
             // Each process is one replica, named at random.
             let replica = ElicitationId::random()?.as_str()[..12].to_owned();
-            (
-                Store::Redis(store),
-                Shared::Redis {
+            ConnectState {
+                tracker: ElicitationTracker::with_store(
+                    Store::Redis(store),
+                    elicit_mcp::server::SystemClock,
+                    UrlPolicy::development(),
+                ),
+                peers: ConnectionPeers::new(),
+                replica: Some(replica),
+                base_url,
+                tokens: Shared::Redis {
                     connection: connection.clone(),
                     prefix: format!("{}:demo-token:", arguments.prefix),
                 },
-                Shared::Redis {
+                browser_sessions: Shared::Redis {
                     connection,
                     prefix: format!("{}:demo-browser:", arguments.prefix),
                 },
-                Some(replica),
-            )
+            }
         }
-    };
-    let state = Arc::new(ConnectState {
-        // Development: plain http on loopback is allowed. `UrlPolicy::production()` is https only.
-        tracker: ElicitationTracker::with_store(
-            store,
-            elicit_mcp::server::SystemClock,
-            UrlPolicy::development(),
-        ),
-        peers: ConnectionPeers::new(),
-        replica,
-        base_url: format!("http://{address}"),
-        tokens,
-        browser_sessions,
     });
     if let (Store::Redis(redis), Some(replica)) = (state.tracker.store(), &state.replica) {
         // Completions made on any replica for this replica's sessions arrive here.

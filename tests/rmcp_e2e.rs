@@ -10,9 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use elicit_mcp::client::{UrlElicitationWatch, accept_form, validate_request};
-use elicit_mcp::rmcp::{
-    ConnectionPeers, ElicitError, ElicitPeer, form_input_response, input_required,
-};
+use elicit_mcp::rmcp::{ConnectionPeers, ElicitError, ElicitPeer, Rounds};
 use elicit_mcp::schema::{PrimitiveSchema, RequestedSchema};
 use elicit_mcp::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
 use elicit_mcp::{
@@ -26,7 +24,7 @@ use rmcp::service::{
 };
 use rmcp::{ClientHandler, ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
-use support::rmcp::{call, client_info, error_of, forward_completion, serve, text};
+use support::rmcp::{call, client_info, error_of, forward_completion, seal, serve, text};
 use support::tracker::connect_url;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
@@ -208,29 +206,22 @@ impl ServerHandler for TestServer {
         context: RequestContext<RoleServer>,
     ) -> Result<sdk::CallToolResponse, sdk::ErrorData> {
         match request.name.as_ref() {
-            "book" if context.server_requests_allowed() => {
-                Ok(match context.elicit_form::<Booking>().await {
-                    Ok(ElicitOutcome::Accepted(booking)) => {
-                        text(format!("booked for {} on {}", booking.name, booking.date)).into()
-                    }
-                    Ok(ElicitOutcome::Declined) => text("declined").into(),
-                    Ok(ElicitOutcome::Cancelled) => text("cancelled").into(),
-                    Err(error) => error.to_tool_result().into(),
-                })
-            }
-            // 2026-07-28: the same form, asked through an input-required result.
+            // The same form on both revisions: `elicitation/create` on 2025-11-25, an
+            // input-required result on 2026-07-28.
             "book" => {
-                match form_input_response::<Booking>(request.input_responses.as_ref(), "booking") {
-                    None => {
-                        let client = context.client_elicitation();
-                        Ok(input_required::<Booking>(client.as_ref(), "booking")?.into())
-                    }
-                    Some(Ok(ElicitOutcome::Accepted(booking))) => {
-                        Ok(text(format!("booked for {} on {}", booking.name, booking.date)).into())
-                    }
-                    Some(Ok(_)) => Ok(text("no booking").into()),
-                    Some(Err(error)) => Ok(error.to_tool_result().into()),
-                }
+                let rounds = Rounds::new(seal());
+                rounds
+                    .call_tool(&request, &context, |ask| async move {
+                        Ok(match ask.form::<Booking>().await {
+                            Ok(ElicitOutcome::Accepted(booking)) => {
+                                text(format!("booked for {} on {}", booking.name, booking.date))
+                            }
+                            Ok(ElicitOutcome::Declined) => text("declined"),
+                            Ok(ElicitOutcome::Cancelled) => text("cancelled"),
+                            Err(error) => error.to_tool_result(),
+                        })
+                    })
+                    .await
             }
             "files" => Err(context
                 .url_elicitation_required(
@@ -383,7 +374,7 @@ async fn a_2025_11_25_session_is_negotiated_over_initialize() {
 async fn accept_with_valid_content_gives_the_typed_value_with_defaults() {
     let s = session(ElicitationCapability::form()).await;
     s.handler.answer(Answer::Fill(booking_content()));
-    let outcome = s.peer().elicit_form::<Booking>().await.unwrap();
+    let outcome = s.peer().ask().form::<Booking>().await.unwrap();
     assert_eq!(
         outcome,
         ElicitOutcome::Accepted(Booking {
@@ -440,7 +431,7 @@ fn by_name(schema: &RequestedSchema) -> Vec<elicit_mcp::schema::Property> {
 async fn the_server_fills_defaults_the_client_left_out() {
     let s = session(ElicitationCapability::form()).await;
     s.handler.answer(Answer::SendUnchecked(booking_content()));
-    let Ok(ElicitOutcome::Accepted(booking)) = s.peer().elicit_form::<Booking>().await else {
+    let Ok(ElicitOutcome::Accepted(booking)) = s.peer().ask().form::<Booking>().await else {
         panic!("not accepted")
     };
     assert_eq!(
@@ -460,7 +451,7 @@ async fn accept_with_invalid_content_gives_every_field_error() {
         "extras": ["cake", "cake"],
         "voucher": "nope",
     }))));
-    let error = s.peer().elicit_form::<Booking>().await.unwrap_err();
+    let error = s.peer().ask().form::<Booking>().await.unwrap_err();
     let fields: Vec<&str> = error
         .content_error()
         .unwrap()
@@ -502,13 +493,14 @@ async fn decline_and_cancel_are_outcomes() {
     let s = session(ElicitationCapability::form()).await;
     s.handler.answer(Answer::Decline);
     assert_eq!(
-        s.peer().elicit_form::<Booking>().await.unwrap(),
+        s.peer().ask().form::<Booking>().await.unwrap(),
         ElicitOutcome::Declined
     );
     s.handler.answer(Answer::Cancel);
     assert_eq!(
         s.peer()
-            .elicit_form_with::<Booking>("Still hungry?")
+            .ask()
+            .form_with::<Booking>("Still hungry?")
             .await
             .unwrap(),
         ElicitOutcome::Cancelled
@@ -522,7 +514,7 @@ async fn a_client_error_answer_is_a_service_error() {
     let s = session(ElicitationCapability::form()).await;
     s.handler
         .answer(Answer::Fill(content(json!({"name": "Ada"}))));
-    let error = s.peer().elicit_form::<Booking>().await.unwrap_err();
+    let error = s.peer().ask().form::<Booking>().await.unwrap_err();
     let ElicitError::Service(ServiceError::McpError(rpc)) = &error else {
         panic!("{error}")
     };
@@ -564,7 +556,9 @@ async fn a_timeout_gives_up_waiting() {
     let (server, _client) = (server.unwrap(), client.unwrap());
     let error = server
         .peer()
-        .elicit_form_with_timeout::<Booking>("Quick!", Duration::from_millis(50))
+        .ask()
+        .form_with::<Booking>("Quick!")
+        .timeout(Duration::from_millis(50))
         .await
         .unwrap_err();
     assert!(
@@ -627,13 +621,21 @@ async fn a_form_only_client_is_never_sent_a_url_request() {
             .call_tool(sdk::CallToolRequestParams::new("files"))
             .await,
     );
-    assert_eq!(rpc.code, sdk::ErrorCode::INVALID_REQUEST);
+    // The protocol's own error for a capability the client did not declare, naming it.
+    assert_eq!(
+        rpc.code.0,
+        elicit_mcp::rmcp::MISSING_REQUIRED_CLIENT_CAPABILITY
+    );
+    assert_eq!(
+        rpc.data,
+        Some(json!({"requiredCapabilities": {"elicitation": {"url": {}}}}))
+    );
     assert!(s.tracker.store().is_empty());
 
     // Form mode still works: `{}` means form.
     s.handler.answer(Answer::Decline);
     assert_eq!(
-        s.peer().elicit_form::<Booking>().await.unwrap(),
+        s.peer().ask().form::<Booking>().await.unwrap(),
         ElicitOutcome::Declined
     );
 }
@@ -786,7 +788,7 @@ async fn on_2026_07_28_the_same_form_goes_through_input_required() {
 
     // Requests to the client are refused before anything is sent.
     assert!(!server_peer.server_requests_allowed());
-    let error = server_peer.elicit_form::<Booking>().await.unwrap_err();
+    let error = server_peer.ask().form::<Booking>().await.unwrap_err();
     assert!(
         matches!(&error, ElicitError::RequestsNotAllowed { protocol_version } if protocol_version == "2026-07-28")
     );

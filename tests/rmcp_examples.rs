@@ -1,7 +1,8 @@
 //! Runs the rmcp examples in-process, over an in-memory duplex: the conformance server's tools
 //! against a client that answers as the conformance suite does (and against the example client
-//! that accepts defaults), and the stdio hotel's booking and cancellation. Nothing touches the
-//! network.
+//! that accepts defaults), and the stdio hotel's booking and cancellation; every example
+//! server's tools listed on both revisions; and the hotel over streamable HTTP on loopback,
+//! called by a client that negotiates as real clients do.
 
 mod support;
 
@@ -17,18 +18,23 @@ mod conformance_client;
 #[path = "../examples/stdio_server.rs"]
 mod stdio_server;
 
+#[allow(dead_code)]
+#[path = "../examples/url_mode_server.rs"]
+mod url_mode_server;
+
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use elicit_mcp::ElicitationCapability;
+use elicit_mcp::rmcp::Rounds;
 use rmcp::model::{
     self as sdk, CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig,
     Implementation, ProtocolVersion,
 };
 use rmcp::service::{RequestContext, RoleClient, RunningService};
-use rmcp::{ClientHandler, ErrorData, ServerHandler};
+use rmcp::{ClientHandler, ErrorData, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
-use support::rmcp::serve;
+use support::rmcp::{seal, serve};
 
 /// A client that declares form mode and answers each elicitation with the next scripted result,
 /// keeping the requests it received.
@@ -130,7 +136,11 @@ async fn the_conformance_tools_answer_as_the_suite_expects() {
         json!({"action": "accept", "content": {"name": "Jane Smith", "age": -1, "status": "retired"}}),
         json!({"action": "decline"}),
     ]);
-    let client = connect(conformance_server::ConformanceServer::new(), script.clone()).await;
+    let client = connect(
+        conformance_server::ConformanceServer::new(&Rounds::new(seal())),
+        script.clone(),
+    )
+    .await;
 
     let result = call(
         &client,
@@ -213,7 +223,7 @@ async fn the_conformance_tools_answer_as_the_suite_expects() {
 #[tokio::test]
 async fn the_example_client_accepts_the_example_servers_defaults() {
     let client = connect(
-        conformance_server::ConformanceServer::new(),
+        conformance_server::ConformanceServer::new(&Rounds::new(seal())),
         conformance_client::AcceptDefaultsClient,
     )
     .await;
@@ -239,32 +249,49 @@ async fn the_example_client_accepts_the_example_servers_defaults() {
 #[tokio::test]
 async fn the_hotel_books_and_cancels_after_confirmation() {
     let script = ScriptedClient::answering([
-        json!({"action": "accept", "content": {"checkIn": "2026-02-30", "extras": ["parking", "parking"]}}),
+        json!({"action": "accept", "content": {"checkIn": "2026-02-30", "nights": 3, "extras": ["parking", "parking"]}}),
         json!({"action": "accept", "content": {"checkIn": "2026-03-01", "room": "deluxe", "extras": ["breakfast"]}}),
         json!({"action": "accept", "content": {"confirm": false}}),
         json!({"action": "accept", "content": {"confirm": true}}),
     ]);
-    let client = connect(stdio_server::Hotel::new(), script.clone()).await;
+    let client = connect(
+        stdio_server::Hotel::new(&Rounds::new(seal())),
+        script.clone(),
+    )
+    .await;
 
-    let result = call(&client, "book_room", json!({})).await;
-    assert_eq!(result.is_error, Some(true));
-    // Every field at fault, one a line, for the model to explain or to ask again.
-    let errors = text(&result);
-    let lines: Vec<&str> = errors.lines().collect();
-    assert_eq!(lines.len(), 3, "{errors}");
-    assert_eq!(lines[0], "the submitted form is invalid:");
-    assert!(
-        lines[1].starts_with("`checkIn`: must be a valid date"),
-        "{errors}"
-    );
-    assert!(
-        lines[2].starts_with("`extras`:") && lines[2].contains("parking"),
-        "{errors}"
-    );
+    // The first answer has field errors: the tool asks again, within the same call.
     let result = call(&client, "book_room", json!({})).await;
     assert_eq!(
         text(&result),
         "Booked. Booking 1001: Deluxe room for 2 guest(s), 1 night(s) from 2026-03-01, with Breakfast."
+    );
+    let requests = script.requests();
+    // Today's date, a default known only at run time, on both asks.
+    let today = requests[0]["requestedSchema"]["properties"]["checkIn"]["default"].clone();
+    assert!(today.as_str().is_some_and(|d| d.len() == 10), "{today}");
+    // The re-ask: every field error in the message, the field the user got right kept.
+    let again = &requests[1];
+    let message = again["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("Where and when would you like to stay?\n\nPlease correct:\n"),
+        "{message}"
+    );
+    assert!(
+        message.contains("`checkIn`: must be a valid date"),
+        "{message}"
+    );
+    assert!(
+        message.contains("`extras`:") && message.contains("parking"),
+        "{message}"
+    );
+    assert_eq!(
+        again["requestedSchema"]["properties"]["nights"]["default"],
+        3
+    );
+    assert_eq!(
+        again["requestedSchema"]["properties"]["checkIn"]["default"],
+        today
     );
     let result = call(&client, "cancel_booking", json!({"booking": 1001})).await;
     assert_eq!(text(&result), "Booking 1001 is kept.");
@@ -273,7 +300,7 @@ async fn the_hotel_books_and_cancels_after_confirmation() {
     let result = call(&client, "cancel_booking", json!({"booking": 1001})).await;
     assert_eq!(result.is_error, Some(true));
 
-    let booking_form = &script.requests()[0]["requestedSchema"]["properties"];
+    let booking_form = &requests[0]["requestedSchema"]["properties"];
     assert_eq!(booking_form["checkIn"]["format"], "date");
     assert_eq!(booking_form["room"]["default"], "standard");
     assert_eq!(
@@ -290,7 +317,11 @@ async fn on_2026_07_28_the_conformance_tools_ask_through_input_required_results(
         json!({"action": "accept", "content": {"name": "Bob"}}),
         json!({"action": "accept", "content": {"color": "teal"}}),
     ]);
-    let client = connect_2026(conformance_server::ConformanceServer::new(), script.clone()).await;
+    let client = connect_2026(
+        conformance_server::ConformanceServer::new(&Rounds::new(seal())),
+        script.clone(),
+    )
+    .await;
     // rmcp's client answers each input request through the handler and retries the call.
     let result = call(&client, "test_input_required_result_elicitation", json!({})).await;
     assert_eq!(text(&result), r#"user_name accepted: {"name":"Alice"}"#);
@@ -320,7 +351,7 @@ async fn on_2026_07_28_the_example_client_answers_from_the_retry_loop() {
     // The same client as on 2025-11-25 (`accept_form` with the defaults): a form whose
     // required field has no default is declined, from inside rmcp's retry loop.
     let client = connect_2026(
-        conformance_server::ConformanceServer::new(),
+        conformance_server::ConformanceServer::new(&Rounds::new(seal())),
         conformance_client::AcceptDefaultsClient,
     )
     .await;
@@ -332,7 +363,7 @@ async fn on_2026_07_28_the_example_client_answers_from_the_retry_loop() {
 #[tokio::test]
 async fn on_2026_07_28_the_mrtr_tools_behave_as_the_suite_describes() {
     let client = connect_2026(
-        conformance_server::ConformanceServer::new(),
+        conformance_server::ConformanceServer::new(&Rounds::new(seal())),
         conformance_client::AcceptDefaultsClient,
     )
     .await;
@@ -381,4 +412,135 @@ async fn on_2026_07_28_the_mrtr_tools_behave_as_the_suite_describes() {
         .with_request_state(echo.request_state.unwrap());
     assert!(client.call_tool_once(stolen).await.is_err());
     client.cancel().await.unwrap();
+}
+
+/// The tools a client sees from `server` on `protocol`.
+async fn listed_tools<S: ServerHandler>(server: S, protocol: ProtocolVersion) -> Vec<sdk::Tool> {
+    let client = serve(server, ScriptedClient::answering([]), protocol)
+        .await
+        .1;
+    let tools = client
+        .list_all_tools()
+        .await
+        .expect("tools/list is answered");
+    client.cancel().await.unwrap();
+    tools
+}
+
+#[tokio::test]
+async fn every_example_server_lists_the_same_tools_on_both_revisions() {
+    let rounds = Rounds::new(seal());
+    let files = std::sync::Arc::new(url_mode_server::ConnectState::in_memory(
+        "http://127.0.0.1:1".to_owned(),
+    ));
+    let servers: [(&str, Box<dyn Fn() -> Listed>); 3] = [
+        (
+            "stdio_server",
+            Box::new(|| Listed::Hotel(stdio_server::Hotel::new(&rounds))),
+        ),
+        (
+            "conformance_server",
+            Box::new(|| Listed::Conformance(conformance_server::ConformanceServer::new(&rounds))),
+        ),
+        (
+            "url_mode_server",
+            Box::new(|| Listed::Files(url_mode_server::FilesServer::new(files.clone(), &rounds))),
+        ),
+    ];
+    for (name, server) in servers {
+        let on_2025 = server().tools(ProtocolVersion::V_2025_11_25).await;
+        let on_2026 = server().tools(ProtocolVersion::V_2026_07_28).await;
+        assert!(!on_2025.is_empty(), "{name} lists no tools");
+        assert_eq!(on_2025, on_2026, "{name} lists other tools on 2026-07-28");
+    }
+}
+
+/// An example server, whichever it is.
+enum Listed {
+    Hotel(stdio_server::Hotel),
+    Conformance(conformance_server::ConformanceServer),
+    Files(url_mode_server::FilesServer),
+}
+
+impl Listed {
+    async fn tools(self, protocol: ProtocolVersion) -> Vec<sdk::Tool> {
+        match self {
+            Listed::Hotel(server) => listed_tools(server, protocol).await,
+            Listed::Conformance(server) => listed_tools(server, protocol).await,
+            Listed::Files(server) => listed_tools(server, protocol).await,
+        }
+    }
+}
+
+/// The hotel over streamable HTTP on a free loopback port; it stops when the sender is sent
+/// or dropped.
+async fn hotel_over_http() -> (String, tokio::sync::oneshot::Sender<()>) {
+    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+
+    let rounds = Rounds::new(seal());
+    let config = StreamableHttpServerConfig::default();
+    let cancel = config.cancellation_token.clone();
+    let service: StreamableHttpService<stdio_server::Hotel, LocalSessionManager> =
+        StreamableHttpService::new(
+            move || Ok(stdio_server::Hotel::new(&rounds)),
+            Default::default(),
+            config,
+        );
+    let router = axum::Router::new().nest_service("/mcp", service);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(async move {
+        axum::serve(listener, router)
+            .with_graceful_shutdown(async move {
+                let _ = stopped.await;
+                cancel.cancel();
+            })
+            .await
+    });
+    (url, stop)
+}
+
+#[tokio::test]
+async fn over_streamable_http_a_negotiating_client_lands_on_2026_07_28_and_books() {
+    let (url, stop) = hotel_over_http().await;
+    let today = time::OffsetDateTime::now_utc().date().to_string();
+
+    // `server/discover` first, as today's clients do: 2026-07-28, input-required rounds.
+    let client = tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        conformance_client::connect(&url),
+    )
+    .await
+    .expect("connected in time")
+    .expect("the client negotiates");
+    let negotiated = client.peer_info().map(|info| info.protocol_version.clone());
+    assert_eq!(negotiated, Some(ProtocolVersion::V_2026_07_28));
+    let on_2026 = client.list_all_tools().await.unwrap();
+    // The user accepts the defaults: today's date, filled in at run time, books the room.
+    let result = call(&client, "book_room", json!({})).await;
+    assert_eq!(
+        text(&result),
+        format!("Booked. Booking 1001: Standard room for 2 guest(s), 1 night(s) from {today}.")
+    );
+    client.cancel().await.unwrap();
+
+    // A client that knows only the `initialize` handshake: 2025-11-25, elicitation/create.
+    let legacy = conformance_client::AcceptDefaultsClient
+        .serve(rmcp::transport::StreamableHttpClientTransport::from_uri(
+            url.as_str(),
+        ))
+        .await
+        .expect("the client initializes");
+    let negotiated = legacy.peer_info().map(|info| info.protocol_version.clone());
+    assert_eq!(negotiated, Some(ProtocolVersion::V_2025_11_25));
+    assert_eq!(legacy.list_all_tools().await.unwrap(), on_2026);
+    let result = call(&legacy, "book_room", json!({})).await;
+    assert_eq!(
+        text(&result),
+        format!("Booked. Booking 1001: Standard room for 2 guest(s), 1 night(s) from {today}.")
+    );
+    legacy.cancel().await.unwrap();
+    let _ = stop.send(());
 }

@@ -16,10 +16,13 @@ use elicit_mcp::client::accept_form;
 use elicit_mcp::rmcp::{Ask, RequestStateSeal, Rounds};
 use elicit_mcp::server::{RedisStore, UserId};
 use elicit_mcp::{Elicit, ElicitOutcome, ElicitRequestParams, ElicitResult, ElicitationCapability};
+use rmcp::handler::server::router::prompt::PromptRouter;
+use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model as sdk;
 use rmcp::service::{Peer, RequestContext, RoleClient, RoleServer, RunningService, ServiceError};
-use rmcp::{ClientHandler, ServerHandler};
+use rmcp::{ClientHandler, ServerHandler, prompt, prompt_router, tool, tool_handler, tool_router};
 use serde_json::{Map, Value, json};
+use std::future::IntoFuture;
 use support::rmcp::{
     capital, capital_question, client_info, completed_text, error_of, input_required, seal, serve,
     text, work_root,
@@ -114,7 +117,7 @@ async fn stay(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
 #[allow(deprecated)] // rmcp deprecates sampling and roots (SEP-2577); 2026-07-28 has them.
 async fn mixed(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
     let (traveller, sampled, roots) = tokio::join!(
-        ask.form_as::<Traveller>("user_name"),
+        ask.form::<Traveller>().key("user_name").into_future(),
         ask.sample("capital", capital_question()),
         ask.roots("client_roots"),
     );
@@ -139,8 +142,12 @@ async fn booking_prompt(ask: Ask) -> Result<sdk::GetPromptResult, sdk::ErrorData
     ]))
 }
 
+/// The tools and the prompt above as rmcp users write them: `#[tool]` and `#[prompt]` methods
+/// that take an `Ask`, their router wrapped by `Rounds`.
 #[derive(Clone)]
 struct TestServer {
+    tool_router: ToolRouter<TestServer>,
+    prompt_router: PromptRouter<TestServer>,
     rounds: Rounds,
     /// The authenticated user, as the server's auth layer would give it.
     user: Arc<Mutex<Option<UserId>>>,
@@ -148,6 +155,60 @@ struct TestServer {
     calls: Arc<AtomicUsize>,
 }
 
+#[tool_router]
+impl TestServer {
+    fn new(seal: RequestStateSeal) -> Self {
+        let user: Arc<Mutex<Option<UserId>>> = Arc::default();
+        let rounds = Rounds::new(seal).user({
+            let user = user.clone();
+            move |_context| user.lock().unwrap().clone()
+        });
+        TestServer {
+            tool_router: rounds.tools(Self::tool_router()),
+            prompt_router: Self::prompt_router(),
+            rounds,
+            user,
+            calls: Arc::default(),
+        }
+    }
+
+    #[tool(description = "Books a table")]
+    async fn book(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        book(ask).await
+    }
+
+    #[tool(description = "Two forms in one round")]
+    async fn trip(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        trip(ask).await
+    }
+
+    #[tool(description = "Three rounds")]
+    async fn stay(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        stay(ask).await
+    }
+
+    #[tool(description = "A form, sampling and roots at once")]
+    async fn mixed(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        mixed(ask).await
+    }
+}
+
+#[prompt_router]
+impl TestServer {
+    #[prompt(
+        name = "booking",
+        description = "Asks for a booking, then writes the prompt"
+    )]
+    async fn booking(&self, ask: Ask) -> Result<sdk::GetPromptResult, sdk::ErrorData> {
+        booking_prompt(ask).await
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
 impl ServerHandler for TestServer {
     fn get_info(&self) -> sdk::ServerConfig {
         sdk::InitializeResult::new(
@@ -163,46 +224,9 @@ impl ServerHandler for TestServer {
         request: sdk::GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<sdk::GetPromptResponse, sdk::ErrorData> {
-        let user = self.user.lock().unwrap().clone();
         self.rounds
-            .get_prompt(&request, &context, user.as_ref(), booking_prompt)
+            .get_prompt(&self.prompt_router, self, request, context)
             .await
-    }
-
-    async fn call_tool(
-        &self,
-        request: sdk::CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<sdk::CallToolResponse, sdk::ErrorData> {
-        self.calls.fetch_add(1, Ordering::SeqCst);
-        let user = self.user.lock().unwrap().clone();
-        let rounds = &self.rounds;
-        match request.name.as_ref() {
-            "book" => {
-                rounds
-                    .call_tool(&request, &context, user.as_ref(), book)
-                    .await
-            }
-            "trip" => {
-                rounds
-                    .call_tool(&request, &context, user.as_ref(), trip)
-                    .await
-            }
-            "stay" => {
-                rounds
-                    .call_tool(&request, &context, user.as_ref(), stay)
-                    .await
-            }
-            "mixed" => {
-                rounds
-                    .call_tool(&request, &context, user.as_ref(), mixed)
-                    .await
-            }
-            other => Err(sdk::ErrorData::invalid_params(
-                format!("no tool `{other}`"),
-                None,
-            )),
-        }
     }
 }
 
@@ -353,11 +377,7 @@ impl Setup {
     }
 
     async fn start(self) -> Session {
-        let server = TestServer {
-            rounds: Rounds::new(self.seal),
-            user: Arc::default(),
-            calls: Arc::default(),
-        };
+        let server = TestServer::new(self.seal);
         let handler = TestClient {
             declared: self.declared,
             protocol: self.protocol.clone(),

@@ -174,7 +174,6 @@ impl<S: ElicitationStore + 'static> ServerHandler for UrlServer<S> {
     ) -> Result<sdk::CallToolResponse, sdk::ErrorData> {
         self.calls.fetch_add(1, Ordering::SeqCst);
         let user = self.user.lock().unwrap().clone();
-        let bound = self.bind_state.then_some(&user);
         let step = ConnectStep {
             tracker: self.tracker.clone(),
             initiator: Initiator::new(user.clone(), connection()),
@@ -184,25 +183,21 @@ impl<S: ElicitationStore + 'static> ServerHandler for UrlServer<S> {
         match request.name.as_ref() {
             "connect" => {
                 rounds
-                    .call_tool(&request, &context, bound, |ask| connect(ask, step))
+                    .call_tool(&request, &context, |ask| connect(ask, step))
                     .await
             }
             "connect_then_label" => {
                 rounds
-                    .call_tool(&request, &context, bound, |ask| {
-                        connect_then_label(ask, step)
-                    })
+                    .call_tool(&request, &context, |ask| connect_then_label(ask, step))
                     .await
             }
             "label_and_connect" => {
                 rounds
-                    .call_tool(&request, &context, bound, |ask| {
-                        label_and_connect(ask, step)
-                    })
+                    .call_tool(&request, &context, |ask| label_and_connect(ask, step))
                     .await
             }
-            "sample" => rounds.call_tool(&request, &context, bound, sample).await,
-            "roots" => rounds.call_tool(&request, &context, bound, roots).await,
+            "sample" => rounds.call_tool(&request, &context, sample).await,
+            "roots" => rounds.call_tool(&request, &context, roots).await,
             other => Err(sdk::ErrorData::invalid_params(
                 format!("no tool `{other}`"),
                 None,
@@ -364,10 +359,16 @@ impl Setup {
         let clock = TestClock::default();
         let tracker = ElicitationTracker::with_store(store, clock.clone(), UrlPolicy::production())
             .with_max_pending_per_user(self.max_pending);
+        let user = Arc::new(Mutex::new(alice()));
+        let mut rounds = Rounds::new(seal()).url_hold(self.hold);
+        if self.bind_state {
+            let user = user.clone();
+            rounds = rounds.user(move |_context| Some(user.lock().unwrap().clone()));
+        }
         let server = UrlServer {
-            rounds: Rounds::new(seal()).url_hold(self.hold),
+            rounds,
             tracker: Arc::new(tracker),
-            user: Arc::new(Mutex::new(alice())),
+            user,
             bind_state: self.bind_state,
             url: self.url.into(),
             calls: Arc::default(),

@@ -47,7 +47,7 @@ impl ServerHandler for Shop {
         _request: sdk::CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<sdk::CallToolResponse, sdk::ErrorData> {
-        let reply = match context.elicit_form::<Parcel>().await {
+        let reply = match context.ask().form::<Parcel>().await {
             Ok(ElicitOutcome::Accepted(parcel)) => format!("sending to {}", parcel.zulu_recipient),
             Ok(_) => "nothing sent".to_owned(),
             Err(error) => return Ok(error.to_tool_result().into()),

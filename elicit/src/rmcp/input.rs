@@ -20,8 +20,11 @@ pub(crate) fn form_input_request(
     message: String,
 ) -> Result<sdk::InputRequest, ElicitError> {
     ElicitationCapability::require(client, ElicitMode::Form)?;
-    let params = form_to_sdk(&ElicitRequestFormParams::new(message, schema), Patterns::Omit)
-        .map_err(ElicitError::Unrepresentable)?;
+    let params = form_to_sdk(
+        &ElicitRequestFormParams::new(message, schema),
+        Patterns::Omit,
+    )
+    .map_err(ElicitError::Unrepresentable)?;
     Ok(sdk::InputRequest::Elicitation(sdk::ElicitRequest::new(
         params,
     )))

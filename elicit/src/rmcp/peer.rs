@@ -13,9 +13,9 @@ use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer, Serv
 use serde::Deserialize;
 
 use crate::error::ContentError;
+use crate::rmcp::convert::{InvalidResultError, UnrepresentableError};
 use crate::rmcp::rounds::{Ask, MISSING_REQUIRED_CLIENT_CAPABILITY};
 use crate::schema::RequestedSchema;
-use crate::rmcp::convert::{InvalidResultError, UnrepresentableError};
 use crate::server::{
     Addressed, AwaitedBy, Clock, CompletedElicitation, CompletionError, ConnectionId,
     ElicitationStore, ElicitationTracker, Initiator, PendingUrlElicitation, StartError,
@@ -138,6 +138,40 @@ impl ElicitError {
     pub fn to_tool_result(&self) -> sdk::CallToolResult {
         sdk::CallToolResult::error(vec![sdk::ContentBlock::text(self.to_string())])
     }
+
+    /// What a tool usually answers with this error: a client that did not declare what the
+    /// ask needs gets the protocol's -32021 naming it (for its host to deal with), and
+    /// everything else becomes an error tool result ([`to_tool_result`](Self::to_tool_result))
+    /// that the model can read and act on, field errors included.
+    ///
+    /// ```no_run
+    /// use elicit_mcp::rmcp::Ask;
+    /// use elicit_mcp::{Elicit, ElicitOutcome};
+    /// use rmcp::model::{CallToolResult, ContentBlock, ErrorData};
+    ///
+    /// #[derive(Elicit)]
+    /// #[elicit(message = "Your name?")]
+    /// struct Name {
+    ///     name: String,
+    /// }
+    ///
+    /// async fn greet(ask: Ask) -> Result<CallToolResult, ErrorData> {
+    ///     let reply = match ask.form::<Name>().await {
+    ///         Ok(ElicitOutcome::Accepted(Name { name })) => format!("Hello, {name}"),
+    ///         Ok(_) => "Hello".to_owned(),
+    ///         Err(error) => return error.into_call_result(),
+    ///     };
+    ///     Ok(CallToolResult::success(vec![ContentBlock::text(reply)]))
+    /// }
+    /// ```
+    pub fn into_call_result(self) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+        match self {
+            ElicitError::ModeNotSupported(_) | ElicitError::CapabilityNotDeclared { .. } => {
+                Err(self.into())
+            }
+            other => Ok(other.to_tool_result()),
+        }
+    }
 }
 
 impl fmt::Display for ElicitError {
@@ -175,7 +209,10 @@ impl fmt::Display for ElicitError {
                  the answers never completed it"
             ),
             ElicitError::InvalidDefault { key, errors } => {
-                write!(f, "cannot send the form `{key}`: a default is invalid:\n{errors}")
+                write!(
+                    f,
+                    "cannot send the form `{key}`: a default is invalid:\n{errors}"
+                )
             }
         }
     }

@@ -508,5 +508,9 @@ fn waiting_for(asking: &sdk::InputRequests) -> String {
     if asking.is_empty() {
         return "a URL-mode step".to_owned();
     }
-    asking.keys().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+    asking
+        .keys()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

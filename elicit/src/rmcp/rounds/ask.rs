@@ -194,7 +194,10 @@ impl Ask {
     /// form (or kind of request) already asks under `base`, or `base` was asked too often.
     pub(super) fn take_key(&self, base: &str, owner: &'static str) -> Result<String, ElicitError> {
         let mut run = self.lock();
-        let used = run.keys.entry(base.to_owned()).or_insert(KeyUse { owner, uses: 0 });
+        let used = run
+            .keys
+            .entry(base.to_owned())
+            .or_insert(KeyUse { owner, uses: 0 });
         if used.owner != owner {
             return Err(ElicitError::DuplicateKey {
                 key: base.to_owned(),
@@ -244,12 +247,14 @@ impl Ask {
             return Ok(None);
         };
         if answered.kind != kind {
-            return Err(ElicitError::InvalidResult(InvalidResultError::new(format!(
-                "`{key}` was answered for a `{}` request, but the handler now asks for `{kind}` \
+            return Err(ElicitError::InvalidResult(InvalidResultError::new(
+                format!(
+                    "`{key}` was answered for a `{}` request, but the handler now asks for `{kind}` \
                  under it: a handler must ask for the same things in the same order on every \
                  round",
-                answered.kind
-            ))));
+                    answered.kind
+                ),
+            )));
         }
         R::deserialize(&answered.result).map(Some).map_err(|e| {
             ElicitError::InvalidResult(InvalidResultError::new(format!(
@@ -325,10 +330,7 @@ impl Ask {
 
     pub(super) fn waits_for_input(&self) -> bool {
         let run = self.lock();
-        run.in_store == 0
-            && (!run.asking.is_empty()
-                || run.still_waiting
-                || run.refused.is_some())
+        run.in_store == 0 && (!run.asking.is_empty() || run.still_waiting || run.refused.is_some())
     }
 }
 
@@ -510,17 +512,22 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
             None => self.message.clone(),
         };
         let schema = match &self.schema {
-            Some(schema) if defaults.is_empty() => return Ok((Cow::Owned(schema.clone()), message)),
+            Some(schema) if defaults.is_empty() => {
+                return Ok((Cow::Owned(schema.clone()), message));
+            }
             Some(schema) => schema,
-            None if defaults.is_empty() => return Ok((Cow::Borrowed(T::requested_schema()), message)),
+            None if defaults.is_empty() => {
+                return Ok((Cow::Borrowed(T::requested_schema()), message));
+            }
             None => T::requested_schema(),
         };
-        let schema = schema
-            .with_defaults(&defaults)
-            .map_err(|errors| ElicitError::InvalidDefault {
-                key: key.to_owned(),
-                errors,
-            })?;
+        let schema =
+            schema
+                .with_defaults(&defaults)
+                .map_err(|errors| ElicitError::InvalidDefault {
+                    key: key.to_owned(),
+                    errors,
+                })?;
         Ok((Cow::Owned(schema), message))
     }
 
@@ -532,7 +539,10 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
             valid.retain(|name, _| {
                 errors.field(name).is_none() && T::requested_schema().property(name).is_some()
             });
-            self.ask.lock().rejected.insert(self.base().to_owned(), valid);
+            self.ask
+                .lock()
+                .rejected
+                .insert(self.base().to_owned(), valid);
             ElicitError::InvalidContent(errors)
         })
     }

@@ -162,7 +162,10 @@ impl RequestStateSeal {
             let key = decode_hex(hex.trim()).map_err(|problem| {
                 SealKeyError::new(format!("key `{id}` (entry {number}): {problem}"))
             })?;
-            if keyring.iter().any(|(known, _): &(String, Vec<u8>)| known == id) {
+            if keyring
+                .iter()
+                .any(|(known, _): &(String, Vec<u8>)| known == id)
+            {
                 return Err(SealKeyError::new(format!(
                     "key `{id}` is given twice in the keyring"
                 )));
@@ -424,12 +427,17 @@ mod tests {
     #[test]
     fn keyrings_read_from_configuration_say_what_is_wrong() {
         let key = "00".repeat(32);
-        let (signing, keys) = RequestStateSeal::parse_keyring(&format!("b:{key}, a:{key}")).unwrap();
+        let (signing, keys) =
+            RequestStateSeal::parse_keyring(&format!("b:{key}, a:{key}")).unwrap();
         assert_eq!(signing, "b");
         assert_eq!(keys.len(), 2);
         assert!(RequestStateSeal::from_keyring(&signing, keys).is_ok());
 
-        let error = |text: &str| RequestStateSeal::parse_keyring(text).unwrap_err().to_string();
+        let error = |text: &str| {
+            RequestStateSeal::parse_keyring(text)
+                .unwrap_err()
+                .to_string()
+        };
         assert_eq!(error("nokey"), "keyring entry 1 is not `id:HEX`: `nokey`");
         assert_eq!(
             error(&format!("a:{key},a:{key}")),
@@ -449,6 +457,9 @@ mod tests {
             "key `a` has 8 bytes; a sealing key needs at least 32"
         );
         let absent = RequestStateSeal::from_keyring("z", [("a", [0u8; 32])]).unwrap_err();
-        assert_eq!(absent.to_string(), "the signing key `z` is not in the keyring");
+        assert_eq!(
+            absent.to_string(),
+            "the signing key `z` is not in the keyring"
+        );
     }
 }
