@@ -152,7 +152,7 @@ fn benches(c: &mut Criterion) {
     let peer: Peer<RoleServer> = server.peer().clone();
 
     // Both calls must succeed on this content, or the bench compares failures.
-    let ours = runtime.block_on(peer.ask().form::<Signup>());
+    let ours = runtime.block_on(peer.ask().form::<Signup>().into_future());
     assert!(
         matches!(ours, Ok(ElicitOutcome::Accepted(_))),
         "elicit: {ours:?}"
@@ -162,7 +162,7 @@ fn benches(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("rmcp_elicit");
     group.bench_function("elicit_elicit_form", |b| {
-        b.iter(|| runtime.block_on(peer.ask().form::<Signup>()))
+        b.iter(|| runtime.block_on(peer.ask().form::<Signup>().into_future()))
     });
     group.bench_function("rmcp_elicit", |b| {
         b.iter(|| runtime.block_on(peer.elicit::<SignupSchemars>("Sign up")))

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use elicit_mcp::client::accept_form;
-use elicit_mcp::rmcp::{Ask, RequestStateSeal, Rounds};
+use elicit_mcp::rmcp::{Ask, ElicitError, RequestStateSeal, Rounds};
 use elicit_mcp::server::{RedisStore, UserId};
 use elicit_mcp::{Elicit, ElicitOutcome, ElicitRequestParams, ElicitResult, ElicitationCapability};
 use rmcp::handler::server::router::prompt::PromptRouter;
@@ -74,6 +74,27 @@ struct Confirm {
     confirm: bool,
 }
 
+/// The same form before and after a rename of its type: the key attribute keeps its input key.
+mod before {
+    use elicit_mcp::Elicit;
+
+    #[derive(Elicit, Debug)]
+    #[elicit(message = "Who is the guest?", key = "guest")]
+    pub struct GuestName {
+        pub name: String,
+    }
+}
+
+mod after {
+    use elicit_mcp::Elicit;
+
+    #[derive(Elicit, Debug)]
+    #[elicit(message = "Who is the guest?", key = "guest")]
+    pub struct RenamedGuest {
+        pub name: String,
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The tools, written once
 
@@ -130,6 +151,55 @@ async fn mixed(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
     )))
 }
 
+/// Asks until the answer is valid: field errors go back in the message, the right answers are
+/// filled in, and the guests default to 4 at run time.
+async fn reask(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+    let mut asking = ask.form::<Booking>().default("guests", 4);
+    loop {
+        match asking.await {
+            Ok(ElicitOutcome::Accepted(booking)) => return Ok(text(format!("{booking:?}"))),
+            Ok(_) => return Ok(text("no booking")),
+            Err(error @ ElicitError::InvalidContent(_)) => {
+                asking = ask.form::<Booking>().default("guests", 4).again(&error);
+            }
+            Err(error) => return error.into_call_result(),
+        }
+    }
+}
+
+/// Two different forms under one key.
+async fn same_key(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+    if let Err(error) = ask.form::<Traveller>().key("who").await {
+        return error.into_call_result();
+    }
+    match ask.form::<City>().key("who").await {
+        Ok(_) => Ok(text("both asked")),
+        Err(error) => error.into_call_result(),
+    }
+}
+
+/// A run-time default for a field the form does not have, and one the field refuses.
+async fn bad_default(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+    let asked = ask
+        .form::<Booking>()
+        .default("room", "suite")
+        .default("guests", 40)
+        .await;
+    match asked {
+        Ok(_) => Ok(text("asked")),
+        Err(error) => error.into_call_result(),
+    }
+}
+
+/// A client that cannot show forms: the tool decides what to do, on both revisions.
+async fn fallback(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+    match ask.form::<Booking>().await {
+        Ok(_) => Ok(text("asked the user")),
+        Err(ElicitError::ModeNotSupported(_)) => Ok(text("asking the model instead")),
+        Err(error) => error.into_call_result(),
+    }
+}
+
 /// A prompt asks like a tool.
 async fn booking_prompt(ask: Ask) -> Result<sdk::GetPromptResult, sdk::ErrorData> {
     let booking = ask.form::<Booking>().await?.accepted();
@@ -153,13 +223,15 @@ struct TestServer {
     user: Arc<Mutex<Option<UserId>>>,
     /// The `tools/call` requests received.
     calls: Arc<AtomicUsize>,
+    /// Whether this build of the server has renamed the guest form's type.
+    renamed: bool,
 }
 
 #[tool_router]
 impl TestServer {
-    fn new(seal: RequestStateSeal) -> Self {
+    fn new(seal: RequestStateSeal, limits: impl FnOnce(Rounds) -> Rounds, renamed: bool) -> Self {
         let user: Arc<Mutex<Option<UserId>>> = Arc::default();
-        let rounds = Rounds::new(seal).user({
+        let rounds = limits(Rounds::new(seal)).user({
             let user = user.clone();
             move |_context| user.lock().unwrap().clone()
         });
@@ -169,7 +241,44 @@ impl TestServer {
             rounds,
             user,
             calls: Arc::default(),
+            renamed,
         }
+    }
+
+    #[tool(description = "Asks until the booking is valid")]
+    async fn reask(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+        reask(ask).await
+    }
+
+    #[tool(description = "Asks two forms under one key")]
+    async fn same_key(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+        same_key(ask).await
+    }
+
+    #[tool(description = "Asks with defaults the form refuses")]
+    async fn bad_default(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+        bad_default(ask).await
+    }
+
+    #[tool(description = "Asks, or falls back when the client cannot show forms")]
+    async fn fallback(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+        fallback(ask).await
+    }
+
+    #[tool(description = "Asks for the guest, with the form's type as this build names it")]
+    async fn guest(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+        let name = if self.renamed {
+            ask.form::<after::RenamedGuest>()
+                .await?
+                .accepted()
+                .map(|g| g.name)
+        } else {
+            ask.form::<before::GuestName>()
+                .await?
+                .accepted()
+                .map(|g| g.name)
+        };
+        Ok(text(format!("guest {}", name.unwrap_or_default())))
     }
 
     #[tool(description = "Books a table")]
@@ -277,7 +386,12 @@ impl ClientHandler for TestClient {
             return Err(sdk::ErrorData::invalid_params("not a form", None));
         };
         self.received.lock().unwrap().push(form.message.clone());
-        let result = match self.script.get(&form.message) {
+        // A re-ask (the errors after the form's message) is scripted as "MESSAGE (again)".
+        let scripted = match form.message.split_once("\n\nPlease correct:\n") {
+            Some((message, _)) => format!("{message} (again)"),
+            None => form.message.clone(),
+        };
+        let result = match self.script.get(&scripted) {
             Some(Answer::Fill(content)) => {
                 accept_form(&form.requested_schema, object(content.clone()))
                     .map_err(|e| sdk::ErrorData::from(&e))?
@@ -349,6 +463,8 @@ struct Setup {
     declared: Option<ElicitationCapability>,
     script: HashMap<String, Answer>,
     seal: RequestStateSeal,
+    limits: fn(Rounds) -> Rounds,
+    renamed: bool,
 }
 
 impl Setup {
@@ -358,7 +474,19 @@ impl Setup {
             declared: Some(ElicitationCapability::form()),
             script: script(),
             seal: seal(),
+            limits: |rounds| rounds,
+            renamed: false,
         }
+    }
+
+    fn limits(mut self, limits: fn(Rounds) -> Rounds) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    fn renamed(mut self) -> Self {
+        self.renamed = true;
+        self
     }
 
     fn declared(mut self, declared: Option<ElicitationCapability>) -> Self {
@@ -377,7 +505,7 @@ impl Setup {
     }
 
     async fn start(self) -> Session {
-        let server = TestServer::new(self.seal);
+        let server = TestServer::new(self.seal, self.limits, self.renamed);
         let handler = TestClient {
             declared: self.declared,
             protocol: self.protocol.clone(),
@@ -895,4 +1023,178 @@ async fn on_2025_11_25_a_client_without_form_mode_is_never_sent_the_form() {
     let text = session.call("book").await.unwrap();
     assert!(text.starts_with("cannot elicit"), "{text}");
     assert!(session.received().is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// The front door: re-asks, run-time defaults, keys, and what a call may cost
+
+#[tokio::test]
+async fn a_form_is_asked_again_with_its_errors_and_the_right_answers_kept_on_both_revisions() {
+    for setup in [v2025(), v2026()] {
+        let session = setup
+            // The name is right, the date is not; the client checks nothing.
+            .answer(
+                "Book a table",
+                Answer::SendUnchecked(json!({"name": "Ada", "date": "someday"})),
+            )
+            // The re-ask: only the date, the client filling in the rest from the defaults.
+            .answer(
+                "Book a table (again)",
+                Answer::Fill(json!({"date": "2025-12-24"})),
+            )
+            .start()
+            .await;
+        // The name comes from the previous answer, the guests from the run-time default.
+        let expected = format!(
+            "{:?}",
+            Booking {
+                name: "Ada".into(),
+                date: "2025-12-24".into(),
+                guests: 4,
+            }
+        );
+        assert_eq!(session.call("reask").await.unwrap(), expected);
+        let received = session.received();
+        assert_eq!(received.len(), 2, "{received:?}");
+        assert_eq!(received[0], "Book a table");
+        assert!(
+            received[1].starts_with("Book a table\n\nPlease correct:\n`date`: "),
+            "{received:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_form_is_asked_at_most_most_asks_times_on_both_revisions() {
+    for setup in [v2025(), v2026()] {
+        let wrong = json!({"name": "", "date": "never"});
+        let session = setup
+            .answer("Book a table", Answer::SendUnchecked(wrong.clone()))
+            .answer("Book a table (again)", Answer::SendUnchecked(wrong))
+            .limits(|rounds| rounds.most_asks(3))
+            .start()
+            .await;
+        let text = session.call("reask").await.unwrap();
+        assert_eq!(
+            text,
+            "the form `booking` was asked 3 times in this call, the most one call may: the \
+             answers never completed it"
+        );
+        assert_eq!(session.received().len(), 3);
+    }
+}
+
+#[tokio::test]
+async fn a_call_that_never_gets_its_answer_stops_at_most_rounds() {
+    let session = v2026().limits(|rounds| rounds.most_rounds(2)).start().await;
+    let mut state = first_round(&session, "book").await.request_state;
+    // A client that retries without the answer, as Codex did (openai/codex#41797).
+    for _ in 0..1 {
+        let retry = sdk::CallToolRequestParams::new("book").with_request_state(state.unwrap());
+        state = input_required(once(&session, retry).await.unwrap()).request_state;
+    }
+    let retry = sdk::CallToolRequestParams::new("book").with_request_state(state.unwrap());
+    let error = error_of(once(&session, retry).await);
+    assert_eq!(error.code, sdk::ErrorCode::INVALID_REQUEST);
+    assert_eq!(
+        error.message,
+        "this call asked for input 2 times without finishing, the most one call may: the \
+         client's answers never completed what it asks (still waiting for: `booking`)"
+    );
+}
+
+#[tokio::test]
+async fn two_forms_under_one_key_are_an_error_that_names_both() {
+    for setup in [v2025(), v2026()] {
+        let session = setup.start().await;
+        let text = session.call("same_key").await.unwrap();
+        assert_eq!(
+            text,
+            "`rmcp_rounds::Traveller` and `rmcp_rounds::City` both ask under the input key `who` \
+             in one call; give one of them another key (`#[elicit(key = \"..\")]`)"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_run_time_default_the_form_refuses_is_reported_before_anything_is_sent() {
+    for setup in [v2025(), v2026()] {
+        let session = setup.start().await;
+        let text = session.call("bad_default").await.unwrap();
+        assert_eq!(
+            text,
+            "cannot send the form `booking`: a default is invalid:\n\
+             `guests`: must be between 1 and 12, got 40\n\
+             `room`: is not a field of this form"
+        );
+        assert!(session.received().is_empty());
+    }
+}
+
+#[tokio::test]
+async fn a_client_without_form_mode_reaches_the_tool_on_both_revisions() {
+    for setup in [v2025(), v2026()] {
+        let session = setup.declared(None).start().await;
+        assert_eq!(
+            session.call("fallback").await.unwrap(),
+            "asking the model instead"
+        );
+        assert!(session.received().is_empty());
+    }
+}
+
+#[tokio::test]
+async fn a_state_sealed_before_a_form_type_was_renamed_opens_after_it() {
+    let before = v2026().start().await;
+    let first = first_round(&before, "guest").await;
+    let keys: Vec<_> = first.input_requests.unwrap().into_keys().collect();
+    assert_eq!(keys, ["guest"]);
+    // The next build, its form type renamed with the key kept, gets the retry.
+    let after = v2026().renamed().start().await;
+    let answer = sdk::InputResponses::from([(
+        "guest".to_owned(),
+        json!({"action": "accept", "content": {"name": "Ada"}}),
+    )]);
+    let retry = sdk::CallToolRequestParams::new("guest")
+        .with_input_responses(answer)
+        .with_request_state(first.request_state.unwrap());
+    assert_eq!(
+        completed_text(once(&after, retry).await.unwrap()),
+        "guest Ada"
+    );
+}
+
+#[tokio::test]
+async fn the_state_carries_only_what_the_form_reads_and_has_a_size_limit() {
+    let session = v2026().start().await;
+    let first = first_round(&session, "stay").await;
+    let answer = |content: Value| {
+        sdk::InputResponses::from([(
+            "city".to_owned(),
+            json!({"action": "accept", "content": content}),
+        )])
+    };
+    // 1 MiB of fields the form does not have: not carried into the next state.
+    let padding = "x".repeat(1 << 20);
+    let retry = sdk::CallToolRequestParams::new("stay")
+        .with_input_responses(answer(json!({"city": "Oslo", "padding": padding})))
+        .with_request_state(first.request_state.clone().unwrap());
+    let second = input_required(once(&session, retry).await.unwrap());
+    let sealed = second.request_state.unwrap();
+    assert!(sealed.len() < 2048, "{} bytes", sealed.len());
+
+    // A city of 100 KB is the form's own field, so it would be carried: over the limit.
+    let city = "O".repeat(100 * 1024);
+    let retry = sdk::CallToolRequestParams::new("stay")
+        .with_input_responses(answer(json!({ "city": city })))
+        .with_request_state(first.request_state.unwrap());
+    let error = error_of(once(&session, retry).await);
+    assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
+    assert!(
+        error
+            .message
+            .ends_with("over this server's limit of 65536 bytes: answer with less text"),
+        "{}",
+        error.message
+    );
 }

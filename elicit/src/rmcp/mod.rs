@@ -1,90 +1,61 @@
 //! Elicitation on [rmcp](https://docs.rs/rmcp), the official Rust MCP SDK (feature `rmcp`).
 //!
-//! - [`ElicitPeer`], on `Peer<RoleServer>` and `RequestContext<RoleServer>`: the typed form call
-//!   (`context.elicit_form::<T>()`), which checks the client's declared modes, sends the derived
-//!   schema and gives the reply validated by the derived parser, defaults applied; the URL-mode
-//!   call wired to the [`ElicitationTracker`](crate::server::ElicitationTracker); the -32042
-//!   error and the `notifications/elicitation/complete` notification, which rmcp 3 no longer
-//!   ships, sent as the spec writes them.
-//! - [`ElicitError`], which keeps every field error and turns into an error tool result or an
-//!   rmcp `ErrorData`.
+//! - [`Ask`]: the one way a handler asks the user, on both protocol revisions: a form
+//!   ([`Ask::form`], [`Ask::form_with`], options on the [`FormAsk`]: a key, run-time defaults,
+//!   a re-ask after field errors, a timeout), two forms in one round ([`Ask::forms`]), URL
+//!   mode ([`Ask::url`]), and the other input requests of 2026-07-28 ([`Ask::sample`],
+//!   [`Ask::roots`]). A `#[tool]` or `#[prompt]` method takes it as a parameter.
+//! - [`Rounds`], set up once per server: it wraps the tool router
+//!   ([`Rounds::tools`]) so that each method that asks does so by `elicitation/create` on
+//!   2025-11-25 and by input-required results on 2026-07-28, its `requestState` sealed by
+//!   [`RequestStateSeal`] and bound to the tool, its arguments and the user.
+//! - [`ElicitError`], the same on both revisions, which turns into an error tool result or an
+//!   rmcp `ErrorData` ([`ElicitError::into_call_result`] does the usual).
+//! - [`ElicitPeer`], on `Peer<RoleServer>` and `RequestContext<RoleServer>`: the URL-mode calls
+//!   wired to the [`ElicitationTracker`](crate::server::ElicitationTracker), the -32042 error and
+//!   the `notifications/elicitation/complete` notification, which rmcp 3 no longer ships, sent
+//!   as the spec writes them; [`ElicitPeer::ask`] for code outside a router.
 //! - Conversions both ways between this crate's model and rmcp's (`From`/`TryFrom` on the
 //!   types themselves): `RequestedSchema` and `ElicitationSchema`, the request params, the
 //!   result, the capability, the -32042 error, the notification. See the `convert` notes below.
-//! - One handler for both protocol revisions: [`Rounds`] runs a handler that asks through
-//!   [`Ask`], by `elicitation/create` on 2025-11-25 and by input-required results on
-//!   2026-07-28, its `requestState` sealed by [`RequestStateSeal`], URL mode included
-//!   ([`Ask::url`]: the tracker's elicitation, completed out of band, on either revision); the
-//!   single-round helpers [`input_required`] and [`form_input_response`].
 //!
 //! # Example
 //!
-//! Two tool bodies: one asks for a form, the other needs the user to connect an account in the
-//! browser first (URL mode). Call them from your tools (`#[tool]` methods of rmcp's
-//! `#[tool_router]`, or your own `ServerHandler::call_tool`). The repository's
-//! `examples/stdio_server.rs` and `examples/url_mode_server.rs` are whole servers built this way.
+//! [`Rounds`] shows a whole server of `#[tool]` methods. URL mode asks the same way on both
+//! revisions; the tracker binds the elicitation to its user, and the connect page completes
+//! it:
 //!
 //! ```no_run
-//! use elicit_mcp::rmcp::{ConnectionPeers, ElicitPeer};
-//! use elicit_mcp::server::{ConnectionId, ElicitationTracker, Initiator, UserId};
-//! use elicit_mcp::{Elicit, ElicitOutcome};
+//! use elicit_mcp::rmcp::{Ask, UrlOutcome};
+//! use elicit_mcp::server::{ElicitationTracker, Initiator, UserId};
 //! use rmcp::model::{CallToolResult, ContentBlock, ErrorData};
-//! use rmcp::service::{RequestContext, RoleServer};
 //!
-//! #[derive(Elicit, Debug)]
-//! #[elicit(message = "Where should we ship your order?", rename_all = "camelCase")]
-//! struct Shipping {
-//!     #[elicit(min_length = 2)]
-//!     recipient: String,
-//!     #[elicit(pattern = "^[0-9]{5}$")]
-//!     postcode: String,
-//!     #[elicit(default = false)]
-//!     gift_wrap: bool,
-//! }
-//!
-//! // Form mode: the typed answer, checked against the form; field errors go back to the model.
-//! async fn ship(context: RequestContext<RoleServer>) -> CallToolResult {
-//!     let reply = match context.elicit_form::<Shipping>().await {
-//!         Ok(ElicitOutcome::Accepted(to)) => format!("shipping to {} at {}", to.recipient, to.postcode),
-//!         Ok(ElicitOutcome::Declined | ElicitOutcome::Cancelled) => "nothing shipped".to_owned(),
-//!         Err(error) => return error.to_tool_result(),
-//!     };
-//!     CallToolResult::success(vec![ContentBlock::text(reply)])
-//! }
-//!
-//! // URL mode: the tool cannot run until the user has connected their account, so it answers
-//! // -32042; the client shows the URL and retries once the elicitation completes.
-//! async fn list_files(
-//!     context: RequestContext<RoleServer>,
+//! async fn connect(
+//!     ask: &Ask,
 //!     tracker: &ElicitationTracker,
-//!     peers: &ConnectionPeers,
-//!     session_id: &str,
-//!     verified_subject: &str, // from the server's own check of the user's credentials
+//!     initiator: &Initiator,
 //! ) -> Result<CallToolResult, ErrorData> {
-//!     let connection = ConnectionId::new(session_id);
-//!     peers.register(connection.clone(), context.peer.clone());
-//!     let user = UserId::from_verified_subject(verified_subject)
-//!         .map_err(|e| ErrorData::invalid_request(e.to_string(), None))?;
-//!     let initiator = Initiator::new(user, connection);
-//!     Err(context.url_elicitation_required(
-//!         tracker,
-//!         &initiator,
-//!         "Authorization is required to access your files.",
-//!         |id| format!("https://mcp.example.com/connect?elicitationId={id}"),
-//!         "This request requires more information.",
-//!     ).await?)
+//!     let outcome = ask
+//!         .url(tracker, initiator, "Connect your account.", |id| {
+//!             format!("https://mcp.example.com/connect?elicitationId={id}")
+//!         })
+//!         .await;
+//!     let reply = match outcome {
+//!         Ok(UrlOutcome::Completed(_)) => "connected".to_owned(),
+//!         Ok(_) => "not connected".to_owned(),
+//!         Err(error) => return error.into_call_result(),
+//!     };
+//!     Ok(CallToolResult::success(vec![ContentBlock::text(reply)]))
 //! }
 //!
 //! // The connect page, once the browser's session says who the user is: only the user who
-//! // started the elicitation completes it, and only their connection hears of it.
+//! // started the elicitation completes it.
 //! async fn connect_page_done(
 //!     tracker: &ElicitationTracker,
-//!     peers: &ConnectionPeers,
 //!     elicitation_id: &str,
 //!     browser_user: &UserId,
 //! ) -> Result<(), Box<dyn std::error::Error>> {
-//!     let completed = tracker.complete(elicitation_id, browser_user).await?;
-//!     peers.notify(&completed).await?;
+//!     tracker.complete(elicitation_id, browser_user).await?;
 //!     Ok(())
 //! }
 //! ```
@@ -93,17 +64,10 @@
 //!
 //! rmcp 3 knows protocol 2026-07-28 as its latest, and there a server may not send requests
 //! to the client: `elicitation/create` is refused, and a tool asks through an input-required
-//! result instead. Elicitation as requests needs a 2025-11-25 session, which is what an rmcp
-//! client gets over the `initialize` handshake: 2026-07-28 has no handshake, so a server
-//! answers `initialize` with the newest version that has one. A client states it outright in
-//! its `ClientHandler::get_info`, with
-//! `InitializeRequestParams::with_protocol_version(ProtocolVersion::V_2025_11_25)`, and a server
-//! that serves only that revision returns
-//! `ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25)` from
-//! `supported_protocol_versions`. The typed calls check the session first and fail with
-//! [`ElicitError::RequestsNotAllowed`] on 2026-07-28; [`ElicitPeer::server_requests_allowed`]
-//! tells a tool which flow to take. The derived types are the same in both, and [`Rounds`] runs
-//! one handler on either.
+//! result instead, which [`Rounds`] does. Over the `initialize` handshake (which 2026-07-28 no
+//! longer has) an rmcp server answers with the newest revision that has one, 2025-11-25, where
+//! elicitation is a request; a client that negotiates by `server/discover` lands on 2026-07-28.
+//! No pinning is needed: the same methods serve both.
 //!
 //! # Conversions
 //!
@@ -115,7 +79,7 @@
 //!
 //! # On the wire
 //!
-//! The typed calls send `elicitation/create` as elicit writes it, through rmcp's custom-request
+//! On 2025-11-25, an ask sends `elicitation/create` as elicit writes it, through rmcp's custom-request
 //! path (rmcp's own `ElicitRequestParams` has no `pattern`), so any client gets the whole
 //! schema; rmcp still gates, numbers and times the request as its own. An rmcp-based client
 //! reads the request into rmcp's model and so does not see `pattern`; the derived parser checks
@@ -128,7 +92,8 @@
 //! client in declaration order (`tests/rmcp_wire_order.rs` checks the bytes a raw client
 //! receives). The cost is program-wide: `serde_json::Map` keeps insertion order (an `IndexMap`)
 //! everywhere in a program that enables `rmcp`. Equality of maps does not depend on order.
-//! The input-required flow must go through rmcp's model: there, patterns are not sent.
+//! The input-required flow goes through rmcp's model: there, patterns are not sent (the
+//! server still checks them in the answer).
 
 mod convert;
 mod input;

@@ -404,44 +404,15 @@ impl sealed::Session for RequestContext<RoleServer> {
     }
 }
 
-/// Typed elicitation on an rmcp server: implemented for `Peer<RoleServer>` and
+/// Elicitation on an rmcp server's session: implemented for `Peer<RoleServer>` and
 /// `RequestContext<RoleServer>` (prefer the context inside a handler: it knows the request's
 /// own protocol version and client capabilities).
 ///
-/// A form call checks that the session may send requests and that the client declared form
-/// mode (otherwise it fails before sending anything), sends the derived `requestedSchema`,
-/// validates the reply with the derived parser (defaults fill fields left out) and gives the
-/// typed [`ElicitOutcome`]; a reply that breaks the form gives
-/// [`ElicitError::InvalidContent`] with every field error.
-///
-/// The request goes out as elicit writes it, `pattern` and all, so any client gets the whole
-/// schema. (An rmcp-based client reads it into rmcp's model, which has no `pattern`; the parser
-/// still checks it, so a value that does not match comes back as a field error.)
-///
-/// ```no_run
-/// use elicit_mcp::{Elicit, ElicitOutcome};
-/// use elicit_mcp::rmcp::ElicitPeer;
-/// use rmcp::model::CallToolResult;
-/// use rmcp::service::{RequestContext, RoleServer};
-///
-/// #[derive(Elicit, Debug)]
-/// #[elicit(message = "Who should we contact?")]
-/// struct Contact {
-///     name: String,
-///     #[elicit(format = "email")]
-///     email: String,
-/// }
-///
-/// async fn contact_tool(context: RequestContext<RoleServer>) -> CallToolResult {
-///     match context.elicit_form::<Contact>().await {
-///         Ok(ElicitOutcome::Accepted(contact)) => CallToolResult::success(vec![
-///             rmcp::model::ContentBlock::text(format!("will write to {}", contact.email)),
-///         ]),
-///         Ok(_) => CallToolResult::success(vec![rmcp::model::ContentBlock::text("no contact given")]),
-///         Err(error) => error.to_tool_result(),
-///     }
-/// }
-/// ```
+/// Forms are asked through an [`Ask`]: a `#[tool]` method gets one from
+/// [`Rounds`](crate::rmcp::Rounds), and other code on a 2025-11-25 session from
+/// [`ask`](Self::ask). This trait adds the URL-mode calls wired to the
+/// [`ElicitationTracker`] (the -32042 error, the `elicitation/create` in URL mode, the
+/// completion notification) and what the session declared.
 pub trait ElicitPeer: sealed::Session + Sync {
     /// The `elicitation` capability the client declared, `None` if it declared none.
     fn client_elicitation(&self) -> Option<ElicitationCapability> {

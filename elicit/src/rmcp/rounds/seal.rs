@@ -263,7 +263,7 @@ impl RequestStateSeal {
 }
 
 fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
-    if hex.len() % 2 != 0 {
+    if !hex.len().is_multiple_of(2) {
         return Err(format!(
             "{} hex digits; a key is whole bytes, two digits each",
             hex.len()
