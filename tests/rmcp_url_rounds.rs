@@ -96,7 +96,8 @@ async fn connect<S: ElicitationStore>(
         Ok(UrlOutcome::Declined) => text("declined"),
         Ok(UrlOutcome::Cancelled) => text("cancelled"),
         Ok(other) => text(format!("{other:?}")),
-        Err(error) => error.to_tool_result(),
+        // A client without URL mode: -32021, as the spec has the server answer.
+        Err(error) => return error.into_call_result(),
     })
 }
 
@@ -867,8 +868,13 @@ async fn on_2025_11_25_a_client_without_url_mode_is_never_sent_the_url() {
     }
     .start()
     .await;
-    let text = session.call("connect").await.unwrap();
-    assert!(text.starts_with("cannot elicit"), "{text}");
+    // The same answer as on 2026-07-28: -32021 naming URL mode.
+    let error = error_of(session.call("connect").await);
+    assert_eq!(error.code, sdk::ErrorCode(-32021));
+    assert_eq!(
+        error.data.unwrap(),
+        json!({"requiredCapabilities": {"elicitation": {"url": {}}}})
+    );
     assert!(session.received().is_empty());
     assert_eq!(session.pending(), 0);
 }

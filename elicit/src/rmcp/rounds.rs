@@ -348,11 +348,8 @@ impl Rounds {
             name: &request.name,
             arguments: request.arguments.as_ref(),
         };
-        let state = request.request_state.as_deref();
-        let responses = request.input_responses.clone();
-        let prepared = self.prepare(call, context, state, responses).await?;
-        let ask = prepared.ask.clone();
-        self.finish(prepared, async move { handler(ask).await.map(Into::into) })
+        let (state, responses) = (request.request_state.as_deref(), &request.input_responses);
+        self.run_handler(call, context, state, responses, handler)
             .await
     }
 
@@ -373,9 +370,28 @@ impl Rounds {
             name: &request.uri,
             arguments: None,
         };
-        let state = request.request_state.as_deref();
-        let responses = request.input_responses.clone();
-        let prepared = self.prepare(call, context, state, responses).await?;
+        let (state, responses) = (request.request_state.as_deref(), &request.input_responses);
+        self.run_handler(call, context, state, responses, handler)
+            .await
+    }
+
+    /// Runs a handler given as a function of its [`Ask`].
+    async fn run_handler<R, Response, F, Fut>(
+        &self,
+        call: Call<'_>,
+        context: &RequestContext<RoleServer>,
+        request_state: Option<&str>,
+        responses: &Option<sdk::InputResponses>,
+        handler: F,
+    ) -> Result<Response, sdk::ErrorData>
+    where
+        Response: From<R> + From<sdk::InputRequiredResult>,
+        F: FnOnce(Ask) -> Fut,
+        Fut: Future<Output = Result<R, sdk::ErrorData>>,
+    {
+        let prepared = self
+            .prepare(call, context, request_state, responses.clone())
+            .await?;
         let ask = prepared.ask.clone();
         self.finish(prepared, async move { handler(ask).await.map(Into::into) })
             .await
