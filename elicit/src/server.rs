@@ -39,13 +39,18 @@
 //! # }
 //! ```
 
+mod identity;
 mod links;
 #[cfg(feature = "url-mode")]
 mod policy;
 #[cfg(feature = "redis")]
 mod redis_store;
+mod store_error;
 #[cfg(feature = "url-mode")]
 mod tracker;
+
+pub use identity::{ConnectionId, EmptyUserIdError, Initiator, UserId};
+pub use store_error::StoreError;
 
 pub use links::{LinkInForm, links_in_form};
 #[cfg(feature = "url-mode")]
@@ -55,9 +60,8 @@ pub use policy::{CheckedUrl, Environment, UnsafeUrlError, UrlNotice, UrlPolicy};
 pub use redis_store::{Completions, RedisStore, Routed};
 #[cfg(feature = "url-mode")]
 pub use tracker::{
-    Addressed, Clock, CompletedElicitation, CompletionError, ConnectionId, ElicitationStore,
-    ElicitationTracker, EmptyUserIdError, Initiator, Inserted, MemoryStore, PendingEntry,
-    PendingUrlElicitation, StartError, StoreError, SystemClock, UserId,
+    Addressed, Clock, CompletedElicitation, CompletionError, ElicitationStore, ElicitationTracker,
+    Inserted, MemoryStore, PendingEntry, PendingUrlElicitation, StartError, SystemClock,
 };
-#[cfg(feature = "rmcp")]
+#[cfg(all(feature = "rmcp", feature = "url-mode"))]
 pub(crate) use tracker::{AwaitedBy, Collected};

@@ -95,14 +95,22 @@
 //! The input-required flow goes through rmcp's model: there, patterns are not sent (the
 //! server still checks them in the answer).
 
+#[cfg(feature = "url-mode")]
+mod connections;
 mod convert;
 mod input;
 mod peer;
 mod rounds;
 
+#[cfg(feature = "url-mode")]
+pub use connections::ConnectionPeers;
 pub use convert::{InvalidResultError, NotElicitationCompleteError, UnrepresentableError};
-pub use peer::{ConnectionPeers, ElicitError, ElicitPeer, UrlElicitation};
+#[cfg(feature = "url-mode")]
+pub use peer::UrlElicitation;
+pub use peer::{ElicitError, ElicitPeer};
+#[cfg(feature = "url-mode")]
+pub use rounds::UrlOutcome;
 pub use rounds::{
     Ask, FormAsk, MISSING_REQUIRED_CLIENT_CAPABILITY, ReplayGuard, RequestStateSeal, Rounds,
-    SealKeyError, UrlOutcome,
+    SealKeyError,
 };

@@ -2,10 +2,8 @@
 //! the routing of completion notifications to the connection that started an elicitation.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
-use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use ::rmcp::model as sdk;
@@ -16,16 +14,19 @@ use crate::error::ContentError;
 use crate::rmcp::convert::{InvalidResultError, UnrepresentableError};
 use crate::rmcp::rounds::{Ask, MISSING_REQUIRED_CLIENT_CAPABILITY};
 use crate::schema::RequestedSchema;
+#[cfg(feature = "url-mode")]
 use crate::server::{
-    Addressed, AwaitedBy, Clock, CompletedElicitation, CompletionError, ConnectionId,
-    ElicitationStore, ElicitationTracker, Initiator, PendingUrlElicitation, StartError,
+    Clock, CompletionError, ElicitationStore, ElicitationTracker, Initiator, PendingUrlElicitation,
+    StartError,
 };
 use crate::wire::{
-    ElicitMode, ElicitRequest, ElicitRequestParams, ElicitationCompleteNotification, ElicitationId,
-    UnexpectedContentError, UrlElicitOutcome,
+    ElicitMode, ElicitRequest, ElicitRequestParams, ElicitationCompleteNotification,
+    UnexpectedContentError,
 };
 use crate::wire::{ElicitRequestFormParams, ElicitResult};
 use crate::wire::{ElicitationCapability, ModeNotSupportedError};
+#[cfg(feature = "url-mode")]
+use crate::wire::{ElicitationId, UrlElicitOutcome};
 
 /// Why a typed elicitation through rmcp gave no outcome.
 ///
@@ -62,6 +63,7 @@ pub enum ElicitError {
     Unrepresentable(UnrepresentableError),
     /// The URL-mode elicitation could not be started: the URL breaks the policy, no
     /// randomness, the store failed.
+    #[cfg(feature = "url-mode")]
     Start(StartError),
     /// The user accepted, but the content does not match the form: every field error.
     InvalidContent(ContentError),
@@ -73,6 +75,7 @@ pub enum ElicitError {
     /// The user consented to a URL-mode elicitation asked with
     /// [`Ask::url`](crate::rmcp::Ask::url), but it did not complete: it expired first, or was
     /// discarded, or the store failed.
+    #[cfg(feature = "url-mode")]
     NotCompleted(CompletionError),
     /// rmcp failed to get an answer: the transport closed, the request timed out, or the client
     /// answered with a JSON-RPC error.
@@ -190,10 +193,12 @@ impl fmt::Display for ElicitError {
                  result instead"
             ),
             ElicitError::Unrepresentable(e) => write!(f, "cannot send the form: {e}"),
+            #[cfg(feature = "url-mode")]
             ElicitError::Start(e) => e.fmt(f),
             ElicitError::InvalidContent(e) => write!(f, "the submitted form is invalid:\n{e}"),
             ElicitError::UnexpectedContent(e) => e.fmt(f),
             ElicitError::InvalidResult(e) => e.fmt(f),
+            #[cfg(feature = "url-mode")]
             ElicitError::NotCompleted(e) => {
                 write!(f, "the URL elicitation did not complete: {e}")
             }
@@ -225,10 +230,12 @@ impl std::error::Error for ElicitError {
             ElicitError::CapabilityNotDeclared { .. } => None,
             ElicitError::RequestsNotAllowed { .. } => None,
             ElicitError::Unrepresentable(e) => Some(e),
+            #[cfg(feature = "url-mode")]
             ElicitError::Start(e) => Some(e),
             ElicitError::InvalidContent(e) => Some(e),
             ElicitError::UnexpectedContent(e) => Some(e),
             ElicitError::InvalidResult(e) => Some(e),
+            #[cfg(feature = "url-mode")]
             ElicitError::NotCompleted(e) => Some(e),
             ElicitError::Service(e) => Some(e),
             ElicitError::DuplicateKey { .. } | ElicitError::TooManyAsks { .. } => None,
@@ -249,6 +256,7 @@ impl From<ContentError> for ElicitError {
     }
 }
 
+#[cfg(feature = "url-mode")]
 impl From<StartError> for ElicitError {
     fn from(e: StartError) -> Self {
         match e {
@@ -307,6 +315,7 @@ impl From<ElicitError> for sdk::ErrorData {
     }
 }
 
+#[cfg(feature = "url-mode")]
 /// A URL-mode elicitation that was sent, and what the user did with it: what
 /// [`ElicitPeer::elicit_url`] gives.
 ///
@@ -344,6 +353,7 @@ pub struct UrlElicitation {
     outcome: UrlElicitOutcome,
 }
 
+#[cfg(feature = "url-mode")]
 impl UrlElicitation {
     /// The elicitation's id, under which the tracker completes it.
     pub fn id(&self) -> &ElicitationId {
@@ -453,6 +463,7 @@ pub trait ElicitPeer: sealed::Session + Sync {
         Ask::on_session(self.peer().clone())
     }
 
+    #[cfg(feature = "url-mode")]
     /// Sends a URL-mode elicitation the tracker started, and reads what the user did. The
     /// client must have declared URL mode (the tracker checked that when it started it; this
     /// checks again for this session).
@@ -470,6 +481,7 @@ pub trait ElicitPeer: sealed::Session + Sync {
         }
     }
 
+    #[cfg(feature = "url-mode")]
     /// Starts a URL-mode elicitation with the tracker (bound to `initiator`, URL checked by the
     /// tracker's policy, built by `url` from the new id), sends it, and reads what the user
     /// did. A client that did not declare URL mode is refused before anything is stored or
@@ -520,6 +532,7 @@ pub trait ElicitPeer: sealed::Session + Sync {
         }
     }
 
+    #[cfg(feature = "url-mode")]
     /// Starts a URL-mode elicitation with the tracker and gives the -32042 error
     /// (`URLElicitationRequiredError`) for the tool handler to return: the client shows the URL
     /// and retries the call once the elicitation completes. A client that did not declare URL
@@ -634,78 +647,5 @@ async fn send(
         _ => Err(ElicitError::InvalidResult(InvalidResultError::new(
             "the client answered elicitation/create with another kind of result",
         ))),
-    }
-}
-
-/// The peers of a server's open connections, by [`ConnectionId`], so that a completed URL-mode
-/// elicitation's notification goes to the connection that started it and to no other.
-///
-/// Register each session's peer when it starts, under the connection id the tracker's
-/// [`Initiator`]s name; remove it when it ends.
-#[derive(Default)]
-pub struct ConnectionPeers {
-    peers: Mutex<HashMap<ConnectionId, Peer<RoleServer>>>,
-}
-
-impl fmt::Debug for ConnectionPeers {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ConnectionPeers")
-            .field("connections", &self.lock().len())
-            .finish()
-    }
-}
-
-impl ConnectionPeers {
-    /// No connections.
-    pub fn new() -> Self {
-        ConnectionPeers::default()
-    }
-
-    /// Records the peer of a connection, replacing an earlier one under the same id.
-    pub fn register(&self, connection: ConnectionId, peer: Peer<RoleServer>) {
-        self.lock().insert(connection, peer);
-    }
-
-    /// Forgets a connection; returns its peer if it was registered.
-    pub fn remove(&self, connection: &ConnectionId) -> Option<Peer<RoleServer>> {
-        self.lock().remove(connection)
-    }
-
-    /// The peer of a connection, if registered.
-    pub fn get(&self, connection: &ConnectionId) -> Option<Peer<RoleServer>> {
-        self.lock().get(connection).cloned()
-    }
-
-    /// Sends the completion notification of `completed` to the connection that started it.
-    /// `Ok(false)` if that connection is not registered (it closed): the notification is
-    /// optional, and the client can still retry by hand. `Ok(false)` too for an elicitation
-    /// asked on 2026-07-28 ([`Ask::url`](crate::rmcp::Ask::url)): that revision has no such
-    /// notification, and the client's retry finds the elicitation completed.
-    pub async fn notify(&self, completed: &CompletedElicitation) -> Result<bool, ElicitError> {
-        self.send(completed.notification()).await
-    }
-
-    /// Sends a completion notification to the connection it is addressed to, e.g. one that
-    /// another replica completed and routed here (`RedisStore::completions`, feature `redis`).
-    /// `Ok(false)` if that connection is not registered here.
-    pub async fn send(
-        &self,
-        notification: Addressed<ElicitationCompleteNotification>,
-    ) -> Result<bool, ElicitError> {
-        let (connection, notification) = notification.into_parts();
-        // 2026-07-28 has no completion notification: the handler's retry collects it.
-        if AwaitedBy::of(notification.elicitation_id().as_str()) == Some(AwaitedBy::Retry) {
-            return Ok(false);
-        }
-        let Some(peer) = self.get(&connection) else {
-            return Ok(false);
-        };
-        peer.notify_elicitation_complete(&notification).await?;
-        Ok(true)
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<ConnectionId, Peer<RoleServer>>> {
-        // Each operation is one map call, so a panic elsewhere cannot leave it half-updated.
-        self.peers.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }

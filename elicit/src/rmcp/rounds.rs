@@ -25,13 +25,15 @@ mod ask;
 mod extract;
 mod replay;
 mod seal;
+#[cfg(feature = "url-mode")]
 mod url;
 
 pub use ask::{Ask, FormAsk};
-use ask::{Flow, Run, wait_for_next_round};
+use ask::{Flow, Run};
 pub use replay::ReplayGuard;
 use seal::{Call, SealedState, binding, nonce};
 pub use seal::{RequestStateSeal, SealKeyError};
+#[cfg(feature = "url-mode")]
 pub use url::UrlOutcome;
 
 /// The JSON-RPC code of 2026-07-28's `MissingRequiredClientCapabilityError`.

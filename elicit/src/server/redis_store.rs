@@ -12,9 +12,9 @@ use sha2::{Digest, Sha256};
 use tokio::sync::mpsc;
 
 use crate::server::tracker::{
-    Addressed, CompletedElicitation, ConnectionId, DuplicateId, ElicitationStore, Inserted,
-    PendingEntry, StoreError, UserId,
+    Addressed, CompletedElicitation, DuplicateId, ElicitationStore, Inserted, PendingEntry,
 };
+use crate::server::{ConnectionId, StoreError, UserId};
 use crate::wire::{ElicitationCompleteNotification, ElicitationId};
 
 /// An [`ElicitationStore`] on Redis or Valkey, shared by every replica of a server, so that an

@@ -13,8 +13,7 @@ use ::rmcp::model as sdk;
 use ::rmcp::service::{Peer, RoleServer};
 use serde_json::{Map, Value};
 
-use super::seal::Answered;
-use super::url::UrlFlow;
+use super::seal::{Answered, UrlFlows};
 use crate::rmcp::convert::InvalidResultError;
 use crate::rmcp::input::form_input_request;
 use crate::rmcp::peer::{ElicitError, elicit_schema_on};
@@ -69,6 +68,7 @@ pub(super) enum Flow {
     Rounds {
         client: Option<sdk::ClientCapabilities>,
         /// How long a retry waits for a URL-mode elicitation to complete.
+        #[cfg_attr(not(feature = "url-mode"), allow(dead_code))]
         url_hold: Duration,
     },
 }
@@ -94,7 +94,7 @@ pub(super) struct Run {
     /// The input requests of this round, by key.
     pub asking: sdk::InputRequests,
     /// The URL-mode elicitations asked, from the sealed state and as they went on this round.
-    pub flows: BTreeMap<String, UrlFlow>,
+    pub flows: UrlFlows,
     /// A URL-mode elicitation is still waiting for its out-of-band step: the round ends with
     /// the state alone.
     pub still_waiting: bool,

@@ -12,7 +12,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::replay::{self, ReplayGuard};
-use super::url::UrlFlow;
 use crate::server::UserId;
 
 /// Seals and opens the `requestState` of the input-required flow.
@@ -285,6 +284,19 @@ fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
         .collect()
 }
 
+/// The URL-mode elicitations of a call, by input key.
+#[cfg(feature = "url-mode")]
+pub(super) type UrlFlows = BTreeMap<String, super::url::UrlFlow>;
+
+/// Without URL mode a call asks for none, and a state that names one does not open.
+#[cfg(not(feature = "url-mode"))]
+pub(super) type UrlFlows = BTreeMap<String, NoUrlFlow>;
+
+/// No URL-mode elicitation: a type without values.
+#[cfg(not(feature = "url-mode"))]
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub(super) enum NoUrlFlow {}
+
 /// What the sealed `requestState` holds between rounds.
 #[derive(Serialize, Deserialize, Debug, Default)]
 pub(super) struct SealedState {
@@ -295,7 +307,7 @@ pub(super) struct SealedState {
     pub nonce: String,
     /// The URL-mode elicitations asked ([`Ask::url`](super::Ask::url)), by input key.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub flows: BTreeMap<String, UrlFlow>,
+    pub flows: UrlFlows,
     /// How many input-required results this call has answered so far.
     #[serde(default)]
     pub rounds: u32,

@@ -8,7 +8,8 @@ use ::rmcp::model as sdk;
 use ::rmcp::service::{Peer, RoleServer};
 use serde::{Deserialize, Serialize};
 
-use super::{Ask, Flow, wait_for_next_round};
+use super::Ask;
+use super::ask::{Flow, wait_for_next_round};
 use crate::rmcp::peer::{ElicitError, ElicitPeer};
 use crate::server::{
     AwaitedBy, Clock, Collected, CompletionError, ElicitationStore, ElicitationTracker, Initiator,
