@@ -348,6 +348,8 @@ enum Answer {
     Fill(Value),
     /// Send this as it is, as a client that checks nothing would.
     SendUnchecked(Value),
+    /// The user dismissed the form without choosing.
+    Cancel,
 }
 
 #[derive(Clone)]
@@ -397,6 +399,7 @@ impl ClientHandler for TestClient {
                     .map_err(|e| sdk::ErrorData::from(&e))?
             }
             Some(Answer::SendUnchecked(content)) => ElicitResult::accept(object(content.clone())),
+            Some(Answer::Cancel) => ElicitResult::cancel(),
             None => ElicitResult::decline(),
         };
         Ok(sdk::ElicitResult::from(&result))
@@ -631,6 +634,15 @@ async fn a_decline_is_the_same_outcome_on_both_revisions() {
         setup.script.remove("Book a table");
         let session = setup.start().await;
         assert_eq!(session.call("book").await.unwrap(), "declined");
+        assert_eq!(session.received(), ["Book a table"]);
+    }
+}
+
+#[tokio::test]
+async fn a_cancel_is_the_same_outcome_on_both_revisions() {
+    for setup in [v2025(), v2026()] {
+        let session = setup.answer("Book a table", Answer::Cancel).start().await;
+        assert_eq!(session.call("book").await.unwrap(), "cancelled");
         assert_eq!(session.received(), ["Book a table"]);
     }
 }
@@ -1197,4 +1209,43 @@ async fn the_state_carries_only_what_the_form_reads_and_has_a_size_limit() {
         "{}",
         error.message
     );
+}
+
+/// A server that forgot to wrap its router with `Rounds::tools`.
+#[derive(Clone)]
+struct Unwrapped {
+    tool_router: ToolRouter<Unwrapped>,
+}
+
+#[tool_router]
+impl Unwrapped {
+    #[tool(description = "Books a table")]
+    async fn book(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+        book(ask).await
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Unwrapped {}
+
+#[tokio::test]
+async fn an_ask_on_a_router_that_rounds_does_not_run_says_how_to_fix_it() {
+    for protocol in [
+        sdk::ProtocolVersion::V_2025_11_25,
+        sdk::ProtocolVersion::V_2026_07_28,
+    ] {
+        let server = Unwrapped {
+            tool_router: Unwrapped::tool_router(),
+        };
+        let handler = v2025().start().await.handler;
+        let (_peer, client) = serve(server, handler, protocol.clone()).await;
+        let error = error_of(support::rmcp::call(&client, "book").await);
+        assert_eq!(error.code, sdk::ErrorCode::INTERNAL_ERROR, "{protocol}");
+        assert_eq!(
+            error.message,
+            "this tool takes an `Ask`, but the server's router does not run it through \
+             `elicit_mcp::rmcp::Rounds`: wrap the tool router with `rounds.tools(..)`, or answer \
+             prompts with `rounds.get_prompt(..)`"
+        );
+    }
 }
