@@ -248,6 +248,15 @@ fn run_form(screen: &Screen, request: &str, env: &[(&str, &str)]) {
     screen.run(&program, &[file.to_str().unwrap()], env);
 }
 
+/// Starts `terminal_form` on this request, as if `server` had sent it.
+fn form_from(server: &str, request: &str, env: &[(&str, &str)]) -> Screen {
+    let screen = Screen::new();
+    let file = screen.file("request.json", request);
+    let program = examples_dir().join("terminal_form");
+    screen.run(&program, &["--server", server, file.to_str().unwrap()], env);
+    screen
+}
+
 /// Picks "Fill in the form" at the opening choice.
 fn fill_in(screen: &Screen) {
     screen.wait_for("Fill in the form");
@@ -256,8 +265,21 @@ fn fill_in(screen: &Screen) {
 
 /// Picks "Send" at the closing choice.
 fn send(screen: &Screen) {
-    screen.wait_for("Send your answers?");
+    screen.wait_for("? Send your answers?");
     screen.press(&["Enter"]);
+}
+
+/// At the review, picks "Change an answer", then the answer `down` entries below the first,
+/// and waits for its prompt (`? LABEL`: inquire marks the prompt being answered with `?`).
+fn change_answer(screen: &Screen, down: usize, label: &str) {
+    screen.wait_for("? Send your answers?");
+    screen.press(&["Down", "Enter"]);
+    screen.wait_for("Which answer do you change?");
+    for _ in 0..down {
+        screen.press(&["Down"]);
+    }
+    screen.press(&["Enter"]);
+    screen.wait_for(&format!("? {label}"));
 }
 
 #[test]
@@ -469,8 +491,74 @@ fn the_form_can_be_declined_after_filling_it() {
     fill_in(&screen);
     screen.answer("Name *", "Ada");
     screen.wait_for("Send your answers?");
-    screen.press(&["Down", "Enter"]);
+    screen.press(&["Down", "Down", "Enter"]);
     assert_eq!(screen.result(), json!({"action": "decline"}));
+}
+
+#[test]
+fn the_form_names_the_server_that_asks() {
+    let screen = form_from("Hotel Example 2.1", &small_form().to_string(), &[]);
+    let opening = screen.wait_for("Fill in the form");
+    assert!(
+        opening.contains("Form from the server Hotel Example 2.1"),
+        "{opening}"
+    );
+    screen.press(&["Enter"]);
+    screen.answer("Name *", "Ada");
+    let review = screen.wait_for("Send your answers?");
+    assert!(
+        review.contains("Your answers, for the server Hotel Example 2.1:"),
+        "the review names the server too:\n{review}"
+    );
+    screen.press(&["Enter"]);
+    assert_eq!(
+        screen.result(),
+        json!({"action": "accept", "content": {"name": "Ada"}})
+    );
+}
+
+#[test]
+fn an_answer_is_changed_at_the_review_and_sent_changed() {
+    let screen = form(
+        r##"{"message": "Your stay", "requestedSchema": {"type": "object", "properties": {
+        "name": {"type": "string", "title": "Name", "minLength": 3},
+        "nights": {"type": "integer", "title": "Nights", "minimum": 1, "maximum": 30},
+        "room": {"type": "string", "title": "Room", "oneOf": [
+            {"const": "std", "title": "Standard"}, {"const": "suite", "title": "Suite"}]}
+    }, "required": ["name", "nights", "room"]}}"##,
+    );
+    fill_in(&screen);
+    screen.answer("Name *", "Ada");
+    screen.answer("Nights *", "2");
+    screen.wait_for("Room *");
+    screen.press(&["Enter"]);
+    let review = screen.wait_for("? Send your answers?");
+    for line in ["Name: Ada", "Nights: 2", "Room: Standard"] {
+        assert!(
+            review.contains(line),
+            "`{line}` is not shown back:\n{review}"
+        );
+    }
+    // Nights, the second answer: starts from 2; the same checks as the first time.
+    change_answer(&screen, 1, "Nights * 2");
+    screen.press(&["BSpace"]);
+    screen.type_text("31");
+    screen.press(&["Enter"]);
+    screen.wait_for("Nights must be between 1 and 30, got 31");
+    screen.press(&["BSpace", "BSpace"]);
+    screen.type_text("4");
+    screen.press(&["Enter"]);
+    screen.wait_for("Nights: 4");
+    // The room too, by its title.
+    change_answer(&screen, 2, "Room *");
+    screen.press(&["Down", "Enter"]);
+    screen.wait_for("Room: Suite");
+    screen.wait_for("? Send your answers?");
+    screen.press(&["Enter"]);
+    assert_eq!(
+        screen.result(),
+        json!({"action": "accept", "content": {"name": "Ada", "nights": 4, "room": "suite"}})
+    );
 }
 
 #[test]
@@ -497,7 +585,7 @@ fn cancel_is_offered_at_the_end() {
     fill_in(&screen);
     screen.answer("Name *", "Ada");
     screen.wait_for("Send your answers?");
-    screen.press(&["Down", "Down", "Enter"]);
+    screen.press(&["Down", "Down", "Down", "Enter"]);
     assert_eq!(screen.result(), json!({"action": "cancel"}));
 }
 
@@ -519,6 +607,11 @@ fn url_consent_refused_opens_nothing() {
     );
     let text = screen.wait_for("Open this link?");
     assert!(text.contains("Sign in to connect your account."), "{text}");
+    // The server that asks, apart from the site the link goes to.
+    assert!(
+        text.contains("Request from the server request.json"),
+        "{text}"
+    );
     assert!(
         text.contains("http://github.com@login.xn--pple-43d.com/connect?step=1"),
         "{text}"
@@ -658,7 +751,11 @@ fn terminal_client_books_a_room_by_keystrokes() {
         &["book_room", server.to_str().unwrap()],
         &[],
     );
-    screen.wait_for("Where and when would you like to stay?");
+    let opening = screen.wait_for("Where and when would you like to stay?");
+    assert!(
+        opening.contains("Form from the server elicit-hotel 0.1.0"),
+        "the server's serverInfo names it:\n{opening}"
+    );
     fill_in(&screen);
     screen.answer("Check-in date *", "2026-12-24");
     // The fields come in the form's declaration order (the feature `rmcp` keeps it on the wire).
@@ -676,12 +773,23 @@ fn terminal_client_books_a_room_by_keystrokes() {
     // Extras: breakfast and late check-out.
     screen.wait_for("Late check-out");
     screen.press(&["Space", "Down", "Down", "Space", "Enter"]);
+    let review = screen.wait_for("? Send your answers?");
+    assert!(
+        review.contains("Your answers, for the server elicit-hotel 0.1.0:"),
+        "{review}"
+    );
+    // At the review: 3 guests after all.
+    change_answer(&screen, 2, "Guests");
+    screen.press(&["BSpace"]);
+    screen.type_text("3");
+    screen.press(&["Enter"]);
+    screen.wait_for("Guests: 3");
     send(&screen);
     let (status, stdout) = screen.finish();
     assert_eq!(status, 0, "{stdout}\n{}", screen.capture(false));
     assert_eq!(
         stdout.trim(),
-        "Booked. Booking 1001: Suite room for 2 guest(s), 2 night(s) from 2026-12-24, \
+        "Booked. Booking 1001: Suite room for 3 guest(s), 2 night(s) from 2026-12-24, \
          with Breakfast, LateCheckOut."
     );
 }

@@ -24,6 +24,9 @@
 //! # }
 //! ```
 
+#[cfg(feature = "terminal")]
+mod answer;
+mod identity;
 #[cfg(feature = "url-mode")]
 mod review;
 mod validate;
@@ -34,6 +37,7 @@ mod watch;
 #[cfg_attr(docsrs, doc(cfg(feature = "terminal")))]
 pub mod terminal;
 
+pub use identity::ServerIdentity;
 #[cfg(feature = "url-mode")]
 pub use review::{UrlReview, UrlReviewError, UrlWarning};
 pub use validate::{InvalidElicitRequestError, accept_form, validate_request};

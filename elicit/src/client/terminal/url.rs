@@ -4,7 +4,7 @@
 use inquire::Select;
 
 use super::{Opener, Stop, TerminalError, stopped, style};
-use crate::client::UrlReview;
+use crate::client::{ServerIdentity, UrlReview};
 use crate::wire::ElicitRequestUrlParams;
 use crate::wire::ElicitResult;
 
@@ -14,17 +14,23 @@ const DECLINE: &str = "Decline";
 const CANCEL: &str = "Cancel";
 
 pub(super) fn render(
+    server: &ServerIdentity,
     params: &ElicitRequestUrlParams,
     opener: &Opener,
 ) -> Result<ElicitResult, TerminalError> {
     let review = UrlReview::of(params).map_err(TerminalError::InvalidUrl)?;
-    present(params.message(), &review);
+    present(server, params.message(), &review);
     consent(&review, opener).or_else(stopped)
 }
 
-/// The message, the URL with its registrable domain highlighted, whose site it is, and every
-/// warning.
-fn present(message: &str, review: &UrlReview) {
+/// Who asks, the message, the URL with its registrable domain highlighted, whose site it is,
+/// and every warning. The server and the site are told apart: a server may send the user
+/// anywhere, and the user judges both.
+fn present(server: &ServerIdentity, message: &str, review: &UrlReview) {
+    eprintln!(
+        "{}",
+        style::server(format!("Request from the server {server}"))
+    );
     eprintln!("{}", style::heading(message));
     eprintln!("The server asks you to open this link:");
     eprintln!("  {}", highlighted_url(review));
