@@ -24,7 +24,7 @@
 //! # }
 //! ```
 
-#[cfg(feature = "terminal")]
+#[cfg(any(feature = "terminal", feature = "ratatui"))]
 mod answer;
 mod identity;
 #[cfg(feature = "url-mode")]
@@ -36,6 +36,10 @@ mod watch;
 #[cfg(feature = "terminal")]
 #[cfg_attr(docsrs, doc(cfg(feature = "terminal")))]
 pub mod terminal;
+
+#[cfg(feature = "ratatui")]
+#[cfg_attr(docsrs, doc(cfg(feature = "ratatui")))]
+pub mod tui;
 
 pub use identity::ServerIdentity;
 #[cfg(feature = "url-mode")]

@@ -133,7 +133,7 @@ pub(crate) fn not_a_number(property: &Property, kind: NumberType, input: &str) -
     )
 }
 
-pub(crate) fn kind_name(kind: NumberType) -> &'static str {
+fn kind_name(kind: NumberType) -> &'static str {
     match kind {
         NumberType::Integer => "a whole number",
         NumberType::Number => "a number",
