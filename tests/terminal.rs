@@ -1,6 +1,7 @@
 //! The terminal renderer in a real pseudo-terminal: each test starts `terminal_form` (or
 //! `terminal_client` against `stdio_server`) inside its own tmux server, waits for each prompt
-//! to appear on the screen, types keys, and checks the `ElicitResult` printed on stdout.
+//! to appear on the screen, types keys, and checks the `ElicitResult` printed on stdout. The
+//! ratatui widget's full-screen client, `tui_client`, is driven the same way.
 //!
 //! tmux must be installed (`.ci/tmux` installs it). Every wait is bounded; a test that does
 //! not see what it waits for fails with the screen it saw.
@@ -9,6 +10,7 @@ mod examples_built;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -943,4 +945,81 @@ fn terminal_client_reports_a_declined_url_elicitation_to_the_server() {
     assert_eq!(status, 0, "{stdout}\n{}", screen.capture(false));
     assert_eq!(stdout.trim(), "The user declined to connect Example Co.");
     assert!(!opened.exists(), "the browser was started");
+}
+
+/// `tui_client`, built with the examples' feature `tui` (the other examples are built without
+/// it, as `.ci/conformance` builds them, so that build stays one).
+fn tui_client() -> PathBuf {
+    static BUILT: OnceLock<()> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let status = Command::new(env!("CARGO"))
+            .args(["build", "--quiet", "--manifest-path"])
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+            .args(["-p", "elicit-examples", "--features", "tui"])
+            .args(["--example", "tui_client"])
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "building tui_client failed");
+    });
+    examples_dir().join("tui_client")
+}
+
+#[test]
+fn tui_client_books_a_room_in_the_ratatui_widget_by_keystrokes() {
+    let server = examples_dir().join("stdio_server");
+    let program = tui_client();
+    let screen = Screen::new();
+    screen.run(&program, &["book_room", server.to_str().unwrap()], &[]);
+    let form = screen.wait_for("› Check-in date *");
+    assert!(
+        form.starts_with("From the server elicit-hotel 0.1.0"),
+        "the server's serverInfo names it on the top line:\n{form}"
+    );
+    assert!(
+        form.contains("(•) Standard room") && form.contains("[ Review and send ]"),
+        "{form}"
+    );
+    // A date that does not exist is refused by the field as it is typed.
+    screen.type_text("2026-02-30");
+    screen.wait_for("✗ Check-in date must be a valid date (YYYY-MM-DD)");
+    screen.press(&["C-u"]);
+    screen.type_text("2026-12-24");
+    // Nights: 2 instead of the default 1; Guests: the default; Room: the suite.
+    screen.press(&["Down", "BSpace"]);
+    screen.type_text("2");
+    screen.press(&["Down", "Down", "Right", "Right"]);
+    screen.wait_for("(•) Suite");
+    // Extras: breakfast and late check-out.
+    screen.press(&["Down", "Space", "Right", "Right", "Space"]);
+    screen.wait_for("[x] Breakfast  [ ] Parking  [x] Late check-out");
+    screen.press(&["Down", "Enter"]);
+    let review = screen.wait_for("Review your answers.");
+    for line in [
+        "From the server elicit-hotel 0.1.0",
+        "Nights: 2",
+        "Guests: 2",
+        "Room type: Suite",
+        "Extras: Breakfast, Late check-out",
+        "[>Send<]",
+    ] {
+        assert!(
+            review.contains(line),
+            "`{line}` is not in the review:\n{review}"
+        );
+    }
+    // From the review, Guests edited: 3 after all.
+    screen.press(&["Up", "Up", "Up", "Enter"]);
+    screen.wait_for("› Guests");
+    screen.press(&["BSpace"]);
+    screen.type_text("3");
+    screen.press(&["Down", "Down", "Down", "Enter"]);
+    screen.wait_for("Guests: 3");
+    screen.press(&["Enter"]);
+    let (status, stdout) = screen.finish();
+    assert_eq!(status, 0, "{stdout}\n{}", screen.capture(false));
+    assert_eq!(
+        stdout.trim(),
+        "Booked. Booking 1001: Suite room for 3 guest(s), 2 night(s) from 2026-12-24, \
+         with Breakfast, LateCheckOut."
+    );
 }
