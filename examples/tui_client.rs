@@ -255,11 +255,11 @@ fn screen_loop(
         }
         match queue.front_mut() {
             Some((widget, _)) => {
-                if let Status::Done(result) = widget.handle_key(key) {
-                    if let Some((_, reply)) = queue.pop_front() {
-                        // The server may have given up on this form meanwhile: nothing to do.
-                        let _ = reply.send(result);
-                    }
+                if let Status::Done(result) = widget.handle_key(key)
+                    && let Some((_, reply)) = queue.pop_front()
+                {
+                    // The server may have given up on this form meanwhile: nothing to do.
+                    let _ = reply.send(result);
                 }
             }
             None if key.code == KeyCode::Char('c')
