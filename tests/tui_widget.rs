@@ -446,7 +446,7 @@ fn url_consent_given_hands_the_host_the_url_to_open() {
     );
     let mut cancelled = self::widget(suspicious_url());
     assert_eq!(
-        done(press(&mut cancelled, &[KeyCode::Right, KeyCode::Enter])),
+        done(press(&mut cancelled, &[KeyCode::Tab, KeyCode::Enter])),
         json!({"action": "cancel"})
     );
     assert_eq!(cancelled.consented_url(), None);
@@ -532,6 +532,45 @@ fn a_form_nobody_can_answer_says_why_and_can_only_be_declined() {
             &mut widget,
             &[KeyCode::Down, KeyCode::Right, KeyCode::Enter]
         )),
+        json!({"action": "decline"})
+    );
+}
+
+#[test]
+fn a_url_consent_in_a_small_area_is_read_from_its_top_and_scrolled_to_its_choice() {
+    let mut widget = widget(suspicious_url());
+    let first = text(&draw(&mut widget, 40, 9));
+    assert_shows(
+        &first,
+        &[
+            "From the server elicit-hotel 0.1.0",
+            "Sign in to connect",
+            "↓",
+        ],
+    );
+    assert!(!first.contains("Decline"), "{first}");
+    // ↓ scrolls a line at a time; PageDown by the page, down to the choice.
+    widget.handle_key(KeyEvent::new(KeyCode::Down, KeyModifiers::NONE));
+    let scrolled = text(&draw(&mut widget, 40, 9));
+    assert!(!scrolled.contains("Sign in to connect"), "{scrolled}");
+    assert_shows(&scrolled, &["↑"]);
+    for _ in 0..6 {
+        widget.handle_key(KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE));
+        draw(&mut widget, 40, 9);
+    }
+    let bottom = text(&draw(&mut widget, 40, 9));
+    assert_shows(
+        &bottom,
+        &["From the server elicit-hotel 0.1.0", "[>Decline<]"],
+    );
+    // Back up to the top.
+    for _ in 0..6 {
+        widget.handle_key(KeyEvent::new(KeyCode::PageUp, KeyModifiers::NONE));
+        draw(&mut widget, 40, 9);
+    }
+    assert_shows(&text(&draw(&mut widget, 40, 9)), &["Sign in to connect"]);
+    assert_eq!(
+        done(widget.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE))),
         json!({"action": "decline"})
     );
 }

@@ -26,7 +26,9 @@
 //!
 //! Keys: ↑/↓ (or Tab, Shift-Tab) move between fields and buttons; ←/→ change a choice, move in
 //! a text or between buttons; Space ticks; Enter goes to the next field or presses a button.
-//! A page too small for the form scrolls to keep the focus in view. `NO_COLOR` turns colours
+//! A page too small for the form scrolls to keep the focus in view; PageUp/PageDown page
+//! through a field or a URL consent taller than the area (on a URL consent, ↑/↓ scroll, and
+//! ←/→ or Tab pick the button). `NO_COLOR` turns colours
 //! off (see [`ElicitWidget::with_colors`]); focus and errors stay visible by reverse video,
 //! markers and text.
 //!
@@ -93,6 +95,8 @@ pub struct ElicitWidget {
     /// The first line of the scrolled body shown, kept between draws so the view moves only
     /// as far as the focus needs.
     scroll: usize,
+    /// The height of the scrolled body at the last draw, for paging.
+    view_height: usize,
 }
 
 #[derive(Debug)]
@@ -143,6 +147,7 @@ impl ElicitWidget {
             done: None,
             theme: Theme::from_env(),
             scroll: 0,
+            view_height: 0,
         }
     }
 
@@ -169,6 +174,19 @@ impl ElicitWidget {
             self.done = Some(ElicitResult::cancel());
             return self.status();
         }
+        // Paging moves the view within what has the focus (the whole page, for a URL).
+        let page = self.view_height.saturating_sub(1).max(1);
+        let by_lines = match (&self.page, key.code) {
+            (_, KeyCode::PageDown) => Some(page as isize),
+            (_, KeyCode::PageUp) => Some(-(page as isize)),
+            (Page::Url(_), KeyCode::Down) => Some(1),
+            (Page::Url(_), KeyCode::Up) => Some(-1),
+            _ => None,
+        };
+        if let Some(by) = by_lines {
+            self.scroll = self.scroll.saturating_add_signed(by);
+            return self.status();
+        }
         self.done = match &mut self.page {
             Page::Form(form) => match form.handle(key) {
                 Step::Editing => None,
@@ -188,7 +206,7 @@ impl ElicitWidget {
     }
 
     /// The URL the user consented to open, normalized by its
-    /// [`UrlReview`](crate::client::UrlReview): `Some` only once a URL-mode request was
+    /// [`UrlReview`]: `Some` only once a URL-mode request was
     /// accepted. The host opens it; the widget does not.
     pub fn consented_url(&self) -> Option<&str> {
         match (&self.page, &self.done) {
@@ -219,7 +237,7 @@ impl ElicitWidget {
             Page::Url(consent) => (
                 consent.lines(theme),
                 None,
-                "←→: pick · Enter: press · Esc: cancel",
+                "←→: pick · Enter: press · ↑↓: scroll · Esc: cancel",
             ),
         };
         let mut body: Vec<Line<'static>> = Vec::new();
@@ -234,8 +252,8 @@ impl ElicitWidget {
             }
         }
         if focus.is_none() {
-            // A consent's choice is its last line.
-            focus_lines = body.len().saturating_sub(1)..body.len();
+            // A consent is read whole: the link and its warnings before the choice.
+            focus_lines = 0..body.len();
         }
         // The server's name is never scrolled away; the keys go first when room is short.
         let top = server_line.len().min(usize::from(area.height)) as u16;
@@ -254,6 +272,7 @@ impl ElicitWidget {
             buf,
         );
         let height = usize::from(body_area.height);
+        self.view_height = height;
         self.scroll = scroll_for(self.scroll, &focus_lines, height, body.len());
         let shown: Vec<Line<'static>> = body
             .iter()
@@ -287,20 +306,21 @@ impl ElicitWidget {
 }
 
 /// The first line to show so that `focus` is in view, moving as little as possible from
-/// `scroll`: a focus taller than the view shows its top.
+/// `scroll`. A focus taller than the view keeps the view within it, wherever paging put it.
 fn scroll_for(scroll: usize, focus: &std::ops::Range<usize>, height: usize, total: usize) -> usize {
     if height == 0 {
         return 0;
     }
     let most = total.saturating_sub(height);
-    let mut scroll = scroll.min(most);
-    if focus.end > scroll + height {
-        scroll = focus.end - height;
-    }
-    if focus.start < scroll {
-        scroll = focus.start;
-    }
-    scroll.min(most)
+    let scroll = scroll.min(most);
+    let within = if focus.len() > height {
+        scroll.clamp(focus.start, focus.end - height)
+    } else if focus.end > scroll + height {
+        focus.end - height
+    } else {
+        scroll.min(focus.start)
+    };
+    within.min(most)
 }
 
 /// `frame.render_widget(&mut widget, area)`: the widget keeps its scroll position between
@@ -321,6 +341,9 @@ mod tests {
         assert_eq!(scroll_for(0, &(8..10), 5, 20), 5);
         assert_eq!(scroll_for(5, &(3..4), 5, 20), 3);
         assert_eq!(scroll_for(0, &(0..9), 5, 20), 0);
+        assert_eq!(scroll_for(3, &(0..9), 5, 20), 3);
+        assert_eq!(scroll_for(7, &(0..9), 5, 20), 4);
+        assert_eq!(scroll_for(1, &(2..9), 5, 20), 2);
         assert_eq!(scroll_for(18, &(19..20), 5, 20), 15);
         assert_eq!(scroll_for(3, &(0..1), 0, 20), 0);
     }

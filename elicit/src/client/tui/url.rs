@@ -33,13 +33,14 @@ impl Consent {
         &self.review
     }
 
-    /// `Some` once the user chose.
+    /// `Some` once the user chose. ↑↓ are left to scroll the page: in a small area the link
+    /// and its warnings must stay readable in full before any choice.
     pub(super) fn handle(&mut self, key: KeyEvent) -> Option<ElicitResult> {
         match key.code {
-            KeyCode::Left | KeyCode::Up | KeyCode::BackTab => {
+            KeyCode::Left | KeyCode::BackTab => {
                 self.focus = self.focus.saturating_sub(1);
             }
-            KeyCode::Right | KeyCode::Down | KeyCode::Tab => {
+            KeyCode::Right | KeyCode::Tab => {
                 self.focus = (self.focus + 1).min(BUTTONS.len() - 1);
             }
             KeyCode::Enter => {
