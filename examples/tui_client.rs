@@ -14,11 +14,12 @@
 //! declines or cancels. The screen is drawn on stderr, so the tool's result, printed once the
 //! screen is closed, is all that reaches stdout (one text block a line); the exit status is 1
 //! when the tool reports an error. Esc or Ctrl-C cancels a form; Ctrl-C while no form is
-//! shown gives up the call.
+//! shown gives up the call. Where stdin is not a terminal it fails at once, before starting
+//! the server.
 
 use std::collections::VecDeque;
 use std::error::Error;
-use std::io::{self, Stderr};
+use std::io::{self, IsTerminal, Stderr};
 use std::process::{ExitCode, Stdio};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::Duration;
@@ -153,6 +154,10 @@ async fn main() -> ExitCode {
 
 async fn run() -> Result<ExitCode, Box<dyn Error>> {
     let invocation = parse_arguments(std::env::args().skip(1))?;
+    // Checked before the server starts: its forms would wait for keys that cannot come.
+    if !io::stdin().is_terminal() {
+        return Err("stdin is not a terminal: the forms need a person at a terminal".into());
+    }
     let (to_screen, screen_inbox) = mpsc::channel();
     let (gave_up, give_up) = oneshot::channel();
     let waiting = format!("Calling `{}`…", invocation.tool);

@@ -147,6 +147,22 @@ impl Screen {
         }
     }
 
+    /// Waits until every one of `texts` is on the screen at once, and returns the screen: a
+    /// full-screen program's frame may be caught half drawn.
+    fn wait_for_all(&self, texts: &[&str]) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.capture(false);
+            if texts.iter().all(|text| screen.contains(text)) {
+                return screen;
+            }
+            if start.elapsed() > PATIENCE {
+                panic!("{texts:?} did not all appear within {PATIENCE:?}; the screen:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// Types text literally.
     fn type_text(&self, text: &str) {
         let status = self
@@ -970,14 +986,10 @@ fn tui_client_books_a_room_in_the_ratatui_widget_by_keystrokes() {
     let program = tui_client();
     let screen = Screen::new();
     screen.run(&program, &["book_room", server.to_str().unwrap()], &[]);
-    let form = screen.wait_for("› Check-in date *");
+    let form = screen.wait_for_all(&["› Check-in date *", "(•) Standard room", "Esc: cancel"]);
     assert!(
         form.starts_with("From the server elicit-hotel 0.1.0"),
         "the server's serverInfo names it on the top line:\n{form}"
-    );
-    assert!(
-        form.contains("(•) Standard room") && form.contains("[ Review and send ]"),
-        "{form}"
     );
     // A date that does not exist is refused by the field as it is typed.
     screen.type_text("2026-02-30");
@@ -993,14 +1005,13 @@ fn tui_client_books_a_room_in_the_ratatui_widget_by_keystrokes() {
     screen.press(&["Down", "Space", "Right", "Right", "Space"]);
     screen.wait_for("[x] Breakfast  [ ] Parking  [x] Late check-out");
     screen.press(&["Down", "Enter"]);
-    let review = screen.wait_for("Review your answers.");
+    let review = screen.wait_for_all(&["Review your answers.", "[>Send<]", "Esc: cancel"]);
     for line in [
         "From the server elicit-hotel 0.1.0",
         "Nights: 2",
         "Guests: 2",
         "Room type: Suite",
         "Extras: Breakfast, Late check-out",
-        "[>Send<]",
     ] {
         assert!(
             review.contains(line),
@@ -1022,4 +1033,18 @@ fn tui_client_books_a_room_in_the_ratatui_widget_by_keystrokes() {
         "Booked. Booking 1001: Suite room for 3 guest(s), 2 night(s) from 2026-12-24, \
          with Breakfast, LateCheckOut."
     );
+}
+
+#[test]
+fn tui_client_without_a_terminal_fails_at_once() {
+    let server = examples_dir().join("stdio_server");
+    let output = Command::new(tui_client())
+        .args(["book_room", server.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("stdin is not a terminal"), "{stderr}");
 }
