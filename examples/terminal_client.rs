@@ -16,7 +16,10 @@
 //!
 //! - the request is checked as the spec requires (the schema subset, a declared mode, an
 //!   http(s) URL); a bad one is refused with -32602, and the terminal shows why;
-//! - a form is rendered field by field and sent only once the shared validator passes it;
+//! - every form and URL consent names the server that asks: the `serverInfo` it gave at
+//!   `initialize` (or, should it give none, the command or URL it was reached by);
+//! - a form is rendered field by field, shown back for review (any answer can be changed),
+//!   and sent only once the shared validator passes it;
 //! - a URL is shown with its registrable domain highlighted and its warnings, and opens in the
 //!   browser (or the program named by `ELICIT_BROWSER`) only if the user says so;
 //! - a tool call refused with -32042 (`URLElicitationRequiredError`) has each of its URLs
@@ -35,7 +38,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use elicit_examples::check_loopback;
 use elicit_mcp::client::terminal::{Renderer, TerminalError};
-use elicit_mcp::client::{Completion, UrlElicitationWatch};
+use elicit_mcp::client::{Completion, ServerIdentity, UrlElicitationWatch};
 use elicit_mcp::{
     ElicitAction, ElicitRequestParams, ElicitationCapability, ElicitationCompleteNotification,
     UrlElicitationRequiredError,
@@ -44,7 +47,7 @@ use rmcp::model::{
     self as sdk, CallToolRequestParams, ClientCapabilities, ClientConfig, CustomNotification,
     Implementation, JsonObject, ProtocolVersion,
 };
-use rmcp::service::{NotificationContext, RequestContext, RoleClient, ServiceError};
+use rmcp::service::{NotificationContext, Peer, RequestContext, RoleClient, ServiceError};
 use rmcp::transport::{IntoTransport, StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, ErrorData, ServiceExt};
 use tokio::io::{AsyncBufReadExt, BufReader};
@@ -67,6 +70,22 @@ fn declared_elicitation() -> ElicitationCapability {
 pub struct TerminalClient {
     renderer: Renderer,
     completions: Completions,
+    /// What the user called the server (its command or URL): its name should it give none.
+    server_as_called: ServerIdentity,
+}
+
+impl TerminalClient {
+    /// The server as the user is shown it: the `serverInfo` it gave at `initialize`.
+    fn server(&self, peer: &Peer<RoleClient>) -> ServerIdentity {
+        server_identity(peer, &self.server_as_called)
+    }
+}
+
+/// The `serverInfo` the server gave at `initialize`, or else what the user called it.
+fn server_identity(peer: &Peer<RoleClient>, as_called: &ServerIdentity) -> ServerIdentity {
+    peer.peer_info()
+        .and_then(|info| info.server_info.as_ref().map(ServerIdentity::from))
+        .unwrap_or_else(|| as_called.clone())
 }
 
 /// The URL-mode elicitations the user consented to, and a signal for the call waiting on them.
@@ -99,8 +118,9 @@ impl ClientHandler for TerminalClient {
     async fn create_elicitation(
         &self,
         request: sdk::ElicitRequestParams,
-        _context: RequestContext<RoleClient>,
+        context: RequestContext<RoleClient>,
     ) -> Result<sdk::ElicitResult, ErrorData> {
+        let server = self.server(&context.peer);
         let request = ElicitRequestParams::try_from(&request).inspect_err(|refused| {
             eprintln!("terminal_client: refused an elicitation: {refused}")
         })?;
@@ -115,7 +135,7 @@ impl ClientHandler for TerminalClient {
         };
         // The prompts block on the terminal: off the async workers.
         let renderer = self.renderer.clone();
-        let rendered = tokio::task::spawn_blocking(move || renderer.elicit(&request))
+        let rendered = tokio::task::spawn_blocking(move || renderer.elicit(&server, &request))
             .await
             .map_err(|e| ErrorData::internal_error(format!("the prompt failed: {e}"), None))?;
         match rendered {
@@ -213,6 +233,7 @@ async fn run() -> Result<ExitCode, Box<dyn Error>> {
     let client = TerminalClient {
         renderer: Renderer::new(),
         completions: Completions::default(),
+        server_as_called: ServerIdentity::new(invocation.server.join(" ")),
     };
     if let [url] = invocation.server.as_slice()
         && (url.starts_with("http://") || url.starts_with("https://"))
@@ -251,10 +272,12 @@ where
     E: Error + Send + Sync + 'static,
 {
     let (renderer, completions) = (client.renderer.clone(), client.completions.clone());
+    let server_as_called = client.server_as_called.clone();
     let client = client
         .serve(transport)
         .await
         .map_err(|e| format!("the server did not start an MCP session: {e}"))?;
+    let server = server_identity(client.peer(), &server_as_called);
     let mut request = CallToolRequestParams::new(invocation.tool.clone());
     if let Some(arguments) = &invocation.arguments {
         request = request.with_arguments(arguments.clone());
@@ -272,7 +295,7 @@ where
             return Err(format!("calling `{}` failed: {error}", invocation.tool).into());
         };
         rounds += 1;
-        if !open_required_urls(&renderer, &completions, required).await? {
+        if !open_required_urls(&renderer, &server, &completions, required).await? {
             return Err(format!(
                 "`{}` needs the browser steps you did not take; it was not called again",
                 invocation.tool
@@ -298,6 +321,7 @@ where
 /// `false` when the user did not open them all (or gave up waiting): there is nothing to retry.
 async fn open_required_urls(
     renderer: &Renderer,
+    server: &ServerIdentity,
     completions: &Completions,
     required: UrlElicitationRequiredError,
 ) -> Result<bool, Box<dyn Error>> {
@@ -312,8 +336,8 @@ async fn open_required_urls(
     eprintln!("{}", required.message());
     for elicitation in required.elicitations() {
         let renderer = renderer.clone();
-        let params = elicitation.clone();
-        let result = tokio::task::spawn_blocking(move || renderer.url(&params)).await??;
+        let (server, params) = (server.clone(), elicitation.clone());
+        let result = tokio::task::spawn_blocking(move || renderer.url(&server, &params)).await??;
         if result.action != ElicitAction::Accept {
             for abandoned in required.elicitation_ids() {
                 let _ = completions.watch().abandon(abandoned);

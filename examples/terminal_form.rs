@@ -2,9 +2,10 @@
 //! tests rely on.
 //!
 //! ```sh
-//! cargo run -p elicit-examples --features terminal --example terminal_form -- SCHEMA.json
+//! cargo run -p elicit-examples --features terminal --example terminal_form -- [--server NAME] SCHEMA.json
 //! ```
 //!
+//! The form names the server that asks, as a client must: `NAME`, or else the file's name.
 //! `SCHEMA.json` holds either a form's `requestedSchema` or the whole params of an
 //! `elicitation/create` request (form or URL mode). The request is checked as a client checks
 //! it (the spec's schema subset, the mode, an http(s) URL), rendered with
@@ -21,7 +22,7 @@ use std::error::Error;
 use std::process::ExitCode;
 
 use elicit_mcp::client::terminal::Renderer;
-use elicit_mcp::client::validate_request;
+use elicit_mcp::client::{ServerIdentity, validate_request};
 use elicit_mcp::schema::RequestedSchema;
 use elicit_mcp::{ElicitRequestFormParams, ElicitRequestParams, ElicitationCapability};
 use serde_json::Value;
@@ -39,15 +40,38 @@ fn main() -> ExitCode {
     }
 }
 
+const USAGE: &str = "usage: terminal_form [--server NAME] SCHEMA.json \
+                     (a requestedSchema or elicitation/create params)";
+
 fn run() -> Result<(), Box<dyn Error>> {
-    let path = std::env::args().nth(1).ok_or(
-        "usage: terminal_form SCHEMA.json (a requestedSchema or elicitation/create params)",
-    )?;
+    let mut args = std::env::args().skip(1);
+    let mut server = None;
+    let path = loop {
+        match args.next() {
+            Some(flag) if flag == "--server" => {
+                server = Some(args.next().ok_or("--server needs a name")?);
+            }
+            Some(path) => break path,
+            None => return Err(USAGE.into()),
+        }
+    };
+    if let Some(extra) = args.next() {
+        return Err(format!("unexpected argument `{extra}`\n{USAGE}").into());
+    }
     let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
     let request = read_request(&text).map_err(|e| format!("`{path}`: {e}"))?;
-    let result = Renderer::new().elicit(&request)?;
+    // Without a server to name, the file the request came from stands in for it.
+    let server = ServerIdentity::new(server.unwrap_or_else(|| file_name(&path)));
+    let result = Renderer::new().elicit(&server, &request)?;
     println!("{}", serde_json::to_string(&result)?);
     Ok(())
+}
+
+fn file_name(path: &str) -> String {
+    std::path::Path::new(path).file_name().map_or_else(
+        || path.to_owned(),
+        |name| name.to_string_lossy().into_owned(),
+    )
 }
 
 /// The request in the file: params if it has `requestedSchema`, `mode` or `message`, a bare

@@ -1,6 +1,7 @@
 //! The terminal renderer in a real pseudo-terminal: each test starts `terminal_form` (or
 //! `terminal_client` against `stdio_server`) inside its own tmux server, waits for each prompt
-//! to appear on the screen, types keys, and checks the `ElicitResult` printed on stdout.
+//! to appear on the screen, types keys, and checks the `ElicitResult` printed on stdout. The
+//! ratatui widget's full-screen client, `tui_client`, is driven the same way.
 //!
 //! tmux must be installed (`.ci/tmux` installs it). Every wait is bounded; a test that does
 //! not see what it waits for fails with the screen it saw.
@@ -9,6 +10,7 @@ mod examples_built;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -145,6 +147,22 @@ impl Screen {
         }
     }
 
+    /// Waits until every one of `texts` is on the screen at once, and returns the screen: a
+    /// full-screen program's frame may be caught half drawn.
+    fn wait_for_all(&self, texts: &[&str]) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.capture(false);
+            if texts.iter().all(|text| screen.contains(text)) {
+                return screen;
+            }
+            if start.elapsed() > PATIENCE {
+                panic!("{texts:?} did not all appear within {PATIENCE:?}; the screen:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// Types text literally.
     fn type_text(&self, text: &str) {
         let status = self
@@ -248,6 +266,15 @@ fn run_form(screen: &Screen, request: &str, env: &[(&str, &str)]) {
     screen.run(&program, &[file.to_str().unwrap()], env);
 }
 
+/// Starts `terminal_form` on this request, as if `server` had sent it.
+fn form_from(server: &str, request: &str, env: &[(&str, &str)]) -> Screen {
+    let screen = Screen::new();
+    let file = screen.file("request.json", request);
+    let program = examples_dir().join("terminal_form");
+    screen.run(&program, &["--server", server, file.to_str().unwrap()], env);
+    screen
+}
+
 /// Picks "Fill in the form" at the opening choice.
 fn fill_in(screen: &Screen) {
     screen.wait_for("Fill in the form");
@@ -256,8 +283,21 @@ fn fill_in(screen: &Screen) {
 
 /// Picks "Send" at the closing choice.
 fn send(screen: &Screen) {
-    screen.wait_for("Send your answers?");
+    screen.wait_for("? Send your answers?");
     screen.press(&["Enter"]);
+}
+
+/// At the review, picks "Change an answer", then the answer `down` entries below the first,
+/// and waits for its prompt (`? LABEL`: inquire marks the prompt being answered with `?`).
+fn change_answer(screen: &Screen, down: usize, label: &str) {
+    screen.wait_for("? Send your answers?");
+    screen.press(&["Down", "Enter"]);
+    screen.wait_for("Which answer do you change?");
+    for _ in 0..down {
+        screen.press(&["Down"]);
+    }
+    screen.press(&["Enter"]);
+    screen.wait_for(&format!("? {label}"));
 }
 
 #[test]
@@ -469,8 +509,74 @@ fn the_form_can_be_declined_after_filling_it() {
     fill_in(&screen);
     screen.answer("Name *", "Ada");
     screen.wait_for("Send your answers?");
-    screen.press(&["Down", "Enter"]);
+    screen.press(&["Down", "Down", "Enter"]);
     assert_eq!(screen.result(), json!({"action": "decline"}));
+}
+
+#[test]
+fn the_form_names_the_server_that_asks() {
+    let screen = form_from("Hotel Example 2.1", &small_form().to_string(), &[]);
+    let opening = screen.wait_for("Fill in the form");
+    assert!(
+        opening.contains("Form from the server Hotel Example 2.1"),
+        "{opening}"
+    );
+    screen.press(&["Enter"]);
+    screen.answer("Name *", "Ada");
+    let review = screen.wait_for("Send your answers?");
+    assert!(
+        review.contains("Your answers, for the server Hotel Example 2.1:"),
+        "the review names the server too:\n{review}"
+    );
+    screen.press(&["Enter"]);
+    assert_eq!(
+        screen.result(),
+        json!({"action": "accept", "content": {"name": "Ada"}})
+    );
+}
+
+#[test]
+fn an_answer_is_changed_at_the_review_and_sent_changed() {
+    let screen = form(
+        r##"{"message": "Your stay", "requestedSchema": {"type": "object", "properties": {
+        "name": {"type": "string", "title": "Name", "minLength": 3},
+        "nights": {"type": "integer", "title": "Nights", "minimum": 1, "maximum": 30},
+        "room": {"type": "string", "title": "Room", "oneOf": [
+            {"const": "std", "title": "Standard"}, {"const": "suite", "title": "Suite"}]}
+    }, "required": ["name", "nights", "room"]}}"##,
+    );
+    fill_in(&screen);
+    screen.answer("Name *", "Ada");
+    screen.answer("Nights *", "2");
+    screen.wait_for("Room *");
+    screen.press(&["Enter"]);
+    let review = screen.wait_for("? Send your answers?");
+    for line in ["Name: Ada", "Nights: 2", "Room: Standard"] {
+        assert!(
+            review.contains(line),
+            "`{line}` is not shown back:\n{review}"
+        );
+    }
+    // Nights, the second answer: starts from 2; the same checks as the first time.
+    change_answer(&screen, 1, "Nights * 2");
+    screen.press(&["BSpace"]);
+    screen.type_text("31");
+    screen.press(&["Enter"]);
+    screen.wait_for("Nights must be between 1 and 30, got 31");
+    screen.press(&["BSpace", "BSpace"]);
+    screen.type_text("4");
+    screen.press(&["Enter"]);
+    screen.wait_for("Nights: 4");
+    // The room too, by its title.
+    change_answer(&screen, 2, "Room *");
+    screen.press(&["Down", "Enter"]);
+    screen.wait_for("Room: Suite");
+    screen.wait_for("? Send your answers?");
+    screen.press(&["Enter"]);
+    assert_eq!(
+        screen.result(),
+        json!({"action": "accept", "content": {"name": "Ada", "nights": 4, "room": "suite"}})
+    );
 }
 
 #[test]
@@ -497,7 +603,7 @@ fn cancel_is_offered_at_the_end() {
     fill_in(&screen);
     screen.answer("Name *", "Ada");
     screen.wait_for("Send your answers?");
-    screen.press(&["Down", "Down", "Enter"]);
+    screen.press(&["Down", "Down", "Down", "Enter"]);
     assert_eq!(screen.result(), json!({"action": "cancel"}));
 }
 
@@ -519,6 +625,11 @@ fn url_consent_refused_opens_nothing() {
     );
     let text = screen.wait_for("Open this link?");
     assert!(text.contains("Sign in to connect your account."), "{text}");
+    // The server that asks, apart from the site the link goes to.
+    assert!(
+        text.contains("Request from the server request.json"),
+        "{text}"
+    );
     assert!(
         text.contains("http://github.com@login.xn--pple-43d.com/connect?step=1"),
         "{text}"
@@ -658,7 +769,11 @@ fn terminal_client_books_a_room_by_keystrokes() {
         &["book_room", server.to_str().unwrap()],
         &[],
     );
-    screen.wait_for("Where and when would you like to stay?");
+    let opening = screen.wait_for("Where and when would you like to stay?");
+    assert!(
+        opening.contains("Form from the server elicit-hotel 0.1.0"),
+        "the server's serverInfo names it:\n{opening}"
+    );
     fill_in(&screen);
     screen.answer("Check-in date *", "2026-12-24");
     // The fields come in the form's declaration order (the feature `rmcp` keeps it on the wire).
@@ -676,12 +791,23 @@ fn terminal_client_books_a_room_by_keystrokes() {
     // Extras: breakfast and late check-out.
     screen.wait_for("Late check-out");
     screen.press(&["Space", "Down", "Down", "Space", "Enter"]);
+    let review = screen.wait_for("? Send your answers?");
+    assert!(
+        review.contains("Your answers, for the server elicit-hotel 0.1.0:"),
+        "{review}"
+    );
+    // At the review: 3 guests after all.
+    change_answer(&screen, 2, "Guests");
+    screen.press(&["BSpace"]);
+    screen.type_text("3");
+    screen.press(&["Enter"]);
+    screen.wait_for("Guests: 3");
     send(&screen);
     let (status, stdout) = screen.finish();
     assert_eq!(status, 0, "{stdout}\n{}", screen.capture(false));
     assert_eq!(
         stdout.trim(),
-        "Booked. Booking 1001: Suite room for 2 guest(s), 2 night(s) from 2026-12-24, \
+        "Booked. Booking 1001: Suite room for 3 guest(s), 2 night(s) from 2026-12-24, \
          with Breakfast, LateCheckOut."
     );
 }
@@ -835,4 +961,90 @@ fn terminal_client_reports_a_declined_url_elicitation_to_the_server() {
     assert_eq!(status, 0, "{stdout}\n{}", screen.capture(false));
     assert_eq!(stdout.trim(), "The user declined to connect Example Co.");
     assert!(!opened.exists(), "the browser was started");
+}
+
+/// `tui_client`, built with the examples' feature `tui` (the other examples are built without
+/// it, as `.ci/conformance` builds them, so that build stays one).
+fn tui_client() -> PathBuf {
+    static BUILT: OnceLock<()> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let status = Command::new(env!("CARGO"))
+            .args(["build", "--quiet", "--manifest-path"])
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+            .args(["-p", "elicit-examples", "--features", "tui"])
+            .args(["--example", "tui_client"])
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "building tui_client failed");
+    });
+    examples_dir().join("tui_client")
+}
+
+#[test]
+fn tui_client_books_a_room_in_the_ratatui_widget_by_keystrokes() {
+    let server = examples_dir().join("stdio_server");
+    let program = tui_client();
+    let screen = Screen::new();
+    screen.run(&program, &["book_room", server.to_str().unwrap()], &[]);
+    let form = screen.wait_for_all(&["› Check-in date *", "(•) Standard room", "Esc: cancel"]);
+    assert!(
+        form.starts_with("From the server elicit-hotel 0.1.0"),
+        "the server's serverInfo names it on the top line:\n{form}"
+    );
+    // A date that does not exist is refused by the field as it is typed.
+    screen.type_text("2026-02-30");
+    screen.wait_for("✗ Check-in date must be a valid date (YYYY-MM-DD)");
+    screen.press(&["C-u"]);
+    screen.type_text("2026-12-24");
+    // Nights: 2 instead of the default 1; Guests: the default; Room: the suite.
+    screen.press(&["Down", "BSpace"]);
+    screen.type_text("2");
+    screen.press(&["Down", "Down", "Right", "Right"]);
+    screen.wait_for("(•) Suite");
+    // Extras: breakfast and late check-out.
+    screen.press(&["Down", "Space", "Right", "Right", "Space"]);
+    screen.wait_for("[x] Breakfast  [ ] Parking  [x] Late check-out");
+    screen.press(&["Down", "Enter"]);
+    let review = screen.wait_for_all(&["Review your answers.", "[>Send<]", "Esc: cancel"]);
+    for line in [
+        "From the server elicit-hotel 0.1.0",
+        "Nights: 2",
+        "Guests: 2",
+        "Room type: Suite",
+        "Extras: Breakfast, Late check-out",
+    ] {
+        assert!(
+            review.contains(line),
+            "`{line}` is not in the review:\n{review}"
+        );
+    }
+    // From the review, Guests edited: 3 after all.
+    screen.press(&["Up", "Up", "Up", "Enter"]);
+    screen.wait_for("› Guests");
+    screen.press(&["BSpace"]);
+    screen.type_text("3");
+    screen.press(&["Down", "Down", "Down", "Enter"]);
+    screen.wait_for("Guests: 3");
+    screen.press(&["Enter"]);
+    let (status, stdout) = screen.finish();
+    assert_eq!(status, 0, "{stdout}\n{}", screen.capture(false));
+    assert_eq!(
+        stdout.trim(),
+        "Booked. Booking 1001: Suite room for 3 guest(s), 2 night(s) from 2026-12-24, \
+         with Breakfast, LateCheckOut."
+    );
+}
+
+#[test]
+fn tui_client_without_a_terminal_fails_at_once() {
+    let server = examples_dir().join("stdio_server");
+    let output = Command::new(tui_client())
+        .args(["book_room", server.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("stdin is not a terminal"), "{stderr}");
 }

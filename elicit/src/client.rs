@@ -24,6 +24,9 @@
 //! # }
 //! ```
 
+#[cfg(any(feature = "terminal", feature = "ratatui"))]
+mod answer;
+mod identity;
 #[cfg(feature = "url-mode")]
 mod review;
 mod validate;
@@ -34,6 +37,11 @@ mod watch;
 #[cfg_attr(docsrs, doc(cfg(feature = "terminal")))]
 pub mod terminal;
 
+#[cfg(feature = "ratatui")]
+#[cfg_attr(docsrs, doc(cfg(feature = "ratatui")))]
+pub mod tui;
+
+pub use identity::ServerIdentity;
 #[cfg(feature = "url-mode")]
 pub use review::{UrlReview, UrlReviewError, UrlWarning};
 pub use validate::{InvalidElicitRequestError, accept_form, validate_request};

@@ -242,6 +242,34 @@ impl UrlReview {
     pub fn warnings(&self) -> &[UrlWarning] {
         &self.warnings
     }
+
+    /// Where the registrable domain is in [`url`](Self::url), the URL as the browser opens it,
+    /// for a renderer to highlight: the domain is in Unicode, the URL holds the host in ASCII,
+    /// where the registrable domain is the same number of trailing labels.
+    #[cfg(any(feature = "terminal", feature = "ratatui"))]
+    pub(crate) fn registrable_range(&self) -> Option<std::ops::Range<usize>> {
+        let url = self.url();
+        let labels = self.registrable_domain()?.split('.').count();
+        let host = self.host();
+        let authority_start = url.find("://")? + 3;
+        let authority_end = url[authority_start..]
+            .find(['/', '?', '#'])
+            .map_or(url.len(), |end| authority_start + end);
+        let host_start = url[authority_start..authority_end]
+            .rfind('@')
+            .map_or(authority_start, |at| authority_start + at + 1);
+        if !url[host_start..].starts_with(host) {
+            return None;
+        }
+        let registrable_len = host
+            .rsplit('.')
+            .take(labels)
+            .map(|label| label.len() + 1)
+            .sum::<usize>()
+            - 1;
+        let host_end = host_start + host.len();
+        Some(host_end - registrable_len..host_end)
+    }
 }
 
 /// The review as text for a consent prompt: the full URL, the site, then each warning.
@@ -335,4 +363,33 @@ fn has_hidden_characters(text: &str) -> bool {
                 | '\u{FEFF}'                     // zero-width no-break space
             )
     })
+}
+
+#[cfg(all(test, any(feature = "terminal", feature = "ratatui")))]
+mod tests {
+    use super::*;
+
+    fn registrable(url: &str) -> Option<String> {
+        let review = UrlReview::new(url).unwrap();
+        review
+            .registrable_range()
+            .map(|range| review.url()[range].to_owned())
+    }
+
+    #[test]
+    fn the_registrable_domain_is_found_in_the_url_as_opened() {
+        assert_eq!(
+            registrable("https://github.com.evil.example/login").as_deref(),
+            Some("evil.example")
+        );
+        assert_eq!(
+            registrable("https://user@accounts.example.co.uk:8443/a@b").as_deref(),
+            Some("example.co.uk")
+        );
+        assert_eq!(
+            registrable("https://xn--pple-43d.com/").as_deref(),
+            Some("xn--pple-43d.com")
+        );
+        assert_eq!(registrable("http://127.0.0.1:8080/"), None);
+    }
 }

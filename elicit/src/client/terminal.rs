@@ -18,8 +18,14 @@
 //! as the help line under the prompt and their constraints beside it. Required fields are
 //! marked `*`; optional ones can be left empty. Defaults are pre-filled: Enter takes them.
 //!
-//! A form opens with a choice to fill it in, decline or cancel, and ends with a choice to send,
-//! decline or cancel; Esc or Ctrl-C anywhere cancels. What is sent goes through
+//! Every form and every URL consent first says which server asks (the spec requires it): the
+//! [`ServerIdentity`] the host passes, the name, title and version from the server's
+//! `serverInfo`, or the host's own name for it.
+//!
+//! A form opens with a choice to fill it in, decline or cancel. Once every field is answered,
+//! the answers are shown back for review, with the choice to send them, to change any of them
+//! (the same prompt, the same checks, starting from the answer given), to decline or to
+//! cancel; Esc or Ctrl-C anywhere cancels. What is sent goes through
 //! [`accept_form`](crate::client::accept_form), so a rendered form never submits content the
 //! schema rejects: a field the final check faults (a server default that breaks its own
 //! schema, say) is asked again.
@@ -34,7 +40,7 @@
 //!
 //! ```no_run
 //! use elicit_mcp::client::terminal::Renderer;
-//! use elicit_mcp::client::validate_request;
+//! use elicit_mcp::client::{ServerIdentity, validate_request};
 //! use elicit_mcp::ElicitationCapability;
 //!
 //! let params = serde_json::json!({
@@ -44,7 +50,9 @@
 //!     }, "required": ["name"]}
 //! });
 //! let request = validate_request(&params, Some(&ElicitationCapability::form_and_url()))?;
-//! let result = Renderer::new().elicit(&request)?;
+//! // The `serverInfo` the server gave at `initialize`.
+//! let server = ServerIdentity::new("elicit-hotel").with_version("0.1.0");
+//! let result = Renderer::new().elicit(&server, &request)?;
 //! println!("{}", serde_json::to_string(&result)?);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -59,7 +67,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use inquire::InquireError;
 
-use crate::client::UrlReviewError;
+use crate::client::{ServerIdentity, UrlReviewError};
 use crate::schema::RequestedSchema;
 use crate::wire::ElicitResult;
 use crate::wire::{ElicitRequestParams, ElicitRequestUrlParams};
@@ -76,13 +84,15 @@ type Opener = dyn Fn(&str) -> io::Result<()> + Send + Sync;
 /// at a time.
 ///
 /// ```no_run
+/// use elicit_mcp::client::ServerIdentity;
 /// use elicit_mcp::client::terminal::Renderer;
 /// use elicit_mcp::schema::RequestedSchema;
 ///
 /// let schema: RequestedSchema = serde_json::from_str(r#"{"type": "object", "properties": {
 ///     "nights": {"type": "integer", "title": "Nights", "minimum": 1, "maximum": 30, "default": 1}
 /// }}"#)?;
-/// let result = Renderer::new().form("How long do you stay?", &schema)?;
+/// let server = ServerIdentity::new("elicit-hotel");
+/// let result = Renderer::new().form(&server, "How long do you stay?", &schema)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone)]
@@ -134,40 +144,56 @@ impl Renderer {
     }
 
     /// Renders a checked `elicitation/create` request (see
-    /// [`validate_request`](crate::client::validate_request)) in its mode.
-    pub fn elicit(&self, request: &ElicitRequestParams) -> Result<ElicitResult, TerminalError> {
+    /// [`validate_request`](crate::client::validate_request)) from `server` in its mode.
+    pub fn elicit(
+        &self,
+        server: &ServerIdentity,
+        request: &ElicitRequestParams,
+    ) -> Result<ElicitResult, TerminalError> {
         match request {
-            ElicitRequestParams::Form(form) => self.form(&form.message, &form.requested_schema),
-            ElicitRequestParams::Url(url) => self.url(url),
+            ElicitRequestParams::Form(form) => {
+                self.form(server, &form.message, &form.requested_schema)
+            }
+            ElicitRequestParams::Url(url) => self.url(server, url),
         }
     }
 
-    /// Renders a form: the message, then one prompt per property, then the choice to send,
-    /// decline or cancel. The result is an accept whose content the schema's validator passed,
-    /// a decline or a cancel.
+    /// Renders a form from `server`: who asks and the message, then one prompt per property,
+    /// then the answers for review, with the choice to send them, change any, decline or
+    /// cancel. The result is an accept whose content the schema's validator passed, a decline
+    /// or a cancel.
     pub fn form(
         &self,
+        server: &ServerIdentity,
         message: &str,
         schema: &RequestedSchema,
     ) -> Result<ElicitResult, TerminalError> {
         require_terminal()?;
         let _turn = take_turn();
-        form::render(message, schema)
+        form::render(server, message, schema)
     }
 
-    /// Renders a URL-mode request: the message, the URL reviewed, and the choice to open it,
-    /// to take the link without opening it, to decline or to cancel. Opening or taking the link
-    /// is an accept (the user consented to go there); nothing is opened otherwise.
-    pub fn url(&self, params: &ElicitRequestUrlParams) -> Result<ElicitResult, TerminalError> {
+    /// Renders a URL-mode request from `server`: who asks, the message, the URL reviewed, and
+    /// the choice to open it, to take the link without opening it, to decline or to cancel.
+    /// Opening or taking the link is an accept (the user consented to go there); nothing is
+    /// opened otherwise.
+    pub fn url(
+        &self,
+        server: &ServerIdentity,
+        params: &ElicitRequestUrlParams,
+    ) -> Result<ElicitResult, TerminalError> {
         require_terminal()?;
         let _turn = take_turn();
-        url::render(params, &*self.opener)
+        url::render(server, params, &*self.opener)
     }
 }
 
-/// Renders a checked request with a default [`Renderer`].
-pub fn elicit(request: &ElicitRequestParams) -> Result<ElicitResult, TerminalError> {
-    Renderer::new().elicit(request)
+/// Renders a checked request from `server` with a default [`Renderer`].
+pub fn elicit(
+    server: &ServerIdentity,
+    request: &ElicitRequestParams,
+) -> Result<ElicitResult, TerminalError> {
+    Renderer::new().elicit(server, request)
 }
 
 /// Why a request could not be rendered. The user's own endings (decline, cancel, Esc, Ctrl-C)

@@ -6,27 +6,39 @@ use std::str::FromStr;
 
 use inquire::error::CustomUserError;
 use inquire::list_option::ListOption;
-use inquire::validator::{ErrorMessage, Validation};
+use inquire::validator::Validation;
 use inquire::{CustomType, MultiSelect, Select, Text};
 use serde_json::{Map, Value};
 
 use super::{Stop, TerminalError, stopped, style};
+use crate::client::ServerIdentity;
 use crate::client::accept_form;
-use crate::schema::{
-    NumberSchema, NumberType, PrimitiveSchema, Property, RequestedSchema, StringFormat,
-    StringSchema, TitledOption,
+use crate::client::answer::{
+    self, Choice, choices_of, count_rule, empty_selection, has_no_choices, item_bounds, label_of,
+    number_rules, number_value, picked_value, string_rules, text_value, unanswerable,
 };
+use crate::schema::{NumberSchema, PrimitiveSchema, Property, RequestedSchema, StringSchema};
 use crate::wire::ElicitResult;
 
 pub(super) fn render(
+    server: &ServerIdentity,
     message: &str,
     schema: &RequestedSchema,
 ) -> Result<ElicitResult, TerminalError> {
-    fill(message, schema).or_else(stopped)
+    fill(server, message, schema).or_else(stopped)
 }
 
-fn fill(message: &str, schema: &RequestedSchema) -> Result<ElicitResult, Stop> {
-    introduce(message, schema);
+const SEND: &str = "Send";
+const CHANGE: &str = "Change an answer";
+const DECLINE: &str = "Decline";
+const CANCEL: &str = "Cancel";
+
+fn fill(
+    server: &ServerIdentity,
+    message: &str,
+    schema: &RequestedSchema,
+) -> Result<ElicitResult, Stop> {
+    introduce(server, message, schema);
     let blockers: Vec<String> = schema
         .properties()
         .iter()
@@ -38,30 +50,39 @@ fn fill(message: &str, schema: &RequestedSchema) -> Result<ElicitResult, Stop> {
         for blocker in &blockers {
             eprintln!("  {blocker}");
         }
-        return match choose("Answer this form?", &["Decline", "Cancel"])? {
+        return match choose("Answer this form?", &[DECLINE, CANCEL])? {
             0 => Ok(ElicitResult::decline()),
             _ => Ok(ElicitResult::cancel()),
         };
     }
     if !schema.properties().is_empty() {
-        match choose(
-            "Answer this form?",
-            &["Fill in the form", "Decline", "Cancel"],
-        )? {
+        match choose("Answer this form?", &["Fill in the form", DECLINE, CANCEL])? {
             0 => {}
             1 => return Ok(ElicitResult::decline()),
             _ => return Ok(ElicitResult::cancel()),
         }
     }
     let mut content = Map::new();
-    let mut to_ask: Vec<&Property> = schema.properties().iter().collect();
+    for property in schema.properties() {
+        ask(property, &mut content)?;
+    }
+    // The spec's review: every answer shown back, any of them changed, before anything is sent.
+    let ending: &[&'static str] = if schema.properties().is_empty() {
+        &[SEND, DECLINE, CANCEL]
+    } else {
+        &[SEND, CHANGE, DECLINE, CANCEL]
+    };
     loop {
-        for property in &to_ask {
-            ask(property, &mut content)?;
-        }
-        match choose("Send your answers?", &["Send", "Decline", "Cancel"])? {
-            0 => {}
-            1 => return Ok(ElicitResult::decline()),
+        review(server, schema, &content);
+        match ending[choose("Send your answers?", ending)?] {
+            SEND => {}
+            CHANGE => {
+                if let Some(property) = pick_answer(schema, &content)? {
+                    ask(property, &mut content)?;
+                }
+                continue;
+            }
+            DECLINE => return Ok(ElicitResult::decline()),
             _ => return Ok(ElicitResult::cancel()),
         }
         // The fields were checked one by one; this adds the defaults of fields left empty and
@@ -76,19 +97,25 @@ fn fill(message: &str, schema: &RequestedSchema) -> Result<ElicitResult, Stop> {
                         .map_or(error.field(), label_of);
                     eprintln!("  {} {}", label, error.message());
                 }
-                to_ask = errors
+                for property in errors
                     .errors()
                     .iter()
                     .filter_map(|error| schema.property(error.field()))
-                    .collect();
+                {
+                    ask(property, &mut content)?;
+                }
             }
         }
     }
 }
 
-/// The server's message, the form's own title and description if it has them, and how the
-/// form works.
-fn introduce(message: &str, schema: &RequestedSchema) {
+/// Who asks, the server's message, the form's own title and description if it has them, and
+/// how the form works.
+fn introduce(server: &ServerIdentity, message: &str, schema: &RequestedSchema) {
+    eprintln!(
+        "{}",
+        style::server(format!("Form from the server {server}"))
+    );
     eprintln!("{}", style::heading(message));
     if let Some(title) = &schema.title {
         eprintln!("{}", style::heading(title));
@@ -103,39 +130,50 @@ fn introduce(message: &str, schema: &RequestedSchema) {
     };
     eprintln!(
         "{}",
-        style::dim(format!("{required}Esc or Ctrl-C cancels the whole form."))
+        style::dim(format!(
+            "{required}You review your answers before they are sent. \
+             Esc or Ctrl-C cancels the whole form."
+        ))
     );
 }
 
-/// Why a select offering no choices cannot be answered, if its empty answer fails the check.
-fn unanswerable(property: &Property) -> Option<String> {
-    if !property
-        .schema
-        .choices()
-        .is_some_and(|choices| choices.is_empty())
-    {
-        return None;
-    }
-    let alone = RequestedSchema::new(vec![property.clone()]);
-    match check(&alone, empty_selection(property).as_ref()) {
-        Validation::Valid => None,
-        Validation::Invalid(ErrorMessage::Custom(reason)) => {
-            Some(format!("{reason}, and it offers no choices"))
-        }
-        Validation::Invalid(ErrorMessage::Default) => {
-            Some(format!("{} offers no choices", label_of(property)))
-        }
+/// Every answer as it will be sent, under the name of the server it goes to.
+fn review(server: &ServerIdentity, schema: &RequestedSchema, content: &Map<String, Value>) {
+    eprintln!(
+        "{}",
+        style::heading(format!("Your answers, for the server {server}:"))
+    );
+    for property in schema.properties() {
+        eprintln!(
+            "  {}: {}",
+            label_of(property),
+            answer::shown(property, content.get(&*property.name))
+        );
     }
 }
 
-/// The answer of a select that offers no choices: nothing, or an empty list for a required
-/// multi-select.
-fn empty_selection(property: &Property) -> Option<Value> {
-    let multi = matches!(
-        property.schema,
-        PrimitiveSchema::MultiSelect(_) | PrimitiveSchema::TitledMultiSelect(_)
-    );
-    (multi && property.required).then(|| Value::Array(Vec::new()))
+/// The answer the user wants to change, or `None` to go back to the review.
+fn pick_answer<'s>(
+    schema: &'s RequestedSchema,
+    content: &Map<String, Value>,
+) -> Result<Option<&'s Property>, Stop> {
+    let mut entries: Vec<String> = schema
+        .properties()
+        .iter()
+        .map(|property| {
+            format!(
+                "{}: {}",
+                label_of(property),
+                answer::shown(property, content.get(&*property.name))
+            )
+        })
+        .collect();
+    entries.push("(back to the review)".to_owned());
+    let picked = Select::new("Which answer do you change?", entries)
+        .without_filtering()
+        .with_help_message("↑↓ to move, enter to pick")
+        .raw_prompt()?;
+    Ok(schema.properties().get(picked.index))
 }
 
 /// One of `choices`, by index.
@@ -151,10 +189,7 @@ fn choose(question: &str, choices: &[&'static str]) -> Result<usize, Stop> {
 /// answer (or its absence) in `content`.
 fn ask(property: &Property, content: &mut Map<String, Value>) -> Result<(), Stop> {
     let field = Field::new(property, content.get(&*property.name).cloned());
-    let no_choices = property
-        .schema
-        .choices()
-        .is_some_and(|choices| choices.is_empty());
+    let no_choices = has_no_choices(property);
     let answer = match &property.schema {
         // Nothing to pick from (and `unanswerable` found that acceptable): no prompt.
         _ if no_choices => {
@@ -181,10 +216,6 @@ fn ask(property: &Property, content: &mut Map<String, Value>) -> Result<(), Stop
     Ok(())
 }
 
-fn label_of(property: &Property) -> &str {
-    property.schema.title().unwrap_or(&property.name)
-}
-
 /// One property being asked: its prompt label, its help line, the value to start from, and a
 /// schema of this property alone for the shared validator.
 struct Field<'p> {
@@ -205,7 +236,7 @@ impl<'p> Field<'p> {
             } else {
                 label.to_owned()
             },
-            alone: RequestedSchema::new(vec![property.clone()]),
+            alone: answer::alone(property),
             start: current.or_else(|| property.schema.default_value()),
         }
     }
@@ -264,13 +295,7 @@ impl<'p> Field<'p> {
             Ok(match number_value(input, schema.kind) {
                 Ok(value) => self.check(value.as_ref()),
                 Err(()) => Validation::Invalid(
-                    format!(
-                        "{} must be {}, got \"{}\"",
-                        label_of(self.property),
-                        kind_name(schema.kind),
-                        input.trim()
-                    )
-                    .into(),
+                    answer::not_a_number(self.property, schema.kind, input).into(),
                 ),
             })
         };
@@ -334,11 +359,7 @@ impl<'p> Field<'p> {
     }
 
     fn multi_select(&self) -> Result<Option<Value>, Stop> {
-        let (min_items, max_items) = match &self.property.schema {
-            PrimitiveSchema::MultiSelect(s) => (s.min_items, s.max_items),
-            PrimitiveSchema::TitledMultiSelect(s) => (s.min_items, s.max_items),
-            _ => (None, None),
-        };
+        let (min_items, max_items) = item_bounds(&self.property.schema);
         let choices = choices_of(&self.property.schema);
         let ticked: Vec<usize> = match &self.start {
             Some(Value::Array(items)) => choices
@@ -364,7 +385,7 @@ impl<'p> Field<'p> {
         let alone = self.alone.clone();
         let required = self.property.required;
         let validator = move |picked: &[ListOption<&Choice>]| {
-            let values = picked.iter().map(|option| option.value.clone()).collect();
+            let values = picked.iter().map(|option| option.value);
             Ok::<_, CustomUserError>(check(&alone, picked_value(required, values).as_ref()))
         };
         let picked = MultiSelect::new(&self.prompt, choices.clone())
@@ -372,179 +393,16 @@ impl<'p> Field<'p> {
             .with_help_message(&help)
             .with_validator(validator)
             .prompt()?;
-        Ok(picked_value(self.property.required, picked))
+        Ok(picked_value(self.property.required, &picked))
     }
 }
 
 /// The crate's verdict on the value of the one property of `alone` (`None`: left empty), as
 /// the line to show with the prompt.
 fn check(alone: &RequestedSchema, value: Option<&Value>) -> Validation {
-    let Some(property) = alone.properties().first() else {
-        return Validation::Valid;
-    };
-    let mut content = Map::new();
-    if let Some(value) = value {
-        content.insert(property.name.to_string(), value.clone());
-    }
-    match alone.validate_content(&content) {
+    match answer::verdict(alone, value) {
         Ok(()) => Validation::Valid,
-        Err(errors) => Validation::Invalid(
-            errors
-                .errors()
-                .iter()
-                .map(|error| format!("{} {}", label_of(property), error.message()))
-                .collect::<Vec<_>>()
-                .join("; ")
-                .into(),
-        ),
-    }
-}
-
-/// The array of the ticked values; none ticked leaves an optional field out.
-fn picked_value(required: bool, picked: Vec<Choice>) -> Option<Value> {
-    let values: Vec<Value> = picked
-        .into_iter()
-        .filter_map(|choice| choice.value.map(Value::String))
-        .collect();
-    (required || !values.is_empty()).then_some(Value::Array(values))
-}
-
-/// A text answer: empty leaves the field out (a required field then reads as missing).
-fn text_value(input: &str) -> Option<Value> {
-    (!input.is_empty()).then(|| Value::String(input.to_owned()))
-}
-
-/// A number answer: empty leaves the field out; `Err` when the input is not a number. An
-/// integer field's `3.0` is sent as `3`.
-fn number_value(input: &str, kind: NumberType) -> Result<Option<Value>, ()> {
-    let input = input.trim();
-    if input.is_empty() {
-        return Ok(None);
-    }
-    if let Ok(integer) = input.parse::<i64>() {
-        return Ok(Some(Value::from(integer)));
-    }
-    if let Ok(integer) = input.parse::<u64>() {
-        return Ok(Some(Value::from(integer)));
-    }
-    let float = input.parse::<f64>().map_err(drop)?;
-    if !float.is_finite() {
-        return Err(());
-    }
-    // Below 2^53 a whole double is exactly an integer.
-    if kind == NumberType::Integer && float.fract() == 0.0 && float.abs() < 9_007_199_254_740_992.0
-    {
-        return Ok(Some(Value::from(float as i64)));
-    }
-    Ok(serde_json::Number::from_f64(float).map(Value::Number))
-}
-
-fn kind_name(kind: NumberType) -> &'static str {
-    match kind {
-        NumberType::Integer => "a whole number",
-        NumberType::Number => "a number",
-    }
-}
-
-fn string_rules(schema: &StringSchema) -> Vec<String> {
-    let mut rules = Vec::new();
-    match (schema.min_length, schema.max_length) {
-        (Some(min), Some(max)) => rules.push(format!("{min} to {max} characters")),
-        (Some(min), None) => rules.push(format!("at least {min} characters")),
-        (None, Some(max)) => rules.push(format!("at most {max} characters")),
-        (None, None) => {}
-    }
-    if let Some(format) = schema.format {
-        rules.push(
-            match format {
-                StringFormat::Email => "an email address",
-                StringFormat::Uri => "an absolute URI, like https://example.com/",
-                StringFormat::Date => "a date, YYYY-MM-DD",
-                StringFormat::DateTime => "a date and time, like 2024-02-29T12:00:00Z",
-            }
-            .to_owned(),
-        );
-    }
-    if let Some(pattern) = &schema.pattern {
-        rules.push(format!("matching {pattern}"));
-    }
-    rules
-}
-
-fn number_rules(schema: &NumberSchema) -> Vec<String> {
-    let kind = kind_name(schema.kind);
-    vec![match (schema.minimum, schema.maximum) {
-        (Some(min), Some(max)) => format!("{kind} from {min} to {max}"),
-        (Some(min), None) => format!("{kind}, at least {min}"),
-        (None, Some(max)) => format!("{kind}, at most {max}"),
-        (None, None) => kind.to_owned(),
-    }]
-}
-
-fn count_rule(min_items: Option<u64>, max_items: Option<u64>) -> Option<String> {
-    match (min_items, max_items) {
-        (Some(min), Some(max)) => Some(format!("tick {min} to {max}")),
-        (Some(min), None) => Some(format!("tick at least {min}")),
-        (None, Some(max)) => Some(format!("tick at most {max}")),
-        (None, None) => None,
-    }
-}
-
-/// One entry of a select: the value sent, shown by its title.
-#[derive(Clone, Debug)]
-struct Choice {
-    /// `None` for the entry that leaves an optional field empty.
-    value: Option<String>,
-    title: String,
-}
-
-impl Choice {
-    fn leave_empty() -> Self {
-        Choice {
-            value: None,
-            title: "(leave empty)".to_owned(),
-        }
-    }
-
-    fn plain(value: &str) -> Self {
-        Choice {
-            value: Some(value.to_owned()),
-            title: value.to_owned(),
-        }
-    }
-
-    fn titled(option: &TitledOption) -> Self {
-        Choice {
-            value: Some(option.value.to_string()),
-            title: option.title.to_string(),
-        }
-    }
-}
-
-impl fmt::Display for Choice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.title)
-    }
-}
-
-/// The choices of a select, each under its title: `oneOf`/`anyOf` titles, the legacy
-/// `enumNames` (by position), or the value itself.
-fn choices_of(schema: &PrimitiveSchema) -> Vec<Choice> {
-    match schema {
-        PrimitiveSchema::SingleSelect(s) => s.values.iter().map(|v| Choice::plain(v)).collect(),
-        PrimitiveSchema::MultiSelect(s) => s.values.iter().map(|v| Choice::plain(v)).collect(),
-        PrimitiveSchema::TitledSingleSelect(s) => s.options.iter().map(Choice::titled).collect(),
-        PrimitiveSchema::TitledMultiSelect(s) => s.options.iter().map(Choice::titled).collect(),
-        PrimitiveSchema::LegacyTitled(s) => s
-            .values
-            .iter()
-            .enumerate()
-            .map(|(index, value)| Choice {
-                value: Some(value.to_string()),
-                title: s.names.get(index).unwrap_or(value).to_string(),
-            })
-            .collect(),
-        _ => Vec::new(),
+        Err(reason) => Validation::Invalid(reason.into()),
     }
 }
 
@@ -572,93 +430,5 @@ impl fmt::Display for YesNo {
             Some(false) => "No",
             None => "(left empty)",
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_parse_exactly_and_integers_lose_a_zero_fraction() {
-        assert_eq!(
-            number_value(" 42 ", NumberType::Integer),
-            Ok(Some(Value::from(42)))
-        );
-        assert_eq!(
-            number_value("3.0", NumberType::Integer),
-            Ok(Some(Value::from(3)))
-        );
-        assert_eq!(
-            number_value("3.0", NumberType::Number),
-            Ok(Some(Value::from(3.0)))
-        );
-        assert_eq!(
-            number_value("2.5", NumberType::Integer),
-            Ok(Some(Value::from(2.5)))
-        );
-        assert_eq!(number_value("", NumberType::Number), Ok(None));
-        assert_eq!(number_value("inf", NumberType::Number), Err(()));
-        assert_eq!(number_value("two", NumberType::Number), Err(()));
-    }
-
-    #[test]
-    fn legacy_enum_names_title_the_choices() {
-        let schema: RequestedSchema = serde_json::from_str(
-            r#"{"type":"object","properties":{"size":{"type":"string","enum":["s","m"],
-            "enumNames":["Small","Medium"]}}}"#,
-        )
-        .unwrap();
-        let titles: Vec<String> = choices_of(&schema.properties()[0].schema)
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-        assert_eq!(titles, ["Small", "Medium"]);
-    }
-
-    #[test]
-    fn a_field_is_judged_by_the_shared_validator() {
-        let schema: RequestedSchema = serde_json::from_str(
-            r#"{"type":"object","properties":{"name":{"type":"string","title":"Name",
-            "minLength":3}},"required":["name"]}"#,
-        )
-        .unwrap();
-        let field = Field::new(&schema.properties()[0], None);
-        assert!(matches!(
-            field.check(Some(&Value::from("Ada"))),
-            Validation::Valid
-        ));
-        let Validation::Invalid(ErrorMessage::Custom(message)) =
-            field.check(Some(&Value::from("Al")))
-        else {
-            panic!("too short passed")
-        };
-        assert_eq!(message, "Name must be at least 3 characters long, got 2");
-        let Validation::Invalid(ErrorMessage::Custom(missing)) = field.check(None) else {
-            panic!("missing passed")
-        };
-        assert_eq!(missing, "Name is required");
-    }
-
-    #[test]
-    fn a_required_select_without_choices_cannot_be_answered() {
-        let schema: RequestedSchema = serde_json::from_str(
-            r#"{"type":"object","properties":{
-            "size":{"type":"string","title":"Size","enum":[]},
-            "tags":{"type":"array","items":{"type":"string","enum":[]}},
-            "picks":{"type":"array","minItems":1,"items":{"type":"string","enum":[]}},
-            "note":{"type":"string","enum":[]}},"required":["size","tags","picks"]}"#,
-        )
-        .unwrap();
-        let verdicts: Vec<Option<String>> = schema.properties().iter().map(unanswerable).collect();
-        assert_eq!(
-            verdicts,
-            [
-                Some("Size is required, and it offers no choices".to_owned()),
-                None,
-                Some("picks needs at least 1 selected, got 0, and it offers no choices".to_owned()),
-                None,
-            ]
-        );
     }
 }

@@ -22,6 +22,11 @@ pub(super) fn heading(text: impl Display) -> String {
     styled(text, "\x1b[1m")
 }
 
+/// The server's identity: who is asking is the first thing read.
+pub(super) fn server(text: impl Display) -> String {
+    styled(text, "\x1b[1;35m")
+}
+
 /// The registrable domain: whoever owns it controls the page, so it stands out.
 pub(super) fn domain(text: impl Display) -> String {
     styled(text, "\x1b[1;4;36m")
