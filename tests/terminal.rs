@@ -775,7 +775,13 @@ fn terminal_client_books_a_room_by_keystrokes() {
         "the server's serverInfo names it:\n{opening}"
     );
     fill_in(&screen);
-    screen.answer("Check-in date *", "2026-12-24");
+    // The server fills in today's date at run time; the user types another over it.
+    let today = time::OffsetDateTime::now_utc().date().to_string();
+    let date = screen.wait_for("Check-in date *");
+    assert!(date.contains(&today), "today's date is filled in:\n{date}");
+    screen.press(&["BSpace"; 10]);
+    screen.type_text("2026-12-24");
+    screen.press(&["Enter"]);
     // The fields come in the form's declaration order (the feature `rmcp` keeps it on the wire).
     // Nights: 2 instead of the default 1.
     screen.wait_for("Nights");

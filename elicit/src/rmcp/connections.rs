@@ -15,7 +15,7 @@ use crate::wire::ElicitationCompleteNotification;
 /// elicitation's notification goes to the connection that started it and to no other.
 ///
 /// Register each session's peer when it starts, under the connection id the tracker's
-/// [`Initiator`]s name; remove it when it ends.
+/// [`Initiator`](crate::server::Initiator)s name; remove it when it ends.
 #[derive(Default)]
 pub struct ConnectionPeers {
     peers: Mutex<HashMap<ConnectionId, Peer<RoleServer>>>,

@@ -488,7 +488,7 @@ pub trait ElicitPeer: sealed::Session + Sync {
     /// sent. On decline or cancel, or if sending fails, the elicitation is discarded from the
     /// tracker; on consent it stays pending until the tracker completes it (send the
     /// notification with [`notify_elicitation_complete`](Self::notify_elicitation_complete) or
-    /// [`ConnectionPeers::notify`]).
+    /// [`ConnectionPeers::notify`](crate::rmcp::ConnectionPeers::notify)).
     ///
     /// On a `Peer<RoleServer>`, rmcp's own inherent `elicit_url` (untracked, unchecked URL)
     /// takes precedence in method syntax: call this one as `ElicitPeer::elicit_url(&peer, ..)`.
