@@ -45,11 +45,15 @@ mod links;
 mod policy;
 #[cfg(feature = "redis")]
 mod redis_store;
+mod replay;
 mod store_error;
 #[cfg(feature = "url-mode")]
 mod tracker;
 
 pub use identity::{ConnectionId, EmptyUserIdError, Initiator, UserId};
+#[cfg_attr(not(feature = "rmcp"), allow(unused_imports))]
+pub(crate) use replay::InProcess;
+pub use replay::ReplayGuard;
 pub use store_error::StoreError;
 
 pub use links::{LinkInForm, links_in_form};

@@ -111,6 +111,5 @@ pub use peer::{ElicitError, ElicitPeer};
 #[cfg(feature = "url-mode")]
 pub use rounds::UrlOutcome;
 pub use rounds::{
-    Ask, FormAsk, MISSING_REQUIRED_CLIENT_CAPABILITY, ReplayGuard, RequestStateSeal, Rounds,
-    SealKeyError,
+    Ask, FormAsk, MISSING_REQUIRED_CLIENT_CAPABILITY, RequestStateSeal, Rounds, SealKeyError,
 };

@@ -30,7 +30,6 @@ mod url;
 
 pub use ask::{Ask, FormAsk};
 use ask::{Flow, Run};
-pub use replay::ReplayGuard;
 use seal::{Call, SealedState, binding, nonce};
 pub use seal::{RequestStateSeal, SealKeyError};
 #[cfg(feature = "url-mode")]

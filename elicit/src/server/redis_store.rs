@@ -205,7 +205,6 @@ impl RedisStore {
     }
 
     /// The record that a single-use `requestState` was opened.
-    #[cfg(feature = "rmcp")]
     fn opened_state_key(&self, nonce: &str) -> String {
         format!("{}:s:{}", self.prefix, sha256_hex(nonce))
     }
@@ -392,9 +391,7 @@ impl ElicitationStore for RedisStore {
 
 /// Single-use `requestState` across replicas: `SET NX` records a state's nonce, so of any
 /// number of replicas opening one state, one does; the record expires with the state.
-#[cfg(feature = "rmcp")]
-#[cfg_attr(docsrs, doc(cfg(feature = "rmcp")))]
-impl crate::rmcp::ReplayGuard for RedisStore {
+impl crate::server::ReplayGuard for RedisStore {
     async fn first_open(&self, nonce: &str, until: SystemTime) -> Result<bool, StoreError> {
         // At least 1 ms: PX refuses 0.
         let ttl_ms = millis(until)?

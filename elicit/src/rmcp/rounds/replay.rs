@@ -1,43 +1,12 @@
-//! Single-use `requestState`: where the states already opened are recorded. In this process by
-//! default; in a store every replica shares (such as `RedisStore`) when retries may reach
-//! another replica than the one that sealed the state.
+//! Single-use `requestState`: the seal's handle on the record of opened states
+//! ([`ReplayGuard`], in `server`).
 
-use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::time::SystemTime;
 
-use crate::server::StoreError;
-
-/// Records which sealed states were opened, so that each opens once: the record a
-/// [`RequestStateSeal::single_use_in`](super::RequestStateSeal::single_use_in) keeps.
-///
-/// `first_open` must be atomic across every process sharing the record: of two concurrent
-/// calls for one nonce, exactly one gets `true`. `RedisStore` (feature `redis`) implements it
-/// with `SET NX`, so a state opened on one replica is refused on every other.
-pub trait ReplayGuard: Send + Sync + 'static {
-    /// Records `nonce` (a state's random id) as opened, remembered until `until` (when the
-    /// state expires anyway); `true` if it was not recorded before.
-    fn first_open(
-        &self,
-        nonce: &str,
-        until: SystemTime,
-    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
-}
-
-/// The record of one process: nonces with the time they can be forgotten.
-#[derive(Default)]
-pub(super) struct InProcess(Mutex<HashMap<String, SystemTime>>);
-
-impl ReplayGuard for InProcess {
-    async fn first_open(&self, nonce: &str, until: SystemTime) -> Result<bool, StoreError> {
-        let now = SystemTime::now();
-        let mut opened = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        opened.retain(|_, forget_at| *forget_at > now);
-        Ok(opened.insert(nonce.to_owned(), until).is_none())
-    }
-}
+use crate::server::{ReplayGuard, StoreError};
 
 type Opening<'a> = Pin<Box<dyn Future<Output = Result<bool, StoreError>> + Send + 'a>>;
 

@@ -11,8 +11,9 @@ use ::rmcp::model as sdk;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::replay::{self, ReplayGuard};
+use super::replay;
 use crate::server::UserId;
+use crate::server::{InProcess, ReplayGuard};
 
 /// Seals and opens the `requestState` of the input-required flow.
 ///
@@ -185,7 +186,7 @@ impl RequestStateSeal {
     /// in this process (clones of the seal share it), until the states expire. Replicas behind
     /// a load balancer share one record with [`single_use_in`](Self::single_use_in) instead.
     pub fn single_use(mut self) -> Self {
-        self.used = Some(replay::Guard(Arc::new(replay::InProcess::default())));
+        self.used = Some(replay::Guard(Arc::new(InProcess::default())));
         self
     }
 
