@@ -1,0 +1,322 @@
+//! What a 2026-07-28 round costs through `Ask`, next to an rmcp tool that answers the same form
+//! by hand, in the same run, over the same in-memory duplex.
+//!
+//! - `round`: the retry that completes a one-form call: the request carries the answer and the
+//!   `requestState` of the first round. Through `Ask` (`Rounds` wrapping a `#[tool]` router) the
+//!   server opens and verifies the state, replays the method, parses the answer with the
+//!   derived parser (every rule checked) and completes. By hand, a `#[tool]` with rmcp's own
+//!   `InputResponses` and `RequestState` extractors opens the state with rmcp's
+//!   `RequestStateCodec` (bound to the tool) and deserializes the answer with serde, unchecked.
+//! - `flow/N`: a whole call that asks N forms one after the other (N rounds and the final
+//!   retry), rmcp's client answering each round and retrying, as it does.
+//!
+//! Run with `cargo bench --bench rounds`; after criterion's report it prints the ratio of the
+//! round and the cost of each flow per round, read back from criterion's estimates of this run.
+
+#[path = "common/mod.rs"]
+mod common;
+
+use criterion::{Criterion, criterion_group};
+use elicit_mcp::client::accept_form;
+use elicit_mcp::rmcp::{Ask, RequestStateSeal, Rounds};
+use elicit_mcp::{Elicit, ElicitOutcome, ElicitRequestParams};
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::{InputResponses, RequestState};
+use rmcp::model as sdk;
+use rmcp::service::{RequestContext, RoleClient, RunningService, serve_directly};
+use rmcp::{ClientHandler, ServerHandler, tool, tool_handler, tool_router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+const KEY: &[u8] = b"a-bench-key-of-at-least-32-bytes!!";
+
+#[derive(Elicit, Debug)]
+#[elicit(message = "Book a table", key = "booking")]
+#[allow(dead_code)]
+struct Booking {
+    #[elicit(min_length = 1, max_length = 40)]
+    name: String,
+    #[elicit(format = "date")]
+    date: String,
+    #[elicit(minimum = 1, maximum = 12, default = 2)]
+    guests: u8,
+}
+
+/// The same form as serde reads it, unchecked.
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct BookingByHand {
+    name: String,
+    date: String,
+    guests: Option<u8>,
+}
+
+#[derive(Elicit, Debug)]
+#[allow(dead_code)]
+struct Step {
+    #[elicit(min_length = 1)]
+    answer: String,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Through `Ask`
+
+#[derive(Clone)]
+struct WithAsk {
+    tool_router: ToolRouter<WithAsk>,
+}
+
+#[tool_router]
+impl WithAsk {
+    #[tool(description = "Books a table")]
+    async fn book(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+        let reply = match ask.form::<Booking>().await? {
+            ElicitOutcome::Accepted(booking) => format!("booked for {}", booking.name),
+            _ => "no booking".to_owned(),
+        };
+        Ok(sdk::CallToolResult::success(vec![sdk::ContentBlock::text(
+            reply,
+        )]))
+    }
+
+    #[tool(description = "Asks `steps` forms one after the other")]
+    async fn steps(
+        &self,
+        rmcp::handler::server::wrapper::Parameters(Steps { steps }): rmcp::handler::server::wrapper::Parameters<Steps>,
+        ask: Ask,
+    ) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+        for step in 0..steps {
+            ask.form_with::<Step>(format!("step {step}")).await?;
+        }
+        Ok(sdk::CallToolResult::success(vec![sdk::ContentBlock::text(
+            "done",
+        )]))
+    }
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+struct Steps {
+    steps: u32,
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for WithAsk {}
+
+// ---------------------------------------------------------------------------------------------
+// By hand, with rmcp alone
+
+#[derive(Clone)]
+struct ByHand {
+    tool_router: ToolRouter<ByHand>,
+    codec: sdk::RequestStateCodec,
+}
+
+#[tool_router]
+impl ByHand {
+    #[tool(description = "Books a table")]
+    async fn book(
+        &self,
+        InputResponses(responses): InputResponses,
+        RequestState(state): RequestState,
+    ) -> Result<sdk::CallToolResponse, sdk::ErrorData> {
+        let refused = || sdk::ErrorData::invalid_params("requestState is invalid", None);
+        let answer = match (responses.as_ref().and_then(|r| r.get("booking")), state) {
+            (Some(answer), Some(state)) => {
+                let _: Value = self
+                    .codec
+                    .open_json_with(&state, b"book")
+                    .map_err(|_| refused())?;
+                answer.clone()
+            }
+            _ => {
+                let schema: sdk::ElicitationSchema = serde_json::from_value(json!({
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string", "minLength": 1, "maxLength": 40},
+                        "date": {"type": "string", "format": "date"},
+                        "guests": {"type": "integer", "minimum": 1, "maximum": 12, "default": 2}
+                    },
+                    "required": ["name", "date"]
+                }))
+                .map_err(|e| sdk::ErrorData::internal_error(e.to_string(), None))?;
+                let params = sdk::ElicitRequestParams::FormElicitationParams {
+                    meta: None,
+                    message: "Book a table".to_owned(),
+                    requested_schema: schema,
+                };
+                let request = sdk::InputRequest::Elicitation(sdk::ElicitRequest::new(params));
+                let requests = sdk::InputRequests::from([("booking".to_owned(), request)]);
+                let options = sdk::SealOptions::new().associated_data(b"book");
+                let sealed = self
+                    .codec
+                    .seal_json_with(&json!({}), &options)
+                    .map_err(|e| sdk::ErrorData::internal_error(e.to_string(), None))?;
+                return Ok(sdk::InputRequiredResult::new(Some(requests), Some(sealed)).into());
+            }
+        };
+        let booking: BookingByHand = serde_json::from_value(answer["content"].clone())
+            .map_err(|e| sdk::ErrorData::invalid_params(e.to_string(), None))?;
+        Ok(
+            sdk::CallToolResult::success(vec![sdk::ContentBlock::text(format!(
+                "booked for {}",
+                booking.name
+            ))])
+            .into(),
+        )
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for ByHand {}
+
+// ---------------------------------------------------------------------------------------------
+// The client: fills every form from its defaults and a fixed answer
+
+#[derive(Clone)]
+struct Answering;
+
+impl ClientHandler for Answering {
+    fn get_info(&self) -> sdk::ClientConfig {
+        let mut capabilities = sdk::ClientCapabilities::default();
+        capabilities.elicitation = Some(sdk::ElicitationCapability::default());
+        sdk::ClientConfig::new(capabilities, sdk::Implementation::new("bench-client", "0"))
+            .with_protocol_version(sdk::ProtocolVersion::V_2026_07_28)
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: sdk::ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<sdk::ElicitResult, sdk::ErrorData> {
+        let ElicitRequestParams::Form(form) = ElicitRequestParams::try_from(&request)? else {
+            return Err(sdk::ErrorData::invalid_params("not a form", None));
+        };
+        let content = json!({"name": "Ada", "date": "2025-12-24", "answer": "yes"});
+        let mut content = content.as_object().cloned().unwrap_or_default();
+        content.retain(|name, _| form.requested_schema.property(name).is_some());
+        let result = accept_form(&form.requested_schema, content)
+            .map_err(|e| sdk::ErrorData::invalid_params(e.to_string(), None))?;
+        Ok(sdk::ElicitResult::from(&result))
+    }
+}
+
+/// `server` and the answering client on 2026-07-28 over an in-memory duplex (no handshake on
+/// that revision: each end starts knowing the other).
+fn connect<S: ServerHandler>(server: S) -> RunningService<RoleClient, Answering> {
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    let mut client_info = Answering.get_info();
+    client_info.protocol_version = sdk::ProtocolVersion::V_2026_07_28;
+    let mut server_info = server.get_info();
+    server_info.protocol_version = sdk::ProtocolVersion::V_2026_07_28;
+    let running = serve_directly(server, server_io, Some(client_info));
+    tokio::spawn(async move {
+        let _ = running.waiting().await;
+    });
+    serve_directly(Answering, client_io, Some(server_info.into()))
+}
+
+fn retry_of(first: sdk::CallToolResponse) -> sdk::CallToolRequestParams {
+    let sdk::CallToolResponse::InputRequired(first) = first else {
+        panic!("the first round asks for input: {first:?}");
+    };
+    let answer = json!({"action": "accept", "content": {"name": "Ada", "date": "2025-12-24"}});
+    sdk::CallToolRequestParams::new("book")
+        .with_input_responses(sdk::InputResponses::from([("booking".to_owned(), answer)]))
+        .with_request_state(first.request_state.expect("a sealed state"))
+}
+
+fn completed(response: &sdk::CallToolResponse) -> bool {
+    matches!(response, sdk::CallToolResponse::Complete(result) if result.is_error != Some(true))
+}
+
+fn benches(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    let _entered = runtime.enter();
+    let seal = RequestStateSeal::from_keyring("bench", [("bench", KEY)]).expect("a good key");
+    let rounds = Rounds::new(seal);
+    let with_ask = connect(WithAsk {
+        tool_router: rounds.tools(WithAsk::tool_router()),
+    });
+    let by_hand = connect(ByHand {
+        tool_router: ByHand::tool_router(),
+        codec: sdk::RequestStateCodec::try_new(KEY.to_vec()).expect("a good key"),
+    });
+
+    // The retry of each, from its own first round; both must complete, or the bench compares
+    // failures.
+    let first = |client: &RunningService<RoleClient, Answering>| {
+        runtime
+            .block_on(client.call_tool_once(sdk::CallToolRequestParams::new("book")))
+            .expect("the first round is answered")
+    };
+    let ours = retry_of(first(&with_ask));
+    let theirs = retry_of(first(&by_hand));
+    let once = |client: &RunningService<RoleClient, Answering>,
+                request: &sdk::CallToolRequestParams| {
+        runtime
+            .block_on(client.call_tool_once(request.clone()))
+            .expect("the retry is answered")
+    };
+    assert!(completed(&once(&with_ask, &ours)), "Ask did not complete");
+    assert!(
+        completed(&once(&by_hand, &theirs)),
+        "by hand did not complete"
+    );
+
+    let mut group = c.benchmark_group("round");
+    group.bench_function("ask", |b| b.iter(|| once(&with_ask, &ours)));
+    group.bench_function("by_hand", |b| b.iter(|| once(&by_hand, &theirs)));
+    group.finish();
+
+    let mut group = c.benchmark_group("flow");
+    for steps in 1..=MOST_STEPS {
+        let request = sdk::CallToolRequestParams::new("steps").with_arguments(
+            json!({"steps": steps})
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
+        );
+        let done = runtime
+            .block_on(with_ask.call_tool(request.clone()))
+            .expect("the flow completes");
+        assert_eq!(done.is_error, None, "{done:?}");
+        group.bench_function(steps.to_string(), |b| {
+            b.iter(|| runtime.block_on(with_ask.call_tool(request.clone())))
+        });
+    }
+    group.finish();
+}
+
+const MOST_STEPS: u32 = 5;
+
+criterion_group!(group, benches);
+
+fn main() {
+    group();
+    criterion::Criterion::default()
+        .configure_from_args()
+        .final_summary();
+    if let Some((ours, theirs)) = common::typical_pair("round", "ask", "by_hand") {
+        println!("\nratio of this run (typical times as criterion reports them):");
+        println!(
+            "  one 2026-07-28 round, Ask / by hand = {:.2}x ({:.1} us vs {:.1} us)",
+            ours / theirs,
+            ours / 1000.0,
+            theirs / 1000.0
+        );
+    }
+    println!("a flow of N forms, asked one after the other (N rounds and the final retry):");
+    for steps in 1..=MOST_STEPS {
+        if let Some(ns) = common::typical_ns("flow", &steps.to_string()) {
+            println!(
+                "  N = {steps}: {:.1} us, {:.1} us per request",
+                ns / 1000.0,
+                ns / 1000.0 / f64::from(steps + 1)
+            );
+        }
+    }
+}
