@@ -399,11 +399,11 @@ impl ElicitValue for f32 {
     // f32 holds less than a JSON number: bounded by ±f32::MAX so nothing overflows to infinity.
     // The texts are serde_json's (zmij's), exponent sign included.
     const KIND: Kind = Kind::Number {
-        minimum: Some(Number::__from_f64_text(
+        minimum: Some(Number::from_f64_text(
             f32::MIN as f64,
             "-3.4028234663852886e+38",
         )),
-        maximum: Some(Number::__from_f64_text(
+        maximum: Some(Number::from_f64_text(
             f32::MAX as f64,
             "3.4028234663852886e+38",
         )),

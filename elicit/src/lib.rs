@@ -14,6 +14,7 @@ mod field;
 mod format;
 #[cfg(feature = "url-mode")]
 mod host;
+mod json_schema;
 mod number;
 mod read;
 pub mod schema;
@@ -25,10 +26,6 @@ mod wire;
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
-
-#[doc(hidden)]
-#[path = "json_schema.rs"]
-pub mod __json_schema;
 
 #[cfg(feature = "rmcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rmcp")))]

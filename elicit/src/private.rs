@@ -31,6 +31,15 @@ pub use crate::schema::{Number, Property, RequestedSchema, StringFormat, Text, T
 
 pub use std::borrow::Cow::Borrowed;
 
+/// The `schemars` impls' helpers, for the expansion of `__impl_json_schema!`.
+#[cfg(feature = "schemars")]
+pub use crate::json_schema::with_schemars as json_schema;
+
+/// A float literal of an attribute, with the JSON text the derive computed for it.
+pub const fn float(value: f64, text: &'static str) -> Number {
+    Number::from_f64_text(value, text)
+}
+
 /// A field's `default`, as the derive read it from the attribute.
 #[derive(Clone, Copy)]
 pub enum DefaultValue {
