@@ -87,6 +87,14 @@ pub use wire::{
 /// evaluation: calling them allocates nothing and serializes nothing. A generic type's schema
 /// cannot live in a `static`, so it is built from the same constant on first use per
 /// instantiation, cached for the life of the process, and returned from the cache afterwards.
+// A newtype or a choice enum with the derive is the likeliest type to be asked for as a form by
+// mistake: it has `#[derive(Elicit)]` but is a field type, so the error says so.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an elicitation form",
+    label = "not a form: a form is a struct with named fields and #[derive(Elicit)]",
+    note = "#[derive(Elicit)] on a tuple struct of one field makes a newtype, and on a unit-only enum a choice: both are field types, asked for as a field of a form, not on their own",
+    note = "to ask for one value, ask for a form with one named field of its type, e.g. `struct Answer {{ value: {Self} }}` with #[derive(Elicit)]"
+)]
 pub trait Elicit: Sized {
     /// The `requestedSchema` of this form.
     fn requested_schema() -> &'static RequestedSchema;
@@ -148,9 +156,10 @@ pub trait Elicit: Sized {
 /// assert_eq!(<Nickname as HasMessage>::MESSAGE, "Pick a nickname");
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` has no `#[elicit(message = \"..\")]`",
-    label = "this form has no default message",
-    note = "add `#[elicit(message = \"..\")]` to the struct, or call `form_request_with(message)`"
+    message = "`{Self}` is not a form with `#[elicit(message = \"..\")]`",
+    label = "no default message for `{Self}`",
+    note = "on a form (a struct with named fields and #[derive(Elicit)]): add `#[elicit(message = \"..\")]` to the struct, or call `form_request_with(message)`",
+    note = "#[derive(Elicit)] on a tuple struct of one field makes a newtype, and on a unit-only enum a choice: both are field types and take no message; to ask for one value, ask for a form with one named field of its type, e.g. `struct Answer {{ value: {Self} }}`"
 )]
 pub trait HasMessage: Elicit {
     /// The message.
