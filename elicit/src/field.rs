@@ -118,7 +118,7 @@ pub struct Choices {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the type of an elicitation form field",
     label = "no form-schema mapping for `{Self}`",
-    note = "the requestedSchema of form-mode elicitation is flat: a field is a String, bool, integer, f32/f64, a unit-only enum with #[derive(Elicit)], or a Vec/BTreeSet/HashSet of such an enum (a multi-select), optionally wrapped in one Option",
+    note = "the requestedSchema of form-mode elicitation is flat: a field is a String, bool, integer, f32/f64, elicit_mcp::Email, a date, time or URL of chrono, time, jiff or url (with the elicit-mcp feature of that crate's name), a unit-only enum with #[derive(Elicit)], a Vec/BTreeSet/HashSet of such an enum (a multi-select), or a newtype of one of these (a tuple struct of one field with #[derive(Elicit)]), optionally wrapped in one Option",
     note = "give each part of a nested struct, map or tuple its own field, or ask for it in a separate elicitation; for a list of free values, ask for one String, or list the choices in an enum"
 )]
 pub trait ElicitValue: Sized {
@@ -153,7 +153,7 @@ pub trait ElicitValue: Sized {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the type of an elicitation form field",
     label = "no form-schema mapping for `{Self}`",
-    note = "the requestedSchema of form-mode elicitation is flat: a field is a String, bool, integer, f32/f64, a unit-only enum with #[derive(Elicit)], or a Vec/BTreeSet/HashSet of such an enum (a multi-select), optionally wrapped in one Option",
+    note = "the requestedSchema of form-mode elicitation is flat: a field is a String, bool, integer, f32/f64, elicit_mcp::Email, a date, time or URL of chrono, time, jiff or url (with the elicit-mcp feature of that crate's name), a unit-only enum with #[derive(Elicit)], a Vec/BTreeSet/HashSet of such an enum (a multi-select), or a newtype of one of these (a tuple struct of one field with #[derive(Elicit)]), optionally wrapped in one Option",
     note = "give each part of a nested struct, map or tuple its own field, or ask for it in a separate elicitation; for a list of free values, ask for one String, or list the choices in an enum"
 )]
 pub trait ElicitField: Sized {
