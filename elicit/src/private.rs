@@ -17,7 +17,7 @@ pub use serde_json::{Map, Value};
 use crate::error::Problem;
 use crate::field::ElicitChoice;
 pub use crate::field::{
-    Choices, Kind, MultiSelectField, Newtype, NumberField, StringField, StringRules,
+    Choices, DerivedField, Kind, MultiSelectField, Newtype, NumberField, StringField, StringRules,
 };
 use crate::number::MAX_SAFE_INTEGER;
 pub use crate::read::{DefaultText, Errors, Pattern, default_matches, field};
