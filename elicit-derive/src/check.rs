@@ -104,19 +104,19 @@ fn check_newtype_keys(cx: &Ctxt, newtype: &Newtype) {
         }
     }
     let container = &newtype.attrs.container;
+    let ident = &newtype.input.ident;
     for (key, tokens) in container.set_keys() {
-        let applies_to = match key {
-            "message" => "a form (a struct with named fields)",
-            "key" => "a form (a struct with named fields), whose input it names",
-            "rename_all" => "a form or a choice enum, whose fields or variants it renames",
+        let message = match key {
+            // A one-field tuple struct may be meant as a form of one question; say what it is
+            // instead, and how to ask for its one value.
+            "message" => format!(
+                "`message` applies to a form (a struct with named fields), not to a newtype: a tuple struct of one field with #[derive(Elicit)] is a field type, asked for as a field of a form; to ask for one value on its own, put the message on a form with one named field of this type, e.g. `struct Answer {{ value: {ident} }}`"
+            ),
+            "key" => "`key` applies to a form (a struct with named fields), whose input it names, not to a newtype (a tuple struct of one field)".to_owned(),
+            "rename_all" => "`rename_all` applies to a form or a choice enum, whose fields or variants it renames, not to a newtype (a tuple struct of one field)".to_owned(),
             _ => continue,
         };
-        cx.error_spanned_by(
-            tokens,
-            format!(
-                "`{key}` applies to {applies_to}, not to a newtype (a tuple struct of one field)"
-            ),
-        );
+        cx.error_spanned_by(tokens, message);
     }
 }
 

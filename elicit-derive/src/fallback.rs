@@ -28,7 +28,10 @@ pub fn fallback_form(form: &Form) -> TokenStream {
         let mut field_checks = quote!(let _ = <#ty as #krate::ElicitField>::OPTIONAL;);
         if field.clean {
             field_checks.extend(type_checks(&krate, field.ty, &field.attrs));
-            field_checks.extend(typed_default(&krate, field));
+            // In a closure: the constant only type-checks it, and a string default's
+            // conversion is not a `const fn`.
+            let typed = typed_default(&krate, field);
+            field_checks.extend(quote!(let _ = || { #typed };));
         }
         checks.extend(quote!(const _: () = { #field_checks };));
     }

@@ -36,7 +36,7 @@ pub fn number(krate: &TokenStream, value: NumValue) -> TokenStream {
         NumValue::Float(f) => {
             let text = zmij::Buffer::new().format_finite(f).to_owned();
             let lit = Literal::f64_suffixed(f);
-            quote!(#krate::__private::Number::__from_f64_text(#lit, #text))
+            quote!(#krate::__private::float(#lit, #text))
         }
     }
 }

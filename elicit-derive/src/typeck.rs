@@ -14,7 +14,9 @@ use crate::format;
 use crate::respan::respan;
 
 /// `let __elicit_default: <T as ElicitField>::DefaultLiteral = <the default>;`, so a default of
-/// the wrong type is a type mismatch on the user's literal, "expected due to" the field's type.
+/// the wrong type is a type mismatch on the user's literal, "expected due to" the field's type; a
+/// string default goes through `StrDefault`, whose error says what the default should be. For a
+/// function body, not a constant.
 pub fn typed_default(krate: &TokenStream, field: &Field) -> TokenStream {
     let Some(default) = field.attrs.default.get() else {
         return TokenStream::new();
@@ -22,6 +24,16 @@ pub fn typed_default(krate: &TokenStream, field: &Field) -> TokenStream {
     let ty = field.ty;
     let literal = default_literal(&default.expr, &default.kind);
     let expected = quote_spanned!(ty.span()=> <#ty as #krate::ElicitField>::DefaultLiteral);
+    if let DefaultKind::Str(_) = default.kind {
+        // Through `StrDefault`, so a string where the default is an enum's variant or a number
+        // is an error on the literal that says what to write instead, not a bare mismatch.
+        // Not a `const fn`: the caller puts this in a function body.
+        let read = respan(
+            quote!(#krate::__private::str_default(#literal)),
+            default.expr.span(),
+        );
+        return quote!(let __elicit_default: #expected = #read;);
+    }
     quote!(let __elicit_default: #expected = #literal;)
 }
 
@@ -30,7 +42,7 @@ pub fn typed_default(krate: &TokenStream, field: &Field) -> TokenStream {
 /// attribute, so the error points there), or a `panic!` at compile time when a bound or item
 /// count does not fit what the type's mapping allows.
 pub fn type_checks(krate: &TokenStream, ty: &Type, a: &FieldKeys) -> TokenStream {
-    let mut checks = TokenStream::new();
+    let mut checks = feature_type_check(krate, ty);
     let kind = quote!(<#ty as #krate::ElicitField>::KIND);
 
     for (kind, tokens) in a.kind_limited() {
@@ -213,5 +225,59 @@ fn default_keeps_type_rules(
         {
             ::core::panic!(#message);
         }
+    }
+}
+
+/// For a field whose type has the name of a type that a feature of the runtime crate maps
+/// (`chrono::NaiveDate`, `url::Url` ...), the requirement of that feature's marker trait, spanned
+/// on the type: with the feature off, an unmapped type of that name is refused with the feature
+/// to turn on. The derive sees only the path, so the marker decides (see the runtime's
+/// `__private::feature_types!`): a user's own type of the same name with a mapping passes.
+fn feature_type_check(krate: &TokenStream, ty: &Type) -> TokenStream {
+    let Some(inner) = unwrap_option(ty) else {
+        return TokenStream::new();
+    };
+    let Type::Path(path) = inner else {
+        return TokenStream::new();
+    };
+    if path.qself.is_some() {
+        return TokenStream::new();
+    }
+    let names: Vec<String> = path
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    let of_jiff = names.iter().any(|n| n == "jiff" || n == "civil");
+    let of_time = names.first().is_some_and(|n| n == "time");
+    let marker = match names.last().map(String::as_str) {
+        // jiff has a `civil::DateTime` too, which no feature maps.
+        Some("NaiveDate" | "DateTime") if !of_jiff => "ChronoType",
+        Some("OffsetDateTime") => "TimeType",
+        Some("Timestamp") => "JiffType",
+        Some("Date") if of_jiff => "JiffType",
+        Some("Date") if of_time => "TimeType",
+        Some("Date") => "DateType",
+        Some("Url") => "UrlType",
+        _ => return TokenStream::new(),
+    };
+    let marker = format_ident!("{}", marker);
+    quote_spanned!(ty.span()=> let () = <#inner as #krate::__private::#marker>::CHECKED;)
+}
+
+/// The type inside one `Option<..>`, or the type itself; `None` for a type that is not a path.
+fn unwrap_option(ty: &Type) -> Option<&Type> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    if last.ident != "Option" {
+        return Some(ty);
+    }
+    match &last.arguments {
+        syn::PathArguments::AngleBracketed(args) if args.args.len() == 1 => match &args.args[0] {
+            syn::GenericArgument::Type(inner) => Some(inner),
+            _ => None,
+        },
+        _ => None,
     }
 }

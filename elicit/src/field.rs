@@ -111,17 +111,18 @@ pub struct Choices {
 /// assert_eq!(errors.errors().len(), 2);
 /// ```
 ///
-/// This crate implements it for the types of
+/// The trait is sealed: this crate implements it for the types of
 /// [the type mapping](derive@crate::Elicit#type-mapping), and the derive for choice enums and
-/// newtypes. Its members are hidden: they describe the schema in the crate's internal terms, which may
-/// change between versions, so implementing the trait by hand is not supported; the derive is.
+/// newtypes, and nothing else can. Its members describe the schema in the crate's internal terms,
+/// which may change between versions; a newtype with the derive is the way to a field type of
+/// your own, and a hand-written impl is a compile error that says so.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the type of an elicitation form field",
     label = "no form-schema mapping for `{Self}`",
-    note = "the requestedSchema of form-mode elicitation is flat: a field is a String, bool, integer, f32/f64, a unit-only enum with #[derive(Elicit)], or a Vec/BTreeSet/HashSet of such an enum (a multi-select), optionally wrapped in one Option",
+    note = "the requestedSchema of form-mode elicitation is flat: a field is a String, bool, integer, f32/f64, elicit_mcp::Email, a date, time or URL of chrono, time, jiff or url (with the elicit-mcp feature of that crate's name), a unit-only enum with #[derive(Elicit)], a Vec/BTreeSet/HashSet of such an enum (a multi-select), or a newtype of one of these (a tuple struct of one field with #[derive(Elicit)]), optionally wrapped in one Option",
     note = "give each part of a nested struct, map or tuple its own field, or ask for it in a separate elicitation; for a list of free values, ask for one String, or list the choices in an enum"
 )]
-pub trait ElicitValue: Sized {
+pub trait ElicitValue: Sized + DerivedField {
     #[doc(hidden)]
     const KIND: Kind;
     /// Whether `KIND` carries constraints the type declares beyond its own range (a newtype's),
@@ -145,7 +146,8 @@ pub trait ElicitValue: Sized {
     ) -> Result<Self, Problem>;
 }
 
-/// A type that can be a form field: an [`ElicitValue`], or an `Option` of one.
+/// A type that can be a form field: an [`ElicitValue`], or an `Option` of one. Sealed, as
+/// [`ElicitValue`] is.
 ///
 /// The derive requires it of every field that is not `skip`ped, so a field of another type is a
 /// compile error on that type, with a note on what the flat schema allows (see
@@ -153,10 +155,10 @@ pub trait ElicitValue: Sized {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the type of an elicitation form field",
     label = "no form-schema mapping for `{Self}`",
-    note = "the requestedSchema of form-mode elicitation is flat: a field is a String, bool, integer, f32/f64, a unit-only enum with #[derive(Elicit)], or a Vec/BTreeSet/HashSet of such an enum (a multi-select), optionally wrapped in one Option",
+    note = "the requestedSchema of form-mode elicitation is flat: a field is a String, bool, integer, f32/f64, elicit_mcp::Email, a date, time or URL of chrono, time, jiff or url (with the elicit-mcp feature of that crate's name), a unit-only enum with #[derive(Elicit)], a Vec/BTreeSet/HashSet of such an enum (a multi-select), or a newtype of one of these (a tuple struct of one field with #[derive(Elicit)]), optionally wrapped in one Option",
     note = "give each part of a nested struct, map or tuple its own field, or ask for it in a separate elicitation; for a list of free values, ask for one String, or list the choices in an enum"
 )]
-pub trait ElicitField: Sized {
+pub trait ElicitField: Sized + DerivedField {
     #[doc(hidden)]
     const KIND: Kind;
     #[doc(hidden)]
@@ -228,6 +230,22 @@ pub trait ElicitChoice: Sized + 'static {
     fn to_wire(&self) -> &'static str;
 }
 
+/// What seals [`ElicitValue`] and [`ElicitField`]: implemented with them by this crate and by
+/// the derive (through `__impl_field_for_value!`), reachable only through the hidden
+/// `__private`, so a hand-written impl of either trait fails on it, with this message.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot implement elicit-mcp's field traits by hand: they are sealed",
+    label = "`ElicitValue` and `ElicitField` are implemented by #[derive(Elicit)] only",
+    note = "to make a field type of your own, derive it on a newtype: `#[derive(Elicit)] struct {Self}(String);` with the constraints as attributes (`pattern`, `min_length`, `max_length`, `format`, `minimum`, `maximum`), or on a unit-only enum for a choice"
+)]
+pub trait DerivedField {}
+
+// Unbounded, here and for the multi-selects: with a bound, an `Option` or `Vec` of an unmapped
+// type would fail on this seal first, and the error would speak of a hand-written impl. Other
+// crates cannot implement the field traits for these foreign types anyway (orphan rules).
+impl<T> DerivedField for Option<T> {}
+
 #[diagnostic::do_not_recommend]
 impl<T: ElicitValue> ElicitField for Option<T> {
     const KIND: Kind = T::KIND;
@@ -255,6 +273,7 @@ impl<T: ElicitValue> ElicitField for Option<T> {
 #[macro_export]
 macro_rules! __impl_field_for_value {
     ($($ty:ty),* $(,)?) => {$(
+        impl $crate::__private::DerivedField for $ty {}
         #[diagnostic::do_not_recommend]
         impl $crate::ElicitField for $ty {
             const KIND: $crate::__private::Kind = <$ty as $crate::ElicitValue>::KIND;
@@ -404,11 +423,11 @@ impl ElicitValue for f32 {
     // f32 holds less than a JSON number: bounded by ±f32::MAX so nothing overflows to infinity.
     // The texts are serde_json's (zmij's), exponent sign included.
     const KIND: Kind = Kind::Number {
-        minimum: Some(Number::__from_f64_text(
+        minimum: Some(Number::from_f64_text(
             f32::MIN as f64,
             "-3.4028234663852886e+38",
         )),
-        maximum: Some(Number::__from_f64_text(
+        maximum: Some(Number::from_f64_text(
             f32::MAX as f64,
             "3.4028234663852886e+38",
         )),
@@ -482,7 +501,7 @@ fn copy_all<E: ElicitChoice, C: FromIterator<E>>(literal: &'static [E]) -> Resul
 }
 
 macro_rules! multi_selects {
-    ($([$($param:tt)*] $ty:ty;)*) => {$(
+    ($([$($param:tt)*] [$($unbounded:tt)*] $ty:ty;)*) => {$(
         #[diagnostic::do_not_recommend]
         impl<$($param)*> ElicitValue for $ty {
             const KIND: Kind = Kind::Multi(E::CHOICES);
@@ -511,6 +530,8 @@ macro_rules! multi_selects {
             }
         }
 
+        impl<$($unbounded)*> DerivedField for $ty {}
+
         #[diagnostic::do_not_recommend]
         impl<$($param)*> MultiSelectField for $ty {}
         #[diagnostic::do_not_recommend]
@@ -519,9 +540,9 @@ macro_rules! multi_selects {
 }
 
 multi_selects! {
-    [E: ElicitChoice] Vec<E>;
-    [E: ElicitChoice + Ord] BTreeSet<E>;
-    [E: ElicitChoice + Hash + Eq, S: BuildHasher + Default] HashSet<E, S>;
+    [E: ElicitChoice] [E] Vec<E>;
+    [E: ElicitChoice + Ord] [E] BTreeSet<E>;
+    [E: ElicitChoice + Hash + Eq, S: BuildHasher + Default] [E, S] HashSet<E, S>;
 }
 
 // The derive proves these with `<T as StringField>::PROVEN`, a projection, rather than with a

@@ -21,7 +21,7 @@
 macro_rules! __impl_json_schema {
     ($kind:ident, $name:literal, [$($impl_generics:tt)*], $ty:ty, [$($where_clause:tt)*]) => {
         #[automatically_derived]
-        impl $($impl_generics)* $crate::__json_schema::schemars::JsonSchema for $ty $($where_clause)* {
+        impl $($impl_generics)* $crate::__private::json_schema::schemars::JsonSchema for $ty $($where_clause)* {
             fn schema_name() -> ::std::borrow::Cow<'static, str> {
                 ::std::borrow::Cow::Borrowed($name)
             }
@@ -31,9 +31,9 @@ macro_rules! __impl_json_schema {
                 ::std::borrow::Cow::Borrowed(::core::any::type_name::<Self>())
             }
             fn json_schema(
-                _: &mut $crate::__json_schema::schemars::SchemaGenerator,
-            ) -> $crate::__json_schema::schemars::Schema {
-                $crate::__json_schema::$kind::<Self>()
+                _: &mut $crate::__private::json_schema::schemars::SchemaGenerator,
+            ) -> $crate::__private::json_schema::schemars::Schema {
+                $crate::__private::json_schema::$kind::<Self>()
             }
         }
     };
@@ -47,11 +47,9 @@ macro_rules! __impl_json_schema {
     ($($tokens:tt)*) => {};
 }
 
+/// What the expansion of `__impl_json_schema!` calls, as `__private::json_schema`.
 #[cfg(feature = "schemars")]
-pub use self::with_schemars::*;
-
-#[cfg(feature = "schemars")]
-mod with_schemars {
+pub mod with_schemars {
     use std::borrow::Cow;
 
     use serde_json::Value;

@@ -14,6 +14,7 @@ mod field;
 mod format;
 #[cfg(feature = "url-mode")]
 mod host;
+mod json_schema;
 mod number;
 mod read;
 pub mod schema;
@@ -25,10 +26,6 @@ mod wire;
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
-
-#[doc(hidden)]
-#[path = "json_schema.rs"]
-pub mod __json_schema;
 
 #[cfg(feature = "rmcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rmcp")))]
@@ -90,6 +87,14 @@ pub use wire::{
 /// evaluation: calling them allocates nothing and serializes nothing. A generic type's schema
 /// cannot live in a `static`, so it is built from the same constant on first use per
 /// instantiation, cached for the life of the process, and returned from the cache afterwards.
+// A newtype or a choice enum with the derive is the likeliest type to be asked for as a form by
+// mistake: it has `#[derive(Elicit)]` but is a field type, so the error says so.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an elicitation form",
+    label = "not a form: a form is a struct with named fields and #[derive(Elicit)]",
+    note = "#[derive(Elicit)] on a tuple struct of one field makes a newtype, and on a unit-only enum a choice: both are field types, asked for as a field of a form, not on their own",
+    note = "to ask for one value, ask for a form with one named field of its type, e.g. `struct Answer {{ value: {Self} }}` with #[derive(Elicit)]"
+)]
 pub trait Elicit: Sized {
     /// The key this form is asked under in a 2026-07-28 round (`inputRequests` and
     /// `inputResponses`): the type's name in snake case (`RoomBooking` is `room_booking`), or
@@ -177,9 +182,10 @@ pub trait Elicit: Sized {
 /// assert_eq!(<Nickname as HasMessage>::MESSAGE, "Pick a nickname");
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` has no `#[elicit(message = \"..\")]`",
-    label = "this form has no default message",
-    note = "add `#[elicit(message = \"..\")]` to the struct, or call `form_request_with(message)`"
+    message = "`{Self}` is not a form with `#[elicit(message = \"..\")]`",
+    label = "no default message for `{Self}`",
+    note = "on a form (a struct with named fields and #[derive(Elicit)]): add `#[elicit(message = \"..\")]` to the struct, or call `form_request_with(message)`",
+    note = "#[derive(Elicit)] on a tuple struct of one field makes a newtype, and on a unit-only enum a choice: both are field types and take no message; to ask for one value, ask for a form with one named field of its type, e.g. `struct Answer {{ value: {Self} }}`"
 )]
 pub trait HasMessage: Elicit {
     /// The message.

@@ -47,9 +47,9 @@ impl Number {
         Number(Repr::Int(value))
     }
 
-    /// Used by the derive: a float literal with its JSON text computed by the macro.
-    #[doc(hidden)]
-    pub const fn __from_f64_text(value: f64, text: &'static str) -> Self {
+    /// A float literal with its JSON text, computed by the derive (through
+    /// `__private::float`) so that the const JSON writer needs no float formatting.
+    pub(crate) const fn from_f64_text(value: f64, text: &'static str) -> Self {
         Number(Repr::Float {
             value,
             text: Some(text),

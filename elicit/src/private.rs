@@ -17,7 +17,7 @@ pub use serde_json::{Map, Value};
 use crate::error::Problem;
 use crate::field::ElicitChoice;
 pub use crate::field::{
-    Choices, Kind, MultiSelectField, Newtype, NumberField, StringField, StringRules,
+    Choices, DerivedField, Kind, MultiSelectField, Newtype, NumberField, StringField, StringRules,
 };
 use crate::number::MAX_SAFE_INTEGER;
 pub use crate::read::{DefaultText, Errors, Pattern, default_matches, field};
@@ -30,6 +30,95 @@ use crate::schema::{
 pub use crate::schema::{Number, Property, RequestedSchema, StringFormat, Text, TitledOption};
 
 pub use std::borrow::Cow::Borrowed;
+
+/// The `schemars` impls' helpers, for the expansion of `__impl_json_schema!`.
+#[cfg(feature = "schemars")]
+pub use crate::json_schema::with_schemars as json_schema;
+
+/// The type of a string `default`, which only a field whose default is text takes (a string, a
+/// typed value, a newtype of one). The derive reads a string default through
+/// [`str_default`], so a string on another field is this error, with
+/// the form its default takes, rather than a bare type mismatch.
+#[diagnostic::on_unimplemented(
+    message = "a string cannot be this field's default: its default is a `{Self}`",
+    label = "a string, where the field's default is a `{Self}`",
+    note = "write the default as a value of the field's type: a choice enum's variant as a path (`default = {Self}::Variant`), a multi-select's variants as an array (`default = [Color::Red]`), a number as a number literal (`default = 3`), a bool as `true` or `false`"
+)]
+pub trait StrDefault {
+    fn from_text(text: &'static str) -> Self;
+}
+
+impl StrDefault for &'static str {
+    fn from_text(text: &'static str) -> Self {
+        text
+    }
+}
+
+/// A string default as the field's default literal, which [`StrDefault`] says it must be.
+/// Called with the type inferred, so an error of the bound points at the call: the derive spans
+/// it on the user's literal.
+pub fn str_default<D: StrDefault>(text: &'static str) -> D {
+    D::from_text(text)
+}
+
+/// The types only a feature of this crate maps, named in the error of a field of such a type
+/// when the feature is off. The derive cannot see the runtime crate's features, so it requires
+/// the trait of a field whose type has the name of one (`NaiveDate`, `Url` ...). With the
+/// feature off, the trait is implemented for the mapped types alone: an unmapped type of that
+/// name (the crate's own) is refused with the feature to turn on, while a type of the user's
+/// that has the name and a mapping passes. With it on, every type has it, and the field traits'
+/// own error speaks for an unmapped type.
+macro_rules! feature_types {
+    ($($(#[$attr:meta])* $name:ident: [$($feature:literal),+];)*) => {$(
+        $(#[$attr])*
+        pub trait $name {
+            const CHECKED: () = ();
+        }
+        #[cfg(all($(feature = $feature),+))]
+        impl<T: ?Sized> $name for T {}
+        #[cfg(not(all($(feature = $feature),+)))]
+        #[diagnostic::do_not_recommend]
+        impl<T: crate::ElicitField> $name for T {}
+    )*};
+}
+
+feature_types! {
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` is a form field type only with elicit-mcp's `chrono` feature",
+        label = "chrono's dates and times are mapped by the `chrono` feature, which is off",
+        note = "if this is chrono's `NaiveDate`, `DateTime<FixedOffset>` or `DateTime<Utc>`, turn the feature on: `cargo add elicit-mcp --features chrono`, or `features = [\"chrono\"]` on elicit-mcp in Cargo.toml"
+    )]
+    ChronoType: ["chrono"];
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` is a form field type only with elicit-mcp's `time` feature",
+        label = "the time crate's dates and times are mapped by the `time` feature, which is off",
+        note = "if this is `time::Date` or `time::OffsetDateTime`, turn the feature on: `cargo add elicit-mcp --features time`, or `features = [\"time\"]` on elicit-mcp in Cargo.toml"
+    )]
+    TimeType: ["time"];
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` is a form field type only with elicit-mcp's `jiff` feature",
+        label = "jiff's dates and timestamps are mapped by the `jiff` feature, which is off",
+        note = "if this is `jiff::civil::Date` or `jiff::Timestamp`, turn the feature on: `cargo add elicit-mcp --features jiff`, or `features = [\"jiff\"]` on elicit-mcp in Cargo.toml"
+    )]
+    JiffType: ["jiff"];
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` is a form field type only with elicit-mcp's `time` or `jiff` feature",
+        label = "the dates of time and jiff are mapped by the features of those names",
+        note = "if this is `time::Date`, turn the `time` feature on (`cargo add elicit-mcp --features time`); if it is `jiff::civil::Date`, the `jiff` feature (`cargo add elicit-mcp --features jiff`)"
+    )]
+    DateType: ["time", "jiff"];
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` is a form field type only with elicit-mcp's `url` feature",
+        label = "`url::Url` is mapped by the `url` feature, which is off",
+        note = "if this is `url::Url`, turn the feature on: `cargo add elicit-mcp --features url`, or `features = [\"url\"]` on elicit-mcp in Cargo.toml"
+    )]
+    UrlType: ["url"];
+}
+
+/// A float literal of an attribute, with the JSON text the derive computed for it.
+pub const fn float(value: f64, text: &'static str) -> Number {
+    Number::from_f64_text(value, text)
+}
 
 /// A field's `default`, as the derive read it from the attribute.
 #[derive(Clone, Copy)]

@@ -406,8 +406,8 @@ mod tests {
                 title: None,
                 description: None,
                 minimum: Some(Number::from_i64(i64::MIN)),
-                maximum: Some(Number::__from_f64_text(1e300, "1e+300")),
-                default: Some(Number::__from_f64_text(-0.5, "-0.5")),
+                maximum: Some(Number::from_f64_text(1e300, "1e+300")),
+                default: Some(Number::from_f64_text(-0.5, "-0.5")),
             }),
         ),
         Property::new(
