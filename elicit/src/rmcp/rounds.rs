@@ -116,7 +116,7 @@ type UserBinding = dyn Fn(&RequestContext<RoleServer>) -> Option<UserId> + Send 
 /// is asked at most [`most_asks`](Self::most_asks) times in a call (then
 /// [`ElicitError::TooManyAsks`](crate::rmcp::ElicitError::TooManyAsks)), a call takes at most
 /// [`most_rounds`](Self::most_rounds) input-required rounds, and its sealed state at most
-/// [`most_state_bytes`](Self::most_state_bytes). A 2025-11-25 ask waits at most
+/// [`most_state_bytes`](Self::most_state_bytes). A 2025-11-25 form waits at most
 /// [`timeout`](Self::timeout) for the client's answer.
 #[derive(Clone)]
 pub struct Rounds {
