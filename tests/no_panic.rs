@@ -235,6 +235,7 @@ fn exercise_params(
             let mut watch = UrlElicitationWatch::<()>::new();
             let _ = watch.track(&url);
         }
+        other => panic!("no exercise for the params {other:?}: add one here"),
     }
 }
 

@@ -67,6 +67,8 @@ fn elicit_variant(schema: &PrimitiveSchema) -> &'static str {
         PrimitiveSchema::MultiSelect(_) => "untitled multi",
         PrimitiveSchema::TitledMultiSelect(_) => "titled multi",
         PrimitiveSchema::LegacyTitled(_) => "legacy",
+        // Mirrors the `_` of `rmcp_variant`: a later variant matches neither model's names.
+        _ => "unknown (ours)",
     }
 }
 

@@ -35,6 +35,7 @@ use crate::schema::RequestedSchema;
 /// }));
 /// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ElicitRequestFormParams {
     /// Why the server asks.
     pub message: String,

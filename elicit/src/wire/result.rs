@@ -29,6 +29,7 @@ pub enum ElicitAction {
 /// assert_eq!(result.content.unwrap()["name"], "octocat");
 /// ```
 #[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ElicitResult {
     /// What the user did.
     pub action: ElicitAction,
@@ -65,6 +66,13 @@ impl ElicitResult {
             action: ElicitAction::Cancel,
             ..Default::default()
         }
+    }
+
+    /// The same result with `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, meta: Map<String, Value>) -> Self {
+        self.meta = Some(meta);
+        self
     }
 }
 
