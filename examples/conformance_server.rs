@@ -285,7 +285,7 @@ impl ConformanceServer {
         Parameters(MessageArgument { message }): Parameters<MessageArgument>,
         ask: Ask,
     ) -> Result<CallToolResult, ErrorData> {
-        let outcome = match ask.form_with::<UserResponse>(message).await {
+        let outcome = match ask.form_with_message::<UserResponse>(message).await {
             Ok(outcome) => outcome,
             Err(error) => return error.into_call_result(),
         };

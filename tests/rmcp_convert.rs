@@ -699,12 +699,14 @@ fn url_elicitation_required_is_the_spec_error() {
 
     let other = sdk::ErrorData::invalid_params("nope", None);
     assert!(UrlElicitationRequiredError::try_from(&other).is_err());
-    let wide = JsonRpcError {
-        code: 1 << 40,
-        message: "m".to_owned(),
-        data: None,
-    };
-    assert!(sdk::ErrorData::try_from(&wide).is_err());
+    let ours_as_rpc = JsonRpcError::from(&error);
+    assert_eq!(sdk::ErrorData::from(&ours_as_rpc), error);
+    // Every JSON-RPC code fits the i32 both models hold; a wider one is refused on reading.
+    let wide = serde_json::from_value::<JsonRpcError>(json!({"code": 1i64 << 40, "message": "m"}));
+    assert!(
+        wide.unwrap_err().to_string().contains("i32"),
+        "a code past i32"
+    );
 }
 
 #[test]

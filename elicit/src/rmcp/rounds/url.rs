@@ -105,7 +105,7 @@ impl Ask {
     /// [`UrlOutcome`], the same on both revisions.
     ///
     /// The elicitation is started with `tracker` as
-    /// [`ElicitPeer::elicit_url`](crate::rmcp::ElicitPeer::elicit_url) starts it: bound to
+    /// [`ElicitPeer::send_tracked_url`](crate::rmcp::ElicitPeer::send_tracked_url) starts it: bound to
     /// `initiator`'s user, `url` built from the new id and checked by the tracker's URL policy
     /// (a URL the policy refuses gives [`ElicitError::Start`], and nothing is sent), at most
     /// the tracker's number pending per user, expiring after its time to live. The page the
