@@ -86,7 +86,8 @@ impl WithAsk {
         ask: Ask,
     ) -> Result<sdk::CallToolResult, sdk::ErrorData> {
         for step in 0..steps {
-            ask.form_with::<Step>(format!("step {step}")).await?;
+            ask.form_with_message::<Step>(format!("step {step}"))
+                .await?;
         }
         Ok(sdk::CallToolResult::success(vec![sdk::ContentBlock::text(
             "done",

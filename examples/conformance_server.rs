@@ -285,7 +285,7 @@ impl ConformanceServer {
         Parameters(MessageArgument { message }): Parameters<MessageArgument>,
         ask: Ask,
     ) -> Result<CallToolResult, ErrorData> {
-        let outcome = match ask.form_with::<UserResponse>(message).await {
+        let outcome = match ask.form_with_message::<UserResponse>(message).await {
             Ok(outcome) => outcome,
             Err(error) => return error.into_call_result(),
         };
@@ -566,21 +566,11 @@ fn with_legacy_enum_names(derived: &'static RequestedSchema, property: &str) -> 
     let properties = schema.properties.to_mut();
     for entry in properties.iter_mut().filter(|entry| entry.name == property) {
         if let PrimitiveSchema::TitledSingleSelect(titled) = &entry.schema {
-            entry.schema = PrimitiveSchema::LegacyTitled(LegacyTitledEnumSchema {
-                title: titled.title.clone(),
-                description: titled.description.clone(),
-                values: titled
-                    .options
-                    .iter()
-                    .map(|option| option.value.clone())
-                    .collect(),
-                names: titled
-                    .options
-                    .iter()
-                    .map(|option| option.title.clone())
-                    .collect(),
-                default: titled.default.clone(),
-            });
+            let mut legacy = LegacyTitledEnumSchema::new(titled.options.iter().cloned());
+            legacy.title = titled.title.clone();
+            legacy.description = titled.description.clone();
+            legacy.default = titled.default.clone();
+            entry.schema = PrimitiveSchema::LegacyTitled(legacy);
         }
     }
     schema

@@ -225,7 +225,7 @@ impl Hotel {
         let message = format!("Cancel this booking? {summary}");
         // The side effect comes after the last ask: on 2026-07-28 the method runs again from
         // the start with each round's answers.
-        match ask.form_with::<Confirmation>(message).await {
+        match ask.form_with_message::<Confirmation>(message).await {
             Ok(ElicitOutcome::Accepted(Confirmation { confirm: true })) => {
                 let mut bookings = lock(&self.bookings);
                 match bookings

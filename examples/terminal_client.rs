@@ -129,9 +129,10 @@ impl ClientHandler for TerminalClient {
         {
             return Err(ErrorData::invalid_params(not_declared.to_string(), None));
         }
+        // Only a URL elicitation has a completion to watch for.
         let url = match &request {
             ElicitRequestParams::Url(url) => Some(url.clone()),
-            ElicitRequestParams::Form(_) => None,
+            _ => None,
         };
         // The prompts block on the terminal: off the async workers.
         let renderer = self.renderer.clone();

@@ -40,7 +40,7 @@ pub struct Outcome {
     /// One line per step.
     pub transcript: Vec<String>,
     /// The JSON-RPC error code of the first tool call.
-    pub first_call_code: i64,
+    pub first_call_code: i32,
     /// The HTTP status the connect page gave another user's browser.
     pub other_user_status: u16,
     /// The HTTP status it gave the right user's browser.

@@ -179,6 +179,7 @@ fn format_strings(format: StringFormat) -> (&'static [&'static str], &'static [&
         StringFormat::Uri => (URIS, NOT_URIS),
         StringFormat::Date => (DATES, NOT_DATES),
         StringFormat::DateTime => (DATE_TIMES, NOT_DATE_TIMES),
+        other => panic!("no fixtures for the format {other:?}: add them here"),
     }
 }
 
@@ -552,6 +553,7 @@ fn edgy_value_of(schema: &PrimitiveSchema) -> BoxedStrategy<Value> {
         PrimitiveSchema::MultiSelect(_) | PrimitiveSchema::TitledMultiSelect(_) => {
             multi_value(schema)
         }
+        other => panic!("no strategy for the schema {other:?}: add one here"),
     };
     prop_oneof![6 => right_kind, 1 => other_types()].boxed()
 }
@@ -636,6 +638,7 @@ fn valid_value_of(schema: &PrimitiveSchema) -> BoxedStrategy<Value> {
                 .prop_map(|v| json!(v))
                 .boxed()
         }
+        other => panic!("no strategy for the schema {other:?}: add one here"),
     }
 }
 

@@ -162,7 +162,7 @@ fn structured_data_request_is_the_spec_example() {
 #[test]
 fn form_request_with_overrides_the_message() {
     let params =
-        serde_json::to_value(ContactInfoU8::form_request_with("How old are you?")).unwrap();
+        serde_json::to_value(ContactInfoU8::form_request_with_message("How old are you?")).unwrap();
     assert_eq!(
         params,
         json!({

@@ -194,7 +194,11 @@ fn exercise_value(value: &Value) {
     }
     let _ = ElicitationCapability::of_client(value);
     let error = JsonRpcError {
-        code: value.get("code").and_then(Value::as_i64).unwrap_or(-32042),
+        code: value
+            .get("code")
+            .and_then(Value::as_i64)
+            .and_then(|code| i32::try_from(code).ok())
+            .unwrap_or(-32042),
         message: "m".to_owned(),
         data: value.get("data").cloned().or_else(|| Some(value.clone())),
     };
@@ -235,6 +239,7 @@ fn exercise_params(
             let mut watch = UrlElicitationWatch::<()>::new();
             let _ = watch.track(&url);
         }
+        other => panic!("no exercise for the params {other:?}: add one here"),
     }
 }
 

@@ -7,9 +7,9 @@ mod support;
 use support::Example;
 
 use elicit_mcp::{
-    ElicitAction, ElicitMode, ElicitRequest, ElicitRequestParams, ElicitRequestUrlParams,
-    ElicitResult, ElicitationCapability, ElicitationCompleteNotification, ElicitationId,
-    JsonRpcError, NotUrlElicitationRequiredError, RequestId, UrlElicitOutcome,
+    ElicitAction, ElicitMode, ElicitOutcome, ElicitRequest, ElicitRequestParams,
+    ElicitRequestUrlParams, ElicitResult, ElicitationCapability, ElicitationCompleteNotification,
+    ElicitationId, JsonRpcError, NotUrlElicitationRequiredError, RequestId, UrlElicitOutcome,
     UrlElicitationRequiredError,
 };
 use serde_json::{Value, json};
@@ -370,6 +370,37 @@ fn a_url_mode_result_with_content_is_refused() {
         UrlElicitOutcome::from_result(&empty),
         Ok(UrlElicitOutcome::Consented)
     );
+}
+
+#[test]
+fn every_outcome_names_the_action_the_user_took() {
+    for action in [
+        ElicitAction::Accept,
+        ElicitAction::Decline,
+        ElicitAction::Cancel,
+    ] {
+        let (result, form) = match action {
+            ElicitAction::Accept => (ElicitResult::accept_url(), ElicitOutcome::Accepted(())),
+            ElicitAction::Decline => (ElicitResult::decline(), ElicitOutcome::Declined),
+            ElicitAction::Cancel => (ElicitResult::cancel(), ElicitOutcome::Cancelled),
+        };
+        let which = [
+            action == ElicitAction::Accept,
+            action == ElicitAction::Decline,
+            action == ElicitAction::Cancel,
+        ];
+        let url = UrlElicitOutcome::from_result(&result).unwrap();
+        assert_eq!(url.action(), action);
+        assert_eq!(
+            [url.is_consented(), url.is_declined(), url.is_cancelled()],
+            which
+        );
+        assert_eq!(form.action(), action);
+        assert_eq!(
+            [form.is_accepted(), form.is_declined(), form.is_cancelled()],
+            which
+        );
+    }
 }
 
 fn required_error(elicitations: Value) -> JsonRpcError {

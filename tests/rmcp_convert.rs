@@ -3,7 +3,7 @@
 //! `schemars::JsonSchema` the derive implements) as independent checks of the derived schemas;
 //! and the refusals where rmcp's model cannot carry a value.
 
-use elicit_mcp::rmcp::UnrepresentableError;
+use elicit_mcp::rmcp::{UnrepresentableError, UrlOutcome};
 use elicit_mcp::schema::{PrimitiveSchema, RequestedSchema};
 use elicit_mcp::{Elicit, ElicitRequestFormParams};
 use elicit_mcp::{
@@ -67,6 +67,8 @@ fn elicit_variant(schema: &PrimitiveSchema) -> &'static str {
         PrimitiveSchema::MultiSelect(_) => "untitled multi",
         PrimitiveSchema::TitledMultiSelect(_) => "titled multi",
         PrimitiveSchema::LegacyTitled(_) => "legacy",
+        // Mirrors the `_` of `rmcp_variant`: a later variant matches neither model's names.
+        _ => "unknown (ours)",
     }
 }
 
@@ -697,12 +699,14 @@ fn url_elicitation_required_is_the_spec_error() {
 
     let other = sdk::ErrorData::invalid_params("nope", None);
     assert!(UrlElicitationRequiredError::try_from(&other).is_err());
-    let wide = JsonRpcError {
-        code: 1 << 40,
-        message: "m".to_owned(),
-        data: None,
-    };
-    assert!(sdk::ErrorData::try_from(&wide).is_err());
+    let ours_as_rpc = JsonRpcError::from(&error);
+    assert_eq!(sdk::ErrorData::from(&ours_as_rpc), error);
+    // Every JSON-RPC code fits the i32 both models hold; a wider one is refused on reading.
+    let wide = serde_json::from_value::<JsonRpcError>(json!({"code": 1i64 << 40, "message": "m"}));
+    assert!(
+        wide.unwrap_err().to_string().contains("i32"),
+        "a code past i32"
+    );
 }
 
 #[test]
@@ -734,4 +738,17 @@ fn completion_notification_is_the_spec_notification() {
     let no_id =
         sdk::CustomNotification::new(ElicitationCompleteNotification::METHOD, Some(json!({})));
     assert!(ElicitationCompleteNotification::try_from(&no_id).is_err());
+}
+
+#[test]
+fn a_url_outcome_names_the_action_the_user_took() {
+    let id = ElicitationId::new("550e8400");
+    let completed = UrlOutcome::Completed(id.clone());
+    assert_eq!(completed.action(), ElicitAction::Accept);
+    assert_eq!(completed.completed(), Some(&id));
+    assert!(!completed.is_declined() && !completed.is_cancelled());
+    assert_eq!(UrlOutcome::Declined.action(), ElicitAction::Decline);
+    assert!(UrlOutcome::Declined.is_declined() && UrlOutcome::Declined.completed().is_none());
+    assert_eq!(UrlOutcome::Cancelled.action(), ElicitAction::Cancel);
+    assert!(UrlOutcome::Cancelled.is_cancelled() && !UrlOutcome::Cancelled.is_declined());
 }

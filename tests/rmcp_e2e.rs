@@ -500,7 +500,7 @@ async fn decline_and_cancel_are_outcomes() {
     assert_eq!(
         s.peer()
             .ask()
-            .form_with::<Booking>("Still hungry?")
+            .form_with_message::<Booking>("Still hungry?")
             .await
             .unwrap(),
         ElicitOutcome::Cancelled
@@ -557,7 +557,7 @@ async fn a_timeout_gives_up_waiting() {
     let error = server
         .peer()
         .ask()
-        .form_with::<Booking>("Quick!")
+        .form_with_message::<Booking>("Quick!")
         .timeout(Duration::from_millis(50))
         .await
         .unwrap_err();
@@ -602,7 +602,9 @@ async fn a_tool_elicits_through_its_request_context() {
 async fn a_form_only_client_is_never_sent_a_url_request() {
     // `{}`: the spec's form-only capability.
     let s = session(serde_json::from_str("{}").unwrap()).await;
-    let error = ElicitPeer::elicit_url(s.peer(), &s.tracker, &alice(), FILES_MESSAGE, connect_url)
+    let error = s
+        .peer()
+        .send_tracked_url(&s.tracker, &alice(), FILES_MESSAGE, connect_url)
         .await
         .unwrap_err();
     let ElicitError::ModeNotSupported(refusal) = &error else {
@@ -624,7 +626,7 @@ async fn a_form_only_client_is_never_sent_a_url_request() {
     // The protocol's own error for a capability the client did not declare, naming it.
     assert_eq!(
         rpc.code.0,
-        elicit_mcp::rmcp::MISSING_REQUIRED_CLIENT_CAPABILITY
+        elicit_mcp::JsonRpcError::MISSING_REQUIRED_CLIENT_CAPABILITY
     );
     assert_eq!(
         rpc.data,
@@ -647,7 +649,9 @@ async fn the_url_flow_ends_with_the_completion_notification() {
     peers.register(alice().connection, s.peer().clone());
 
     s.handler.answer(Answer::Consent);
-    let sent = ElicitPeer::elicit_url(s.peer(), &s.tracker, &alice(), FILES_MESSAGE, connect_url)
+    let sent = s
+        .peer()
+        .send_tracked_url(&s.tracker, &alice(), FILES_MESSAGE, connect_url)
         .await
         .unwrap();
     assert_eq!(sent.outcome(), UrlElicitOutcome::Consented);
@@ -706,7 +710,9 @@ async fn the_url_flow_ends_with_the_completion_notification() {
 async fn a_declined_url_elicitation_is_discarded() {
     let s = session(ElicitationCapability::form_and_url()).await;
     s.handler.answer(Answer::Decline);
-    let sent = ElicitPeer::elicit_url(s.peer(), &s.tracker, &alice(), FILES_MESSAGE, connect_url)
+    let sent = s
+        .peer()
+        .send_tracked_url(&s.tracker, &alice(), FILES_MESSAGE, connect_url)
         .await
         .unwrap();
     assert_eq!(sent.outcome(), UrlElicitOutcome::Declined);

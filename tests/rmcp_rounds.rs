@@ -125,7 +125,7 @@ async fn stay(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
         return Ok(text("no city"));
     };
     let message = format!("How many nights in {city}?");
-    let Some(Nights { nights }) = ask.form_with::<Nights>(message).await?.accepted() else {
+    let Some(Nights { nights }) = ask.form_with_message::<Nights>(message).await?.accepted() else {
         return Ok(text("no nights"));
     };
     Ok(match ask.form::<Confirm>().await?.accepted() {

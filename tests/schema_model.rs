@@ -222,13 +222,7 @@ fn every_primitive_example_of_the_spec_reads() {
     match the_property(&titled) {
         PrimitiveSchema::TitledSingleSelect(s) => {
             assert_eq!(s.options.len(), 3);
-            assert_eq!(
-                s.options[1],
-                TitledOption {
-                    value: "#00FF00".into(),
-                    title: "Green".into()
-                }
-            );
+            assert_eq!(s.options[1], TitledOption::new("#00FF00", "Green"));
             assert_eq!(s.default.as_deref(), Some("#FF0000"));
         }
         other => panic!("{other:?}"),
@@ -326,20 +320,19 @@ fn a_hand_built_schema_serializes_to_the_spec_shape() {
         Property::new(
             "colour",
             true,
-            PrimitiveSchema::LegacyTitled(LegacyTitledEnumSchema {
-                values: vec!["r".into(), "g".into()].into(),
-                names: vec!["Red".into(), "Green".into()].into(),
-                ..Default::default()
-            }),
+            PrimitiveSchema::LegacyTitled(LegacyTitledEnumSchema::new([
+                TitledOption::new("r", "Red"),
+                TitledOption::new("g", "Green"),
+            ])),
         ),
         Property::new(
             "note",
             false,
-            PrimitiveSchema::String(StringSchema {
-                max_length: Some(140),
-                format: Some(StringFormat::Uri),
-                ..Default::default()
-            }),
+            PrimitiveSchema::String(
+                StringSchema::default()
+                    .with_max_length(140)
+                    .with_format(StringFormat::Uri),
+            ),
         ),
     ]);
     let value = serde_json::to_value(&schema).unwrap();

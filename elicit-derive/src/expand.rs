@@ -322,10 +322,7 @@ fn expand_choice(choice: &Choice) -> TokenStream {
                 .map_or(v.wire_name.clone(), |t| t.value())
         });
         quote! {
-            ::core::option::Option::Some(&[#(#krate::__private::TitledOption {
-                value: #krate::__private::Borrowed(#wires),
-                title: #krate::__private::Borrowed(#titles),
-            }),*])
+            ::core::option::Option::Some(&[#(#krate::__private::TitledOption::from_static(#wires, #titles)),*])
         }
     } else {
         quote!(::core::option::Option::None)

@@ -134,7 +134,8 @@ fn type_string_rules(krate: &TokenStream, kind: &TokenStream, a: &FieldKeys) -> 
         checks.extend(quote_spanned! {span=>
             match #krate::__private::format_clash(#kind, #format_path::#variant) {
                 #(#arms)*
-                ::core::option::Option::None => {}
+                // `StringFormat` is non-exhaustive: a later format has no clash to report.
+                _ => {}
             }
         });
     }

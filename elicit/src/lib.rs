@@ -151,16 +151,16 @@ pub trait Elicit: Sized {
 
     /// The params of a form-mode `elicitation/create` for this form, with the message of
     /// `#[elicit(message = "..")]`. Without that attribute this does not compile; use
-    /// [`form_request_with`](Elicit::form_request_with).
+    /// [`form_request_with_message`](Elicit::form_request_with_message).
     fn form_request() -> ElicitRequestFormParams
     where
         Self: HasMessage,
     {
-        Self::form_request_with(<Self as HasMessage>::MESSAGE)
+        Self::form_request_with_message(<Self as HasMessage>::MESSAGE)
     }
 
     /// The params of a form-mode `elicitation/create` for this form, with `message`.
-    fn form_request_with(message: impl Into<String>) -> ElicitRequestFormParams {
+    fn form_request_with_message(message: impl Into<String>) -> ElicitRequestFormParams {
         ElicitRequestFormParams::new(message, Self::requested_schema())
     }
 }
@@ -168,7 +168,7 @@ pub trait Elicit: Sized {
 /// A form with `#[elicit(message = "..")]`: implemented by the derive when the attribute is given.
 ///
 /// It is what [`Elicit::form_request`] (and the typed calls of the `rmcp` integration) need; a
-/// form without a message is asked for with [`Elicit::form_request_with`] instead.
+/// form without a message is asked for with [`Elicit::form_request_with_message`] instead.
 ///
 /// ```
 /// use elicit_mcp::{Elicit, HasMessage};
@@ -184,7 +184,7 @@ pub trait Elicit: Sized {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a form with `#[elicit(message = \"..\")]`",
     label = "no default message for `{Self}`",
-    note = "on a form (a struct with named fields and #[derive(Elicit)]): add `#[elicit(message = \"..\")]` to the struct, or call `form_request_with(message)`",
+    note = "on a form (a struct with named fields and #[derive(Elicit)]): add `#[elicit(message = \"..\")]` to the struct, or call `form_request_with_message(message)`",
     note = "#[derive(Elicit)] on a tuple struct of one field makes a newtype, and on a unit-only enum a choice: both are field types and take no message; to ask for one value, ask for a form with one named field of its type, e.g. `struct Answer {{ value: {Self} }}`"
 )]
 pub trait HasMessage: Elicit {

@@ -1,7 +1,7 @@
 //! Elicitation on [rmcp](https://docs.rs/rmcp), the official Rust MCP SDK (feature `rmcp`).
 //!
 //! - [`Ask`]: the one way a handler asks the user, on both protocol revisions: a form
-//!   ([`Ask::form`], [`Ask::form_with`], options on the [`FormAsk`]: a key, run-time defaults,
+//!   ([`Ask::form`], [`Ask::form_with_message`], options on the [`FormAsk`]: a key, run-time defaults,
 //!   a re-ask after field errors, a timeout), two forms in one round ([`Ask::forms`]), URL
 //!   mode ([`Ask::url`]), and the other input requests of 2026-07-28 ([`Ask::sample`],
 //!   [`Ask::roots`]). A `#[tool]` or `#[prompt]` method takes it as a parameter.
@@ -110,6 +110,4 @@ pub use peer::UrlElicitation;
 pub use peer::{ElicitError, ElicitPeer};
 #[cfg(feature = "url-mode")]
 pub use rounds::UrlOutcome;
-pub use rounds::{
-    Ask, FormAsk, MISSING_REQUIRED_CLIENT_CAPABILITY, RequestStateSeal, Rounds, SealKeyError,
-};
+pub use rounds::{Ask, FormAsk, RequestStateSeal, Rounds, SealKeyError};

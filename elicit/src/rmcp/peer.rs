@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use crate::error::ContentError;
 use crate::rmcp::convert::{InvalidResultError, UnrepresentableError};
-use crate::rmcp::rounds::{Ask, MISSING_REQUIRED_CLIENT_CAPABILITY};
+use crate::rmcp::rounds::Ask;
 use crate::schema::RequestedSchema;
 #[cfg(feature = "url-mode")]
 use crate::server::{
@@ -20,7 +20,7 @@ use crate::server::{
     StartError,
 };
 use crate::wire::{
-    ElicitMode, ElicitRequest, ElicitRequestParams, ElicitationCompleteNotification,
+    ElicitMode, ElicitRequest, ElicitRequestParams, ElicitationCompleteNotification, JsonRpcError,
     UnexpectedContentError,
 };
 use crate::wire::{ElicitRequestFormParams, ElicitResult};
@@ -303,7 +303,7 @@ impl From<&ElicitError> for sdk::ErrorData {
 
 fn missing_capability(message: String, required: serde_json::Value) -> sdk::ErrorData {
     sdk::ErrorData::new(
-        sdk::ErrorCode(MISSING_REQUIRED_CLIENT_CAPABILITY),
+        sdk::ErrorCode(JsonRpcError::MISSING_REQUIRED_CLIENT_CAPABILITY),
         message,
         Some(serde_json::json!({ "requiredCapabilities": required })),
     )
@@ -317,7 +317,7 @@ impl From<ElicitError> for sdk::ErrorData {
 
 #[cfg(feature = "url-mode")]
 /// A URL-mode elicitation that was sent, and what the user did with it: what
-/// [`ElicitPeer::elicit_url`] gives.
+/// [`ElicitPeer::send_tracked_url`] gives.
 ///
 /// ```no_run
 /// use elicit_mcp::UrlElicitOutcome;
@@ -332,7 +332,7 @@ impl From<ElicitError> for sdk::ErrorData {
 ///     initiator: &Initiator,
 /// ) -> CallToolResult {
 ///     let sent = context
-///         .elicit_url(tracker, initiator, "Connect your Example Co account.", |id| {
+///         .send_tracked_url(tracker, initiator, "Connect your Example Co account.", |id| {
 ///             format!("https://mcp.example.com/connect?elicitationId={id}")
 ///         })
 ///         .await;
@@ -490,10 +490,10 @@ pub trait ElicitPeer: sealed::Session + Sync {
     /// notification with [`notify_elicitation_complete`](Self::notify_elicitation_complete) or
     /// [`ConnectionPeers::notify`](crate::rmcp::ConnectionPeers::notify)).
     ///
-    /// On a `Peer<RoleServer>`, rmcp's own inherent `elicit_url` (untracked, unchecked URL)
-    /// takes precedence in method syntax: call this one as `ElicitPeer::elicit_url(&peer, ..)`.
-    /// A `RequestContext` has no such method, so `context.elicit_url(..)` is this one.
-    fn elicit_url<'a, S, C>(
+    /// Named apart from rmcp's inherent `Peer::elicit_url` (untracked, URL unchecked), which
+    /// method syntax would pick over a trait method of the same name on a `Peer<RoleServer>`:
+    /// `peer.send_tracked_url(..)` and `context.send_tracked_url(..)` are both this one.
+    fn send_tracked_url<'a, S, C>(
         &'a self,
         tracker: &'a ElicitationTracker<S, C>,
         initiator: &'a Initiator,

@@ -35,9 +35,6 @@ pub use seal::{RequestStateSeal, SealKeyError};
 #[cfg(feature = "url-mode")]
 pub use url::UrlOutcome;
 
-/// The JSON-RPC code of 2026-07-28's `MissingRequiredClientCapabilityError`.
-pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i32 = -32021;
-
 /// Who the request's user is, from its context: the server's own check of their
 /// credentials (an HTTP header it verified, a session it knows).
 type UserBinding = dyn Fn(&RequestContext<RoleServer>) -> Option<UserId> + Send + Sync;

@@ -385,7 +385,7 @@ mod tests {
 
     /// Every variant and every escape the writer knows, next to what serde_json writes.
     static PROPERTIES: &[Property] = &[
-        Property::new(
+        Property::from_static(
             "text\u{1}\u{8}\u{c}\n\r\t\"\\é\u{7f}",
             true,
             PrimitiveSchema::String(StringSchema {
@@ -398,7 +398,7 @@ mod tests {
                 default: Some(Borrowed("1")),
             }),
         ),
-        Property::new(
+        Property::from_static(
             "n",
             false,
             PrimitiveSchema::Number(NumberSchema {
@@ -410,7 +410,7 @@ mod tests {
                 default: Some(Number::from_f64_text(-0.5, "-0.5")),
             }),
         ),
-        Property::new(
+        Property::from_static(
             "b",
             false,
             PrimitiveSchema::Boolean(BooleanSchema {
@@ -419,7 +419,7 @@ mod tests {
                 default: Some(false),
             }),
         ),
-        Property::new(
+        Property::from_static(
             "s1",
             false,
             PrimitiveSchema::SingleSelect(UntitledSingleSelectEnumSchema {
@@ -429,7 +429,7 @@ mod tests {
                 default: Some(Borrowed("a")),
             }),
         ),
-        Property::new(
+        Property::from_static(
             "s2",
             true,
             PrimitiveSchema::TitledSingleSelect(TitledSingleSelectEnumSchema {
@@ -439,7 +439,7 @@ mod tests {
                 default: None,
             }),
         ),
-        Property::new(
+        Property::from_static(
             "m1",
             false,
             PrimitiveSchema::MultiSelect(UntitledMultiSelectEnumSchema {
@@ -451,7 +451,7 @@ mod tests {
                 default: Some(Borrowed(VALUES)),
             }),
         ),
-        Property::new(
+        Property::from_static(
             "m2",
             false,
             PrimitiveSchema::TitledMultiSelect(TitledMultiSelectEnumSchema {
@@ -463,7 +463,7 @@ mod tests {
                 default: None,
             }),
         ),
-        Property::new(
+        Property::from_static(
             "legacy",
             false,
             PrimitiveSchema::LegacyTitled(LegacyTitledEnumSchema {

@@ -6,6 +6,31 @@
 //! incoming `requestedSchema`, rejecting what lies outside the subset with a [`SchemaError`]
 //! that names the property.
 //!
+//! The types follow the spec and will grow with it, so they are `#[non_exhaustive]`: a `match`
+//! on [`PrimitiveSchema`] or [`StringFormat`] needs a `_` arm, and a struct is built with its
+//! `new(..)` (or `Default` when every member is optional) and chainable `with_*` setters. The
+//! fields stay public to read and to change through `&mut`.
+//!
+//! ```
+//! use elicit_mcp::schema::{
+//!     NumberSchema, NumberType, PrimitiveSchema, Property, RequestedSchema, StringFormat,
+//!     StringSchema,
+//! };
+//!
+//! let schema = RequestedSchema::new(vec![
+//!     Property::new("email", true, PrimitiveSchema::String(
+//!         StringSchema::default().with_title("Email").with_format(StringFormat::Email),
+//!     )),
+//!     Property::new("guests", false, PrimitiveSchema::Number(
+//!         NumberSchema::new(NumberType::Integer).with_minimum(1).with_maximum(8),
+//!     )),
+//! ]);
+//! assert_eq!(
+//!     serde_json::to_value(&schema).unwrap()["properties"]["guests"],
+//!     serde_json::json!({"type": "integer", "minimum": 1, "maximum": 8}),
+//! );
+//! ```
+//!
 //! Every text is a `Cow<'static, str>` and every list a `Cow<'static, [_]>`, so the schemas the
 //! derive emits are built in constants (borrowed, no allocation) while parsed ones own their data.
 //!
@@ -45,6 +70,7 @@ pub type List<T> = Cow<'static, [T]>;
 
 /// The `requestedSchema` of a form-mode `elicitation/create` request.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct RequestedSchema {
     /// `$schema`: the JSON Schema dialect, rarely sent.
     pub schema_uri: Option<Text>,
@@ -58,6 +84,7 @@ pub struct RequestedSchema {
 
 /// One property of the form: its wire name, whether it is in `required`, and its schema.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Property {
     /// The key in `properties` and in the accepted `content`.
     pub name: Text,
@@ -107,6 +134,8 @@ pub struct Property {
 ///             PrimitiveSchema::MultiSelect(_) | PrimitiveSchema::TitledMultiSelect(_) => {
 ///                 format!("checkboxes {label}{mark}: {}", property.schema.choices().unwrap().join(", "))
 ///             }
+///             // The spec's list of primitive schemas grows; a later one is shown as text.
+///             _ => format!("text {label}{mark}"),
 ///         }
 ///     })
 ///     .collect();
@@ -116,6 +145,7 @@ pub struct Property {
 /// assert_eq!(schema.properties()[1].schema.default_value(), Some(serde_json::json!(2)));
 /// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum PrimitiveSchema {
     /// `{"type": "string", ...}`
     String(StringSchema),
@@ -138,6 +168,7 @@ pub enum PrimitiveSchema {
 
 /// The `format`s a string property may carry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum StringFormat {
     /// `email`: an email address (RFC 5321 mailbox syntax).
     Email,
@@ -174,6 +205,7 @@ impl StringFormat {
 
 /// `type: "string"`, with optional length bounds, pattern and format.
 #[derive(Clone, Debug, PartialEq, Default)]
+#[non_exhaustive]
 pub struct StringSchema {
     /// `title`
     pub title: Option<Text>,
@@ -212,6 +244,7 @@ impl NumberType {
 
 /// `type: "number"` or `type: "integer"`, with optional inclusive bounds.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct NumberSchema {
     /// `type`
     pub kind: NumberType,
@@ -229,6 +262,7 @@ pub struct NumberSchema {
 
 /// `type: "boolean"`.
 #[derive(Clone, Debug, PartialEq, Default)]
+#[non_exhaustive]
 pub struct BooleanSchema {
     /// `title`
     pub title: Option<Text>,
@@ -240,6 +274,7 @@ pub struct BooleanSchema {
 
 /// A choice with a display title: `{"const": value, "title": title}`.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TitledOption {
     /// `const`: the value sent back in `content`.
     pub value: Text,
@@ -249,6 +284,7 @@ pub struct TitledOption {
 
 /// Single-select without titles: `{"type": "string", "enum": [...]}`.
 #[derive(Clone, Debug, PartialEq, Default)]
+#[non_exhaustive]
 pub struct UntitledSingleSelectEnumSchema {
     /// `title`
     pub title: Option<Text>,
@@ -262,6 +298,7 @@ pub struct UntitledSingleSelectEnumSchema {
 
 /// Single-select with titles: `{"type": "string", "oneOf": [{"const", "title"}, ...]}`.
 #[derive(Clone, Debug, PartialEq, Default)]
+#[non_exhaustive]
 pub struct TitledSingleSelectEnumSchema {
     /// `title`
     pub title: Option<Text>,
@@ -275,6 +312,7 @@ pub struct TitledSingleSelectEnumSchema {
 
 /// Multi-select without titles: `{"type": "array", "items": {"type": "string", "enum": [...]}}`.
 #[derive(Clone, Debug, PartialEq, Default)]
+#[non_exhaustive]
 pub struct UntitledMultiSelectEnumSchema {
     /// `title`
     pub title: Option<Text>,
@@ -292,6 +330,7 @@ pub struct UntitledMultiSelectEnumSchema {
 
 /// Multi-select with titles: `{"type": "array", "items": {"anyOf": [{"const", "title"}, ...]}}`.
 #[derive(Clone, Debug, PartialEq, Default)]
+#[non_exhaustive]
 pub struct TitledMultiSelectEnumSchema {
     /// `title`
     pub title: Option<Text>,
@@ -309,6 +348,7 @@ pub struct TitledMultiSelectEnumSchema {
 
 /// The deprecated titled single-select: `{"type": "string", "enum": [...], "enumNames": [...]}`.
 #[derive(Clone, Debug, PartialEq, Default)]
+#[non_exhaustive]
 pub struct LegacyTitledEnumSchema {
     /// `title`
     pub title: Option<Text>,
@@ -321,6 +361,253 @@ pub struct LegacyTitledEnumSchema {
     /// `default`
     pub default: Option<Text>,
 }
+
+/// Chainable setters for the optional members of a schema struct: `with_title(..)` sets
+/// `title`, and so on. One macro so that every struct names its setters the same way.
+macro_rules! with_setters {
+    ($ty:ident { $($(#[$doc:meta])* $setter:ident: $field:ident: $value:ty),* $(,)? }) => {
+        impl $ty {
+            $(
+                $(#[$doc])*
+                #[must_use]
+                pub fn $setter(mut self, $field: $value) -> Self {
+                    self.$field = Some(into($field));
+                    self
+                }
+            )*
+        }
+    };
+}
+
+/// `Into::into`, callable alike on a value that needs converting and on one of the field's own
+/// type (a `u64`, a `bool`) that the setters take as it is.
+fn into<T, U: Into<T>>(value: U) -> T {
+    value.into()
+}
+
+/// A list of texts from any iterator of texts, owned.
+fn text_list<I>(items: I) -> List<Text>
+where
+    I: IntoIterator,
+    I::Item: Into<Text>,
+{
+    Cow::Owned(items.into_iter().map(Into::into).collect())
+}
+
+with_setters!(StringSchema {
+    /// Sets `title`.
+    with_title: title: impl Into<Text>,
+    /// Sets `description`.
+    with_description: description: impl Into<Text>,
+    /// Sets `minLength`, in Unicode code points.
+    with_min_length: min_length: u64,
+    /// Sets `maxLength`, in Unicode code points.
+    with_max_length: max_length: u64,
+    /// Sets `pattern`.
+    with_pattern: pattern: impl Into<Text>,
+    /// Sets `format`.
+    with_format: format: StringFormat,
+    /// Sets `default`.
+    with_default: default: impl Into<Text>,
+});
+
+impl NumberSchema {
+    /// A number property of this `type` with no bounds, texts or default.
+    pub fn new(kind: NumberType) -> Self {
+        NumberSchema {
+            kind,
+            title: None,
+            description: None,
+            minimum: None,
+            maximum: None,
+            default: None,
+        }
+    }
+}
+
+with_setters!(NumberSchema {
+    /// Sets `title`.
+    with_title: title: impl Into<Text>,
+    /// Sets `description`.
+    with_description: description: impl Into<Text>,
+    /// Sets `minimum`, inclusive.
+    with_minimum: minimum: impl Into<Number>,
+    /// Sets `maximum`, inclusive.
+    with_maximum: maximum: impl Into<Number>,
+    /// Sets `default`.
+    with_default: default: impl Into<Number>,
+});
+
+with_setters!(BooleanSchema {
+    /// Sets `title`.
+    with_title: title: impl Into<Text>,
+    /// Sets `description`.
+    with_description: description: impl Into<Text>,
+    /// Sets `default`.
+    with_default: default: bool,
+});
+
+impl TitledOption {
+    /// An option sending `value` and showing `title`.
+    pub fn new(value: impl Into<Text>, title: impl Into<Text>) -> Self {
+        TitledOption {
+            value: value.into(),
+            title: title.into(),
+        }
+    }
+
+    /// An option sending `value` and showing `title`, usable in constants.
+    pub const fn from_static(value: &'static str, title: &'static str) -> Self {
+        TitledOption {
+            value: Cow::Borrowed(value),
+            title: Cow::Borrowed(title),
+        }
+    }
+}
+
+impl UntitledSingleSelectEnumSchema {
+    /// A single-select among these values.
+    pub fn new<I>(values: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<Text>,
+    {
+        UntitledSingleSelectEnumSchema {
+            values: text_list(values),
+            ..Default::default()
+        }
+    }
+}
+
+with_setters!(UntitledSingleSelectEnumSchema {
+    /// Sets `title`.
+    with_title: title: impl Into<Text>,
+    /// Sets `description`.
+    with_description: description: impl Into<Text>,
+    /// Sets `default`.
+    with_default: default: impl Into<Text>,
+});
+
+impl TitledSingleSelectEnumSchema {
+    /// A single-select among these options.
+    pub fn new(options: impl IntoIterator<Item = TitledOption>) -> Self {
+        TitledSingleSelectEnumSchema {
+            options: Cow::Owned(options.into_iter().collect()),
+            ..Default::default()
+        }
+    }
+}
+
+with_setters!(TitledSingleSelectEnumSchema {
+    /// Sets `title`.
+    with_title: title: impl Into<Text>,
+    /// Sets `description`.
+    with_description: description: impl Into<Text>,
+    /// Sets `default`.
+    with_default: default: impl Into<Text>,
+});
+
+impl UntitledMultiSelectEnumSchema {
+    /// A multi-select among these values.
+    pub fn new<I>(values: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<Text>,
+    {
+        UntitledMultiSelectEnumSchema {
+            values: text_list(values),
+            ..Default::default()
+        }
+    }
+
+    /// Sets `default`: the values checked at first.
+    #[must_use]
+    pub fn with_default<I>(mut self, values: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<Text>,
+    {
+        self.default = Some(text_list(values));
+        self
+    }
+}
+
+with_setters!(UntitledMultiSelectEnumSchema {
+    /// Sets `title`.
+    with_title: title: impl Into<Text>,
+    /// Sets `description`.
+    with_description: description: impl Into<Text>,
+    /// Sets `minItems`.
+    with_min_items: min_items: u64,
+    /// Sets `maxItems`.
+    with_max_items: max_items: u64,
+});
+
+impl TitledMultiSelectEnumSchema {
+    /// A multi-select among these options.
+    pub fn new(options: impl IntoIterator<Item = TitledOption>) -> Self {
+        TitledMultiSelectEnumSchema {
+            options: Cow::Owned(options.into_iter().collect()),
+            ..Default::default()
+        }
+    }
+
+    /// Sets `default`: the values checked at first.
+    #[must_use]
+    pub fn with_default<I>(mut self, values: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<Text>,
+    {
+        self.default = Some(text_list(values));
+        self
+    }
+}
+
+with_setters!(TitledMultiSelectEnumSchema {
+    /// Sets `title`.
+    with_title: title: impl Into<Text>,
+    /// Sets `description`.
+    with_description: description: impl Into<Text>,
+    /// Sets `minItems`.
+    with_min_items: min_items: u64,
+    /// Sets `maxItems`.
+    with_max_items: max_items: u64,
+});
+
+impl LegacyTitledEnumSchema {
+    /// A legacy titled single-select among these options: each option's value goes to `enum`
+    /// and its title to `enumNames`, so the two lists cannot disagree in length.
+    pub fn new(options: impl IntoIterator<Item = TitledOption>) -> Self {
+        let (values, names): (Vec<Text>, Vec<Text>) = options
+            .into_iter()
+            .map(|option| (option.value, option.title))
+            .unzip();
+        LegacyTitledEnumSchema {
+            values: Cow::Owned(values),
+            names: Cow::Owned(names),
+            ..Default::default()
+        }
+    }
+}
+
+with_setters!(LegacyTitledEnumSchema {
+    /// Sets `title`.
+    with_title: title: impl Into<Text>,
+    /// Sets `description`.
+    with_description: description: impl Into<Text>,
+    /// Sets `default`.
+    with_default: default: impl Into<Text>,
+});
+
+with_setters!(RequestedSchema {
+    /// Sets `$schema`, the JSON Schema dialect.
+    with_schema_uri: schema_uri: impl Into<Text>,
+    /// Sets the whole form's `title`.
+    with_title: title: impl Into<Text>,
+    /// Sets the whole form's `description`.
+    with_description: description: impl Into<Text>,
+});
 
 impl RequestedSchema {
     /// A schema over these properties, usable in constants.
@@ -409,8 +696,17 @@ impl RequestedSchema {
 }
 
 impl Property {
+    /// A property named `name`, listed in `required` if `required`.
+    pub fn new(name: impl Into<Text>, required: bool, schema: PrimitiveSchema) -> Self {
+        Property {
+            name: name.into(),
+            required,
+            schema,
+        }
+    }
+
     /// A property, usable in constants.
-    pub const fn new(name: &'static str, required: bool, schema: PrimitiveSchema) -> Self {
+    pub const fn from_static(name: &'static str, required: bool, schema: PrimitiveSchema) -> Self {
         Property {
             name: Cow::Borrowed(name),
             required,

@@ -13,7 +13,7 @@ use crate::schema::RequestedSchema;
 /// The params of a form-mode `elicitation/create`: `mode: "form"`, `message`, `requestedSchema`.
 ///
 /// Built from a derived type with [`Elicit::form_request`](crate::Elicit::form_request) (message
-/// from `#[elicit(message = "..")]`) or [`Elicit::form_request_with`](crate::Elicit::form_request_with).
+/// from `#[elicit(message = "..")]`) or [`Elicit::form_request_with_message`](crate::Elicit::form_request_with_message).
 /// The schema of a derived type is borrowed from its static, not copied.
 ///
 /// ```
@@ -35,6 +35,7 @@ use crate::schema::RequestedSchema;
 /// }));
 /// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ElicitRequestFormParams {
     /// Why the server asks.
     pub message: String,

@@ -42,8 +42,9 @@ impl From<&str> for RequestId {
 /// [`InvalidElicitRequestError`](crate::client::InvalidElicitRequestError) (-32602).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JsonRpcError {
-    /// The error code.
-    pub code: i64,
+    /// The error code. JSON-RPC's codes, the spec's and rmcp's (`ErrorCode`) are all `i32`s;
+    /// a code past that range is refused when the error is read.
+    pub code: i32,
     /// A short description, one sentence.
     pub message: String,
     /// Details defined by the sender.
@@ -51,12 +52,16 @@ pub struct JsonRpcError {
     pub data: Option<Value>,
 }
 
+/// The error codes of elicitation, together.
 impl JsonRpcError {
     /// -32602, Invalid params: what a client answers to an `elicitation/create` with a mode it
     /// did not declare, or with a schema outside the restricted subset.
-    pub const INVALID_PARAMS: i64 = -32602;
+    pub const INVALID_PARAMS: i32 = -32602;
     /// -32042, URL elicitation required: the request needs URL-mode elicitations completed first.
-    pub const URL_ELICITATION_REQUIRED: i64 = -32042;
+    pub const URL_ELICITATION_REQUIRED: i32 = -32042;
+    /// -32021, 2026-07-28's `MissingRequiredClientCapabilityError`: the request needs a client
+    /// capability (here, elicitation) that the client did not declare.
+    pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i32 = -32021;
 }
 
 impl fmt::Display for JsonRpcError {

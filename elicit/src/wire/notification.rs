@@ -11,12 +11,30 @@ use super::url::ElicitationId;
 /// The params of `notifications/elicitation/complete`: the id of the elicitation that completed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ElicitationCompleteParams {
     /// The id established in the original `elicitation/create` (or -32042 error).
     pub elicitation_id: ElicitationId,
     /// `_meta`, passed through untouched.
     #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<Map<String, Value>>,
+}
+
+impl ElicitationCompleteParams {
+    /// The params saying that the elicitation with this id completed.
+    pub fn new(elicitation_id: ElicitationId) -> Self {
+        ElicitationCompleteParams {
+            elicitation_id,
+            meta: None,
+        }
+    }
+
+    /// The same params with `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, meta: Map<String, Value>) -> Self {
+        self.meta = Some(meta);
+        self
+    }
 }
 
 /// The whole `notifications/elicitation/complete` notification:
@@ -50,10 +68,7 @@ impl ElicitationCompleteNotification {
     /// The notification that the elicitation with this id completed.
     pub fn new(elicitation_id: ElicitationId) -> Self {
         ElicitationCompleteNotification {
-            params: ElicitationCompleteParams {
-                elicitation_id,
-                meta: None,
-            },
+            params: ElicitationCompleteParams::new(elicitation_id),
         }
     }
 

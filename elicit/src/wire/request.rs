@@ -33,6 +33,7 @@ use crate::schema::RequestedSchema;
 /// assert_eq!(url.mode(), ElicitMode::Url);
 /// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum ElicitRequestParams {
     /// A form-mode request.
     Form(ElicitRequestFormParams),

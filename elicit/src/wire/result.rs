@@ -29,6 +29,7 @@ pub enum ElicitAction {
 /// assert_eq!(result.content.unwrap()["name"], "octocat");
 /// ```
 #[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ElicitResult {
     /// What the user did.
     pub action: ElicitAction,
@@ -66,9 +67,27 @@ impl ElicitResult {
             ..Default::default()
         }
     }
+
+    /// The same result with `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, meta: Map<String, Value>) -> Self {
+        self.meta = Some(meta);
+        self
+    }
 }
 
 /// The typed outcome of a form elicitation: the parsed value, or what the user did instead.
+///
+/// # One family of outcomes
+///
+/// Every elicitation ends in accept, decline or cancel, but what an accept gives differs, so
+/// there is one outcome type per kind of ask: `ElicitOutcome<T>` (`Accepted(T)`: the form's
+/// value in hand), [`UrlElicitOutcome`] (`Consented`: the user agreed to open the URL, the
+/// interaction is not done yet) and, with rmcp, `rmcp::UrlOutcome` (`Completed(id)`: the
+/// out-of-band step is done). They are kept apart so that a consent cannot be mistaken for a
+/// completion. What they share has one name on each: `action()` (the [`ElicitAction`] the user
+/// took), `is_declined()` and `is_cancelled()`, next to the accept of each (`accepted()`,
+/// `is_consented()`, `completed()`).
 ///
 /// What [`Elicit::from_result`](crate::Elicit::from_result) gives for a result whose content
 /// is valid. Decline and cancel are answers, not errors: the user chose not to say.
@@ -114,6 +133,30 @@ impl<T> ElicitOutcome<T> {
         }
     }
 
+    /// What the user did.
+    pub fn action(&self) -> ElicitAction {
+        match self {
+            ElicitOutcome::Accepted(_) => ElicitAction::Accept,
+            ElicitOutcome::Declined => ElicitAction::Decline,
+            ElicitOutcome::Cancelled => ElicitAction::Cancel,
+        }
+    }
+
+    /// Whether the user submitted valid content.
+    pub fn is_accepted(&self) -> bool {
+        self.action() == ElicitAction::Accept
+    }
+
+    /// Whether the user explicitly declined.
+    pub fn is_declined(&self) -> bool {
+        self.action() == ElicitAction::Decline
+    }
+
+    /// Whether the user dismissed the request.
+    pub fn is_cancelled(&self) -> bool {
+        self.action() == ElicitAction::Cancel
+    }
+
     /// Maps the accepted value.
     pub fn map<U>(self, f: impl FnOnce(T) -> U) -> ElicitOutcome<U> {
         match self {
@@ -125,6 +168,9 @@ impl<T> ElicitOutcome<T> {
 }
 
 /// What the user did with a URL-mode elicitation, read from the client's [`ElicitResult`].
+///
+/// One of the [family of outcomes](ElicitOutcome#one-family-of-outcomes): `action()`,
+/// `is_consented()`, `is_declined()`, `is_cancelled()`.
 ///
 /// An accept means the user consented to open the URL, not that the interaction is done: that
 /// is known only when the server completes it (see
@@ -179,6 +225,30 @@ impl UrlElicitOutcome {
             ElicitAction::Decline => UrlElicitOutcome::Declined,
             ElicitAction::Cancel => UrlElicitOutcome::Cancelled,
         })
+    }
+
+    /// What the user did.
+    pub fn action(self) -> ElicitAction {
+        match self {
+            UrlElicitOutcome::Consented => ElicitAction::Accept,
+            UrlElicitOutcome::Declined => ElicitAction::Decline,
+            UrlElicitOutcome::Cancelled => ElicitAction::Cancel,
+        }
+    }
+
+    /// Whether the user consented to open the URL (the interaction is not done yet).
+    pub fn is_consented(self) -> bool {
+        self == UrlElicitOutcome::Consented
+    }
+
+    /// Whether the user explicitly declined.
+    pub fn is_declined(self) -> bool {
+        self == UrlElicitOutcome::Declined
+    }
+
+    /// Whether the user dismissed the request without choosing.
+    pub fn is_cancelled(self) -> bool {
+        self == UrlElicitOutcome::Cancelled
     }
 }
 

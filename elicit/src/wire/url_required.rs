@@ -55,7 +55,7 @@ pub enum NotUrlElicitationRequiredError {
     /// The code is not -32042.
     WrongCode {
         /// The code found.
-        code: i64,
+        code: i32,
     },
     /// `data` is absent or not an object.
     MissingData,
@@ -102,7 +102,7 @@ impl std::error::Error for NotUrlElicitationRequiredError {}
 
 impl UrlElicitationRequiredError {
     /// The error code, -32042.
-    pub const CODE: i64 = JsonRpcError::URL_ELICITATION_REQUIRED;
+    pub const CODE: i32 = JsonRpcError::URL_ELICITATION_REQUIRED;
 
     /// The error listing these elicitations, which must not be empty: the spec allows this
     /// error only when URL-mode elicitation is required.

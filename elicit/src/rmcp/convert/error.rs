@@ -2,7 +2,6 @@
 
 use ::rmcp::model as sdk;
 
-use super::UnrepresentableError;
 use crate::client::InvalidElicitRequestError;
 use crate::error::ContentError;
 use crate::wire::{JsonRpcError, NotUrlElicitationRequiredError, UrlElicitationRequiredError};
@@ -14,7 +13,7 @@ impl From<&UrlElicitationRequiredError> for sdk::ErrorData {
     fn from(error: &UrlElicitationRequiredError) -> Self {
         let error = error.to_jsonrpc_error();
         sdk::ErrorData::new(
-            sdk::ErrorCode(UrlElicitationRequiredError::CODE as i32),
+            sdk::ErrorCode(UrlElicitationRequiredError::CODE),
             error.message,
             error.data,
         )
@@ -40,29 +39,20 @@ impl TryFrom<&sdk::ErrorData> for UrlElicitationRequiredError {
 impl From<&sdk::ErrorData> for JsonRpcError {
     fn from(error: &sdk::ErrorData) -> Self {
         JsonRpcError {
-            code: i64::from(error.code.0),
+            code: error.code.0,
             message: error.message.to_string(),
             data: error.data.clone(),
         }
     }
 }
 
-impl TryFrom<&JsonRpcError> for sdk::ErrorData {
-    type Error = UnrepresentableError;
-
-    /// rmcp's error code is an `i32`: a wider one is refused.
-    fn try_from(error: &JsonRpcError) -> Result<Self, UnrepresentableError> {
-        let code = i32::try_from(error.code).map_err(|_| {
-            UnrepresentableError::top(format!(
-                "rmcp's error code is an i32; {} is past it",
-                error.code
-            ))
-        })?;
-        Ok(sdk::ErrorData::new(
-            sdk::ErrorCode(code),
+impl From<&JsonRpcError> for sdk::ErrorData {
+    fn from(error: &JsonRpcError) -> Self {
+        sdk::ErrorData::new(
+            sdk::ErrorCode(error.code),
             error.message.clone(),
             error.data.clone(),
-        ))
+        )
     }
 }
 

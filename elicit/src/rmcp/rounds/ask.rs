@@ -29,7 +29,7 @@ const FORM: &str = "elicitation/create";
 /// A `#[tool]` (or `#[prompt]`) method takes it as a parameter next to its `Parameters<T>`,
 /// once the server's router is wrapped by [`Rounds::tools`](super::Rounds::tools) (see
 /// [`Rounds`](super::Rounds)). It asks as if each answer came back at once:
-/// - [`form::<T>()`](Ask::form) and [`form_with::<T>(message)`](Ask::form_with) give a
+/// - [`form::<T>()`](Ask::form) and [`form_with_message::<T>(message)`](Ask::form_with_message) give a
 ///   [`FormAsk`] to await, after setting its key, runtime defaults, a re-ask or a timeout;
 /// - [`forms::<A, B>()`](Ask::forms) asks for two forms in the same round;
 /// - [`url`](Ask::url) sends the user to a URL (URL mode) and goes on once the out-of-band
@@ -152,11 +152,11 @@ impl Ask {
     where
         T: HasMessage + Send,
     {
-        self.form_with::<T>(<T as HasMessage>::MESSAGE)
+        self.form_with_message::<T>(<T as HasMessage>::MESSAGE)
     }
 
     /// Asks for form `T` with `message`, for a message known only at run time.
-    pub fn form_with<T>(&self, message: impl Into<String>) -> FormAsk<'_, T>
+    pub fn form_with_message<T>(&self, message: impl Into<String>) -> FormAsk<'_, T>
     where
         T: Elicit + Send,
     {
@@ -351,7 +351,7 @@ pub(super) async fn wait_for_next_round<T>() -> T {
     std::future::pending().await
 }
 
-/// One form's ask, from [`Ask::form`] or [`Ask::form_with`]: await it as it is, or set its
+/// One form's ask, from [`Ask::form`] or [`Ask::form_with_message`]: await it as it is, or set its
 /// options first.
 ///
 /// ```no_run

@@ -16,10 +16,13 @@ use crate::server::{
     PendingEntry, PendingUrlElicitation, StartError,
 };
 use crate::wire::{
-    ElicitMode, ElicitResult, ElicitationCapability, ElicitationId, UrlElicitOutcome,
+    ElicitAction, ElicitMode, ElicitResult, ElicitationCapability, ElicitationId, UrlElicitOutcome,
 };
 
 /// What came of a URL-mode elicitation asked with [`Ask::url`]: the same on both revisions.
+///
+/// One of the [family of outcomes](crate::ElicitOutcome#one-family-of-outcomes): `action()`,
+/// `completed()`, `is_declined()`, `is_cancelled()`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum UrlOutcome {
@@ -31,6 +34,35 @@ pub enum UrlOutcome {
     Declined,
     /// The user dismissed the request without choosing.
     Cancelled,
+}
+
+impl UrlOutcome {
+    /// What the user did: a completion was an accept.
+    pub fn action(&self) -> ElicitAction {
+        match self {
+            UrlOutcome::Completed(_) => ElicitAction::Accept,
+            UrlOutcome::Declined => ElicitAction::Decline,
+            UrlOutcome::Cancelled => ElicitAction::Cancel,
+        }
+    }
+
+    /// The id of the completed elicitation, if it completed.
+    pub fn completed(&self) -> Option<&ElicitationId> {
+        match self {
+            UrlOutcome::Completed(id) => Some(id),
+            _ => None,
+        }
+    }
+
+    /// Whether the user declined to open the URL.
+    pub fn is_declined(&self) -> bool {
+        self.action() == ElicitAction::Decline
+    }
+
+    /// Whether the user dismissed the request without choosing.
+    pub fn is_cancelled(&self) -> bool {
+        self.action() == ElicitAction::Cancel
+    }
 }
 
 /// A URL-mode elicitation asked on 2026-07-28, as the sealed state carries it between rounds.
@@ -105,7 +137,7 @@ impl Ask {
     /// [`UrlOutcome`], the same on both revisions.
     ///
     /// The elicitation is started with `tracker` as
-    /// [`ElicitPeer::elicit_url`](crate::rmcp::ElicitPeer::elicit_url) starts it: bound to
+    /// [`ElicitPeer::send_tracked_url`](crate::rmcp::ElicitPeer::send_tracked_url) starts it: bound to
     /// `initiator`'s user, `url` built from the new id and checked by the tracker's URL policy
     /// (a URL the policy refuses gives [`ElicitError::Start`], and nothing is sent), at most
     /// the tracker's number pending per user, expiring after its time to live. The page the
