@@ -14,7 +14,7 @@ pub fn examples_dir() -> &'static Path {
     BUILT.get_or_init(|| {
         let status = Command::new(env!("CARGO"))
             .args(["build", "--quiet", "--manifest-path"])
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+            .arg(manifest_dir().join("Cargo.toml"))
             .args(["-p", "elicit-examples", "--features", "rmcp,terminal"])
             .args(["--example", "terminal_form", "--example", "terminal_client"])
             .args(["--example", "stdio_server", "--example", "url_mode_server"])
@@ -28,4 +28,13 @@ pub fn examples_dir() -> &'static Path {
             .expect("the test binary is in target/<profile>/deps")
             .join("examples")
     })
+}
+
+/// The package's folder as cargo gives it to the running test, not as it was when the test
+/// was compiled: a test binary reused from a copy of the repository in another folder (as
+/// `.ci/run` makes) would otherwise build the examples of a folder that is gone.
+fn manifest_dir() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
 }
