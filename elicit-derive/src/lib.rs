@@ -10,27 +10,24 @@
 //!
 //! # Layout
 //!
-//! Shaped like `serde_derive` and `thiserror-impl`: `ast` reads the input and its attributes
-//! (`attr`, one table of keys per place) into a syntax tree, `check` holds the cross-field
-//! rules, and every error of one derive is collected in a `ctxt::Ctxt` and reported together.
-//! `expand` generates the impls from `field` (one field's code), `typeck` (the checks the
-//! compiler makes against a field's type, spanned with `respan`) and `bound` (a generic form's
-//! where-clause); `fallback` is what a form with errors expands to beside them.
+//! Shaped like `serde_derive` and `thiserror-impl`; `lib.rs` holds only the entry point.
+//!
+//! - `internals/`, the parse-and-check side: `ast` reads the input and its attributes (`attr`,
+//!   one table of keys per place, `case` for `rename_all`) into a syntax tree, `check` holds the
+//!   rules beyond syntax (with `format` for format-checked defaults and `sensitive` for
+//!   secret-looking names), and every error of one derive is collected in a `ctxt::Ctxt` and
+//!   reported together. `respan` moves tokens onto the user's span.
+//! - `expand/`, code generation: `form`, `choice` and `newtype` expand the three shapes of
+//!   input; `field` is one form field's code, `typeck` the checks the compiler makes against a
+//!   field's type, `bound` a generic form's where-clause and `fallback` what a form with errors
+//!   expands to beside them; `literal` and `runtime` are the leaves they share.
+//! - `dummy`: the unnamed constant every generated impl goes in.
+//!
+//! No module imports one that imports it back: `internals` never names `expand`.
 
-mod ast;
-mod attr;
-mod bound;
-mod case;
-mod check;
-mod ctxt;
+mod dummy;
 mod expand;
-mod fallback;
-mod field;
-mod format;
-mod newtype;
-mod respan;
-mod sensitive;
-mod typeck;
+mod internals;
 
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};

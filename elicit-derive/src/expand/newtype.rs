@@ -5,10 +5,11 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ast::Newtype;
-use crate::expand::{json_schema_impl, runtime_path};
-use crate::field::schema_attrs;
-use crate::typeck::type_checks;
+use crate::dummy::wrap_in_const;
+use crate::expand::field::schema_attrs;
+use crate::expand::runtime::{json_schema_impl, runtime_path};
+use crate::expand::typeck::type_checks;
+use crate::internals::ast::Newtype;
 
 /// The `ElicitValue` impl of a newtype, and the checks of its attributes against its field's
 /// type (left out beside the derive's own errors, which they could repeat).
@@ -54,45 +55,41 @@ pub fn expand_newtype(newtype: &Newtype, with_checks: bool) -> TokenStream {
         &ty_generics,
         where_clause,
     );
-    quote! {
-        #[doc(hidden)]
-        #[allow(non_upper_case_globals, clippy::all)]
-        const _: () = {
-            #checks
+    wrap_in_const(quote! {
+        #checks
 
-            #[automatically_derived]
-            impl #impl_generics #krate::__private::Newtype for #ident #ty_generics #where_clause {
-                type Inner = #inner;
+        #[automatically_derived]
+        impl #impl_generics #krate::__private::Newtype for #ident #ty_generics #where_clause {
+            type Inner = #inner;
+        }
+
+        #pattern_item
+
+        #[automatically_derived]
+        impl #impl_generics #krate::ElicitValue for #ident #ty_generics #where_clause {
+            const KIND: #krate::__private::Kind = #krate::__private::narrow(
+                <#inner as #krate::ElicitValue>::KIND,
+                #attrs,
+            );
+            const NARROWED: bool = true;
+            type DefaultLiteral = <#inner as #krate::ElicitValue>::DefaultLiteral;
+            fn from_default(
+                __literal: Self::DefaultLiteral,
+            ) -> ::core::result::Result<Self, #krate::Problem> {
+                #default_check
+                <#inner as #krate::ElicitValue>::from_default(__literal).map(Self)
             }
-
-            #pattern_item
-
-            #[automatically_derived]
-            impl #impl_generics #krate::ElicitValue for #ident #ty_generics #where_clause {
-                const KIND: #krate::__private::Kind = #krate::__private::narrow(
-                    <#inner as #krate::ElicitValue>::KIND,
-                    #attrs,
-                );
-                const NARROWED: bool = true;
-                type DefaultLiteral = <#inner as #krate::ElicitValue>::DefaultLiteral;
-                fn from_default(
-                    __literal: Self::DefaultLiteral,
-                ) -> ::core::result::Result<Self, #krate::Problem> {
-                    #default_check
-                    <#inner as #krate::ElicitValue>::from_default(__literal).map(Self)
-                }
-                fn from_json(
-                    __value: &#krate::__private::Value,
-                    __schema: &#krate::schema::PrimitiveSchema,
-                    __pattern: ::core::option::Option<&#krate::__private::Regex>,
-                ) -> ::core::result::Result<Self, #krate::Problem> {
-                    <#inner as #krate::ElicitValue>::from_json(__value, __schema, #pattern).map(Self)
-                }
+            fn from_json(
+                __value: &#krate::__private::Value,
+                __schema: &#krate::schema::PrimitiveSchema,
+                __pattern: ::core::option::Option<&#krate::__private::Regex>,
+            ) -> ::core::result::Result<Self, #krate::Problem> {
+                <#inner as #krate::ElicitValue>::from_json(__value, __schema, #pattern).map(Self)
             }
+        }
 
-            #krate::__impl_field_for_value!(#ident #ty_generics);
+        #krate::__impl_field_for_value!(#ident #ty_generics);
 
-            #json_schema
-        };
-    }
+        #json_schema
+    })
 }

@@ -7,11 +7,11 @@ use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Expr, Type};
 
-use crate::ast::Field;
-use crate::attr::{DefaultKind, FieldKeys, FieldKind, span_of};
-use crate::field::number;
-use crate::format;
-use crate::respan::respan;
+use crate::expand::literal::number;
+use crate::internals::ast::Field;
+use crate::internals::attr::{DefaultKind, FieldKeys, FieldKind, span_of};
+use crate::internals::format;
+use crate::internals::respan::respan;
 
 /// `let __elicit_default: <T as ElicitField>::DefaultLiteral = <the default>;`, so a default of
 /// the wrong type is a type mismatch on the user's literal, "expected due to" the field's type; a

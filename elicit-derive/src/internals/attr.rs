@@ -7,8 +7,8 @@ use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
 use syn::{Attribute, Expr, ExprLit, ExprUnary, Lit, LitInt, LitStr, UnOp};
 
-use crate::case::RenameRule;
-use crate::ctxt::Ctxt;
+use crate::internals::case::RenameRule;
+use crate::internals::ctxt::Ctxt;
 
 /// One attribute value with the tokens it came from, set at most once.
 pub struct Attr<T> {

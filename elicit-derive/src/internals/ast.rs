@@ -3,8 +3,8 @@
 
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 
-use crate::attr;
-use crate::ctxt::Ctxt;
+use crate::internals::attr;
+use crate::internals::ctxt::Ctxt;
 
 pub enum Input<'a> {
     Form(Form<'a>),

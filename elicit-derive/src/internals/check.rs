@@ -6,13 +6,13 @@ use std::collections::HashMap;
 use quote::ToTokens;
 use syn::LitStr;
 
-use crate::ast::{Choice, Field, Form, Newtype};
-use crate::attr::{
+use crate::internals::ast::{Choice, Field, Form, Newtype, unraw};
+use crate::internals::attr::{
     Attr, Container, DefaultKind, FieldKeys, NumValue, PATH_DEFAULT_IS_NOT_A_VARIANT, PLAIN_TYPES,
 };
-use crate::ctxt::Ctxt;
-use crate::format;
-use crate::sensitive::sensitive_term;
+use crate::internals::ctxt::Ctxt;
+use crate::internals::format;
+use crate::internals::sensitive::sensitive_term;
 
 /// Checks a form, marking each field that broke none of the rules of its own as clean, so that
 /// the compiler's checks of its type can run alongside these errors without repeating one.
@@ -147,7 +147,7 @@ fn check_not_sensitive(cx: &Ctxt, field: &Field) {
     if field.attrs.not_sensitive.is_set() {
         return;
     }
-    let rust_name = crate::ast::unraw(field.ident);
+    let rust_name = unraw(field.ident);
     let renamed = field
         .attrs
         .rename
@@ -439,7 +439,7 @@ fn check_renames_agree(cx: &Ctxt, ours: Option<&LitStr>, theirs: &Option<LitStr>
 }
 
 /// elicit's and serde's `rename_all` must agree for the same reason.
-fn check_serde_rename_all_agrees(cx: &Ctxt, attrs: &crate::attr::Container) {
+fn check_serde_rename_all_agrees(cx: &Ctxt, attrs: &Container) {
     if let (Some(ours), Some((lit, theirs)), Some(tokens)) = (
         attrs.rename_all.get(),
         &attrs.serde_rename_all,

@@ -5,10 +5,12 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ast::Form;
-use crate::bound::uses_type_param;
-use crate::expand::{has_message_impl, input_key, runtime_path};
-use crate::typeck::{type_checks, typed_default};
+use crate::dummy::wrap_in_const;
+use crate::expand::bound::uses_type_param;
+use crate::expand::form::{has_message_impl, input_key};
+use crate::expand::runtime::runtime_path;
+use crate::expand::typeck::{type_checks, typed_default};
+use crate::internals::ast::Form;
 
 /// What a form with errors expands to besides them: `Elicit` (and `HasMessage`) implemented
 /// with unreachable bodies, and a constant that checks every asked field's type, plus the
@@ -37,29 +39,25 @@ pub fn fallback_form(form: &Form) -> TokenStream {
     }
     let has_message = has_message_impl(&krate, form, &input.generics);
     let input_key = input_key(form);
-    quote! {
-        #[doc(hidden)]
-        #[allow(non_upper_case_globals, clippy::all)]
-        const _: () = {
-            #checks
+    wrap_in_const(quote! {
+        #checks
 
-            #[automatically_derived]
-            impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
-                const INPUT_KEY: &'static str = #input_key;
-                fn requested_schema() -> &'static #krate::RequestedSchema {
-                    ::core::unreachable!()
-                }
-                fn requested_schema_json() -> &'static str {
-                    ::core::unreachable!()
-                }
-                fn from_content(
-                    _: &#krate::__private::Map<::std::string::String, #krate::__private::Value>,
-                ) -> ::core::result::Result<Self, #krate::ContentError> {
-                    ::core::unreachable!()
-                }
+        #[automatically_derived]
+        impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
+            const INPUT_KEY: &'static str = #input_key;
+            fn requested_schema() -> &'static #krate::RequestedSchema {
+                ::core::unreachable!()
             }
+            fn requested_schema_json() -> &'static str {
+                ::core::unreachable!()
+            }
+            fn from_content(
+                _: &#krate::__private::Map<::std::string::String, #krate::__private::Value>,
+            ) -> ::core::result::Result<Self, #krate::ContentError> {
+                ::core::unreachable!()
+            }
+        }
 
-            #has_message
-        };
-    }
+        #has_message
+    })
 }

@@ -1,55 +1,15 @@
 //! The code of one asked-for field: its `Property` constant, the block items it needs, and the
 //! expression that reads it in `from_content`.
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::ast::Field;
-use crate::attr::{DefaultKind, FieldKeys, NumLit, NumValue};
-use crate::format;
-use crate::typeck::{type_checks, typed_default};
-
-fn opt_str(value: Option<String>) -> TokenStream {
-    match value {
-        Some(text) => quote!(::core::option::Option::Some(#text)),
-        None => quote!(::core::option::Option::None),
-    }
-}
-
-fn opt_u64(value: Option<&u64>) -> TokenStream {
-    match value {
-        Some(n) => quote!(::core::option::Option::Some(#n)),
-        None => quote!(::core::option::Option::None),
-    }
-}
-
-/// A number as the runtime's `Number`: integers exactly, floats with the text `serde_json`
-/// prints for them (`zmij` since serde_json 1.0.147; `ryu` before it wrote `1e38` where serde_json
-/// now writes `1e+38`), so the const JSON writer needs no float formatting.
-pub fn number(krate: &TokenStream, value: NumValue) -> TokenStream {
-    match value {
-        NumValue::Int(i) => {
-            let i = i64::try_from(i).unwrap_or(if i < 0 { i64::MIN } else { i64::MAX });
-            quote!(#krate::__private::Number::from_i64(#i))
-        }
-        NumValue::Float(f) => {
-            let text = zmij::Buffer::new().format_finite(f).to_owned();
-            let lit = Literal::f64_suffixed(f);
-            quote!(#krate::__private::float(#lit, #text))
-        }
-    }
-}
-
-fn opt_number(krate: &TokenStream, value: Option<&NumLit>) -> TokenStream {
-    match value {
-        Some(n) => {
-            let n = number(krate, n.value);
-            quote!(::core::option::Option::Some(#n))
-        }
-        None => quote!(::core::option::Option::None),
-    }
-}
+use crate::expand::literal::{number, opt_number, opt_str, opt_u64};
+use crate::expand::typeck::{type_checks, typed_default};
+use crate::internals::ast::Field;
+use crate::internals::attr::{DefaultKind, FieldKeys};
+use crate::internals::format;
 
 /// The generated items of one asked-for field.
 pub struct FieldCode {

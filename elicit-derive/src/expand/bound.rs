@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 
-use crate::ast::Form;
+use crate::internals::ast::Form;
 
 /// The form's generics with `T: ElicitField` for each asked field type `T` that uses a
 /// parameter, and `Self: 'static` (a generic form's schema is cached by `TypeId`). Only types

@@ -1,0 +1,99 @@
+//! A choice (a unit-only enum): `ElicitChoice`, and `ElicitValue` so that it is a field type,
+//! a single-select, and the item of a multi-select.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::dummy::wrap_in_const;
+use crate::expand::runtime::{json_schema_impl, runtime_path};
+use crate::internals::ast::Choice;
+
+pub fn expand_choice(choice: &Choice) -> TokenStream {
+    let input = choice.input;
+    let krate = runtime_path(choice.attrs.krate.get());
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let idents: Vec<_> = choice.variants.iter().map(|v| v.ident).collect();
+    let wires: Vec<&String> = choice.variants.iter().map(|v| &v.wire_name).collect();
+    // Variants with data were reported, and left out; the expansion still has to compile.
+    let rest = match &input.data {
+        syn::Data::Enum(data) if data.variants.len() > choice.variants.len() => quote!(_ => "",),
+        _ => TokenStream::new(),
+    };
+    let json_schema = json_schema_impl(
+        &krate,
+        "choice",
+        ident,
+        &impl_generics,
+        &ty_generics,
+        where_clause,
+    );
+    let any_titled = choice.variants.iter().any(|v| v.attrs.title.is_set());
+    let titled = if any_titled {
+        // A titled select needs a title on every option; a variant without one shows its value.
+        let titles = choice.variants.iter().map(|v| {
+            v.attrs
+                .title
+                .get()
+                .map_or(v.wire_name.clone(), |t| t.value())
+        });
+        quote! {
+            ::core::option::Option::Some(&[#(#krate::__private::TitledOption::from_static(#wires, #titles)),*])
+        }
+    } else {
+        quote!(::core::option::Option::None)
+    };
+
+    wrap_in_const(quote! {
+        #[automatically_derived]
+        impl #impl_generics #krate::ElicitChoice for #ident #ty_generics #where_clause {
+            const CHOICES: #krate::__private::Choices = #krate::__private::Choices {
+                values: &[#(#krate::__private::Borrowed(#wires)),*],
+                titled: #titled,
+            };
+            // Duplicate wire names are a derive error, expanded anyway to keep the compiler going.
+            #[allow(unreachable_patterns)]
+            fn from_wire(__value: &str) -> ::core::option::Option<Self> {
+                match __value {
+                    #(#wires => ::core::option::Option::Some(Self::#idents),)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+            fn to_wire(&self) -> &'static str {
+                self.__elicit_wire()
+            }
+        }
+
+        #[automatically_derived]
+        impl #impl_generics #krate::ElicitValue for #ident #ty_generics #where_clause {
+            const KIND: #krate::__private::Kind =
+                #krate::__private::Kind::Choice(<Self as #krate::ElicitChoice>::CHOICES);
+            type DefaultLiteral = Self;
+            fn from_default(__literal: Self) -> ::core::result::Result<Self, #krate::Problem> {
+                ::core::result::Result::Ok(__literal)
+            }
+            fn from_json(
+                __value: &#krate::__private::Value,
+                __schema: &#krate::schema::PrimitiveSchema,
+                _: ::core::option::Option<&#krate::__private::Regex>,
+            ) -> ::core::result::Result<Self, #krate::Problem> {
+                #krate::__private::choice::<Self>(__value, __schema)
+            }
+        }
+
+        #krate::__impl_field_for_value!(#ident #ty_generics);
+
+        #json_schema
+
+        #[automatically_derived]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            #[doc(hidden)]
+            pub const fn __elicit_wire(&self) -> &'static str {
+                match *self {
+                    #(Self::#idents => #wires,)*
+                    #rest
+                }
+            }
+        }
+    })
+}

@@ -1,0 +1,259 @@
+//! A form (a struct with named fields): its schema as a constant, the `Elicit` impl that reads
+//! content against it, and `HasMessage` when it has a message.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::dummy::wrap_in_const;
+use crate::expand::bound;
+use crate::expand::field::{FieldCode, field_code};
+use crate::expand::runtime::{json_schema_impl, runtime_path};
+use crate::internals::ast::{Field, Form};
+use crate::internals::case;
+
+pub fn expand_form(form: &Form) -> TokenStream {
+    let input = form.input;
+    let krate = runtime_path(form.attrs.krate.get());
+    let ident = &input.ident;
+    let generic = !input.generics.params.is_empty();
+    let generics = bound::with_field_bounds(form, &krate);
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+
+    let asked: Vec<&Field> = form
+        .fields
+        .iter()
+        .filter(|f| !f.attrs.skip.is_set())
+        .collect();
+    let codes: Vec<FieldCode> = asked
+        .iter()
+        .enumerate()
+        .map(|(i, f)| field_code(&krate, f, i))
+        .collect();
+    let properties = codes.iter().map(|c| &c.property);
+    let checks = codes.iter().map(|c| &c.checks);
+    let items = codes.iter().map(|c| &c.items);
+
+    let has_message = has_message_impl(&krate, form, &generics);
+    let input_key = input_key(form);
+    let schema_fns = schema_fns(&krate, form);
+    let from_content = from_content_fn(&krate, form, &asked, &codes);
+    let json_schema = json_schema_impl(
+        &krate,
+        "form",
+        ident,
+        &impl_generics,
+        &ty_generics,
+        where_clause,
+    );
+    let inherent = if generic {
+        generic_inherent_fns(&krate, form)
+    } else {
+        TokenStream::new()
+    };
+
+    // A non-generic form runs its checks in a constant of its own, so a failing one is reported
+    // at the attribute alone; a generic form's depend on the parameters and run per use.
+    // Each field's in a constant of its own: the compiler does not evaluate a constant whose
+    // body has a type error, so one field's mistake would hide another's.
+    let (eager_checks, checks) = if generic {
+        (None, quote!(#(#checks)*))
+    } else {
+        (
+            Some(quote!(#(const _: () = { #checks };)*)),
+            TokenStream::new(),
+        )
+    };
+
+    wrap_in_const(quote! {
+        #(#items)*
+
+        #[automatically_derived]
+        impl #impl_generics #krate::__private::FormSchema for #ident #ty_generics #where_clause {
+            const PROPERTIES: &'static [#krate::__private::Property] = &[#(#properties),*];
+            const CHECKS: () = { #checks };
+        }
+
+        #eager_checks
+
+        #[automatically_derived]
+        impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
+            const INPUT_KEY: &'static str = #input_key;
+
+            #schema_fns
+
+            #from_content
+        }
+
+        #has_message
+
+        #inherent
+
+        #json_schema
+    })
+}
+
+/// `requested_schema` and `requested_schema_json`. A non-generic form's are statics laid down
+/// by const evaluation; a generic form's schema depends on its parameters, so it is built on
+/// first use per instantiation and cached.
+fn schema_fns(krate: &TokenStream, form: &Form) -> TokenStream {
+    let ident = &form.input.ident;
+    if !form.input.generics.params.is_empty() {
+        return quote! {
+            fn requested_schema() -> &'static #krate::RequestedSchema {
+                let () = <Self as #krate::__private::FormSchema>::CHECKS;
+                #krate::__private::generic_schema::<Self>(|| {
+                    #krate::__private::RequestedSchema::from_static(<Self as #krate::__private::FormSchema>::PROPERTIES)
+                }).0
+            }
+            fn requested_schema_json() -> &'static str {
+                let () = <Self as #krate::__private::FormSchema>::CHECKS;
+                #krate::__private::generic_schema::<Self>(|| {
+                    #krate::__private::RequestedSchema::from_static(<Self as #krate::__private::FormSchema>::PROPERTIES)
+                }).1
+            }
+        };
+    }
+    quote! {
+        fn requested_schema() -> &'static #krate::RequestedSchema {
+            static SCHEMA: #krate::RequestedSchema = #krate::__private::RequestedSchema::from_static(
+                <#ident as #krate::__private::FormSchema>::PROPERTIES,
+            );
+            &SCHEMA
+        }
+        fn requested_schema_json() -> &'static str {
+            const PROPERTIES: &[#krate::__private::Property] = <#ident as #krate::__private::FormSchema>::PROPERTIES;
+            const LEN: usize = #krate::__private::json_len(PROPERTIES);
+            const BYTES: [u8; LEN] = #krate::__private::json_bytes::<LEN>(PROPERTIES);
+            static JSON: &str = #krate::__private::json_str(&BYTES);
+            JSON
+        }
+    }
+}
+
+/// `from_content`: one pass over the content, each asked field read from its slot, skipped
+/// fields filled from `Default`, and every field at fault reported together.
+fn from_content_fn(
+    krate: &TokenStream,
+    form: &Form,
+    asked: &[&Field],
+    codes: &[FieldCode],
+) -> TokenStream {
+    let reads = codes.iter().map(|c| &c.read);
+    let vars: Vec<_> = (0..asked.len())
+        .map(|i| format_ident!("__field{}", i))
+        .collect();
+    let asked_idents = asked.iter().map(|f| f.ident);
+    let count = asked.len();
+    let wires = asked.iter().map(|f| &f.wire_name);
+    let indices = 0..asked.len();
+    let skipped: Vec<&Field> = form
+        .fields
+        .iter()
+        .filter(|f| f.attrs.skip.is_set())
+        .collect();
+    let skipped_idents = skipped.iter().map(|f| f.ident);
+    let skipped_tys = skipped.iter().map(|f| f.ty);
+    quote! {
+        fn from_content(
+            __content: &#krate::__private::Map<::std::string::String, #krate::__private::Value>,
+        ) -> ::core::result::Result<Self, #krate::ContentError> {
+            // The constant itself rather than the schema built from it, so each
+            // field's checks are known when its read is inlined.
+            let () = <Self as #krate::__private::FormSchema>::CHECKS;
+            let __properties: &'static [#krate::__private::Property] =
+                <Self as #krate::__private::FormSchema>::PROPERTIES;
+            // One pass over the content, as serde's visitors do: each known key fills
+            // its slot, unknown keys are ignored.
+            let mut __slots: [::core::option::Option<&#krate::__private::Value>; #count] =
+                [::core::option::Option::None; #count];
+            for (__key, __value) in __content {
+                match __key.as_str() {
+                    #(#wires => __slots[#indices] = ::core::option::Option::Some(__value),)*
+                    _ => {}
+                }
+            }
+            let mut __errors = #krate::__private::Errors::new();
+            #(let #vars = #reads;)*
+            match (#(#vars,)*) {
+                (#(::core::option::Option::Some(#vars),)*) => ::core::result::Result::Ok(Self {
+                    #(#asked_idents: #vars,)*
+                    #(#skipped_idents: <#skipped_tys as ::core::default::Default>::default(),)*
+                }),
+                _ => ::core::result::Result::Err(__errors.into_error()),
+            }
+        }
+    }
+}
+
+/// The `HasMessage` impl, when the form has a `#[elicit(message)]`.
+pub fn has_message_impl(
+    krate: &TokenStream,
+    form: &Form,
+    generics: &syn::Generics,
+) -> Option<TokenStream> {
+    let ident = &form.input.ident;
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let message = form.attrs.message.get()?;
+    Some(quote! {
+        #[automatically_derived]
+        impl #impl_generics #krate::HasMessage for #ident #ty_generics #where_clause {
+            const MESSAGE: &'static str = #message;
+        }
+    })
+}
+
+/// The form's input key: `#[elicit(key = "..")]`, or the type's name in snake case.
+pub fn input_key(form: &Form) -> String {
+    match form.attrs.key.get() {
+        Some(key) => key.value(),
+        None => case::type_name_in_snake_case(&form.input.ident.to_string()),
+    }
+}
+/// For a generic form, the `Elicit` functions again as inherent functions bounded by
+/// `Self: Elicit`. Without them, `Wrapper::<Address>::requested_schema()` with an unmapped
+/// `Address` is a bare "function exists but its trait bounds were not satisfied" (E0599); with
+/// them the call names the unmet bound, and the compiler reports it with the field-mapping
+/// trait's own message, as everywhere else.
+fn generic_inherent_fns(krate: &TokenStream, form: &Form) -> TokenStream {
+    let ident = &form.input.ident;
+    let (impl_generics, ty_generics, where_clause) = form.input.generics.split_for_impl();
+    let elicit = quote!(#krate::Elicit);
+    quote! {
+        #[automatically_derived]
+        #[allow(dead_code)]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            #[doc(hidden)]
+            pub fn requested_schema() -> &'static #krate::RequestedSchema
+            where
+                Self: #elicit,
+            {
+                <Self as #elicit>::requested_schema()
+            }
+            #[doc(hidden)]
+            pub fn requested_schema_json() -> &'static str
+            where
+                Self: #elicit,
+            {
+                <Self as #elicit>::requested_schema_json()
+            }
+            #[doc(hidden)]
+            pub fn from_content(
+                __content: &#krate::__private::Map<::std::string::String, #krate::__private::Value>,
+            ) -> ::core::result::Result<Self, #krate::ContentError>
+            where
+                Self: #elicit,
+            {
+                <Self as #elicit>::from_content(__content)
+            }
+            #[doc(hidden)]
+            pub fn from_result(
+                __result: &#krate::ElicitResult,
+            ) -> ::core::result::Result<#krate::ElicitOutcome<Self>, #krate::ContentError>
+            where
+                Self: #elicit,
+            {
+                <Self as #elicit>::from_result(__result)
+            }
+        }
+    }
+}
