@@ -25,11 +25,11 @@ pub struct FieldCode {
 
 pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode {
     let ty = field.ty;
-    let a = &field.attrs;
+    let keys = &field.attrs;
     let wire = &field.wire_name;
     let mut items = TokenStream::new();
 
-    let default_value = match a.default.get() {
+    let default_value = match keys.default.get() {
         None => quote!(#krate::__private::DefaultValue::None),
         Some(default) => {
             let expr = &default.expr;
@@ -56,12 +56,12 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
         }
     };
 
-    let description = a
+    let description = keys
         .description
         .get()
         .map(|d| d.value())
-        .or_else(|| field.attrs.doc.clone());
-    let attrs = schema_attrs(krate, a, description, default_value);
+        .or_else(|| keys.doc.clone());
+    let attrs = schema_attrs(krate, keys, description, default_value);
     let property = quote_spanned! {ty.span()=>
         #krate::__private::property(
             #wire,
@@ -71,10 +71,10 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
         )
     };
 
-    let checks = type_checks(krate, field.ty, &field.attrs);
+    let checks = type_checks(krate, field.ty, keys);
 
     // The default is a value of the field's own type: the compiler checks it, here and only here.
-    let default_fn = match a.default.get() {
+    let default_fn = match keys.default.get() {
         None => quote!(::core::option::Option::None),
         Some(_) => {
             let typed = typed_default(krate, field);
@@ -86,7 +86,7 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
         }
     };
 
-    let pattern = match a.pattern.get() {
+    let pattern = match keys.pattern.get() {
         Some(lit) => {
             let name = format_ident!("__ELICIT_PATTERN_{}", index);
             items.extend(quote! {
@@ -112,25 +112,25 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
 /// The runtime's `Attrs` of a field (or a newtype): what its attributes say about its schema.
 pub fn schema_attrs(
     krate: &TokenStream,
-    a: &FieldKeys,
+    keys: &FieldKeys,
     description: Option<String>,
     default_value: TokenStream,
 ) -> TokenStream {
-    let format = match a.format.get().and_then(|f| format::variant(&f.value())) {
+    let format = match keys.format.get().and_then(|f| format::variant(&f.value())) {
         Some(variant) => {
             quote!(::core::option::Option::Some(#krate::__private::StringFormat::#variant))
         }
         None => quote!(::core::option::Option::None),
     };
-    let title = opt_str(a.title.get().map(|t| t.value()));
+    let title = opt_str(keys.title.get().map(|t| t.value()));
     let description = opt_str(description);
-    let min_length = opt_u64(a.min_length.get());
-    let max_length = opt_u64(a.max_length.get());
-    let pattern_text = opt_str(a.pattern.get().map(|p| p.value()));
-    let minimum = opt_number(krate, a.minimum.get());
-    let maximum = opt_number(krate, a.maximum.get());
-    let min_items = opt_u64(a.min_items.get());
-    let max_items = opt_u64(a.max_items.get());
+    let min_length = opt_u64(keys.min_length.get());
+    let max_length = opt_u64(keys.max_length.get());
+    let pattern_text = opt_str(keys.pattern.get().map(|p| p.value()));
+    let minimum = opt_number(krate, keys.minimum.get());
+    let maximum = opt_number(krate, keys.maximum.get());
+    let min_items = opt_u64(keys.min_items.get());
+    let max_items = opt_u64(keys.max_items.get());
     quote! {
         #krate::__private::Attrs {
             title: #title,

@@ -41,11 +41,11 @@ pub fn typed_default(krate: &TokenStream, field: &Field) -> TokenStream {
 /// spanned on the attribute: a trait projection on the field's type (respanned onto the
 /// attribute, so the error points there), or a `panic!` at compile time when a bound or item
 /// count does not fit what the type's mapping allows.
-pub fn type_checks(krate: &TokenStream, ty: &Type, a: &FieldKeys) -> TokenStream {
+pub fn type_checks(krate: &TokenStream, ty: &Type, keys: &FieldKeys) -> TokenStream {
     let mut checks = feature_type_check(krate, ty);
     let kind = quote!(<#ty as #krate::ElicitField>::KIND);
 
-    for (kind, tokens) in a.kind_limited() {
+    for (kind, tokens) in keys.kind_limited() {
         let Some(tokens) = tokens else { continue };
         let marker = match kind {
             FieldKind::String => quote!(StringField),
@@ -56,7 +56,7 @@ pub fn type_checks(krate: &TokenStream, ty: &Type, a: &FieldKeys) -> TokenStream
         let at = respan(ty.to_token_stream(), span);
         checks.extend(quote_spanned!(span=> let () = <#at as #krate::__private::#marker>::PROVEN;));
     }
-    for (name, attr) in [("minimum", &a.minimum), ("maximum", &a.maximum)] {
+    for (name, attr) in [("minimum", &keys.minimum), ("maximum", &keys.maximum)] {
         let Some(bound) = attr.get() else { continue };
         let span = span_of(attr.tokens(), Span::call_site());
         let written = format!("`{name} = {}`", bound.tokens.to_string().replace(' ', ""));
@@ -85,11 +85,11 @@ pub fn type_checks(krate: &TokenStream, ty: &Type, a: &FieldKeys) -> TokenStream
         });
     }
 
-    checks.extend(type_string_rules(krate, &kind, a));
-    checks.extend(default_keeps_type_rules(krate, ty, &kind, a));
+    checks.extend(type_string_rules(krate, &kind, keys));
+    checks.extend(default_keeps_type_rules(krate, ty, &kind, keys));
 
-    if let Some(min) = a.min_items.get() {
-        let span = span_of(a.min_items.tokens(), Span::call_site());
+    if let Some(min) = keys.min_items.get() {
+        let span = span_of(keys.min_items.tokens(), Span::call_site());
         let message = format!(
             "`min_items = {min}` is more than the number of choices of the field's enum, so no selection would be accepted: lower it, or add variants"
         );
@@ -115,15 +115,15 @@ fn default_literal(expr: &Expr, kind: &DefaultKind) -> TokenStream {
 /// string default that is not of the format the field's values have (the attribute's, else the
 /// type's: the derive cannot tell the type from its name, through an alias say, so the compiler
 /// picks the format and the derive has written the verdict for each).
-fn type_string_rules(krate: &TokenStream, kind: &TokenStream, a: &FieldKeys) -> TokenStream {
+fn type_string_rules(krate: &TokenStream, kind: &TokenStream, keys: &FieldKeys) -> TokenStream {
     let mut checks = TokenStream::new();
     let format_path = quote!(#krate::__private::StringFormat);
-    let attr_format = a.format.get().map(|lit| lit.value());
+    let attr_format = keys.format.get().map(|lit| lit.value());
     if let (Some(name), Some(variant)) = (
         &attr_format,
         attr_format.as_deref().and_then(format::variant),
     ) {
-        let span = span_of(a.format.tokens(), Span::call_site());
+        let span = span_of(keys.format.tokens(), Span::call_site());
         let arms = format::FORMATS.iter().map(|(own, own_variant)| {
             let own_variant = format_ident!("{}", own_variant);
             let message = format!(
@@ -140,9 +140,9 @@ fn type_string_rules(krate: &TokenStream, kind: &TokenStream, a: &FieldKeys) -> 
         });
     }
     let rules = [
-        ("min_length", a.min_length.tokens(), quote!(MinLength)),
-        ("max_length", a.max_length.tokens(), quote!(MaxLength)),
-        ("pattern", a.pattern.tokens(), quote!(Pattern)),
+        ("min_length", keys.min_length.tokens(), quote!(MinLength)),
+        ("max_length", keys.max_length.tokens(), quote!(MaxLength)),
+        ("pattern", keys.pattern.tokens(), quote!(Pattern)),
     ];
     for (name, tokens, rule) in rules {
         let Some(tokens) = tokens else { continue };
@@ -156,7 +156,7 @@ fn type_string_rules(krate: &TokenStream, kind: &TokenStream, a: &FieldKeys) -> 
             }
         });
     }
-    if let Some(default) = a.default.get()
+    if let Some(default) = keys.default.get()
         && let DefaultKind::Str(text) = &default.kind
     {
         let span = default.expr.span();
@@ -195,9 +195,9 @@ fn default_keeps_type_rules(
     krate: &TokenStream,
     ty: &Type,
     kind: &TokenStream,
-    a: &FieldKeys,
+    keys: &FieldKeys,
 ) -> TokenStream {
-    let Some(default) = a.default.get() else {
+    let Some(default) = keys.default.get() else {
         return TokenStream::new();
     };
     let (value, message) = match &default.kind {

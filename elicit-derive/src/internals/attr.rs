@@ -80,7 +80,8 @@ pub enum DefaultKind {
     Choices(Vec<Expr>),
 }
 
-pub struct Default {
+/// A field's `default = ..`: the expression as written, and what it is.
+pub struct DefaultValue {
     pub expr: Expr,
     pub kind: DefaultKind,
 }
@@ -149,7 +150,7 @@ elicit_keys! {
     pub struct FieldKeys {
         "title" => title: LitStr = lit_str,
         "description" => description: LitStr = lit_str,
-        "default" => default: Default = default_value,
+        "default" => default: DefaultValue = default_value,
         "format" => format: LitStr = lit_str,
         "min_length" => min_length: u64 = count,
         "max_length" => max_length: u64 = count,
@@ -266,7 +267,7 @@ fn for_each_elicit_meta(
     attrs: &[Attribute],
     mut each: impl FnMut(&ParseNestedMeta) -> syn::Result<()>,
 ) {
-    for attr in attrs.iter().filter(|a| a.path().is_ident("elicit")) {
+    for attr in attrs.iter().filter(|attr| attr.path().is_ident("elicit")) {
         if let Err(err) = attr.parse_nested_meta(|meta| each(&meta)) {
             cx.syn_error(err);
         }
@@ -329,7 +330,7 @@ pub const PATH_DEFAULT_IS_NOT_A_VARIANT: &str = "a `default` written as a path m
      `Color::Red`; for a string, number or bool field write the value as a literal (constants \
      are not supported)";
 
-fn default_value(meta: &ParseNestedMeta) -> syn::Result<Default> {
+fn default_value(meta: &ParseNestedMeta) -> syn::Result<DefaultValue> {
     let expr: Expr = meta.value()?.parse()?;
     let kind = match &expr {
         Expr::Lit(ExprLit {
@@ -358,7 +359,7 @@ fn default_value(meta: &ParseNestedMeta) -> syn::Result<Default> {
             }
         },
     };
-    Ok(Default { expr, kind })
+    Ok(DefaultValue { expr, kind })
 }
 
 /// Whether a path can be `Enum::Variant`: two segments or more, not starting with a primitive
@@ -384,7 +385,7 @@ fn for_each_serde_meta(
     attrs: &[Attribute],
     mut each: impl FnMut(&ParseNestedMeta) -> syn::Result<()>,
 ) {
-    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+    for attr in attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
         // Serde's own derive reports malformed serde attributes; we read what we understand.
         let _ = attr.parse_nested_meta(|meta| {
             each(&meta)?;
@@ -424,7 +425,7 @@ fn serde_rename(meta: &ParseNestedMeta, key: &str) -> syn::Result<Option<LitStr>
 
 pub fn doc_comment(attrs: &[Attribute]) -> Option<String> {
     let mut lines = Vec::new();
-    for attr in attrs.iter().filter(|a| a.path().is_ident("doc")) {
+    for attr in attrs.iter().filter(|attr| attr.path().is_ident("doc")) {
         if let syn::Meta::NameValue(nv) = &attr.meta
             && let Expr::Lit(ExprLit {
                 lit: Lit::Str(s), ..

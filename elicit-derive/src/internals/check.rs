@@ -277,24 +277,24 @@ fn check_default_fits(cx: &Ctxt, field: &Field) {
     let Some(default) = field.attrs.default.get() else {
         return;
     };
-    let a = &field.attrs;
+    let keys = &field.attrs;
     let expr = &default.expr;
     match &default.kind {
         DefaultKind::Str(text) => {
             let length = text.chars().count() as u64;
-            if let Some(min) = a.min_length.get().filter(|min| length < **min) {
+            if let Some(min) = keys.min_length.get().filter(|min| length < **min) {
                 cx.error_spanned_by(
                     expr,
                     format!("default is {length} characters long, shorter than min_length = {min}"),
                 );
             }
-            if let Some(max) = a.max_length.get().filter(|max| length > **max) {
+            if let Some(max) = keys.max_length.get().filter(|max| length > **max) {
                 cx.error_spanned_by(
                     expr,
                     format!("default is {length} characters long, longer than max_length = {max}"),
                 );
             }
-            if let Some(pattern) = a.pattern.get()
+            if let Some(pattern) = keys.pattern.get()
                 && let Ok(regex) = regex::Regex::new(&pattern.value())
                 && !regex.is_match(text)
             {
@@ -308,7 +308,7 @@ fn check_default_fits(cx: &Ctxt, field: &Field) {
             }
         }
         DefaultKind::Number(value) => {
-            if let Some(min) = a.minimum.get().filter(|min| below(*value, min.value)) {
+            if let Some(min) = keys.minimum.get().filter(|min| below(*value, min.value)) {
                 cx.error_spanned_by(
                     expr,
                     format!(
@@ -318,7 +318,7 @@ fn check_default_fits(cx: &Ctxt, field: &Field) {
                     ),
                 );
             }
-            if let Some(max) = a.maximum.get().filter(|max| below(max.value, *value)) {
+            if let Some(max) = keys.maximum.get().filter(|max| below(max.value, *value)) {
                 cx.error_spanned_by(
                     expr,
                     format!(
@@ -331,13 +331,13 @@ fn check_default_fits(cx: &Ctxt, field: &Field) {
         }
         DefaultKind::Choices(items) => {
             let count = items.len() as u64;
-            if let Some(min) = a.min_items.get().filter(|min| count < **min) {
+            if let Some(min) = keys.min_items.get().filter(|min| count < **min) {
                 cx.error_spanned_by(
                     expr,
                     format!("default selects {count} items, fewer than min_items = {min}"),
                 );
             }
-            if let Some(max) = a.max_items.get().filter(|max| count > **max) {
+            if let Some(max) = keys.max_items.get().filter(|max| count > **max) {
                 cx.error_spanned_by(
                     expr,
                     format!("default selects {count} items, more than max_items = {max}"),
