@@ -8,6 +8,8 @@ use crate::dummy::wrap_in_const;
 use crate::expand::runtime::{json_schema_impl, runtime_path};
 use crate::internals::ast::Choice;
 
+/// The impls of a choice: `ElicitChoice`, `ElicitValue` and `ElicitField`, `JsonSchema` with
+/// the runtime's `schemars` feature, and the hidden `__elicit_wire`.
 pub fn expand_choice(choice: &Choice) -> TokenStream {
     let input = choice.input;
     let krate = runtime_path(choice.attrs.krate.get());
@@ -85,6 +87,9 @@ pub fn expand_choice(choice: &Choice) -> TokenStream {
 
         #json_schema
 
+        // The one inherent function the derive adds, and why: a form's `default = Color::Red`
+        // is written into its properties constant, and const evaluation cannot call a trait's
+        // `to_wire`. Hidden, and named so that no type's own function meets it.
         #[automatically_derived]
         impl #impl_generics #ident #ty_generics #where_clause {
             #[doc(hidden)]

@@ -11,6 +11,8 @@ use crate::expand::runtime::{json_schema_impl, runtime_path};
 use crate::internals::ast::{Field, Form};
 use crate::internals::case;
 
+/// The impls of a form: `FormSchema` (its properties and checks as constants), `Elicit`,
+/// `HasMessage` with a message, and `JsonSchema` with the runtime's `schemars` feature.
 pub fn expand_form(form: &Form) -> TokenStream {
     let input = form.input;
     let krate = runtime_path(form.attrs.krate.get());
@@ -45,11 +47,6 @@ pub fn expand_form(form: &Form) -> TokenStream {
         &ty_generics,
         where_clause,
     );
-    let inherent = if generic {
-        generic_inherent_fns(&krate, form)
-    } else {
-        TokenStream::new()
-    };
 
     // A non-generic form runs its checks in a constant of its own, so a failing one is reported
     // at the attribute alone; a generic form's depend on the parameters and run per use.
@@ -85,8 +82,6 @@ pub fn expand_form(form: &Form) -> TokenStream {
         }
 
         #has_message
-
-        #inherent
 
         #json_schema
     })
@@ -207,53 +202,5 @@ pub fn input_key(form: &Form) -> String {
     match form.attrs.key.get() {
         Some(key) => key.value(),
         None => case::type_name_in_snake_case(&form.input.ident.to_string()),
-    }
-}
-/// For a generic form, the `Elicit` functions again as inherent functions bounded by
-/// `Self: Elicit`. Without them, `Wrapper::<Address>::requested_schema()` with an unmapped
-/// `Address` is a bare "function exists but its trait bounds were not satisfied" (E0599); with
-/// them the call names the unmet bound, and the compiler reports it with the field-mapping
-/// trait's own message, as everywhere else.
-fn generic_inherent_fns(krate: &TokenStream, form: &Form) -> TokenStream {
-    let ident = &form.input.ident;
-    let (impl_generics, ty_generics, where_clause) = form.input.generics.split_for_impl();
-    let elicit = quote!(#krate::Elicit);
-    quote! {
-        #[automatically_derived]
-        #[allow(dead_code)]
-        impl #impl_generics #ident #ty_generics #where_clause {
-            #[doc(hidden)]
-            pub fn requested_schema() -> &'static #krate::RequestedSchema
-            where
-                Self: #elicit,
-            {
-                <Self as #elicit>::requested_schema()
-            }
-            #[doc(hidden)]
-            pub fn requested_schema_json() -> &'static str
-            where
-                Self: #elicit,
-            {
-                <Self as #elicit>::requested_schema_json()
-            }
-            #[doc(hidden)]
-            pub fn from_content(
-                __content: &#krate::__private::Map<::std::string::String, #krate::__private::Value>,
-            ) -> ::core::result::Result<Self, #krate::ContentError>
-            where
-                Self: #elicit,
-            {
-                <Self as #elicit>::from_content(__content)
-            }
-            #[doc(hidden)]
-            pub fn from_result(
-                __result: &#krate::ElicitResult,
-            ) -> ::core::result::Result<#krate::ElicitOutcome<Self>, #krate::ContentError>
-            where
-                Self: #elicit,
-            {
-                <Self as #elicit>::from_result(__result)
-            }
-        }
     }
 }
