@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::future::{Future, IntoFuture};
 use std::marker::PhantomData;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -75,6 +76,8 @@ pub(super) enum Flow {
 
 pub(super) struct AskInner {
     pub flow: Flow,
+    /// Whether a method took this ask as its parameter.
+    pub taken: AtomicBool,
     /// How many times one form may be asked in one call.
     pub most_asks: u32,
     pub run: Mutex<Run>,
@@ -130,10 +133,21 @@ impl Ask {
         Ask {
             inner: Arc::new(AskInner {
                 flow,
+                taken: AtomicBool::new(false),
                 most_asks,
                 run: Mutex::new(run),
             }),
         }
+    }
+
+    /// This ask, given to a method as its parameter.
+    pub(super) fn taken(&self) -> Ask {
+        self.inner.taken.store(true, Ordering::Relaxed);
+        self.clone()
+    }
+
+    pub(super) fn was_taken(&self) -> bool {
+        self.inner.taken.load(Ordering::Relaxed)
     }
 
     pub(super) fn lock(&self) -> MutexGuard<'_, Run> {
