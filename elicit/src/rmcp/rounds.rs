@@ -210,8 +210,12 @@ impl Rounds {
 
     /// On 2025-11-25, how long an ask waits for the client's answer unless it says otherwise
     /// ([`FormAsk::timeout`]); `None` waits as long as the session lasts. When it runs out the
-    /// ask gives [`ElicitError::Service`](crate::rmcp::ElicitError::Service) with rmcp's
-    /// timeout, and rmcp cancels the request.
+    /// ask gives [`ElicitError::TimedOut`](crate::rmcp::ElicitError::TimedOut) and rmcp
+    /// cancels the request (`notifications/cancelled`); when the session ends first, it gives
+    /// [`ElicitError::SessionEnded`](crate::rmcp::ElicitError::SessionEnded) (rmcp ends the
+    /// requests still pending once it has let in-flight handlers finish, 5 s after the
+    /// transport closed). Default:
+    /// [`DEFAULT_TIMEOUT`](Self::DEFAULT_TIMEOUT).
     pub fn timeout(mut self, timeout: Option<Duration>) -> Self {
         self.timeout = timeout;
         self

@@ -16,8 +16,9 @@ use serde_json::{Map, Value};
 
 use super::seal::{Answered, UrlFlows};
 use crate::rmcp::convert::InvalidResultError;
+use crate::rmcp::error::ElicitError;
 use crate::rmcp::input::form_input_request;
-use crate::rmcp::peer::{ElicitError, elicit_schema_on};
+use crate::rmcp::peer::elicit_schema_on;
 use crate::schema::RequestedSchema;
 use crate::wire::{ElicitOutcome, ElicitResult, ElicitationCapability};
 use crate::{Elicit, HasMessage};
@@ -457,8 +458,8 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
         self
     }
 
-    /// On 2025-11-25, gives up after `timeout` ([`ElicitError::Service`] with rmcp's
-    /// timeout) instead of the server's [`Rounds::timeout`](super::Rounds::timeout). On
+    /// On 2025-11-25, gives up after `timeout` ([`ElicitError::TimedOut`], and the request is
+    /// cancelled) instead of the server's [`Rounds::timeout`](super::Rounds::timeout). On
     /// 2026-07-28 the client holds the form, and the state's TTL bounds the wait.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);

@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use super::Ask;
 use super::ask::{Flow, wait_for_next_round};
-use crate::rmcp::peer::{ElicitError, ElicitPeer};
+use crate::rmcp::error::ElicitError;
+use crate::rmcp::peer::ElicitPeer;
 use crate::server::{
     AwaitedBy, Clock, Collected, CompletionError, ElicitationStore, ElicitationTracker, Initiator,
     PendingEntry, PendingUrlElicitation, StartError,
