@@ -877,7 +877,7 @@ async fn on_2025_11_25_a_url_ask_waiting_for_its_completion_ends_with_the_sessio
     // rmcp closes the session's peer once in-flight handlers had 5 s to finish; the wait
     // looks every second, then discards the elicitation.
     tokio::time::timeout(Duration::from_secs(10), async {
-        while tracker.store().len() > 0 {
+        while !tracker.store().is_empty() {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     })
