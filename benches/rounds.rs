@@ -9,6 +9,10 @@
 //!   `RequestStateCodec` (bound to the tool) and deserializes the answer with serde, unchecked.
 //! - `flow/N`: a whole call that asks N forms one after the other (N rounds and the final
 //!   retry), rmcp's client answering each round and retrying, as it does.
+//! - `large_call`: a 2026-07-28 call whose arguments are 1 MiB of small numbers, to a tool that
+//!   does not ask: through rmcp's router alone, through `Rounds` when the method takes no `Ask`
+//!   (no binding after its first call), and when it takes one (bound before it runs, since it
+//!   may ask). What `Rounds` adds to a large call.
 //!
 //! Run with `cargo bench --bench rounds`; after criterion's report it prints the ratio of the
 //! round and the cost of each flow per round, read back from criterion's estimates of this run.
@@ -22,6 +26,7 @@ use elicit_mcp::rmcp::{Ask, RequestStateSeal, Rounds};
 use elicit_mcp::{Elicit, ElicitOutcome, ElicitRequestParams};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::{InputResponses, RequestState};
+use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model as sdk;
 use rmcp::service::{RequestContext, RoleClient, RunningService, serve_directly};
 use rmcp::{ClientHandler, ServerHandler, tool, tool_handler, tool_router};
@@ -82,7 +87,7 @@ impl WithAsk {
     #[tool(description = "Asks `steps` forms one after the other")]
     async fn steps(
         &self,
-        rmcp::handler::server::wrapper::Parameters(Steps { steps }): rmcp::handler::server::wrapper::Parameters<Steps>,
+        Parameters(Steps { steps }): Parameters<Steps>,
         ask: Ask,
     ) -> Result<sdk::CallToolResult, sdk::ErrorData> {
         for step in 0..steps {
@@ -98,6 +103,33 @@ impl WithAsk {
 #[derive(Deserialize, schemars::JsonSchema)]
 struct Steps {
     steps: u32,
+}
+
+/// A large call's arguments: many small numbers, the shape that costs a JSON parser most.
+#[derive(Deserialize, schemars::JsonSchema)]
+struct Pad {
+    pad: Vec<u8>,
+}
+
+fn counted(Pad { pad }: Pad) -> sdk::CallToolResult {
+    sdk::CallToolResult::success(vec![sdk::ContentBlock::text(pad.len().to_string())])
+}
+
+#[tool_router(router = large_router)]
+impl WithAsk {
+    #[tool(description = "Counts the numbers it is given")]
+    async fn count(&self, Parameters(pad): Parameters<Pad>) -> sdk::CallToolResult {
+        counted(pad)
+    }
+
+    #[tool(description = "Counts the numbers it is given; could ask")]
+    async fn count_asking(
+        &self,
+        Parameters(pad): Parameters<Pad>,
+        _ask: Ask,
+    ) -> sdk::CallToolResult {
+        counted(pad)
+    }
 }
 
 #[tool_handler(router = self.tool_router)]
@@ -164,6 +196,14 @@ impl ByHand {
             ))])
             .into(),
         )
+    }
+}
+
+#[tool_router(router = large_router)]
+impl ByHand {
+    #[tool(description = "Counts the numbers it is given")]
+    async fn count(&self, Parameters(pad): Parameters<Pad>) -> sdk::CallToolResult {
+        counted(pad)
     }
 }
 
@@ -240,10 +280,10 @@ fn benches(c: &mut Criterion) {
     let seal = RequestStateSeal::from_keyring("bench", [("bench", KEY)]).expect("a good key");
     let rounds = Rounds::new(seal);
     let with_ask = connect(WithAsk {
-        tool_router: rounds.tools(WithAsk::tool_router()),
+        tool_router: rounds.tools(WithAsk::tool_router() + WithAsk::large_router()),
     });
     let by_hand = connect(ByHand {
-        tool_router: ByHand::tool_router(),
+        tool_router: ByHand::tool_router() + ByHand::large_router(),
         codec: sdk::RequestStateCodec::try_new(KEY.to_vec()).expect("a good key"),
     });
 
@@ -290,9 +330,35 @@ fn benches(c: &mut Criterion) {
         });
     }
     group.finish();
+
+    let pad = json!({"pad": vec![0; LARGE_CALL_NUMBERS]});
+    let large = |tool: &'static str| {
+        sdk::CallToolRequestParams::new(tool)
+            .with_arguments(pad.as_object().cloned().unwrap_or_default())
+    };
+    let count = |client: &RunningService<RoleClient, Answering>,
+                 request: &sdk::CallToolRequestParams| {
+        let done = runtime
+            .block_on(client.call_tool(request.clone()))
+            .expect("the large call is answered");
+        assert_eq!(
+            done.content[0].as_text().map(|t| t.text.as_str()),
+            Some("500000"),
+            "{done:?}"
+        );
+    };
+    let (plain, asking) = (large("count"), large("count_asking"));
+    let mut group = c.benchmark_group("large_call");
+    group.sample_size(20);
+    group.bench_function("router", |b| b.iter(|| count(&by_hand, &plain)));
+    group.bench_function("rounds", |b| b.iter(|| count(&with_ask, &plain)));
+    group.bench_function("rounds_with_ask", |b| b.iter(|| count(&with_ask, &asking)));
+    group.finish();
 }
 
 const MOST_STEPS: u32 = 5;
+/// About 1 MiB of arguments (`0,` each).
+const LARGE_CALL_NUMBERS: usize = 500_000;
 
 criterion_group!(group, benches);
 
@@ -309,6 +375,20 @@ fn main() {
             ours / 1000.0,
             theirs / 1000.0
         );
+    }
+    println!("a 2026-07-28 call with 1 MiB of arguments, to a tool that does not ask:");
+    for (name, what) in [
+        ("rounds", "Rounds, the method takes no Ask"),
+        ("rounds_with_ask", "Rounds, the method takes an Ask"),
+    ] {
+        if let Some((ours, theirs)) = common::typical_pair("large_call", name, "router") {
+            println!(
+                "  {what} / rmcp's router alone = {:.2}x ({:.2} ms vs {:.2} ms)",
+                ours / theirs,
+                ours / 1e6,
+                theirs / 1e6
+            );
+        }
     }
     println!("a flow of N forms, asked one after the other (N rounds and the final retry):");
     for steps in 1..=MOST_STEPS {

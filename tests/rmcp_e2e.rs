@@ -562,8 +562,12 @@ async fn a_timeout_gives_up_waiting() {
         .await
         .unwrap_err();
     assert!(
-        matches!(error, ElicitError::Service(ServiceError::Timeout { .. })),
+        matches!(error, ElicitError::TimedOut { waited } if waited == Duration::from_millis(50)),
         "{error}"
+    );
+    assert_eq!(
+        error.to_string(),
+        "the user did not answer within 50 ms; the request was cancelled"
     );
 }
 

@@ -225,6 +225,21 @@ struct TestServer {
     calls: Arc<AtomicUsize>,
     /// Whether this build of the server has renamed the guest form's type.
     renamed: bool,
+    /// How each call of `book_watched` ended, as the server saw it.
+    watched: Arc<Mutex<Vec<String>>>,
+}
+
+/// Records how a tool call ended on the server, including when rmcp drops it unfinished.
+struct Watch {
+    ended: Arc<Mutex<Vec<String>>>,
+    outcome: Option<String>,
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let outcome = self.outcome.take().unwrap_or_else(|| "dropped".to_owned());
+        self.ended.lock().unwrap().push(outcome);
+    }
 }
 
 #[tool_router]
@@ -242,7 +257,19 @@ impl TestServer {
             user,
             calls: Arc::default(),
             renamed,
+            watched: Arc::default(),
         }
+    }
+
+    #[tool(description = "Books a table, recording how the call ended on the server")]
+    async fn book_watched(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+        let mut watch = Watch {
+            ended: self.watched.clone(),
+            outcome: None,
+        };
+        let result = book(ask).await?;
+        watch.outcome = Some(result.content[0].as_text().unwrap().text.clone());
+        Ok(result)
     }
 
     #[tool(description = "Asks until the booking is valid")]
@@ -350,6 +377,8 @@ enum Answer {
     SendUnchecked(Value),
     /// The user dismissed the form without choosing.
     Cancel,
+    /// The user never answers: the client holds the form open.
+    Never,
 }
 
 #[derive(Clone)]
@@ -400,6 +429,7 @@ impl ClientHandler for TestClient {
             }
             Some(Answer::SendUnchecked(content)) => ElicitResult::accept(object(content.clone())),
             Some(Answer::Cancel) => ElicitResult::cancel(),
+            Some(Answer::Never) => std::future::pending().await,
             None => ElicitResult::decline(),
         };
         Ok(sdk::ElicitResult::from(&result))
@@ -1248,4 +1278,53 @@ async fn an_ask_on_a_router_that_rounds_does_not_run_says_how_to_fix_it() {
              prompts with `rounds.get_prompt(..)`"
         );
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A 2025-11-25 ask that the client never answers
+
+#[tokio::test]
+async fn on_2025_11_25_an_unanswered_ask_ends_at_its_timeout_with_a_clear_outcome() {
+    let session = v2025()
+        .limits(|rounds| rounds.timeout(Some(Duration::from_millis(200))))
+        .answer("Book a table", Answer::Never)
+        .start()
+        .await;
+    assert_eq!(
+        session.call("book").await.unwrap(),
+        "the user did not answer within 200 ms; the request was cancelled"
+    );
+}
+
+#[tokio::test]
+async fn on_2025_11_25_the_waiting_ask_ends_with_the_session() {
+    // The server's timeout (10 minutes by default) is not what ends it.
+    let session = v2025().answer("Book a table", Answer::Never).start().await;
+    let peer = session.client.peer().clone();
+    let pending = tokio::spawn(async move {
+        peer.call_tool(sdk::CallToolRequestParams::new("book_watched"))
+            .await
+    });
+    while session.received().is_empty() {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let watched = session.server.watched.clone();
+    session.client.cancel().await.unwrap();
+    // rmcp lets in-flight handlers finish for 5 s after the transport closes, then ends the
+    // requests still pending: the ask ends then, not at its 10-minute timeout.
+    let ended = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            if let Some(outcome) = watched.lock().unwrap().first() {
+                return outcome.clone();
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("the ask ends when the session does");
+    assert_eq!(
+        ended,
+        "the session ended while waiting for the user's answer"
+    );
+    assert!(pending.await.unwrap().is_err(), "the client went away");
 }

@@ -861,6 +861,32 @@ async fn on_2025_11_25_an_elicitation_that_expires_while_waiting_is_an_error() {
 }
 
 #[tokio::test]
+async fn on_2025_11_25_a_url_ask_waiting_for_its_completion_ends_with_the_session() {
+    let mut session = v2025().start().await;
+    // The user consents, and never finishes on the page; the elicitation never expires.
+    let mut urls = std::mem::replace(&mut session.browser, mpsc::unbounded_channel().1);
+    let peer = session.client.peer().clone();
+    let call = tokio::spawn(async move {
+        peer.call_tool(sdk::CallToolRequestParams::new("connect"))
+            .await
+    });
+    urls.recv().await.unwrap();
+    assert_eq!(session.pending(), 1);
+    let tracker = session.server.tracker.clone();
+    session.client.cancel().await.unwrap();
+    // rmcp closes the session's peer once in-flight handlers had 5 s to finish; the wait
+    // looks every second, then discards the elicitation.
+    tokio::time::timeout(Duration::from_secs(10), async {
+        while !tracker.store().is_empty() {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("the wait ends with the session, and the elicitation is discarded");
+    assert!(call.await.unwrap().is_err(), "the client went away");
+}
+
+#[tokio::test]
 async fn on_2025_11_25_a_client_without_url_mode_is_never_sent_the_url() {
     let session = Setup {
         declared: Some(ElicitationCapability::form()),

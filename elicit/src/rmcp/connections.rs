@@ -7,7 +7,8 @@ use std::sync::{Mutex, PoisonError};
 
 use ::rmcp::service::{Peer, RoleServer};
 
-use crate::rmcp::peer::{ElicitError, ElicitPeer};
+use crate::rmcp::error::ElicitError;
+use crate::rmcp::peer::ElicitPeer;
 use crate::server::{Addressed, AwaitedBy, CompletedElicitation, ConnectionId};
 use crate::wire::ElicitationCompleteNotification;
 

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use ::rmcp::model as sdk;
 
 use crate::rmcp::convert::{Patterns, form_to_sdk};
-use crate::rmcp::peer::ElicitError;
+use crate::rmcp::error::ElicitError;
 use crate::schema::RequestedSchema;
 use crate::wire::{ElicitMode, ElicitRequestFormParams, ElicitationCapability};
 

@@ -98,6 +98,7 @@
 #[cfg(feature = "url-mode")]
 mod connections;
 mod convert;
+mod error;
 mod input;
 mod peer;
 mod rounds;
@@ -105,9 +106,10 @@ mod rounds;
 #[cfg(feature = "url-mode")]
 pub use connections::ConnectionPeers;
 pub use convert::{InvalidResultError, NotElicitationCompleteError, UnrepresentableError};
+pub use error::ElicitError;
+pub use peer::ElicitPeer;
 #[cfg(feature = "url-mode")]
 pub use peer::UrlElicitation;
-pub use peer::{ElicitError, ElicitPeer};
 #[cfg(feature = "url-mode")]
 pub use rounds::UrlOutcome;
 pub use rounds::{Ask, FormAsk, RequestStateSeal, Rounds, SealKeyError};

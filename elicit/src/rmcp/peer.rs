@@ -2,318 +2,28 @@
 //! the routing of completion notifications to the connection that started an elicitation.
 
 use std::borrow::Cow;
-use std::fmt;
 use std::future::Future;
 use std::time::Duration;
 
 use ::rmcp::model as sdk;
-use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer, ServiceError};
+use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer};
 use serde::Deserialize;
 
-use crate::error::ContentError;
 use crate::rmcp::convert::{InvalidResultError, UnrepresentableError};
+use crate::rmcp::error::ElicitError;
 use crate::rmcp::rounds::Ask;
 use crate::schema::RequestedSchema;
 #[cfg(feature = "url-mode")]
 use crate::server::{
-    Clock, CompletionError, ElicitationStore, ElicitationTracker, Initiator, PendingUrlElicitation,
-    StartError,
+    Clock, ElicitationStore, ElicitationTracker, Initiator, PendingUrlElicitation,
 };
+use crate::wire::ElicitationCapability;
 use crate::wire::{
-    ElicitMode, ElicitRequest, ElicitRequestParams, ElicitationCompleteNotification, JsonRpcError,
-    UnexpectedContentError,
+    ElicitMode, ElicitRequest, ElicitRequestParams, ElicitationCompleteNotification,
 };
 use crate::wire::{ElicitRequestFormParams, ElicitResult};
-use crate::wire::{ElicitationCapability, ModeNotSupportedError};
 #[cfg(feature = "url-mode")]
 use crate::wire::{ElicitationId, UrlElicitOutcome};
-
-/// Why a typed elicitation through rmcp gave no outcome.
-///
-/// Every variant but [`Service`](ElicitError::Service), [`InvalidContent`](ElicitError::InvalidContent),
-/// [`UnexpectedContent`](ElicitError::UnexpectedContent) and
-/// [`InvalidResult`](ElicitError::InvalidResult) means nothing was sent.
-///
-/// A tool handler can hand the error to the model or the user as it is:
-/// [`to_tool_result`](ElicitError::to_tool_result) makes an error `CallToolResult` whose text
-/// lists every field at fault, and `ErrorData::from` a JSON-RPC error that carries them in
-/// `data`.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum ElicitError {
-    /// The client did not declare the mode (or elicitation at all).
-    ModeNotSupported(ModeNotSupportedError),
-    /// The client did not declare the capability the request needs: `sampling` for
-    /// [`Ask::sample`](crate::rmcp::Ask::sample), `roots` for
-    /// [`Ask::roots`](crate::rmcp::Ask::roots). Nothing was sent.
-    CapabilityNotDeclared {
-        /// The capability, as `ClientCapabilities` names it.
-        capability: &'static str,
-    },
-    /// The session's protocol (2026-07-28 or later) forbids server-to-client requests: the ask
-    /// came from [`ElicitPeer::ask`] rather than from an `Ask` that
-    /// [`Rounds`](crate::rmcp::Rounds) runs, which would answer with an input-required result.
-    RequestsNotAllowed {
-        /// The negotiated protocol version.
-        protocol_version: String,
-    },
-    /// The form cannot be put in rmcp's model, which the input-required flow needs: a length
-    /// past `u32`, an integer past what a double holds. (The form call sends the form as elicit
-    /// writes it and does not need rmcp's model.)
-    Unrepresentable(UnrepresentableError),
-    /// The URL-mode elicitation could not be started: the URL breaks the policy, no
-    /// randomness, the store failed.
-    #[cfg(feature = "url-mode")]
-    Start(StartError),
-    /// The user accepted, but the content does not match the form: every field error.
-    InvalidContent(ContentError),
-    /// The user accepted a URL-mode elicitation and the client sent content along, which URL
-    /// mode forbids.
-    UnexpectedContent(UnexpectedContentError),
-    /// The client's answer is not a valid elicitation result.
-    InvalidResult(InvalidResultError),
-    /// The user consented to a URL-mode elicitation asked with
-    /// [`Ask::url`](crate::rmcp::Ask::url), but it did not complete: it expired first, or was
-    /// discarded, or the store failed.
-    #[cfg(feature = "url-mode")]
-    NotCompleted(CompletionError),
-    /// rmcp failed to get an answer: the transport closed, the request timed out, or the client
-    /// answered with a JSON-RPC error.
-    Service(ServiceError),
-    /// Two different forms (or kinds of request) of one call ask under the same input key:
-    /// their answers would be mixed up. Name one with `#[elicit(key = "..")]` or
-    /// [`FormAsk::key`](crate::rmcp::FormAsk::key). Nothing was sent.
-    DuplicateKey {
-        /// The key both ask under.
-        key: String,
-        /// What asked under it first.
-        first: &'static str,
-        /// What asked under it next.
-        second: &'static str,
-    },
-    /// The form under `key` was asked as many times as one call may
-    /// ([`Rounds::most_asks`](crate::rmcp::Rounds::most_asks)): the client's answers keep
-    /// failing it. Nothing was sent.
-    TooManyAsks {
-        /// The form's key.
-        key: String,
-        /// How many asks one call may make of one form.
-        limit: u32,
-    },
-    /// A default given at run time ([`FormAsk::default`](crate::rmcp::FormAsk::default)) names
-    /// a field the form does not have, or a value the field refuses. Nothing was sent.
-    InvalidDefault {
-        /// The form's key.
-        key: String,
-        /// Every default at fault.
-        errors: ContentError,
-    },
-}
-
-impl ElicitError {
-    /// The field errors, when the user's answer did not match the form.
-    pub fn content_error(&self) -> Option<&ContentError> {
-        match self {
-            ElicitError::InvalidContent(e) => Some(e),
-            _ => None,
-        }
-    }
-
-    /// An error tool result (`isError: true`) whose text is this error, every field error on
-    /// its own line: what a tool returns to let the model correct itself or tell the user.
-    ///
-    /// ```
-    /// use elicit_mcp::Elicit;
-    /// use elicit_mcp::rmcp::ElicitError;
-    ///
-    /// #[derive(Elicit, Debug)]
-    /// struct Age {
-    ///     #[elicit(minimum = 18)]
-    ///     age: u8,
-    /// }
-    /// let content = serde_json::json!({"age": 12});
-    /// let error = ElicitError::from(Age::from_content(content.as_object().unwrap()).unwrap_err());
-    /// let result = error.to_tool_result();
-    /// assert_eq!(result.is_error, Some(true));
-    /// let text = &result.content[0].as_text().unwrap().text;
-    /// assert_eq!(text, "the submitted form is invalid:\n`age`: must be between 18 and 255, got 12");
-    /// ```
-    pub fn to_tool_result(&self) -> sdk::CallToolResult {
-        sdk::CallToolResult::error(vec![sdk::ContentBlock::text(self.to_string())])
-    }
-
-    /// What a tool usually answers with this error: a client that did not declare what the
-    /// ask needs gets the protocol's -32021 naming it (for its host to deal with), and
-    /// everything else becomes an error tool result ([`to_tool_result`](Self::to_tool_result))
-    /// that the model can read and act on, field errors included.
-    ///
-    /// ```no_run
-    /// use elicit_mcp::rmcp::Ask;
-    /// use elicit_mcp::{Elicit, ElicitOutcome};
-    /// use rmcp::model::{CallToolResult, ContentBlock, ErrorData};
-    ///
-    /// #[derive(Elicit)]
-    /// #[elicit(message = "Your name?")]
-    /// struct Name {
-    ///     name: String,
-    /// }
-    ///
-    /// async fn greet(ask: Ask) -> Result<CallToolResult, ErrorData> {
-    ///     let reply = match ask.form::<Name>().await {
-    ///         Ok(ElicitOutcome::Accepted(Name { name })) => format!("Hello, {name}"),
-    ///         Ok(_) => "Hello".to_owned(),
-    ///         Err(error) => return error.into_call_result(),
-    ///     };
-    ///     Ok(CallToolResult::success(vec![ContentBlock::text(reply)]))
-    /// }
-    /// ```
-    pub fn into_call_result(self) -> Result<sdk::CallToolResult, sdk::ErrorData> {
-        match self {
-            ElicitError::ModeNotSupported(_) | ElicitError::CapabilityNotDeclared { .. } => {
-                Err(self.into())
-            }
-            other => Ok(other.to_tool_result()),
-        }
-    }
-}
-
-impl fmt::Display for ElicitError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ElicitError::ModeNotSupported(e) => write!(f, "cannot elicit: {e}"),
-            ElicitError::CapabilityNotDeclared { capability } => write!(
-                f,
-                "cannot ask the client: it did not declare the `{capability}` capability"
-            ),
-            ElicitError::RequestsNotAllowed { protocol_version } => write!(
-                f,
-                "cannot elicit: protocol {protocol_version} forbids server-to-client requests; \
-                 ask through an `Ask` that `elicit_mcp::rmcp::Rounds` runs (a `#[tool]` method \
-                 of a router wrapped by `Rounds::tools`), which answers with an input-required \
-                 result instead"
-            ),
-            ElicitError::Unrepresentable(e) => write!(f, "cannot send the form: {e}"),
-            #[cfg(feature = "url-mode")]
-            ElicitError::Start(e) => e.fmt(f),
-            ElicitError::InvalidContent(e) => write!(f, "the submitted form is invalid:\n{e}"),
-            ElicitError::UnexpectedContent(e) => e.fmt(f),
-            ElicitError::InvalidResult(e) => e.fmt(f),
-            #[cfg(feature = "url-mode")]
-            ElicitError::NotCompleted(e) => {
-                write!(f, "the URL elicitation did not complete: {e}")
-            }
-            ElicitError::Service(e) => write!(f, "the elicitation request failed: {e}"),
-            ElicitError::DuplicateKey { key, first, second } => write!(
-                f,
-                "`{first}` and `{second}` both ask under the input key `{key}` in one call; \
-                 give one of them another key (`#[elicit(key = \"..\")]`)"
-            ),
-            ElicitError::TooManyAsks { key, limit } => write!(
-                f,
-                "the form `{key}` was asked {limit} times in this call, the most one call may: \
-                 the answers never completed it"
-            ),
-            ElicitError::InvalidDefault { key, errors } => {
-                write!(
-                    f,
-                    "cannot send the form `{key}`: a default is invalid:\n{errors}"
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for ElicitError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ElicitError::ModeNotSupported(e) => Some(e),
-            ElicitError::CapabilityNotDeclared { .. } => None,
-            ElicitError::RequestsNotAllowed { .. } => None,
-            ElicitError::Unrepresentable(e) => Some(e),
-            #[cfg(feature = "url-mode")]
-            ElicitError::Start(e) => Some(e),
-            ElicitError::InvalidContent(e) => Some(e),
-            ElicitError::UnexpectedContent(e) => Some(e),
-            ElicitError::InvalidResult(e) => Some(e),
-            #[cfg(feature = "url-mode")]
-            ElicitError::NotCompleted(e) => Some(e),
-            ElicitError::Service(e) => Some(e),
-            ElicitError::DuplicateKey { .. } | ElicitError::TooManyAsks { .. } => None,
-            ElicitError::InvalidDefault { errors, .. } => Some(errors),
-        }
-    }
-}
-
-impl From<ModeNotSupportedError> for ElicitError {
-    fn from(e: ModeNotSupportedError) -> Self {
-        ElicitError::ModeNotSupported(e)
-    }
-}
-
-impl From<ContentError> for ElicitError {
-    fn from(e: ContentError) -> Self {
-        ElicitError::InvalidContent(e)
-    }
-}
-
-#[cfg(feature = "url-mode")]
-impl From<StartError> for ElicitError {
-    fn from(e: StartError) -> Self {
-        match e {
-            // One variant for "the client did not declare the mode", whichever call found it.
-            StartError::ModeNotSupported(e) => ElicitError::ModeNotSupported(e),
-            other => ElicitError::Start(other),
-        }
-    }
-}
-
-impl From<ServiceError> for ElicitError {
-    fn from(e: ServiceError) -> Self {
-        ElicitError::Service(e)
-    }
-}
-
-impl From<&ElicitError> for sdk::ErrorData {
-    /// The JSON-RPC error for a tool handler to return: invalid params with the field errors
-    /// in `data` for bad content, the client's own error when it answered with one, invalid
-    /// request when the session cannot elicit, internal error otherwise.
-    fn from(error: &ElicitError) -> Self {
-        let message = error.to_string();
-        match error {
-            ElicitError::InvalidContent(e) => {
-                sdk::ErrorData::invalid_params(message, serde_json::to_value(e).ok())
-            }
-            ElicitError::Service(ServiceError::McpError(e)) => e.clone(),
-            // 2026-07-28's MissingRequiredClientCapabilityError, with what was missing: a
-            // handler that lets the error through answers as the spec has the server answer.
-            ElicitError::ModeNotSupported(e) => missing_capability(
-                message,
-                serde_json::json!({ "elicitation": { e.mode.as_str(): {} } }),
-            ),
-            ElicitError::CapabilityNotDeclared { capability } => {
-                missing_capability(message, serde_json::json!({ *capability: {} }))
-            }
-            ElicitError::RequestsNotAllowed { .. } => {
-                sdk::ErrorData::invalid_request(message, None)
-            }
-            _ => sdk::ErrorData::internal_error(message, None),
-        }
-    }
-}
-
-fn missing_capability(message: String, required: serde_json::Value) -> sdk::ErrorData {
-    sdk::ErrorData::new(
-        sdk::ErrorCode(JsonRpcError::MISSING_REQUIRED_CLIENT_CAPABILITY),
-        message,
-        Some(serde_json::json!({ "requiredCapabilities": required })),
-    )
-}
-
-impl From<ElicitError> for sdk::ErrorData {
-    fn from(error: ElicitError) -> Self {
-        sdk::ErrorData::from(&error)
-    }
-}
 
 #[cfg(feature = "url-mode")]
 /// A URL-mode elicitation that was sent, and what the user did with it: what
@@ -575,7 +285,7 @@ pub trait ElicitPeer: sealed::Session + Sync {
             self.peer()
                 .send_notification(notification)
                 .await
-                .map_err(ElicitError::Service)
+                .map_err(ElicitError::from)
         }
     }
 }

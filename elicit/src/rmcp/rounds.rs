@@ -22,6 +22,7 @@ use crate::rmcp::peer::ElicitPeer;
 use crate::server::UserId;
 
 mod ask;
+mod binding;
 mod extract;
 mod replay;
 mod seal;
@@ -30,8 +31,10 @@ mod url;
 
 pub use ask::{Ask, FormAsk};
 use ask::{Flow, Run};
-use seal::{Call, SealedState, binding, nonce};
+use binding::{AskUse, Binding, Call};
+use extract::Offered;
 pub use seal::{RequestStateSeal, SealKeyError};
+use seal::{SealedState, nonce};
 #[cfg(feature = "url-mode")]
 pub use url::UrlOutcome;
 
@@ -207,8 +210,12 @@ impl Rounds {
 
     /// On 2025-11-25, how long an ask waits for the client's answer unless it says otherwise
     /// ([`FormAsk::timeout`]); `None` waits as long as the session lasts. When it runs out the
-    /// ask gives [`ElicitError::Service`](crate::rmcp::ElicitError::Service) with rmcp's
-    /// timeout, and rmcp cancels the request.
+    /// ask gives [`ElicitError::TimedOut`](crate::rmcp::ElicitError::TimedOut) and rmcp
+    /// cancels the request (`notifications/cancelled`); when the session ends first, it gives
+    /// [`ElicitError::SessionEnded`](crate::rmcp::ElicitError::SessionEnded) (rmcp ends the
+    /// requests still pending once it has let in-flight handlers finish, 5 s after the
+    /// transport closed). Default:
+    /// [`DEFAULT_TIMEOUT`](Self::DEFAULT_TIMEOUT).
     pub fn timeout(mut self, timeout: Option<Duration>) -> Self {
         self.timeout = timeout;
         self
@@ -244,10 +251,12 @@ impl Rounds {
         for route in router.map.values_mut() {
             let rounds = self.clone();
             let inner = route.call.clone();
+            let ask_use = Arc::new(AskUse::default());
             route.call = Arc::new(move |context: ToolCallContext<'_, S>| {
                 let rounds = rounds.clone();
                 let inner = inner.clone();
-                Box::pin(async move { rounds.run_tool_route(context, &*inner).await })
+                let ask_use = ask_use.clone();
+                Box::pin(async move { rounds.run_tool_route(context, &*inner, &ask_use).await })
             });
         }
         router
@@ -257,6 +266,7 @@ impl Rounds {
         &self,
         mut context: ToolCallContext<'_, S>,
         inner: &::rmcp::handler::server::tool::DynCallToolHandler<S>,
+        ask_use: &AskUse,
     ) -> Result<sdk::CallToolResponse, sdk::ErrorData> {
         let call = Call {
             method: "tools/call",
@@ -269,16 +279,22 @@ impl Rounds {
         let prepared = self
             .prepare(
                 call,
+                ask_use.may_ask(),
                 &context.request_context,
                 request_state.as_deref(),
                 responses,
             )
-            .await?;
+            .await?
+            // The method takes the arguments: a state its asks seal is bound before it runs.
+            .detach();
+        let ask = prepared.ask.clone();
         context
             .request_context
             .extensions
-            .insert(prepared.ask.clone());
-        self.finish(prepared, inner(context)).await
+            .insert(Offered(ask.clone()));
+        let result = self.finish(prepared, inner(context)).await;
+        ask_use.learn(ask.was_taken(), result.is_ok());
+        result
     }
 
     /// Answers `prompts/get` through `router`, whose `#[prompt]` methods may take an [`Ask`].
@@ -319,12 +335,15 @@ impl Rounds {
         let prepared = self
             .prepare(
                 call,
+                true,
                 &context,
                 request.request_state.as_deref(),
                 request.input_responses,
             )
-            .await?;
-        context.extensions.insert(prepared.ask.clone());
+            .await?
+            // The prompt takes the arguments: a state its asks seal is bound before it runs.
+            .detach();
+        context.extensions.insert(Offered(prepared.ask.clone()));
         let prompt = PromptContext::new(server, request.name, request.arguments, context);
         self.finish(prepared, router.get_prompt(prompt)).await
     }
@@ -387,8 +406,9 @@ impl Rounds {
         F: FnOnce(Ask) -> Fut,
         Fut: Future<Output = Result<R, sdk::ErrorData>>,
     {
+        // The request outlives the handler: its binding waits until a state is sealed.
         let prepared = self
-            .prepare(call, context, request_state, responses.clone())
+            .prepare(call, true, context, request_state, responses.clone())
             .await?;
         let ask = prepared.ask.clone();
         self.finish(prepared, async move { handler(ask).await.map(Into::into) })
@@ -397,13 +417,14 @@ impl Rounds {
 
     /// The [`Ask`] of one request: on 2026-07-28 with the answers of the state it brings
     /// (opened, so refused if it is not this request's) and its `inputResponses`.
-    async fn prepare(
+    async fn prepare<'a>(
         &self,
-        call: Call<'_>,
+        call: Call<'a>,
+        may_ask: bool,
         context: &RequestContext<RoleServer>,
         request_state: Option<&str>,
         responses: Option<sdk::InputResponses>,
-    ) -> Result<Prepared, sdk::ErrorData> {
+    ) -> Result<Prepared<'a>, sdk::ErrorData> {
         if context.server_requests_allowed() {
             let flow = Flow::Requests {
                 peer: context.peer.clone(),
@@ -411,21 +432,29 @@ impl Rounds {
             };
             return Ok(Prepared {
                 ask: Ask::new(flow, self.most_asks, Run::default()),
-                bound_to: None,
+                bound: None,
                 rounds: 0,
             });
         }
         let user = self.user.as_ref().and_then(|user| user(context));
-        let bound_to = binding(&call, user.as_ref());
+        let (bound, opened) = match request_state {
+            Some(sealed) => {
+                let binding = Binding::of(&call, user.as_ref());
+                let opened = self.seal.open(sealed, &binding).await?;
+                (Some(Bound::Known(binding)), opened)
+            }
+            None => {
+                // Bound when a state is sealed, if ever.
+                let bound = may_ask.then_some(Bound::Later(call, user));
+                (bound, SealedState::default())
+            }
+        };
         let SealedState {
             answers,
             flows,
             rounds,
             ..
-        } = match request_state {
-            Some(sealed) => self.seal.open(sealed, &bound_to).await?,
-            None => SealedState::default(),
-        };
+        } = opened;
         let flow = Flow::Rounds {
             client: context.client_capabilities(),
             url_hold: self.url_hold,
@@ -438,7 +467,7 @@ impl Rounds {
         };
         Ok(Prepared {
             ask: Ask::new(flow, self.most_asks, run),
-            bound_to: Some(bound_to),
+            bound,
             rounds,
         })
     }
@@ -447,18 +476,14 @@ impl Rounds {
     /// `InputRequiredResult` (`Response` is the method's response, which is either).
     async fn finish<Response>(
         &self,
-        prepared: Prepared,
+        prepared: Prepared<'_>,
         handler: impl Future<Output = Result<Response, sdk::ErrorData>>,
     ) -> Result<Response, sdk::ErrorData>
     where
         Response: From<sdk::InputRequiredResult>,
     {
-        let Prepared {
-            ask,
-            bound_to,
-            rounds,
-        } = prepared;
-        let Some(bound_to) = bound_to else {
+        let Prepared { ask, bound, rounds } = prepared;
+        let Some(bound) = bound else {
             return handler.await;
         };
         let mut running = pin!(handler);
@@ -492,6 +517,10 @@ impl Rounds {
             flows: run.flows,
             rounds: rounds + 1,
         };
+        let bound_to = match bound {
+            Bound::Known(binding) => binding,
+            Bound::Later(call, user) => Binding::of(&call, user.as_ref()),
+        };
         let sealed = self.seal.seal(&state, &bound_to)?;
         if sealed.len() > self.most_state_bytes {
             return Err(sdk::ErrorData::invalid_params(
@@ -511,11 +540,35 @@ impl Rounds {
     }
 }
 
-/// A request's ask, and on 2026-07-28 what its state is bound to and how many rounds it took.
-struct Prepared {
+/// A request's ask, and on 2026-07-28 what its state is bound to (`None`: nothing to seal, on
+/// 2025-11-25 where asks are requests, or for a method that cannot ask) and how many rounds it
+/// took.
+struct Prepared<'a> {
     ask: Ask,
-    bound_to: Option<Vec<u8>>,
+    bound: Option<Bound<'a>>,
     rounds: u32,
+}
+
+impl Prepared<'_> {
+    /// For a handler that takes the request: a binding left for later is computed now.
+    fn detach(self) -> Prepared<'static> {
+        let bound = self.bound.map(|bound| match bound {
+            Bound::Known(binding) => Bound::Known(binding),
+            Bound::Later(call, user) => Bound::Known(Binding::of(&call, user.as_ref())),
+        });
+        Prepared {
+            ask: self.ask,
+            bound,
+            rounds: self.rounds,
+        }
+    }
+}
+
+/// What the state a request's handler leaves is sealed with: a binding computed when the
+/// state was opened, or the request to bind when a state is sealed.
+enum Bound<'a> {
+    Known(Binding),
+    Later(Call<'a>, Option<UserId>),
 }
 
 fn waiting_for(asking: &sdk::InputRequests) -> String {
@@ -528,3 +581,6 @@ fn waiting_for(asking: &sdk::InputRequests) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+#[cfg(test)]
+mod tests;

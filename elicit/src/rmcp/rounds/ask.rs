@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::future::{Future, IntoFuture};
 use std::marker::PhantomData;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -15,8 +16,9 @@ use serde_json::{Map, Value};
 
 use super::seal::{Answered, UrlFlows};
 use crate::rmcp::convert::InvalidResultError;
+use crate::rmcp::error::ElicitError;
 use crate::rmcp::input::form_input_request;
-use crate::rmcp::peer::{ElicitError, elicit_schema_on};
+use crate::rmcp::peer::elicit_schema_on;
 use crate::schema::RequestedSchema;
 use crate::wire::{ElicitOutcome, ElicitResult, ElicitationCapability};
 use crate::{Elicit, HasMessage};
@@ -75,6 +77,8 @@ pub(super) enum Flow {
 
 pub(super) struct AskInner {
     pub flow: Flow,
+    /// Whether a method took this ask as its parameter.
+    pub taken: AtomicBool,
     /// How many times one form may be asked in one call.
     pub most_asks: u32,
     pub run: Mutex<Run>,
@@ -130,10 +134,21 @@ impl Ask {
         Ask {
             inner: Arc::new(AskInner {
                 flow,
+                taken: AtomicBool::new(false),
                 most_asks,
                 run: Mutex::new(run),
             }),
         }
+    }
+
+    /// This ask, given to a method as its parameter.
+    pub(super) fn taken(&self) -> Ask {
+        self.inner.taken.store(true, Ordering::Relaxed);
+        self.clone()
+    }
+
+    pub(super) fn was_taken(&self) -> bool {
+        self.inner.taken.load(Ordering::Relaxed)
     }
 
     pub(super) fn lock(&self) -> MutexGuard<'_, Run> {
@@ -443,8 +458,8 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
         self
     }
 
-    /// On 2025-11-25, gives up after `timeout` ([`ElicitError::Service`] with rmcp's
-    /// timeout) instead of the server's [`Rounds::timeout`](super::Rounds::timeout). On
+    /// On 2025-11-25, gives up after `timeout` ([`ElicitError::TimedOut`], and the request is
+    /// cancelled) instead of the server's [`Rounds::timeout`](super::Rounds::timeout). On
     /// 2026-07-28 the client holds the form, and the state's TTL bounds the wait.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);

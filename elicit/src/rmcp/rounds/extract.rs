@@ -8,10 +8,17 @@ use ::rmcp::service::{RequestContext, RoleServer};
 
 use super::Ask;
 
-/// The ask [`Rounds`](super::Rounds) put in the request's extensions before it called the
-/// method; a router that was not wrapped has none, which is the server's mistake, said so.
+/// The ask [`Rounds`](super::Rounds) puts in the request's extensions before it calls the
+/// method. A type of its own, private, so that this extractor is the one way to it: a method
+/// that does not take an `Ask` cannot ask, which spares its calls the binding.
+#[derive(Clone)]
+pub(super) struct Offered(pub Ask);
+
+/// The ask offered to the method, marked as taken; a router that was not wrapped has none,
+/// which is the server's mistake, said so.
 fn ask_of(context: &RequestContext<RoleServer>, method: &str) -> Result<Ask, sdk::ErrorData> {
-    context.extensions.get::<Ask>().cloned().ok_or_else(|| {
+    let offered = context.extensions.get::<Offered>();
+    offered.map(|Offered(ask)| ask.taken()).ok_or_else(|| {
         sdk::ErrorData::internal_error(
             format!(
                 "this {method} takes an `Ask`, but the server's router does not run it through \

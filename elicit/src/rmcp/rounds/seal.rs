@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::io::Write;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
@@ -11,8 +10,8 @@ use ::rmcp::model as sdk;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::binding::Binding;
 use super::replay;
-use crate::server::UserId;
 use crate::server::{InProcess, ReplayGuard};
 
 /// Seals and opens the `requestState` of the input-required flow.
@@ -218,10 +217,10 @@ impl RequestStateSeal {
     pub(super) fn seal(
         &self,
         state: &SealedState,
-        bound_to: &[u8],
+        bound_to: &Binding,
     ) -> Result<String, sdk::ErrorData> {
         let options = sdk::SealOptions::new()
-            .associated_data(bound_to)
+            .associated_data(bound_to.as_bytes())
             .ttl(self.ttl);
         self.codec.seal_json_with(state, &options).map_err(|e| {
             sdk::ErrorData::internal_error(format!("cannot seal requestState: {e}"), None)
@@ -231,7 +230,7 @@ impl RequestStateSeal {
     pub(super) async fn open(
         &self,
         sealed: &str,
-        bound_to: &[u8],
+        bound_to: &Binding,
     ) -> Result<SealedState, sdk::ErrorData> {
         // One client-facing message whatever failed, as rmcp's codec asks: the detail would
         // tell an attacker which check to work on.
@@ -243,7 +242,7 @@ impl RequestStateSeal {
         };
         let state: SealedState = self
             .codec
-            .open_json_with(sealed, bound_to)
+            .open_json_with(sealed, bound_to.as_bytes())
             .map_err(|_| refused())?;
         if let Some(replay::Guard(used)) = &self.used {
             // Remembered as long as the token could still open: after that it expires anyway.
@@ -325,68 +324,6 @@ pub(super) struct Answered {
     pub result: Value,
 }
 
-/// What a request is, for binding its state: the method, the tool, prompt or resource, and
-/// its arguments.
-pub(super) struct Call<'a> {
-    pub method: &'static str,
-    pub name: &'a str,
-    pub arguments: Option<&'a sdk::JsonObject>,
-}
-
-/// The associated data a state is sealed with: the request it belongs to and its user.
-/// Arguments are written with every object's keys sorted, so a client that reorders them on
-/// retry is still the same request; they are written straight from the request, not copied.
-pub(super) fn binding(call: &Call<'_>, user: Option<&UserId>) -> Vec<u8> {
-    let mut out = Vec::with_capacity(64);
-    // Lengths first, so that no method, name or user can run into the next part.
-    let part = |out: &mut Vec<u8>, text: &str| {
-        let _ = write!(out, "{}:{text};", text.len());
-    };
-    part(&mut out, call.method);
-    part(&mut out, call.name);
-    part(&mut out, user.map(UserId::as_str).unwrap_or(""));
-    out.push(if user.is_some() { b'u' } else { b'-' });
-    if let Some(arguments) = call.arguments {
-        write_object(&mut out, arguments);
-    }
-    out
-}
-
-fn write_canonical(out: &mut Vec<u8>, value: &Value) {
-    match value {
-        Value::Object(map) => write_object(out, map),
-        Value::Array(items) => {
-            out.push(b'[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_canonical(out, item);
-            }
-            out.push(b']');
-        }
-        // Writing a scalar into a Vec cannot fail.
-        scalar => {
-            let _ = serde_json::to_writer(&mut *out, scalar);
-        }
-    }
-}
-
-fn write_object(out: &mut Vec<u8>, map: &sdk::JsonObject) {
-    let mut keys: Vec<&String> = map.keys().collect();
-    keys.sort();
-    out.push(b'{');
-    for (i, key) in keys.into_iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        let _ = serde_json::to_writer(&mut *out, key);
-        out.push(b':');
-        write_canonical(out, &map[key]);
-    }
-    out.push(b'}');
-}
-
 pub(super) fn nonce() -> Result<String, sdk::ErrorData> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).map_err(|e| {
@@ -398,44 +335,6 @@ pub(super) fn nonce() -> Result<String, sdk::ErrorData> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn call(arguments: &sdk::JsonObject) -> Vec<u8> {
-        binding(
-            &Call {
-                method: "tools/call",
-                name: "book",
-                arguments: Some(arguments),
-            },
-            None,
-        )
-    }
-
-    #[test]
-    fn arguments_bind_as_values_whatever_their_key_order() {
-        let one = serde_json::json!({"a": 1, "b": {"c": 2, "d": [{"e": 3, "f": 4}]}});
-        let other = serde_json::json!({"b": {"d": [{"f": 4, "e": 3}], "c": 2}, "a": 1});
-        let changed = serde_json::json!({"b": {"d": [{"f": 4, "e": 5}], "c": 2}, "a": 1});
-        let one = call(one.as_object().unwrap());
-        assert_eq!(one, call(other.as_object().unwrap()));
-        assert_ne!(one, call(changed.as_object().unwrap()));
-    }
-
-    #[test]
-    fn the_user_and_the_name_cannot_run_into_each_other() {
-        let user = |name: &str| UserId::from_verified_subject(name).unwrap();
-        let bound = |name: &str, who: Option<&UserId>| {
-            binding(
-                &Call {
-                    method: "tools/call",
-                    name,
-                    arguments: None,
-                },
-                who,
-            )
-        };
-        assert_ne!(bound("ab", Some(&user("c"))), bound("a", Some(&user("bc"))));
-        assert_ne!(bound("a", None), bound("a", Some(&user("a"))));
-    }
 
     #[test]
     fn keyrings_read_from_configuration_say_what_is_wrong() {

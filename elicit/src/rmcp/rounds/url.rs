@@ -1,7 +1,9 @@
 //! URL mode through [`Ask`]: one call that sends the user to a URL and goes on once the
 //! out-of-band step is done, on either revision.
 
-use std::future::Future;
+use std::future::{Future, poll_fn};
+use std::pin::pin;
+use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use ::rmcp::model as sdk;
@@ -10,7 +12,8 @@ use serde::{Deserialize, Serialize};
 
 use super::Ask;
 use super::ask::{Flow, wait_for_next_round};
-use crate::rmcp::peer::{ElicitError, ElicitPeer};
+use crate::rmcp::error::ElicitError;
+use crate::rmcp::peer::ElicitPeer;
 use crate::server::{
     AwaitedBy, Clock, Collected, CompletionError, ElicitationStore, ElicitationTracker, Initiator,
     PendingEntry, PendingUrlElicitation, StartError,
@@ -342,13 +345,16 @@ async fn url_on_session<S: ElicitationStore, C: Clock>(
     let id = pending.id().as_str();
     let outcome = match peer.send_url_elicitation(&pending).await {
         Ok(UrlElicitOutcome::Consented) => {
-            return match wait_for_completion(tracker, id, initiator, None, None).await {
-                Ok(Collected::Completed(id)) => Ok(UrlOutcome::Completed(id)),
-                Ok(Collected::Waiting) => {
-                    Err(ElicitError::NotCompleted(CompletionError::NotPending))
+            let waiting = wait_for_completion(tracker, id, initiator, None, None);
+            match unless_session_ends(peer, waiting).await {
+                Some(Ok(Collected::Completed(id))) => return Ok(UrlOutcome::Completed(id)),
+                Some(Ok(Collected::Waiting)) => {
+                    return Err(ElicitError::NotCompleted(CompletionError::NotPending));
                 }
-                Err(error) => Err(ElicitError::NotCompleted(error)),
-            };
+                Some(Err(error)) => return Err(ElicitError::NotCompleted(error)),
+                // Nobody is left to tell: the elicitation is discarded below.
+                None => Err(ElicitError::SessionEnded),
+            }
         }
         Ok(UrlElicitOutcome::Declined) => Ok(UrlOutcome::Declined),
         Ok(UrlElicitOutcome::Cancelled) => Ok(UrlOutcome::Cancelled),
@@ -358,6 +364,28 @@ async fn url_on_session<S: ElicitationStore, C: Clock>(
     // expires, bound to its user.
     let _ = tracker.discard(id, &initiator.user).await;
     outcome
+}
+
+/// Runs `work` until it ends, or `None` once the session has ended (looked at every second):
+/// a wait for an out-of-band step would otherwise last until the elicitation expires.
+async fn unless_session_ends<T>(
+    peer: &Peer<RoleServer>,
+    work: impl Future<Output = T>,
+) -> Option<T> {
+    const BETWEEN_LOOKS: Duration = Duration::from_secs(1);
+    let ended = async {
+        while !peer.is_transport_closed() {
+            tokio::time::sleep(BETWEEN_LOOKS).await;
+        }
+    };
+    let (mut work, mut ended) = (pin!(work), pin!(ended));
+    poll_fn(|cx| {
+        if let Poll::Ready(done) = work.as_mut().poll(cx) {
+            return Poll::Ready(Some(done));
+        }
+        ended.as_mut().poll(cx).map(|()| None)
+    })
+    .await
 }
 
 /// Looks for the completion until it is collected, or `hold` has passed (`None`: until the
