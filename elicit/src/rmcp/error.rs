@@ -36,7 +36,7 @@ pub enum ElicitError {
         capability: &'static str,
     },
     /// The session's protocol (2026-07-28 or later) forbids server-to-client requests: the ask
-    /// came from [`ElicitPeer::ask`] rather than from an `Ask` that
+    /// came from [`ElicitPeer::ask`](crate::rmcp::ElicitPeer::ask) rather than from an `Ask` that
     /// [`Rounds`](crate::rmcp::Rounds) runs, which would answer with an input-required result.
     RequestsNotAllowed {
         /// The negotiated protocol version.

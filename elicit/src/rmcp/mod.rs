@@ -102,6 +102,7 @@ mod error;
 mod input;
 mod peer;
 mod rounds;
+mod session;
 
 #[cfg(feature = "url-mode")]
 pub use connections::ConnectionPeers;

@@ -1,29 +1,20 @@
 //! The typed elicitation calls on an rmcp server's peer or request context, their error, and
 //! the routing of completion notifications to the connection that started an elicitation.
 
-use std::borrow::Cow;
 use std::future::Future;
-use std::time::Duration;
 
 use ::rmcp::model as sdk;
-use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer};
-use serde::Deserialize;
+use ::rmcp::service::{Peer, RequestContext, RoleServer};
 
-use crate::rmcp::convert::{InvalidResultError, UnrepresentableError};
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::rounds::Ask;
-use crate::schema::RequestedSchema;
+use crate::rmcp::session::{self, Session};
+use crate::wire::{ElicitationCapability, ElicitationCompleteNotification};
 #[cfg(feature = "url-mode")]
-use crate::server::{
-    Clock, ElicitationStore, ElicitationTracker, Initiator, PendingUrlElicitation,
+use crate::{
+    server::{Clock, ElicitationStore, ElicitationTracker, Initiator, PendingUrlElicitation},
+    wire::{ElicitationId, UrlElicitOutcome},
 };
-use crate::wire::ElicitationCapability;
-use crate::wire::{
-    ElicitMode, ElicitRequest, ElicitRequestParams, ElicitationCompleteNotification,
-};
-use crate::wire::{ElicitRequestFormParams, ElicitResult};
-#[cfg(feature = "url-mode")]
-use crate::wire::{ElicitationId, UrlElicitOutcome};
 
 #[cfg(feature = "url-mode")]
 /// A URL-mode elicitation that was sent, and what the user did with it: what
@@ -82,48 +73,6 @@ impl UrlElicitation {
     }
 }
 
-mod sealed {
-    use ::rmcp::model::{ClientCapabilities, ProtocolVersion};
-    use ::rmcp::service::{Peer, RoleServer};
-
-    /// What the typed calls read from the peer or the request context.
-    pub trait Session {
-        fn peer(&self) -> &Peer<RoleServer>;
-        fn protocol_version(&self) -> Option<ProtocolVersion>;
-        fn client_capabilities(&self) -> Option<ClientCapabilities>;
-    }
-}
-
-impl sealed::Session for Peer<RoleServer> {
-    fn peer(&self) -> &Peer<RoleServer> {
-        self
-    }
-
-    fn protocol_version(&self) -> Option<sdk::ProtocolVersion> {
-        self.peer_info().map(|info| info.protocol_version.clone())
-    }
-
-    fn client_capabilities(&self) -> Option<sdk::ClientCapabilities> {
-        self.peer_info().map(|info| info.capabilities.clone())
-    }
-}
-
-impl sealed::Session for RequestContext<RoleServer> {
-    fn peer(&self) -> &Peer<RoleServer> {
-        &self.peer
-    }
-
-    // The request's own `_meta` first (2026-07-28 carries the version and capabilities per
-    // request), then the session's handshake.
-    fn protocol_version(&self) -> Option<sdk::ProtocolVersion> {
-        RequestContext::protocol_version(self)
-    }
-
-    fn client_capabilities(&self) -> Option<sdk::ClientCapabilities> {
-        RequestContext::client_capabilities(self)
-    }
-}
-
 /// Elicitation on an rmcp server's session: implemented for `Peer<RoleServer>` and
 /// `RequestContext<RoleServer>` (prefer the context inside a handler: it knows the request's
 /// own protocol version and client capabilities).
@@ -133,19 +82,17 @@ impl sealed::Session for RequestContext<RoleServer> {
 /// [`ask`](Self::ask). This trait adds the URL-mode calls wired to the
 /// [`ElicitationTracker`] (the -32042 error, the `elicitation/create` in URL mode, the
 /// completion notification) and what the session declared.
-pub trait ElicitPeer: sealed::Session + Sync {
+pub trait ElicitPeer: Session + Sync {
     /// The `elicitation` capability the client declared, `None` if it declared none.
     fn client_elicitation(&self) -> Option<ElicitationCapability> {
-        self.client_capabilities()
-            .as_ref()
-            .and_then(ElicitationCapability::of_rmcp_client)
+        session::client_elicitation(self)
     }
 
     /// Whether the session's protocol lets the server send requests to the client: `false` from
     /// 2026-07-28 on, where a handler asks through an input-required result instead, which
     /// [`Rounds`](crate::rmcp::Rounds) does for it.
     fn server_requests_allowed(&self) -> bool {
-        refuse_on_stateless_protocol(self).is_ok()
+        session::server_requests_allowed(self)
     }
 
     /// An [`Ask`] on this session, for code that is not run by
@@ -181,14 +128,7 @@ pub trait ElicitPeer: sealed::Session + Sync {
         &'a self,
         pending: &'a PendingUrlElicitation,
     ) -> impl Future<Output = Result<UrlElicitOutcome, ElicitError>> + Send + 'a {
-        async move {
-            let capability = self.client_elicitation();
-            refuse_on_stateless_protocol(self)?;
-            ElicitationCapability::require(capability.as_ref(), ElicitMode::Url)?;
-            let params = ElicitRequestParams::Url(pending.params().clone());
-            let result = send(self.peer(), &params, None).await?;
-            UrlElicitOutcome::from_result(&result).map_err(ElicitError::UnexpectedContent)
-        }
+        session::send_url_elicitation(self, pending)
     }
 
     #[cfg(feature = "url-mode")]
@@ -215,7 +155,7 @@ pub trait ElicitPeer: sealed::Session + Sync {
         C: Clock,
     {
         // The tracker builds the URL here, before the future: `url` need not be `Send`.
-        let start = refuse_on_stateless_protocol(self).map(|()| {
+        let start = session::refuse_on_stateless_protocol(self).map(|()| {
             let capability = self.client_elicitation();
             tracker.store_prepared(tracker.prepare(
                 initiator,
@@ -292,70 +232,3 @@ pub trait ElicitPeer: sealed::Session + Sync {
 
 impl ElicitPeer for Peer<RoleServer> {}
 impl ElicitPeer for RequestContext<RoleServer> {}
-
-fn refuse_on_stateless_protocol<P: sealed::Session + ?Sized>(
-    session: &P,
-) -> Result<(), ElicitError> {
-    match session.protocol_version() {
-        Some(version) if version >= sdk::ProtocolVersion::V_2026_07_28 => {
-            Err(ElicitError::RequestsNotAllowed {
-                protocol_version: version.to_string(),
-            })
-        }
-        _ => Ok(()),
-    }
-}
-
-/// Sends a form-mode `elicitation/create` with `schema` on a 2025-11-25 session, and reads the
-/// client's result.
-pub(crate) async fn elicit_schema_on(
-    peer: &Peer<RoleServer>,
-    schema: Cow<'static, RequestedSchema>,
-    message: String,
-    timeout: Option<Duration>,
-) -> Result<ElicitResult, ElicitError> {
-    refuse_on_stateless_protocol(peer)?;
-    ElicitationCapability::require(peer.client_elicitation().as_ref(), ElicitMode::Form)?;
-    let params = ElicitRequestParams::Form(ElicitRequestFormParams::new(message, schema));
-    send(peer, &params, timeout).await
-}
-
-/// Sends `elicitation/create` with the params as elicit writes them, and reads the result.
-///
-/// It goes out as an rmcp custom request, not through rmcp's `ElicitRequestParams`: rmcp's
-/// schema model has no `pattern`, and the custom request carries the params as they are. rmcp
-/// still does the rest as for its own requests (the protocol-version gate, the request id, the
-/// progress token in `_meta`, the timeout), and its client reads the request as the
-/// `elicitation/create` it is.
-async fn send(
-    peer: &Peer<RoleServer>,
-    params: &ElicitRequestParams,
-    timeout: Option<Duration>,
-) -> Result<ElicitResult, ElicitError> {
-    let params = serde_json::to_value(params)
-        .map_err(|e| ElicitError::Unrepresentable(UnrepresentableError::unserializable(e)))?;
-    let request = sdk::ServerRequest::CustomRequest(sdk::CustomRequest::new(
-        ElicitRequest::METHOD,
-        Some(params),
-    ));
-    let mut options = PeerRequestOptions::no_options();
-    options.timeout = timeout;
-    let response = peer
-        .send_request_with_option(request, options)
-        .await?
-        .await_response()
-        .await?;
-    match response {
-        sdk::ClientResult::ElicitResult(result) => {
-            ElicitResult::try_from(&result).map_err(ElicitError::InvalidResult)
-        }
-        // rmcp reads a result it has no type for as a custom one.
-        sdk::ClientResult::CustomResult(sdk::CustomResult(value)) => {
-            ElicitResult::deserialize(&value)
-                .map_err(|e| ElicitError::InvalidResult(InvalidResultError::new(e.to_string())))
-        }
-        _ => Err(ElicitError::InvalidResult(InvalidResultError::new(
-            "the client answered elicitation/create with another kind of result",
-        ))),
-    }
-}

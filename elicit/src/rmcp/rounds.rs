@@ -18,7 +18,7 @@ use ::rmcp::handler::server::tool::ToolCallContext;
 use ::rmcp::model as sdk;
 use ::rmcp::service::{MaybeSend, RequestContext, RoleServer};
 
-use crate::rmcp::peer::ElicitPeer;
+use crate::rmcp::session::server_requests_allowed;
 use crate::server::UserId;
 
 mod ask;
@@ -425,7 +425,7 @@ impl Rounds {
         request_state: Option<&str>,
         responses: Option<sdk::InputResponses>,
     ) -> Result<Prepared<'a>, sdk::ErrorData> {
-        if context.server_requests_allowed() {
+        if server_requests_allowed(context) {
             let flow = Flow::Requests {
                 peer: context.peer.clone(),
                 timeout: self.timeout,

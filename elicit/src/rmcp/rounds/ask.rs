@@ -18,7 +18,7 @@ use super::seal::{Answered, UrlFlows};
 use crate::rmcp::convert::InvalidResultError;
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::input::form_input_request;
-use crate::rmcp::peer::elicit_schema_on;
+use crate::rmcp::session::elicit_schema_on;
 use crate::schema::RequestedSchema;
 use crate::wire::{ElicitOutcome, ElicitResult, ElicitationCapability};
 use crate::{Elicit, HasMessage};

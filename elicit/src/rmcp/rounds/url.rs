@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::Ask;
 use super::ask::{Flow, wait_for_next_round};
 use crate::rmcp::error::ElicitError;
-use crate::rmcp::peer::ElicitPeer;
+use crate::rmcp::session::{client_elicitation, send_url_elicitation};
 use crate::server::{
     AwaitedBy, Clock, Collected, CompletionError, ElicitationStore, ElicitationTracker, Initiator,
     PendingEntry, PendingUrlElicitation, StartError,
@@ -203,7 +203,7 @@ impl Ask {
         let message = message.into();
         let step = match &self.inner.flow {
             Flow::Requests { peer, .. } => {
-                let client = peer.client_elicitation();
+                let client = client_elicitation(peer);
                 Step::Session(
                     peer.clone(),
                     tracker.prepare_awaited(
@@ -343,7 +343,7 @@ async fn url_on_session<S: ElicitationStore, C: Clock>(
 ) -> Result<UrlOutcome, ElicitError> {
     let pending = tracker.store_prepared(prepared).await?;
     let id = pending.id().as_str();
-    let outcome = match peer.send_url_elicitation(&pending).await {
+    let outcome = match send_url_elicitation(peer, &pending).await {
         Ok(UrlElicitOutcome::Consented) => {
             let waiting = wait_for_completion(tracker, id, initiator, None, None);
             match unless_session_ends(peer, waiting).await {

@@ -1,0 +1,155 @@
+//! What the calls on a 2025-11-25 session share: the session a peer or a request context
+//! stands for, what its client declared, and `elicitation/create` sent and read back. A leaf:
+//! both [`ElicitPeer`](crate::rmcp::ElicitPeer) and [`Ask`](crate::rmcp::Ask) build on it.
+
+use std::borrow::Cow;
+use std::time::Duration;
+
+use ::rmcp::model as sdk;
+use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer};
+use serde::Deserialize;
+
+use crate::rmcp::convert::{InvalidResultError, UnrepresentableError};
+use crate::rmcp::error::ElicitError;
+use crate::schema::RequestedSchema;
+use crate::wire::{
+    ElicitMode, ElicitRequest, ElicitRequestFormParams, ElicitRequestParams, ElicitResult,
+    ElicitationCapability,
+};
+#[cfg(feature = "url-mode")]
+use crate::{server::PendingUrlElicitation, wire::UrlElicitOutcome};
+
+/// What the typed calls read from the peer or the request context. Public in a private
+/// module: it seals [`ElicitPeer`](crate::rmcp::ElicitPeer), which only these two implement.
+pub trait Session {
+    fn peer(&self) -> &Peer<RoleServer>;
+    fn protocol_version(&self) -> Option<sdk::ProtocolVersion>;
+    fn client_capabilities(&self) -> Option<sdk::ClientCapabilities>;
+}
+
+impl Session for Peer<RoleServer> {
+    fn peer(&self) -> &Peer<RoleServer> {
+        self
+    }
+
+    fn protocol_version(&self) -> Option<sdk::ProtocolVersion> {
+        self.peer_info().map(|info| info.protocol_version.clone())
+    }
+
+    fn client_capabilities(&self) -> Option<sdk::ClientCapabilities> {
+        self.peer_info().map(|info| info.capabilities.clone())
+    }
+}
+
+impl Session for RequestContext<RoleServer> {
+    fn peer(&self) -> &Peer<RoleServer> {
+        &self.peer
+    }
+
+    // The request's own `_meta` first (2026-07-28 carries the version and capabilities per
+    // request), then the session's handshake.
+    fn protocol_version(&self) -> Option<sdk::ProtocolVersion> {
+        RequestContext::protocol_version(self)
+    }
+
+    fn client_capabilities(&self) -> Option<sdk::ClientCapabilities> {
+        RequestContext::client_capabilities(self)
+    }
+}
+
+/// The `elicitation` capability the client declared, `None` if it declared none.
+pub(crate) fn client_elicitation<P: Session + ?Sized>(
+    session: &P,
+) -> Option<ElicitationCapability> {
+    session
+        .client_capabilities()
+        .as_ref()
+        .and_then(ElicitationCapability::of_rmcp_client)
+}
+
+/// Whether the session's protocol lets the server send requests to the client.
+pub(crate) fn server_requests_allowed<P: Session + ?Sized>(session: &P) -> bool {
+    refuse_on_stateless_protocol(session).is_ok()
+}
+
+/// Sends a URL-mode elicitation the tracker started, and reads what the user did.
+#[cfg(feature = "url-mode")]
+pub(crate) async fn send_url_elicitation<P: Session + ?Sized>(
+    session: &P,
+    pending: &PendingUrlElicitation,
+) -> Result<UrlElicitOutcome, ElicitError> {
+    let capability = client_elicitation(session);
+    refuse_on_stateless_protocol(session)?;
+    ElicitationCapability::require(capability.as_ref(), ElicitMode::Url)?;
+    let params = ElicitRequestParams::Url(pending.params().clone());
+    let result = send(session.peer(), &params, None).await?;
+    UrlElicitOutcome::from_result(&result).map_err(ElicitError::UnexpectedContent)
+}
+
+/// `RequestsNotAllowed` from 2026-07-28 on, where the server may not send requests.
+pub(crate) fn refuse_on_stateless_protocol<P: Session + ?Sized>(
+    session: &P,
+) -> Result<(), ElicitError> {
+    match session.protocol_version() {
+        Some(version) if version >= sdk::ProtocolVersion::V_2026_07_28 => {
+            Err(ElicitError::RequestsNotAllowed {
+                protocol_version: version.to_string(),
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Sends a form-mode `elicitation/create` with `schema` on a 2025-11-25 session, and reads the
+/// client's result.
+pub(crate) async fn elicit_schema_on(
+    peer: &Peer<RoleServer>,
+    schema: Cow<'static, RequestedSchema>,
+    message: String,
+    timeout: Option<Duration>,
+) -> Result<ElicitResult, ElicitError> {
+    refuse_on_stateless_protocol(peer)?;
+    ElicitationCapability::require(client_elicitation(peer).as_ref(), ElicitMode::Form)?;
+    let params = ElicitRequestParams::Form(ElicitRequestFormParams::new(message, schema));
+    send(peer, &params, timeout).await
+}
+
+/// Sends `elicitation/create` with the params as elicit writes them, and reads the result.
+///
+/// It goes out as an rmcp custom request, not through rmcp's `ElicitRequestParams`: rmcp's
+/// schema model has no `pattern`, and the custom request carries the params as they are. rmcp
+/// still does the rest as for its own requests (the protocol-version gate, the request id, the
+/// progress token in `_meta`, the timeout), and its client reads the request as the
+/// `elicitation/create` it is.
+pub(crate) async fn send(
+    peer: &Peer<RoleServer>,
+    params: &ElicitRequestParams,
+    timeout: Option<Duration>,
+) -> Result<ElicitResult, ElicitError> {
+    let params = serde_json::to_value(params)
+        .map_err(|e| ElicitError::Unrepresentable(UnrepresentableError::unserializable(e)))?;
+    let request = sdk::ServerRequest::CustomRequest(sdk::CustomRequest::new(
+        ElicitRequest::METHOD,
+        Some(params),
+    ));
+    let mut options = PeerRequestOptions::no_options();
+    options.timeout = timeout;
+    let response = peer
+        .send_request_with_option(request, options)
+        .await?
+        .await_response()
+        .await?;
+    match response {
+        sdk::ClientResult::ElicitResult(result) => {
+            ElicitResult::try_from(&result).map_err(ElicitError::InvalidResult)
+        }
+        // rmcp reads a result it has no type for as a custom one.
+        sdk::ClientResult::CustomResult(sdk::CustomResult(value)) => {
+            ElicitResult::deserialize(&value)
+                .map_err(|e| ElicitError::InvalidResult(InvalidResultError::new(e.to_string())))
+        }
+        _ => Err(ElicitError::InvalidResult(InvalidResultError::new(
+            "the client answered elicitation/create with another kind of result",
+        ))),
+    }
+}
