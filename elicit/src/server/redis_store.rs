@@ -11,17 +11,22 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tokio::sync::mpsc;
 
-use crate::server::tracker::{
-    Addressed, CompletedElicitation, DuplicateId, ElicitationStore, Inserted, PendingEntry,
+use crate::server::store::DuplicateId;
+use crate::server::{
+    Addressed, AwaitedBy, CompletedElicitation, ConnectionId, ElicitationStore, EntryState,
+    Inserted, PendingEntry, ReplayGuard, StoreError, UserId,
 };
-use crate::server::{ConnectionId, StoreError, UserId};
 use crate::wire::{ElicitationCompleteNotification, ElicitationId};
 
 /// An [`ElicitationStore`] on Redis or Valkey, shared by every replica of a server, so that an
 /// elicitation started on one replica can be completed through another's connect page.
 ///
-/// - **Single use across replicas.** Completion takes the entry with `GETDEL`: of any number
-///   of replicas racing to complete one id, exactly one gets it.
+/// - **Single use across replicas.** Completion takes the entry, or turns its state from
+///   pending to completed, in one script: of any number of replicas racing to complete one id,
+///   exactly one gets it.
+/// - **Typed entries.** An entry is a hash: its fields as JSON under `entry`, and its
+///   [`EntryState`] under `state`, which completion changes alone. Nothing is read from the
+///   id, whatever its alphabet.
 /// - **Expiry in Redis.** Each entry is written with `PX` (its time to live); no sweeper runs.
 /// - **The per-user limit in Redis.** A sorted set per user holds the user's pending ids, and
 ///   one Lua script counts and inserts atomically, so racing replicas cannot pass the limit.
@@ -60,15 +65,17 @@ impl fmt::Debug for RedisStore {
 /// step: the limit holds however many replicas start elicitations for one user at once.
 ///
 /// KEYS: the entry's key, the user's set. ARGV: the entry, its time to live in ms, now in ms,
-/// the limit, the entry's member in the set, its expiry in ms.
+/// the limit, the entry's member in the set, its expiry in ms, its state.
 const INSERT_SCRIPT: &str = r"
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4]) then
     return 0
 end
-if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then
+if redis.call('EXISTS', KEYS[1]) == 1 then
     return -1
 end
+redis.call('HSET', KEYS[1], 'entry', ARGV[1], 'state', ARGV[7])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[6], ARGV[5])
 if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then
     redis.call('PEXPIRE', KEYS[2], ARGV[2])
@@ -76,7 +83,30 @@ end
 return 1
 ";
 
-/// What an entry holds in Redis: everything but its id, which is only in the key, hashed.
+/// Takes an entry: its fields, then the key is gone, in one step.
+///
+/// KEYS: the entry's key.
+const REMOVE_SCRIPT: &str = r"
+local fields = redis.call('HMGET', KEYS[1], 'entry', 'state')
+redis.call('DEL', KEYS[1])
+return fields
+";
+
+/// Turns a pending entry's state to completed, keeping its expiry, and returns its fields as
+/// they were; nil if no pending entry has the key.
+///
+/// KEYS: the entry's key. ARGV: the pending state, the completed state.
+const MARK_COMPLETED_SCRIPT: &str = r"
+local fields = redis.call('HMGET', KEYS[1], 'entry', 'state')
+if fields[2] ~= ARGV[1] then
+    return false
+end
+redis.call('HSET', KEYS[1], 'state', ARGV[2])
+return fields
+";
+
+/// The `entry` field of an entry's hash: everything but its id, which is only in the key,
+/// hashed, and its state, which has a field of its own.
 #[derive(Serialize, Deserialize)]
 struct StoredEntry {
     issuer: Option<String>,
@@ -84,6 +114,15 @@ struct StoredEntry {
     connection: StoredConnection,
     started_ms: u64,
     expires_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    awaited_by: Option<StoredAwaitedBy>,
+}
+
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum StoredAwaitedBy {
+    Session,
+    Retry,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -106,6 +145,10 @@ struct RoutedCompletion {
 pub enum Routed {
     /// To the replica holding the connection, which was listening.
     Delivered,
+    /// The elicitation has no completion notification: a retry waits on it
+    /// ([`AwaitedBy::Retry`]), whose revision has none, and collects the completion itself.
+    /// Nothing was sent.
+    NoNotification,
     /// No replica listens under the connection's replica name: it is gone. The elicitation
     /// is complete all the same; only the optional notification is lost, and the client's
     /// retry still works.
@@ -223,6 +266,9 @@ impl RedisStore {
         &self,
         completed: &CompletedElicitation,
     ) -> Result<Routed, StoreError> {
+        if completed.awaited_by() == Some(AwaitedBy::Retry) {
+            return Ok(Routed::NoNotification);
+        }
         let (to, notification) = completed.notification().into_parts();
         let Some(replica) = to.replica() else {
             return Ok(Routed::NoReplica);
@@ -332,6 +378,7 @@ impl ElicitationStore for RedisStore {
             connection: StoredConnection::from(&entry.connection),
             started_ms,
             expires_ms,
+            awaited_by: entry.awaited_by.map(StoredAwaitedBy::from),
         })
         .map_err(StoreError::new)?;
         let inserted: i64 = Script::new(INSERT_SCRIPT)
@@ -343,6 +390,7 @@ impl ElicitationStore for RedisStore {
             .arg(u64::try_from(max_per_user).unwrap_or(u64::MAX))
             .arg(sha256_hex(entry.id.as_str()))
             .arg(expires_ms)
+            .arg(state_name(entry.state))
             .invoke_async(&mut self.connection.clone())
             .await
             .map_err(store_error)?;
@@ -354,22 +402,24 @@ impl ElicitationStore for RedisStore {
     }
 
     async fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
-        let stored: Option<String> = ::redis::cmd("GET")
+        let fields: Vec<Option<String>> = ::redis::cmd("HMGET")
             .arg(self.entry_key(id))
+            .arg("entry")
+            .arg("state")
             .query_async(&mut self.connection.clone())
             .await
             .map_err(store_error)?;
-        stored.map(|stored| decode_entry(id, &stored)).transpose()
+        decode_entry(id, fields)
     }
 
     async fn remove(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
-        // GETDEL: of any number of replicas removing one id at once, one gets the entry.
-        let stored: Option<String> = ::redis::cmd("GETDEL")
-            .arg(self.entry_key(id))
-            .query_async(&mut self.connection.clone())
+        // One script: of any number of replicas removing one id at once, one gets the entry.
+        let fields: Vec<Option<String>> = Script::new(REMOVE_SCRIPT)
+            .key(self.entry_key(id))
+            .invoke_async(&mut self.connection.clone())
             .await
             .map_err(store_error)?;
-        let Some(entry) = stored.map(|stored| decode_entry(id, &stored)).transpose()? else {
+        let Some(entry) = decode_entry(id, fields)? else {
             return Ok(None);
         };
         // The entry is gone, whatever happens next: this removal happened. If Redis fails
@@ -383,6 +433,17 @@ impl ElicitationStore for RedisStore {
         Ok(Some(entry))
     }
 
+    async fn mark_completed(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+        let fields: Option<Vec<Option<String>>> = Script::new(MARK_COMPLETED_SCRIPT)
+            .key(self.entry_key(id))
+            .arg(state_name(EntryState::Pending))
+            .arg(state_name(EntryState::Completed))
+            .invoke_async(&mut self.connection.clone())
+            .await
+            .map_err(store_error)?;
+        fields.map_or(Ok(None), |fields| decode_entry(id, fields))
+    }
+
     async fn remove_expired(&self, _now: SystemTime) -> Result<usize, StoreError> {
         // Entries expire in Redis (PX); the per-user sets are trimmed on insert.
         Ok(0)
@@ -391,7 +452,7 @@ impl ElicitationStore for RedisStore {
 
 /// Single-use `requestState` across replicas: `SET NX` records a state's nonce, so of any
 /// number of replicas opening one state, one does; the record expires with the state.
-impl crate::server::ReplayGuard for RedisStore {
+impl ReplayGuard for RedisStore {
     async fn first_open(&self, nonce: &str, until: SystemTime) -> Result<bool, StoreError> {
         // At least 1 ms: PX refuses 0.
         let ttl_ms = millis(until)?
@@ -428,21 +489,65 @@ impl From<StoredConnection> for ConnectionId {
     }
 }
 
-fn decode_entry(id: &str, stored: &str) -> Result<PendingEntry, StoreError> {
-    let stored: StoredEntry = serde_json::from_str(stored)
-        .map_err(|e| StoreError::new(Corrupt(format!("an entry: {e}"))))?;
+impl From<AwaitedBy> for StoredAwaitedBy {
+    fn from(by: AwaitedBy) -> Self {
+        match by {
+            AwaitedBy::Session => StoredAwaitedBy::Session,
+            AwaitedBy::Retry => StoredAwaitedBy::Retry,
+        }
+    }
+}
+
+impl From<StoredAwaitedBy> for AwaitedBy {
+    fn from(stored: StoredAwaitedBy) -> Self {
+        match stored {
+            StoredAwaitedBy::Session => AwaitedBy::Session,
+            StoredAwaitedBy::Retry => AwaitedBy::Retry,
+        }
+    }
+}
+
+/// The `state` field of an entry's hash.
+fn state_name(state: EntryState) -> &'static str {
+    match state {
+        EntryState::Pending => "pending",
+        EntryState::Completed => "completed",
+    }
+}
+
+fn parse_state(name: &str) -> Option<EntryState> {
+    [EntryState::Pending, EntryState::Completed]
+        .into_iter()
+        .find(|state| state_name(*state) == name)
+}
+
+/// The entry with this id from the `entry` and `state` fields of its hash; `None` when the
+/// hash is gone (both nil).
+fn decode_entry(id: &str, fields: Vec<Option<String>>) -> Result<Option<PendingEntry>, StoreError> {
+    let corrupt = |what: String| StoreError::new(Corrupt(what));
+    let (stored, state) = match <[Option<String>; 2]>::try_from(fields) {
+        Ok([None, None]) => return Ok(None),
+        Ok([Some(stored), Some(state)]) => (stored, state),
+        _ => return Err(corrupt("an entry without its fields".into())),
+    };
+    let state =
+        parse_state(&state).ok_or_else(|| corrupt(format!("an entry's state {state:?}")))?;
+    let stored: StoredEntry =
+        serde_json::from_str(&stored).map_err(|e| corrupt(format!("an entry: {e}")))?;
     let user = match &stored.issuer {
         Some(issuer) => UserId::from_issuer_and_subject(issuer, &stored.subject),
         None => UserId::from_verified_subject(stored.subject),
     }
     .map_err(StoreError::new)?;
-    Ok(PendingEntry {
+    Ok(Some(PendingEntry {
         id: ElicitationId::new(id),
         user,
         connection: stored.connection.into(),
         started_at: UNIX_EPOCH + Duration::from_millis(stored.started_ms),
         expires_at: UNIX_EPOCH + Duration::from_millis(stored.expires_ms),
-    })
+        awaited_by: stored.awaited_by.map(AwaitedBy::from),
+        state,
+    }))
 }
 
 fn millis(time: SystemTime) -> Result<u64, StoreError> {
