@@ -1,22 +1,26 @@
-//! URL-mode elicitations shared by the replicas of a server, on Redis (or Valkey): the store,
-//! and the routing of completion notifications to the replica holding the connection.
+//! URL-mode elicitations shared by the replicas of a server, on Redis (or Valkey): the store
+//! here, and the routing of completion notifications to the replica holding the connection in
+//! `routing`.
 
 use std::error::Error;
 use std::fmt;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use ::redis::{Client, IntoConnectionInfo, ProtocolVersion, PushInfo, PushKind, Script, Value};
+use ::redis::{Client, IntoConnectionInfo, ProtocolVersion, Script};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use tokio::sync::mpsc;
 
 use crate::server::store::DuplicateId;
 use crate::server::{
-    Addressed, AwaitedBy, CompletedElicitation, ConnectionId, ElicitationStore, EntryState,
-    Inserted, PendingEntry, ReplayGuard, StoreError, UserId,
+    AwaitedBy, ConnectionId, ElicitationStore, EntryState, Inserted, PendingEntry, ReplayGuard,
+    StoreError, UserId,
 };
-use crate::wire::{ElicitationCompleteNotification, ElicitationId};
+use crate::wire::ElicitationId;
+
+mod routing;
+
+pub use routing::{Completions, Routed};
 
 /// An [`ElicitationStore`] on Redis or Valkey, shared by every replica of a server, so that an
 /// elicitation started on one replica can be completed through another's connect page.
@@ -43,7 +47,7 @@ use crate::wire::{ElicitationCompleteNotification, ElicitationId};
 /// nothing is completed. The client crate (redis-rs's `ConnectionManager`) reconnects by
 /// itself, and re-subscribes the completion channel after a reconnect.
 ///
-/// Needs Redis 6.2 or later (or Valkey): `GETDEL`, and RESP3 for the subscription.
+/// Needs Redis 6.2 or later (or Valkey): RESP3 for the subscription.
 #[derive(Clone)]
 pub struct RedisStore {
     client: Client,
@@ -131,50 +135,6 @@ struct StoredConnection {
     replica: Option<String>,
 }
 
-/// What a completion carries over pub/sub to the replica holding the connection.
-#[derive(Serialize, Deserialize)]
-struct RoutedCompletion {
-    connection: StoredConnection,
-    #[serde(rename = "elicitationId")]
-    elicitation_id: String,
-}
-
-/// Where [`RedisStore::publish_completion`] sent a completion.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[must_use]
-pub enum Routed {
-    /// To the replica holding the connection, which was listening.
-    Delivered,
-    /// The elicitation has no completion notification: a retry waits on it
-    /// ([`AwaitedBy::Retry`]), whose revision has none, and collects the completion itself.
-    /// Nothing was sent.
-    NoNotification,
-    /// No replica listens under the connection's replica name: it is gone. The elicitation
-    /// is complete all the same; only the optional notification is lost, and the client's
-    /// retry still works.
-    ReplicaGone,
-    /// The connection names no replica ([`ConnectionId::new`] rather than
-    /// [`ConnectionId::on_replica`]): notify it locally, if it is here.
-    NoReplica,
-}
-
-/// The completions routed to one replica: read them with [`next`](Self::next) and send each
-/// to its connection (e.g. `elicit_mcp::rmcp::ConnectionPeers::send`).
-pub struct Completions {
-    // Holds the subscription open; redis-rs re-subscribes after a reconnect.
-    _subscription: ConnectionManager,
-    channel: String,
-    pushes: mpsc::UnboundedReceiver<PushInfo>,
-}
-
-impl fmt::Debug for Completions {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Completions")
-            .field("channel", &self.channel)
-            .finish_non_exhaustive()
-    }
-}
-
 /// The store's contents are not what this crate wrote.
 #[derive(Debug)]
 struct Corrupt(String);
@@ -255,111 +215,6 @@ impl RedisStore {
     fn user_key(&self, user: &UserId) -> String {
         format!("{}:u:{}", self.prefix, sha256_hex(user.as_str()))
     }
-
-    fn replica_channel(&self, replica: &str) -> String {
-        format!("{}:replica:{replica}", self.prefix)
-    }
-
-    /// Sends the completion notification of `completed` to the replica holding its
-    /// connection, over pub/sub. Call it on the replica that completed the elicitation.
-    pub async fn publish_completion(
-        &self,
-        completed: &CompletedElicitation,
-    ) -> Result<Routed, StoreError> {
-        if completed.awaited_by() == Some(AwaitedBy::Retry) {
-            return Ok(Routed::NoNotification);
-        }
-        let (to, notification) = completed.notification().into_parts();
-        let Some(replica) = to.replica() else {
-            return Ok(Routed::NoReplica);
-        };
-        let message = serde_json::to_string(&RoutedCompletion {
-            connection: StoredConnection::from(&to),
-            elicitation_id: notification.elicitation_id().as_str().to_owned(),
-        })
-        .map_err(StoreError::new)?;
-        let receivers: u64 = ::redis::cmd("PUBLISH")
-            .arg(self.replica_channel(replica))
-            .arg(message)
-            .query_async(&mut self.connection.clone())
-            .await
-            .map_err(store_error)?;
-        Ok(if receivers == 0 {
-            Routed::ReplicaGone
-        } else {
-            Routed::Delivered
-        })
-    }
-
-    /// Subscribes to the completions routed to the replica named `replica`: those of
-    /// elicitations started on its connections ([`ConnectionId::on_replica`] with the same
-    /// name) and completed anywhere. Give each replica its own name.
-    pub async fn completions(&self, replica: &str) -> Result<Completions, StoreError> {
-        let (sender, pushes) = mpsc::unbounded_channel();
-        let config = Self::config(self.timeout)
-            .set_push_sender(sender)
-            .set_automatic_resubscription();
-        let mut subscription = self
-            .client
-            .get_connection_manager_with_config(config)
-            .await
-            .map_err(store_error)?;
-        let channel = self.replica_channel(replica);
-        subscription
-            .subscribe(&channel)
-            .await
-            .map_err(store_error)?;
-        Ok(Completions {
-            _subscription: subscription,
-            channel,
-            pushes,
-        })
-    }
-}
-
-impl Completions {
-    /// The next completion routed here, addressed to its connection. `None` once the
-    /// subscription is closed. A message on the channel that this crate did not write is an
-    /// error, not skipped.
-    pub async fn next(
-        &mut self,
-    ) -> Option<Result<Addressed<ElicitationCompleteNotification>, StoreError>> {
-        loop {
-            let push = self.pushes.recv().await?;
-            // Subscription confirmations and disconnections come this way too; redis-rs
-            // reconnects and re-subscribes by itself.
-            if push.kind != PushKind::Message {
-                continue;
-            }
-            let mut data = push.data.into_iter();
-            let (Some(channel), Some(payload)) = (data.next(), data.next()) else {
-                return Some(Err(StoreError::new(Corrupt(
-                    "a pub/sub message without channel and payload".into(),
-                ))));
-            };
-            if text(channel).as_deref() != Some(self.channel.as_str()) {
-                continue;
-            }
-            return Some(decode_completion(payload));
-        }
-    }
-}
-
-fn decode_completion(
-    payload: Value,
-) -> Result<Addressed<ElicitationCompleteNotification>, StoreError> {
-    let payload =
-        text(payload).ok_or_else(|| StoreError::new(Corrupt("a non-text completion".into())))?;
-    let routed: RoutedCompletion = serde_json::from_str(&payload)
-        .map_err(|e| StoreError::new(Corrupt(format!("a completion message: {e}"))))?;
-    Ok(Addressed::new(
-        routed.connection.into(),
-        ElicitationCompleteNotification::new(ElicitationId::new(routed.elicitation_id)),
-    ))
-}
-
-fn text(value: Value) -> Option<String> {
-    ::redis::from_redis_value(value).ok()
 }
 
 impl ElicitationStore for RedisStore {
