@@ -158,6 +158,13 @@ impl ElicitationStore for Store {
         }
     }
 
+    async fn mark_completed(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+        match self {
+            Store::Memory(store) => store.mark_completed(id).await,
+            Store::Redis(store) => store.mark_completed(id).await,
+        }
+    }
+
     async fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError> {
         match self {
             Store::Memory(store) => store.remove_expired(now).await,

@@ -1,6 +1,7 @@
 //! `RedisStore` against a real Redis (the server named by `REDIS_URL`; see `tests/redis`):
 //! the tracker's guarantees across replicas, routing of completions to the replica holding
-//! the connection, failures when Redis is gone, and a load run over two replicas.
+//! the connection, failures when Redis is gone, and a load run over two replicas. Also, on
+//! Redis and in memory alike: ids of any alphabet, since nothing is read from an id.
 //!
 //! A "replica" here is a tracker with its own Redis connections and its own subscription, as
 //! each server process has; `tests/replicas.rs` runs the same flows across real processes.
@@ -8,18 +9,19 @@
 mod redis_server;
 mod support;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::Write;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use elicit_mcp::server::{
-    CompletionError, Completions, ConnectionId, ElicitationTracker, Initiator, RedisStore, Routed,
-    StartError, SystemClock, UrlPolicy, UserId,
+    AwaitedBy, Clock, Collected, CompletionError, Completions, ConnectionId, ElicitationStore,
+    ElicitationTracker, Initiator, MemoryStore, RedisStore, Routed, StartError, SystemClock,
+    UrlPolicy, UserId,
 };
-use elicit_mcp::{ElicitationCompleteNotification, ElicitationId};
-use support::tracker::{start, user};
+use elicit_mcp::{ElicitationCapability, ElicitationCompleteNotification, ElicitationId};
+use support::tracker::{connect_url, start, user};
 use tokio::sync::oneshot;
 
 type Tracker = ElicitationTracker<RedisStore, SystemClock>;
@@ -138,8 +140,9 @@ async fn the_store_names_no_link_and_expires_in_redis() {
         assert!((1..=1500).contains(&ttl), "{key} expires in {ttl} ms");
     }
     let entry_key = keys.iter().find(|key| key.contains(":e:")).unwrap();
-    let value: String = ::redis::cmd("GET")
+    let value: String = ::redis::cmd("HGET")
         .arg(entry_key)
+        .arg("entry")
         .query_async(&mut redis)
         .await
         .unwrap();
@@ -522,4 +525,112 @@ async fn a_load_run_over_two_replicas_loses_nothing_and_completes_nothing_twice(
         percentile(99).as_secs_f64() * 1e3,
         latencies[latencies.len() - 1].as_secs_f64() * 1e3,
     );
+}
+
+/// Ids that are not lowercase hex: base32, upper case, dots, a first letter that once meant
+/// "awaited", and ids ending in `.done`, one the other's name with that suffix.
+const FOREIGN_IDS: [&str; 6] = [
+    "MFRGGZDFMZTWQ2LKNNWG23TP",
+    "Alice.Session.7",
+    "w",
+    "r0",
+    "ZZ",
+    "ZZ.done",
+];
+
+/// Each start takes the next of `ids`; the tracker gets no other.
+fn ids_from(
+    ids: &[&str],
+) -> impl Fn() -> Result<ElicitationId, elicit_mcp::RandomnessUnavailableError> + Send + Sync + 'static
+{
+    let ids = Mutex::new(
+        ids.iter()
+            .map(|id| ElicitationId::new(*id))
+            .collect::<VecDeque<_>>(),
+    );
+    move || {
+        Ok(ids
+            .lock()
+            .unwrap()
+            .pop_front()
+            .expect("an id for every start"))
+    }
+}
+
+/// Starts plain and awaited elicitations under `FOREIGN_IDS` and runs each to its end: each
+/// is pending, completes once for its user, and a waited-on one is collected once.
+async fn any_alphabet_of_ids<S: ElicitationStore, C: Clock>(tracker: ElicitationTracker<S, C>) {
+    let tracker = tracker.with_id_source(ids_from(&FOREIGN_IDS));
+    let alice = on("replica-a", "session-1", "alice-sub");
+    let client = ElicitationCapability::url();
+    let awaited_by = [None, Some(AwaitedBy::Session), Some(AwaitedBy::Retry)];
+    for (id, by) in FOREIGN_IDS.iter().zip(awaited_by.into_iter().cycle()) {
+        let started = match by {
+            None => {
+                tracker
+                    .start(&alice, Some(&client), "Connect", connect_url)
+                    .await
+            }
+            Some(by) => {
+                tracker
+                    .start_awaited(by, &alice, Some(&client), "Connect", connect_url)
+                    .await
+            }
+        };
+        assert_eq!(started.unwrap().id().as_str(), *id);
+    }
+    for (id, by) in FOREIGN_IDS.iter().zip(awaited_by.into_iter().cycle()) {
+        let entry = tracker.verify(id, &alice.user).await.unwrap();
+        assert_eq!((entry.id.as_str(), entry.awaited_by), (*id, by), "{id}");
+        if by.is_some() {
+            let looked = tracker.collect(id, &alice.user).await.unwrap();
+            assert_eq!(looked, Collected::Waiting, "{id}");
+        }
+        let done = tracker.complete(id, &alice.user).await.unwrap();
+        assert_eq!(done.notification().message().elicitation_id().as_str(), *id);
+        assert_eq!(done.awaited_by(), by, "{id}");
+        assert!(
+            matches!(
+                tracker.complete(id, &alice.user).await,
+                Err(CompletionError::NotPending)
+            ),
+            "{id} completes once"
+        );
+        if by.is_some() {
+            let collected = tracker.collect(id, &alice.user).await.unwrap();
+            assert_eq!(collected, Collected::Completed(ElicitationId::new(*id)));
+            assert!(
+                matches!(
+                    tracker.collect(id, &alice.user).await,
+                    Err(CompletionError::NotPending)
+                ),
+                "{id} is collected once"
+            );
+        }
+    }
+    for id in FOREIGN_IDS {
+        assert!(
+            tracker.store().get(id).await.unwrap().is_none(),
+            "{id} is gone"
+        );
+    }
+}
+
+#[tokio::test]
+async fn ids_of_any_alphabet_run_their_course_in_memory() {
+    any_alphabet_of_ids(ElicitationTracker::with_store(
+        MemoryStore::new(),
+        SystemClock,
+        UrlPolicy::production(),
+    ))
+    .await;
+}
+
+#[tokio::test]
+async fn ids_of_any_alphabet_run_their_course_on_redis() {
+    let Some(url) = redis_server::url("ids_of_any_alphabet_run_their_course_on_redis") else {
+        return;
+    };
+    let prefix = redis_server::fresh_prefix("alphabet");
+    any_alphabet_of_ids(replica(&url, &prefix).await).await;
 }

@@ -639,6 +639,11 @@ impl ElicitationStore for SlowStore {
         self.0.remove(id).await
     }
 
+    async fn mark_completed(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+        tokio::task::yield_now().await;
+        self.0.mark_completed(id).await
+    }
+
     async fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError> {
         tokio::task::yield_now().await;
         self.0.remove_expired(now).await

@@ -766,6 +766,9 @@ impl ElicitationStore for BrokenStore {
     async fn remove(&self, _: &str) -> Result<Option<PendingEntry>, StoreError> {
         Err(StoreError::new("connection refused"))
     }
+    async fn mark_completed(&self, _: &str) -> Result<Option<PendingEntry>, StoreError> {
+        Err(StoreError::new("connection refused"))
+    }
     async fn remove_expired(&self, _: SystemTime) -> Result<usize, StoreError> {
         Err(StoreError::new("connection refused"))
     }

@@ -4,68 +4,21 @@
 //! aliases and re-exports, and a type without a mapping is refused by the compiler with a
 //! message about the flat form schema.
 
-use std::collections::{BTreeSet, HashSet};
-use std::hash::{BuildHasher, Hash};
+use std::borrow::Cow;
 
 use regex::Regex;
 use serde_json::Value;
 
-use crate::error::Problem;
-use crate::number::{MAX_SAFE_INTEGER, Number};
-use crate::schema::{PrimitiveSchema, StringFormat, Text, TitledOption};
-use crate::validate;
+use crate::error::{FieldError, Problem};
+use crate::read::{Errors, Pattern};
+use crate::schema::derived::{Choices, Kind, StringRules};
+use crate::schema::{PrimitiveSchema, Property};
 
-/// The shape a type gives its property, with the constraints the type itself declares, before
-/// a field's attributes narrow it.
-#[doc(hidden)]
-#[derive(Clone, Copy, Debug)]
-pub enum Kind {
-    String(StringRules),
-    /// An integer type, with the range it holds (or its newtype declares).
-    Integer {
-        minimum: i64,
-        maximum: i64,
-    },
-    /// A float type, with the range it holds (or its newtype declares) when that is narrower
-    /// than a JSON number's.
-    Number {
-        minimum: Option<Number>,
-        maximum: Option<Number>,
-    },
-    Boolean,
-    Choice(Choices),
-    Multi(Choices),
-}
+mod markers;
+mod multi;
+mod scalar;
 
-/// What a string type declares about its values: a typed value its format, a newtype its
-/// pattern and lengths.
-#[doc(hidden)]
-#[derive(Clone, Copy, Debug)]
-pub struct StringRules {
-    pub min_length: Option<u64>,
-    pub max_length: Option<u64>,
-    pub pattern: Option<&'static str>,
-    pub format: Option<StringFormat>,
-}
-
-impl StringRules {
-    /// A plain string: nothing declared.
-    pub const NONE: StringRules = StringRules {
-        min_length: None,
-        max_length: None,
-        pattern: None,
-        format: None,
-    };
-}
-
-/// The choices of a unit-only enum, as the derive lays them down.
-#[doc(hidden)]
-#[derive(Clone, Copy, Debug)]
-pub struct Choices {
-    pub values: &'static [Text],
-    /// `Some` when any variant has a title: the enum is then a titled select.
-    pub titled: Option<&'static [TitledOption]>,
-}
+pub use markers::{MultiSelectField, Newtype, NumberField, StringField};
 
 /// A type that can be the value of one form field: a string, a boolean, a number, a choice enum,
 /// a multi-select of one, a typed value ([`Email`](crate::Email), and with their features the
@@ -185,12 +138,52 @@ pub trait ElicitField: Sized + DerivedField {
     #[inline(always)]
     fn __read(
         slot: Option<&Value>,
-        property: &'static crate::schema::Property,
-        pattern: Option<&crate::read::Pattern>,
+        property: &'static Property,
+        pattern: Option<&Pattern>,
         default: Option<fn() -> Result<Self, Problem>>,
-        errors: &mut crate::read::Errors,
+        errors: &mut Errors,
     ) -> Option<Self> {
-        crate::read::field(slot, property, pattern, default, errors)
+        read(slot, property, pattern, default, errors)
+    }
+}
+
+/// Reads one field from the value found under its name (`slot`): absent or `null` falls back on
+/// the default, then on `None` for optional fields; a present value is checked against the
+/// property's schema.
+///
+/// Inlined into each derived `from_content`, where `property` is a constant: the checks its
+/// schema does not ask for fold away.
+#[inline(always)]
+pub fn read<T: ElicitField>(
+    slot: Option<&Value>,
+    property: &'static Property,
+    pattern: Option<&Pattern>,
+    default: Option<fn() -> Result<T, Problem>>,
+    errors: &mut Errors,
+) -> Option<T> {
+    let outcome = match slot {
+        None | Some(Value::Null) => match default {
+            Some(default) => default(),
+            None => T::absent().ok_or(Problem::Missing),
+        },
+        Some(value) => match pattern.map(Pattern::get).transpose() {
+            Ok(regex) => T::from_json(value, &property.schema, regex),
+            Err(problem) => Err(problem),
+        },
+    };
+    match outcome {
+        Ok(value) => Some(value),
+        Err(problem) => {
+            errors.push(FieldError::new(name_of(property), problem));
+            None
+        }
+    }
+}
+
+fn name_of(property: &'static Property) -> Cow<'static, str> {
+    match &property.name {
+        Cow::Borrowed(name) => Cow::Borrowed(name),
+        Cow::Owned(name) => Cow::Owned(name.clone()),
     }
 }
 
@@ -297,317 +290,3 @@ macro_rules! __impl_field_for_value {
         }
     )*};
 }
-
-#[diagnostic::do_not_recommend]
-impl ElicitValue for String {
-    const KIND: Kind = Kind::String(StringRules::NONE);
-    type DefaultLiteral = &'static str;
-    fn from_default(literal: &'static str) -> Result<Self, Problem> {
-        Ok(literal.to_owned())
-    }
-    #[inline(always)]
-    fn from_json(
-        value: &Value,
-        schema: &PrimitiveSchema,
-        pattern: Option<&Regex>,
-    ) -> Result<Self, Problem> {
-        checked_str(value, schema, pattern).map(str::to_owned)
-    }
-}
-
-/// A string value checked against the property's lengths, pattern and format.
-///
-/// A deliberate near-copy of `typed.rs`'s `text_of`, which leaves the format to the typed
-/// value's own parser: folded into one function with a format switch, the derived
-/// `from_content` measured about 10% slower (the bench `from_content`, issue 10), so the two
-/// stay apart. Change one, change the other.
-#[inline(always)]
-pub(crate) fn checked_str<'v>(
-    value: &'v Value,
-    schema: &PrimitiveSchema,
-    pattern: Option<&Regex>,
-) -> Result<&'v str, Problem> {
-    let text = validate::as_text(value)?;
-    if let PrimitiveSchema::String(s) = schema {
-        validate::check_string(s, text, pattern)?;
-    }
-    Ok(text)
-}
-
-#[diagnostic::do_not_recommend]
-impl ElicitValue for bool {
-    const KIND: Kind = Kind::Boolean;
-    type DefaultLiteral = bool;
-    fn from_default(literal: bool) -> Result<Self, Problem> {
-        Ok(literal)
-    }
-    fn from_json(value: &Value, _: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
-        value.as_bool().ok_or_else(|| Problem::WrongType {
-            expected: "a boolean",
-            found: crate::schema::kind_of(value),
-        })
-    }
-}
-
-macro_rules! integers {
-    ($($ty:ty),*) => {$(
-        #[diagnostic::do_not_recommend]
-        impl ElicitValue for $ty {
-            // Bounds past what a double holds exactly are clamped to ±(2^53 - 1).
-            const KIND: Kind = Kind::Integer {
-                minimum: if (<$ty>::MIN as i128) < -(MAX_SAFE_INTEGER as i128) {
-                    -MAX_SAFE_INTEGER
-                } else {
-                    <$ty>::MIN as i64
-                },
-                // Compared as u128: `u128::MAX as i128` wraps to -1, which gave u128 fields
-                // a maximum of -1 (every value out of range).
-                maximum: if (<$ty>::MAX as u128) > MAX_SAFE_INTEGER as u128 {
-                    MAX_SAFE_INTEGER
-                } else {
-                    <$ty>::MAX as i64
-                },
-            };
-            type DefaultLiteral = $ty;
-            fn from_default(literal: $ty) -> Result<Self, Problem> {
-                Ok(literal)
-            }
-            #[inline(always)]
-            fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
-                let exact = validate::integer(schema, value)?;
-                <$ty>::try_from(exact).map_err(|_| Problem::OutOfRange {
-                    value: value.as_number().cloned().unwrap_or_else(|| 0.into()),
-                    minimum: Some(Number::from_i64(integer_bounds(<$ty as ElicitValue>::KIND).0)),
-                    maximum: Some(Number::from_i64(integer_bounds(<$ty as ElicitValue>::KIND).1)),
-                })
-            }
-        }
-        __impl_field_for_value!($ty);
-    )*};
-}
-
-/// The bounds an integer kind carries, for the error of a value the type cannot hold.
-fn integer_bounds(kind: Kind) -> (i64, i64) {
-    match kind {
-        Kind::Integer { minimum, maximum } => (minimum, maximum),
-        _ => (i64::MIN, i64::MAX),
-    }
-}
-
-integers!(
-    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
-);
-
-#[diagnostic::do_not_recommend]
-impl ElicitValue for f64 {
-    const KIND: Kind = Kind::Number {
-        minimum: None,
-        maximum: None,
-    };
-    type DefaultLiteral = f64;
-    fn from_default(literal: f64) -> Result<Self, Problem> {
-        Ok(literal)
-    }
-    #[inline(always)]
-    fn from_json(
-        value: &Value,
-        schema: &PrimitiveSchema,
-        _: Option<&Regex>,
-    ) -> Result<Self, Problem> {
-        validate::float(schema, value)
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl ElicitValue for f32 {
-    // f32 holds less than a JSON number: bounded by ±f32::MAX so nothing overflows to infinity.
-    // The texts are serde_json's (zmij's), exponent sign included.
-    const KIND: Kind = Kind::Number {
-        minimum: Some(Number::from_f64_text(
-            f32::MIN as f64,
-            "-3.4028234663852886e+38",
-        )),
-        maximum: Some(Number::from_f64_text(
-            f32::MAX as f64,
-            "3.4028234663852886e+38",
-        )),
-    };
-    type DefaultLiteral = f32;
-    fn from_default(literal: f32) -> Result<Self, Problem> {
-        Ok(literal)
-    }
-    fn from_json(
-        value: &Value,
-        schema: &PrimitiveSchema,
-        _: Option<&Regex>,
-    ) -> Result<Self, Problem> {
-        validate::float(schema, value).map(|f| f as f32)
-    }
-}
-
-__impl_field_for_value!(String, bool, f64, f32);
-
-/// Parses a multi-select's items into any collection of the choice enum.
-///
-/// The success path makes one pass with no scratch allocation, using `from_wire` as the
-/// membership test (a derived schema's choices are the enum's). On any failure the shared
-/// validator runs instead, so the error is exactly the one `validate_content` reports.
-fn collect<E: ElicitChoice, C: FromIterator<E>>(
-    value: &Value,
-    schema: &PrimitiveSchema,
-) -> Result<C, Problem> {
-    let fast = value
-        .as_array()
-        .filter(|items| within_counts(schema, items.len()))
-        .and_then(|items| {
-            items
-                .iter()
-                .enumerate()
-                .map(|(index, item)| {
-                    let text = item.as_str()?;
-                    let repeated = items[..index]
-                        .iter()
-                        .any(|earlier| earlier.as_str() == Some(text));
-                    if repeated { None } else { E::from_wire(text) }
-                })
-                .collect::<Option<C>>()
-        });
-    match fast {
-        Some(collection) => Ok(collection),
-        None => Err(validate::multi(schema, value)
-            .err()
-            .unwrap_or(Problem::WrongType {
-                expected: "a selection of the enum's choices",
-                found: crate::schema::kind_of(value),
-            })),
-    }
-}
-
-fn within_counts(schema: &PrimitiveSchema, count: usize) -> bool {
-    let (min, max) = match schema {
-        PrimitiveSchema::MultiSelect(s) => (s.min_items, s.max_items),
-        PrimitiveSchema::TitledMultiSelect(s) => (s.min_items, s.max_items),
-        _ => (None, None),
-    };
-    let count = count as u64;
-    min.is_none_or(|min| count >= min) && max.is_none_or(|max| count <= max)
-}
-
-fn copy_all<E: ElicitChoice, C: FromIterator<E>>(literal: &'static [E]) -> Result<C, Problem> {
-    Ok(literal
-        .iter()
-        .filter_map(|e| E::from_wire(e.to_wire()))
-        .collect())
-}
-
-macro_rules! multi_selects {
-    ($([$($param:tt)*] [$($unbounded:tt)*] $ty:ty;)*) => {$(
-        #[diagnostic::do_not_recommend]
-        impl<$($param)*> ElicitValue for $ty {
-            const KIND: Kind = Kind::Multi(E::CHOICES);
-            type DefaultLiteral = &'static [E];
-            fn from_default(literal: &'static [E]) -> Result<Self, Problem> {
-                copy_all(literal)
-            }
-            fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
-                collect(value, schema)
-            }
-        }
-
-        #[diagnostic::do_not_recommend]
-        impl<$($param)*> ElicitField for $ty {
-            const KIND: Kind = <$ty as ElicitValue>::KIND;
-            const OPTIONAL: bool = false;
-            type DefaultLiteral = &'static [E];
-            fn from_default(literal: &'static [E]) -> Result<Self, Problem> {
-                copy_all(literal)
-            }
-            fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
-                collect(value, schema)
-            }
-            fn absent() -> Option<Self> {
-                None
-            }
-        }
-
-        impl<$($unbounded)*> DerivedField for $ty {}
-
-        #[diagnostic::do_not_recommend]
-        impl<$($param)*> MultiSelectField for $ty {}
-        #[diagnostic::do_not_recommend]
-        impl<$($param)*> MultiSelectField for Option<$ty> {}
-    )*};
-}
-
-multi_selects! {
-    [E: ElicitChoice] [E] Vec<E>;
-    [E: ElicitChoice + Ord] [E] BTreeSet<E>;
-    [E: ElicitChoice + Hash + Eq, S: BuildHasher + Default] [E, S] HashSet<E, S>;
-}
-
-// The derive proves these with `<T as StringField>::PROVEN`, a projection, rather than with a
-// bounded function, so the error names no function inside elicit. The impls are
-// `do_not_recommend` so the error does not list them all.
-
-/// Fields that take `min_length`, `max_length`, `pattern` and `format`.
-#[doc(hidden)]
-#[diagnostic::on_unimplemented(
-    message = "`min_length`, `max_length`, `pattern` and `format` apply only to string fields, and `{Self}` is not one",
-    label = "this attribute needs a `String` field"
-)]
-pub trait StringField {
-    #[doc(hidden)]
-    const PROVEN: () = ();
-}
-#[diagnostic::do_not_recommend]
-impl StringField for String {}
-#[diagnostic::do_not_recommend]
-impl StringField for Option<String> {}
-
-/// Fields that take `minimum` and `maximum`.
-#[doc(hidden)]
-#[diagnostic::on_unimplemented(
-    message = "`minimum` and `maximum` apply only to number fields, and `{Self}` is not one",
-    label = "this attribute needs an integer or float field"
-)]
-pub trait NumberField {
-    #[doc(hidden)]
-    const PROVEN: () = ();
-}
-
-/// Fields that take `min_items` and `max_items`.
-#[doc(hidden)]
-#[diagnostic::on_unimplemented(
-    message = "`min_items` and `max_items` apply only to multi-select fields, and `{Self}` is not one",
-    label = "this attribute needs a Vec, BTreeSet or HashSet of a choice enum"
-)]
-pub trait MultiSelectField {
-    #[doc(hidden)]
-    const PROVEN: () = ();
-}
-
-macro_rules! markers {
-    ($marker:ident: $($ty:ty),*) => {$(
-        #[diagnostic::do_not_recommend]
-        impl $marker for $ty {}
-        #[diagnostic::do_not_recommend]
-        impl $marker for Option<$ty> {}
-    )*};
-}
-markers!(NumberField: u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64);
-
-/// A newtype derived with `#[derive(Elicit)]`: it takes the attributes its field's type takes.
-#[doc(hidden)]
-pub trait Newtype {
-    type Inner;
-}
-
-macro_rules! newtype_markers {
-    ($($marker:ident),*) => {$(
-        #[diagnostic::do_not_recommend]
-        impl<T: Newtype> $marker for T where T::Inner: $marker {}
-        #[diagnostic::do_not_recommend]
-        impl<T: Newtype> $marker for Option<T> where T::Inner: $marker {}
-    )*};
-}
-newtype_markers!(StringField, NumberField);

@@ -88,8 +88,12 @@ pub mod with_schemars {
     /// The schema of a field value type (a derived newtype, [`Email`](crate::Email)): the
     /// property a field of that type has in a form, without title, description or default.
     pub fn value<T: ElicitValue>() -> schemars::Schema {
-        let property =
-            crate::__private::property("", false, T::KIND, crate::__private::Attrs::NONE);
+        let property = crate::schema::derived::property(
+            "",
+            false,
+            T::KIND,
+            crate::schema::derived::Attrs::NONE,
+        );
         object_schema(serde_json::to_value(&property.schema))
     }
 

@@ -1,17 +1,13 @@
-//! How a derived form reads one field of the client's content: its pattern compiled once, the
-//! field's value or its error, and the errors of one `from_content` call collected. The
-//! generated code reaches these through `__private`; `field.rs` calls them directly, so the
-//! field mapping does not depend on the private module that re-exports it.
+//! What a derived form's reading of the client's content shares: a field's pattern compiled
+//! once, a default checked against it, and the errors of one `from_content` call collected.
+//! A leaf: the reading of one field (`field::read`) uses these, and the generated code reaches
+//! them through `__private`.
 
-use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use regex::Regex;
-use serde_json::Value;
 
 use crate::error::{ContentError, FieldError, Problem};
-use crate::field::ElicitField;
-use crate::schema::Property;
 
 /// A `pattern` compiled, or why it did not compile.
 type Compiled = Result<Regex, String>;
@@ -107,48 +103,13 @@ impl Errors {
         Errors(Vec::new())
     }
 
+    /// Records the error of one field.
+    pub(crate) fn push(&mut self, error: FieldError) {
+        self.0.push(error);
+    }
+
     /// Every error collected, as the error of `from_content`.
     pub fn into_error(self) -> ContentError {
         ContentError::from_errors(self.0)
-    }
-}
-
-/// Reads one field from the value found under its name (`slot`): absent or `null` falls back on
-/// the default, then on `None` for optional fields; a present value is checked against the
-/// property's schema.
-///
-/// Inlined into each derived `from_content`, where `property` is a constant: the checks its
-/// schema does not ask for fold away.
-#[inline(always)]
-pub fn field<T: ElicitField>(
-    slot: Option<&Value>,
-    property: &'static Property,
-    pattern: Option<&Pattern>,
-    default: Option<fn() -> Result<T, Problem>>,
-    errors: &mut Errors,
-) -> Option<T> {
-    let outcome = match slot {
-        None | Some(Value::Null) => match default {
-            Some(default) => default(),
-            None => T::absent().ok_or(Problem::Missing),
-        },
-        Some(value) => match pattern.map(Pattern::get).transpose() {
-            Ok(regex) => T::from_json(value, &property.schema, regex),
-            Err(problem) => Err(problem),
-        },
-    };
-    match outcome {
-        Ok(value) => Some(value),
-        Err(problem) => {
-            errors.0.push(FieldError::new(name_of(property), problem));
-            None
-        }
-    }
-}
-
-fn name_of(property: &'static Property) -> Cow<'static, str> {
-    match &property.name {
-        Cow::Borrowed(name) => Cow::Borrowed(name),
-        Cow::Owned(name) => Cow::Owned(name.clone()),
     }
 }

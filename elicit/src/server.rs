@@ -39,33 +39,40 @@
 //! # }
 //! ```
 
+#[cfg(feature = "url-mode")]
+mod clock;
 mod identity;
 mod links;
+#[cfg(feature = "url-mode")]
+mod memory_store;
 #[cfg(feature = "url-mode")]
 mod policy;
 #[cfg(feature = "redis")]
 mod redis_store;
 mod replay;
+#[cfg(feature = "url-mode")]
+mod store;
 mod store_error;
 #[cfg(feature = "url-mode")]
 mod tracker;
 
+#[cfg(feature = "url-mode")]
+pub use clock::{Clock, SystemClock};
 pub use identity::{ConnectionId, EmptyUserIdError, Initiator, UserId};
-#[cfg_attr(not(feature = "rmcp"), allow(unused_imports))]
-pub(crate) use replay::InProcess;
-pub use replay::ReplayGuard;
-pub use store_error::StoreError;
-
 pub use links::{LinkInForm, links_in_form};
+#[cfg(feature = "url-mode")]
+pub use memory_store::MemoryStore;
 #[cfg(feature = "url-mode")]
 pub use policy::{CheckedUrl, Environment, UnsafeUrlError, UrlNotice, UrlPolicy};
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub use redis_store::{Completions, RedisStore, Routed};
+pub use replay::{MemoryReplayGuard, ReplayGuard};
+#[cfg(feature = "url-mode")]
+pub use store::{AwaitedBy, ElicitationStore, EntryState, Inserted, PendingEntry};
+pub use store_error::StoreError;
 #[cfg(feature = "url-mode")]
 pub use tracker::{
-    Addressed, Clock, CompletedElicitation, CompletionError, ElicitationStore, ElicitationTracker,
-    Inserted, MemoryStore, PendingEntry, PendingUrlElicitation, StartError, SystemClock,
+    Addressed, Collected, CompletedElicitation, CompletionError, ElicitationTracker,
+    PendingUrlElicitation, StartError,
 };
-#[cfg(all(feature = "rmcp", feature = "url-mode"))]
-pub(crate) use tracker::{AwaitedBy, Collected};

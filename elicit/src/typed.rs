@@ -12,8 +12,9 @@ use regex::Regex;
 use serde_json::Value;
 
 use crate::error::Problem;
-use crate::field::{ElicitValue, Kind, StringField, StringRules};
+use crate::field::{ElicitValue, StringField};
 use crate::format;
+use crate::schema::derived::{Kind, StringRules};
 use crate::schema::{PrimitiveSchema, StringFormat};
 use crate::validate;
 
@@ -107,7 +108,7 @@ impl std::error::Error for InvalidEmail {}
 /// The text of a typed value's field, checked against its lengths and pattern; its format is the
 /// typed value's parser's to check.
 ///
-/// A deliberate near-copy of `field.rs`'s `checked_str` (which checks the format too), kept
+/// A deliberate near-copy of `field/scalar.rs`'s `checked_str` (which checks the format too), kept
 /// apart for speed: see there. Change one, change the other.
 fn text_of<'v>(
     value: &'v Value,

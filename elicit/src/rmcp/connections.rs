@@ -57,21 +57,22 @@ impl ConnectionPeers {
     /// asked on 2026-07-28 ([`Ask::url`](crate::rmcp::Ask::url)): that revision has no such
     /// notification, and the client's retry finds the elicitation completed.
     pub async fn notify(&self, completed: &CompletedElicitation) -> Result<bool, ElicitError> {
+        // 2026-07-28 has no completion notification: the handler's retry collects it.
+        if completed.awaited_by() == Some(AwaitedBy::Retry) {
+            return Ok(false);
+        }
         self.send(completed.notification()).await
     }
 
     /// Sends a completion notification to the connection it is addressed to, e.g. one that
-    /// another replica completed and routed here (`RedisStore::completions`, feature `redis`).
+    /// another replica completed and routed here (`RedisStore::completions`, feature `redis`,
+    /// which routes none for 2026-07-28).
     /// `Ok(false)` if that connection is not registered here.
     pub async fn send(
         &self,
         notification: Addressed<ElicitationCompleteNotification>,
     ) -> Result<bool, ElicitError> {
         let (connection, notification) = notification.into_parts();
-        // 2026-07-28 has no completion notification: the handler's retry collects it.
-        if AwaitedBy::of(notification.elicitation_id().as_str()) == Some(AwaitedBy::Retry) {
-            return Ok(false);
-        }
         let Some(peer) = self.get(&connection) else {
             return Ok(false);
         };

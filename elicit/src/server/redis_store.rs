@@ -1,27 +1,36 @@
-//! URL-mode elicitations shared by the replicas of a server, on Redis (or Valkey): the store,
-//! and the routing of completion notifications to the replica holding the connection.
+//! URL-mode elicitations shared by the replicas of a server, on Redis (or Valkey): the store
+//! here, and the routing of completion notifications to the replica holding the connection in
+//! `routing`.
 
 use std::error::Error;
 use std::fmt;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use ::redis::{Client, IntoConnectionInfo, ProtocolVersion, PushInfo, PushKind, Script, Value};
+use ::redis::{Client, IntoConnectionInfo, ProtocolVersion, Script};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use tokio::sync::mpsc;
 
-use crate::server::tracker::{
-    Addressed, CompletedElicitation, DuplicateId, ElicitationStore, Inserted, PendingEntry,
+use crate::server::store::DuplicateId;
+use crate::server::{
+    AwaitedBy, ConnectionId, ElicitationStore, EntryState, Inserted, PendingEntry, ReplayGuard,
+    StoreError, UserId,
 };
-use crate::server::{ConnectionId, StoreError, UserId};
-use crate::wire::{ElicitationCompleteNotification, ElicitationId};
+use crate::wire::ElicitationId;
+
+mod routing;
+
+pub use routing::{Completions, Routed};
 
 /// An [`ElicitationStore`] on Redis or Valkey, shared by every replica of a server, so that an
 /// elicitation started on one replica can be completed through another's connect page.
 ///
-/// - **Single use across replicas.** Completion takes the entry with `GETDEL`: of any number
-///   of replicas racing to complete one id, exactly one gets it.
+/// - **Single use across replicas.** Completion takes the entry, or turns its state from
+///   pending to completed, in one script: of any number of replicas racing to complete one id,
+///   exactly one gets it.
+/// - **Typed entries.** An entry is a hash: its fields as JSON under `entry`, and its
+///   [`EntryState`] under `state`, which completion changes alone. Nothing is read from the
+///   id, whatever its alphabet.
 /// - **Expiry in Redis.** Each entry is written with `PX` (its time to live); no sweeper runs.
 /// - **The per-user limit in Redis.** A sorted set per user holds the user's pending ids, and
 ///   one Lua script counts and inserts atomically, so racing replicas cannot pass the limit.
@@ -38,7 +47,7 @@ use crate::wire::{ElicitationCompleteNotification, ElicitationId};
 /// nothing is completed. The client crate (redis-rs's `ConnectionManager`) reconnects by
 /// itself, and re-subscribes the completion channel after a reconnect.
 ///
-/// Needs Redis 6.2 or later (or Valkey): `GETDEL`, and RESP3 for the subscription.
+/// Needs Redis 6.2 or later (or Valkey): RESP3 for the subscription.
 #[derive(Clone)]
 pub struct RedisStore {
     client: Client,
@@ -60,15 +69,17 @@ impl fmt::Debug for RedisStore {
 /// step: the limit holds however many replicas start elicitations for one user at once.
 ///
 /// KEYS: the entry's key, the user's set. ARGV: the entry, its time to live in ms, now in ms,
-/// the limit, the entry's member in the set, its expiry in ms.
+/// the limit, the entry's member in the set, its expiry in ms, its state.
 const INSERT_SCRIPT: &str = r"
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4]) then
     return 0
 end
-if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then
+if redis.call('EXISTS', KEYS[1]) == 1 then
     return -1
 end
+redis.call('HSET', KEYS[1], 'entry', ARGV[1], 'state', ARGV[7])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[6], ARGV[5])
 if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then
     redis.call('PEXPIRE', KEYS[2], ARGV[2])
@@ -76,7 +87,30 @@ end
 return 1
 ";
 
-/// What an entry holds in Redis: everything but its id, which is only in the key, hashed.
+/// Takes an entry: its fields, then the key is gone, in one step.
+///
+/// KEYS: the entry's key.
+const REMOVE_SCRIPT: &str = r"
+local fields = redis.call('HMGET', KEYS[1], 'entry', 'state')
+redis.call('DEL', KEYS[1])
+return fields
+";
+
+/// Turns a pending entry's state to completed, keeping its expiry, and returns its fields as
+/// they were; nil if no pending entry has the key.
+///
+/// KEYS: the entry's key. ARGV: the pending state, the completed state.
+const MARK_COMPLETED_SCRIPT: &str = r"
+local fields = redis.call('HMGET', KEYS[1], 'entry', 'state')
+if fields[2] ~= ARGV[1] then
+    return false
+end
+redis.call('HSET', KEYS[1], 'state', ARGV[2])
+return fields
+";
+
+/// The `entry` field of an entry's hash: everything but its id, which is only in the key,
+/// hashed, and its state, which has a field of its own.
 #[derive(Serialize, Deserialize)]
 struct StoredEntry {
     issuer: Option<String>,
@@ -84,52 +118,21 @@ struct StoredEntry {
     connection: StoredConnection,
     started_ms: u64,
     expires_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    awaited_by: Option<StoredAwaitedBy>,
+}
+
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum StoredAwaitedBy {
+    Session,
+    Retry,
 }
 
 #[derive(Serialize, Deserialize)]
 struct StoredConnection {
     id: String,
     replica: Option<String>,
-}
-
-/// What a completion carries over pub/sub to the replica holding the connection.
-#[derive(Serialize, Deserialize)]
-struct RoutedCompletion {
-    connection: StoredConnection,
-    #[serde(rename = "elicitationId")]
-    elicitation_id: String,
-}
-
-/// Where [`RedisStore::publish_completion`] sent a completion.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[must_use]
-pub enum Routed {
-    /// To the replica holding the connection, which was listening.
-    Delivered,
-    /// No replica listens under the connection's replica name: it is gone. The elicitation
-    /// is complete all the same; only the optional notification is lost, and the client's
-    /// retry still works.
-    ReplicaGone,
-    /// The connection names no replica ([`ConnectionId::new`] rather than
-    /// [`ConnectionId::on_replica`]): notify it locally, if it is here.
-    NoReplica,
-}
-
-/// The completions routed to one replica: read them with [`next`](Self::next) and send each
-/// to its connection (e.g. `elicit_mcp::rmcp::ConnectionPeers::send`).
-pub struct Completions {
-    // Holds the subscription open; redis-rs re-subscribes after a reconnect.
-    _subscription: ConnectionManager,
-    channel: String,
-    pushes: mpsc::UnboundedReceiver<PushInfo>,
-}
-
-impl fmt::Debug for Completions {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Completions")
-            .field("channel", &self.channel)
-            .finish_non_exhaustive()
-    }
 }
 
 /// The store's contents are not what this crate wrote.
@@ -212,108 +215,6 @@ impl RedisStore {
     fn user_key(&self, user: &UserId) -> String {
         format!("{}:u:{}", self.prefix, sha256_hex(user.as_str()))
     }
-
-    fn replica_channel(&self, replica: &str) -> String {
-        format!("{}:replica:{replica}", self.prefix)
-    }
-
-    /// Sends the completion notification of `completed` to the replica holding its
-    /// connection, over pub/sub. Call it on the replica that completed the elicitation.
-    pub async fn publish_completion(
-        &self,
-        completed: &CompletedElicitation,
-    ) -> Result<Routed, StoreError> {
-        let (to, notification) = completed.notification().into_parts();
-        let Some(replica) = to.replica() else {
-            return Ok(Routed::NoReplica);
-        };
-        let message = serde_json::to_string(&RoutedCompletion {
-            connection: StoredConnection::from(&to),
-            elicitation_id: notification.elicitation_id().as_str().to_owned(),
-        })
-        .map_err(StoreError::new)?;
-        let receivers: u64 = ::redis::cmd("PUBLISH")
-            .arg(self.replica_channel(replica))
-            .arg(message)
-            .query_async(&mut self.connection.clone())
-            .await
-            .map_err(store_error)?;
-        Ok(if receivers == 0 {
-            Routed::ReplicaGone
-        } else {
-            Routed::Delivered
-        })
-    }
-
-    /// Subscribes to the completions routed to the replica named `replica`: those of
-    /// elicitations started on its connections ([`ConnectionId::on_replica`] with the same
-    /// name) and completed anywhere. Give each replica its own name.
-    pub async fn completions(&self, replica: &str) -> Result<Completions, StoreError> {
-        let (sender, pushes) = mpsc::unbounded_channel();
-        let config = Self::config(self.timeout)
-            .set_push_sender(sender)
-            .set_automatic_resubscription();
-        let mut subscription = self
-            .client
-            .get_connection_manager_with_config(config)
-            .await
-            .map_err(store_error)?;
-        let channel = self.replica_channel(replica);
-        subscription
-            .subscribe(&channel)
-            .await
-            .map_err(store_error)?;
-        Ok(Completions {
-            _subscription: subscription,
-            channel,
-            pushes,
-        })
-    }
-}
-
-impl Completions {
-    /// The next completion routed here, addressed to its connection. `None` once the
-    /// subscription is closed. A message on the channel that this crate did not write is an
-    /// error, not skipped.
-    pub async fn next(
-        &mut self,
-    ) -> Option<Result<Addressed<ElicitationCompleteNotification>, StoreError>> {
-        loop {
-            let push = self.pushes.recv().await?;
-            // Subscription confirmations and disconnections come this way too; redis-rs
-            // reconnects and re-subscribes by itself.
-            if push.kind != PushKind::Message {
-                continue;
-            }
-            let mut data = push.data.into_iter();
-            let (Some(channel), Some(payload)) = (data.next(), data.next()) else {
-                return Some(Err(StoreError::new(Corrupt(
-                    "a pub/sub message without channel and payload".into(),
-                ))));
-            };
-            if text(channel).as_deref() != Some(self.channel.as_str()) {
-                continue;
-            }
-            return Some(decode_completion(payload));
-        }
-    }
-}
-
-fn decode_completion(
-    payload: Value,
-) -> Result<Addressed<ElicitationCompleteNotification>, StoreError> {
-    let payload =
-        text(payload).ok_or_else(|| StoreError::new(Corrupt("a non-text completion".into())))?;
-    let routed: RoutedCompletion = serde_json::from_str(&payload)
-        .map_err(|e| StoreError::new(Corrupt(format!("a completion message: {e}"))))?;
-    Ok(Addressed::new(
-        routed.connection.into(),
-        ElicitationCompleteNotification::new(ElicitationId::new(routed.elicitation_id)),
-    ))
-}
-
-fn text(value: Value) -> Option<String> {
-    ::redis::from_redis_value(value).ok()
 }
 
 impl ElicitationStore for RedisStore {
@@ -332,6 +233,7 @@ impl ElicitationStore for RedisStore {
             connection: StoredConnection::from(&entry.connection),
             started_ms,
             expires_ms,
+            awaited_by: entry.awaited_by.map(StoredAwaitedBy::from),
         })
         .map_err(StoreError::new)?;
         let inserted: i64 = Script::new(INSERT_SCRIPT)
@@ -343,6 +245,7 @@ impl ElicitationStore for RedisStore {
             .arg(u64::try_from(max_per_user).unwrap_or(u64::MAX))
             .arg(sha256_hex(entry.id.as_str()))
             .arg(expires_ms)
+            .arg(state_name(entry.state))
             .invoke_async(&mut self.connection.clone())
             .await
             .map_err(store_error)?;
@@ -354,22 +257,24 @@ impl ElicitationStore for RedisStore {
     }
 
     async fn get(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
-        let stored: Option<String> = ::redis::cmd("GET")
+        let fields: Vec<Option<String>> = ::redis::cmd("HMGET")
             .arg(self.entry_key(id))
+            .arg("entry")
+            .arg("state")
             .query_async(&mut self.connection.clone())
             .await
             .map_err(store_error)?;
-        stored.map(|stored| decode_entry(id, &stored)).transpose()
+        decode_entry(id, fields)
     }
 
     async fn remove(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
-        // GETDEL: of any number of replicas removing one id at once, one gets the entry.
-        let stored: Option<String> = ::redis::cmd("GETDEL")
-            .arg(self.entry_key(id))
-            .query_async(&mut self.connection.clone())
+        // One script: of any number of replicas removing one id at once, one gets the entry.
+        let fields: Vec<Option<String>> = Script::new(REMOVE_SCRIPT)
+            .key(self.entry_key(id))
+            .invoke_async(&mut self.connection.clone())
             .await
             .map_err(store_error)?;
-        let Some(entry) = stored.map(|stored| decode_entry(id, &stored)).transpose()? else {
+        let Some(entry) = decode_entry(id, fields)? else {
             return Ok(None);
         };
         // The entry is gone, whatever happens next: this removal happened. If Redis fails
@@ -383,6 +288,17 @@ impl ElicitationStore for RedisStore {
         Ok(Some(entry))
     }
 
+    async fn mark_completed(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
+        let fields: Option<Vec<Option<String>>> = Script::new(MARK_COMPLETED_SCRIPT)
+            .key(self.entry_key(id))
+            .arg(state_name(EntryState::Pending))
+            .arg(state_name(EntryState::Completed))
+            .invoke_async(&mut self.connection.clone())
+            .await
+            .map_err(store_error)?;
+        fields.map_or(Ok(None), |fields| decode_entry(id, fields))
+    }
+
     async fn remove_expired(&self, _now: SystemTime) -> Result<usize, StoreError> {
         // Entries expire in Redis (PX); the per-user sets are trimmed on insert.
         Ok(0)
@@ -391,7 +307,7 @@ impl ElicitationStore for RedisStore {
 
 /// Single-use `requestState` across replicas: `SET NX` records a state's nonce, so of any
 /// number of replicas opening one state, one does; the record expires with the state.
-impl crate::server::ReplayGuard for RedisStore {
+impl ReplayGuard for RedisStore {
     async fn first_open(&self, nonce: &str, until: SystemTime) -> Result<bool, StoreError> {
         // At least 1 ms: PX refuses 0.
         let ttl_ms = millis(until)?
@@ -428,21 +344,65 @@ impl From<StoredConnection> for ConnectionId {
     }
 }
 
-fn decode_entry(id: &str, stored: &str) -> Result<PendingEntry, StoreError> {
-    let stored: StoredEntry = serde_json::from_str(stored)
-        .map_err(|e| StoreError::new(Corrupt(format!("an entry: {e}"))))?;
+impl From<AwaitedBy> for StoredAwaitedBy {
+    fn from(by: AwaitedBy) -> Self {
+        match by {
+            AwaitedBy::Session => StoredAwaitedBy::Session,
+            AwaitedBy::Retry => StoredAwaitedBy::Retry,
+        }
+    }
+}
+
+impl From<StoredAwaitedBy> for AwaitedBy {
+    fn from(stored: StoredAwaitedBy) -> Self {
+        match stored {
+            StoredAwaitedBy::Session => AwaitedBy::Session,
+            StoredAwaitedBy::Retry => AwaitedBy::Retry,
+        }
+    }
+}
+
+/// The `state` field of an entry's hash.
+fn state_name(state: EntryState) -> &'static str {
+    match state {
+        EntryState::Pending => "pending",
+        EntryState::Completed => "completed",
+    }
+}
+
+fn parse_state(name: &str) -> Option<EntryState> {
+    [EntryState::Pending, EntryState::Completed]
+        .into_iter()
+        .find(|state| state_name(*state) == name)
+}
+
+/// The entry with this id from the `entry` and `state` fields of its hash; `None` when the
+/// hash is gone (both nil).
+fn decode_entry(id: &str, fields: Vec<Option<String>>) -> Result<Option<PendingEntry>, StoreError> {
+    let corrupt = |what: String| StoreError::new(Corrupt(what));
+    let (stored, state) = match <[Option<String>; 2]>::try_from(fields) {
+        Ok([None, None]) => return Ok(None),
+        Ok([Some(stored), Some(state)]) => (stored, state),
+        _ => return Err(corrupt("an entry without its fields".into())),
+    };
+    let state =
+        parse_state(&state).ok_or_else(|| corrupt(format!("an entry's state {state:?}")))?;
+    let stored: StoredEntry =
+        serde_json::from_str(&stored).map_err(|e| corrupt(format!("an entry: {e}")))?;
     let user = match &stored.issuer {
         Some(issuer) => UserId::from_issuer_and_subject(issuer, &stored.subject),
         None => UserId::from_verified_subject(stored.subject),
     }
     .map_err(StoreError::new)?;
-    Ok(PendingEntry {
+    Ok(Some(PendingEntry {
         id: ElicitationId::new(id),
         user,
         connection: stored.connection.into(),
         started_at: UNIX_EPOCH + Duration::from_millis(stored.started_ms),
         expires_at: UNIX_EPOCH + Duration::from_millis(stored.expires_ms),
-    })
+        awaited_by: stored.awaited_by.map(AwaitedBy::from),
+        state,
+    }))
 }
 
 fn millis(time: SystemTime) -> Result<u64, StoreError> {

@@ -26,12 +26,19 @@ pub trait ReplayGuard: Send + Sync + 'static {
     ) -> impl Future<Output = Result<bool, StoreError>> + Send;
 }
 
-/// The record of one process: nonces with the time they can be forgotten.
-#[derive(Default)]
-#[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
-pub(crate) struct InProcess(Mutex<HashMap<String, SystemTime>>);
+/// The record of one process: each nonce with the time it can be forgotten. What a seal
+/// records in unless told to share a record between processes.
+#[derive(Debug, Default)]
+pub struct MemoryReplayGuard(Mutex<HashMap<String, SystemTime>>);
 
-impl ReplayGuard for InProcess {
+impl MemoryReplayGuard {
+    /// An empty record.
+    pub fn new() -> Self {
+        MemoryReplayGuard::default()
+    }
+}
+
+impl ReplayGuard for MemoryReplayGuard {
     async fn first_open(&self, nonce: &str, until: SystemTime) -> Result<bool, StoreError> {
         let now = SystemTime::now();
         let mut opened = self.0.lock().unwrap_or_else(PoisonError::into_inner);

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::binding::Binding;
 use super::replay;
-use crate::server::{InProcess, ReplayGuard};
+use crate::server::{MemoryReplayGuard, ReplayGuard};
 
 /// Seals and opens the `requestState` of the input-required flow.
 ///
@@ -185,7 +185,7 @@ impl RequestStateSeal {
     /// in this process (clones of the seal share it), until the states expire. Replicas behind
     /// a load balancer share one record with [`single_use_in`](Self::single_use_in) instead.
     pub fn single_use(mut self) -> Self {
-        self.used = Some(replay::Guard(Arc::new(InProcess::default())));
+        self.used = Some(replay::Guard(Arc::new(MemoryReplayGuard::new())));
         self
     }
 

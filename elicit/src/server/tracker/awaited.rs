@@ -1,76 +1,50 @@
-//! URL-mode elicitations a handler waits on (`elicit_mcp::rmcp::Ask::url`): the handler goes on
-//! only once the out-of-band step is done, so the completion leaves a record that the handler
-//! collects, once.
+//! URL-mode elicitations a handler waits on (`elicit_mcp::rmcp::Ask::url`, or another SDK's
+//! integration): the handler goes on only once the out-of-band step is done, so the completion
+//! leaves a record that the handler collects, once.
 //!
 //! A plain elicitation's entry is removed when it completes, after which nothing tells a
-//! completed elicitation from an expired or discarded one. A waited-on elicitation's id says
-//! that it is one (a letter that is not a hex digit before the random part), and its
-//! completion first writes a *done* entry under a derived id, then removes the pending one.
-//! The done entry goes through the same store as the pending one: bound to the same user,
-//! with the same expiry, removed atomically when collected, shared by the replicas of a
-//! `RedisStore`.
+//! completed elicitation from an expired or discarded one. A waited-on elicitation's entry
+//! says who waits on it ([`PendingEntry::awaited_by`]), and its completion turns the entry's
+//! state to [`EntryState::Completed`] instead of removing it. The completed entry stays in the
+//! same store: bound to the same user, with the same expiry, removed atomically when
+//! collected, shared by the replicas of a `RedisStore`.
 
-use crate::server::tracker::{
-    Clock, CompletionError, ElicitationStore, ElicitationTracker, PendingEntry,
+use std::future::Future;
+
+use crate::server::{
+    AwaitedBy, Clock, CompletionError, ElicitationStore, ElicitationTracker, EntryState, Initiator,
+    PendingEntry, PendingUrlElicitation, StartError, UserId,
 };
-#[cfg(feature = "rmcp")]
-use crate::server::tracker::{Initiator, PendingUrlElicitation, StartError, UserId};
-#[cfg(feature = "rmcp")]
-use crate::wire::ElicitationCapability;
-use crate::wire::ElicitationId;
+use crate::wire::{ElicitationCapability, ElicitationId};
 
-/// Who waits for a waited-on elicitation's completion.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum AwaitedBy {
-    /// A handler on a 2025-11-25 session, which also gets the completion notification.
-    Session,
-    /// A handler's retried request on 2026-07-28, which has no completion notification.
-    Retry,
-}
-
-impl AwaitedBy {
-    fn prefix(self) -> char {
-        match self {
-            AwaitedBy::Session => 'w',
-            AwaitedBy::Retry => 'r',
-        }
-    }
-
-    /// Who waits on the elicitation with this id, `None` for a plain one.
-    pub(crate) fn of(id: &str) -> Option<AwaitedBy> {
-        if is_done_id(id) {
-            return None;
-        }
-        [AwaitedBy::Session, AwaitedBy::Retry]
-            .into_iter()
-            .find(|by| id.starts_with(by.prefix()))
-    }
-}
-
-/// What a waiting handler finds when it looks.
-#[cfg(feature = "rmcp")]
+/// What a waiting handler finds when it [collects](ElicitationTracker::collect).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Collected {
+pub enum Collected {
     /// The elicitation is still pending: the out-of-band step is not done.
     Waiting,
     /// It completed, and this call collected the completion (no other will).
     Completed(ElicitationId),
 }
 
-const DONE_SUFFIX: &str = ".done";
-
-fn done_id(id: &str) -> String {
-    format!("{id}{DONE_SUFFIX}")
-}
-
-/// Whether `id` names a done entry rather than an elicitation: such an id is never pending.
-pub(crate) fn is_done_id(id: &str) -> bool {
-    id.ends_with(DONE_SUFFIX)
-}
-
-/// The waiting side, used by `elicit_mcp::rmcp::Ask::url`.
-#[cfg(feature = "rmcp")]
+/// The waiting side: what an SDK integration's handler calls.
 impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
+    /// [`start`](Self::start) for an elicitation that `by` waits on: its completion is kept
+    /// until [`collect`](Self::collect) takes it.
+    pub fn start_awaited<'a, M, U>(
+        &'a self,
+        by: AwaitedBy,
+        initiator: &Initiator,
+        client: Option<&ElicitationCapability>,
+        message: M,
+        url: U,
+    ) -> impl Future<Output = Result<PendingUrlElicitation, StartError>> + Send + use<'a, S, C, M, U>
+    where
+        M: Into<String>,
+        U: FnOnce(&ElicitationId) -> String,
+    {
+        self.store_prepared(self.prepare_awaited(by, initiator, client, message.into(), url))
+    }
+
     /// [`prepare`](Self::prepare) for an elicitation that `by` waits on.
     pub(crate) fn prepare_awaited(
         &self,
@@ -80,91 +54,46 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
         message: String,
         url: impl FnOnce(&ElicitationId) -> String,
     ) -> Result<(PendingEntry, PendingUrlElicitation), StartError> {
-        let id = ElicitationId::random().map_err(StartError::Randomness)?;
-        let id = ElicitationId::new(format!("{}{}", by.prefix(), id.as_str()));
-        self.prepare_with_id(id, initiator, client, message, url)
+        self.prepare_entry(Some(by), initiator, client, message, url)
     }
 
     /// Whether the waited-on elicitation `id` of `user` has completed: `Waiting` while it is
     /// pending; `Completed` once, after its completion; an error when it expired, never
-    /// existed, was discarded, was already collected, or belongs to another user.
-    pub(crate) async fn collect(
-        &self,
-        id: &str,
-        user: &UserId,
-    ) -> Result<Collected, CompletionError> {
-        if AwaitedBy::of(id).is_none() {
-            return Err(CompletionError::NotPending);
-        }
-        // Done first, then pending, then done again: a completion writes its done entry before
-        // it removes the pending one, so one of the three looks sees it.
-        if let Some(completed) = self.take_done(id, user).await? {
-            return Ok(completed);
-        }
-        match self.verify(id, user).await {
-            Ok(_) => Ok(Collected::Waiting),
-            Err(CompletionError::NotPending) => self
-                .take_done(id, user)
-                .await?
-                .ok_or(CompletionError::NotPending),
-            Err(other) => Err(other),
-        }
-    }
-
-    async fn take_done(
-        &self,
-        id: &str,
-        user: &UserId,
-    ) -> Result<Option<Collected>, CompletionError> {
-        let done_id = done_id(id);
-        let Some(done) = self.store.get(&done_id).await? else {
-            return Ok(None);
-        };
-        if done.user != *user {
+    /// existed, was discarded, was already collected, belongs to another user, or is a plain
+    /// elicitation (which nothing waits on).
+    pub async fn collect(&self, id: &str, user: &UserId) -> Result<Collected, CompletionError> {
+        let entry = self
+            .store
+            .get(id)
+            .await?
+            .filter(|entry| entry.awaited_by.is_some())
+            .ok_or(CompletionError::NotPending)?;
+        if entry.user != *user {
             return Err(CompletionError::WrongUser);
         }
-        if done.is_expired(self.clock.now()) {
-            self.store.remove(&done_id).await?;
+        if entry.is_expired(self.clock.now()) {
+            self.store.remove(id).await?;
             return Err(CompletionError::Expired);
         }
+        if entry.state == EntryState::Pending {
+            return Ok(Collected::Waiting);
+        }
         // `remove` is atomic: of two handlers collecting at once, one gets it.
-        if self.store.remove(&done_id).await?.is_none() {
-            return Err(CompletionError::NotPending);
+        match self.store.remove(id).await? {
+            Some(taken) if taken.state == EntryState::Completed => {
+                Ok(Collected::Completed(taken.id))
+            }
+            // Only if the store swapped the entry between the two calls; put it back.
+            Some(swapped) => {
+                self.store.insert(swapped, usize::MAX).await.map(drop)?;
+                Ok(Collected::Waiting)
+            }
+            None => Err(CompletionError::NotPending),
         }
-        Ok(Some(Collected::Completed(ElicitationId::new(id))))
     }
 }
 
-/// The completing side, used by [`complete`](ElicitationTracker::complete).
-impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
-    /// Writes the done entry of `pending`, which [`complete`](Self::complete) verified, before
-    /// the pending entry is removed: a handler looking in between finds one or the other.
-    /// Of two completions racing here, the one whose write fails finds the other's.
-    pub(crate) async fn record_done(&self, pending: &PendingEntry) -> Result<(), CompletionError> {
-        let done = PendingEntry {
-            id: ElicitationId::new(done_id(pending.id.as_str())),
-            started_at: self.clock.now(),
-            ..pending.clone()
-        };
-        let done_id = done.id.clone();
-        // Counted against the user's limit as the pending entry was, never refused by it.
-        match self.store.insert(done, usize::MAX).await {
-            Ok(_) => Ok(()),
-            Err(error) => match self.store.get(done_id.as_str()).await? {
-                Some(_) => Err(CompletionError::NotPending),
-                None => Err(CompletionError::Store(error)),
-            },
-        }
-    }
-
-    /// Undoes [`record_done`](Self::record_done) when the completion failed after it.
-    pub(crate) async fn forget_done(&self, id: &str) {
-        // If the store fails, the done entry expires with the elicitation.
-        let _ = self.store.remove(&done_id(id)).await;
-    }
-}
-
-#[cfg(all(test, feature = "rmcp"))]
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::server::{ConnectionId, UrlPolicy};
@@ -177,14 +106,16 @@ mod tests {
     }
 
     async fn started(tracker: &ElicitationTracker, by: AwaitedBy, who: &Initiator) -> String {
-        let prepared = tracker.prepare_awaited(
-            by,
-            who,
-            Some(&ElicitationCapability::url()),
-            "Connect".to_owned(),
-            |id| format!("https://mcp.example.com/connect?elicitationId={id}"),
-        );
-        let pending = tracker.store_prepared(prepared).await.unwrap();
+        let pending = tracker
+            .start_awaited(
+                by,
+                who,
+                Some(&ElicitationCapability::url()),
+                "Connect",
+                |id| format!("https://mcp.example.com/connect?elicitationId={id}"),
+            )
+            .await
+            .unwrap();
         pending.id().as_str().to_owned()
     }
 
@@ -193,12 +124,12 @@ mod tests {
         let tracker = ElicitationTracker::new(UrlPolicy::production());
         let (alice, bob) = (initiator("alice"), initiator("bob"));
         let id = started(&tracker, AwaitedBy::Retry, &alice).await;
-        assert_eq!(AwaitedBy::of(&id), Some(AwaitedBy::Retry));
         assert_eq!(
             tracker.collect(&id, &alice.user).await.unwrap(),
             Collected::Waiting
         );
-        tracker.complete(&id, &alice.user).await.unwrap();
+        let done = tracker.complete(&id, &alice.user).await.unwrap();
+        assert_eq!(done.awaited_by(), Some(AwaitedBy::Retry));
         assert!(matches!(
             tracker.collect(&id, &bob.user).await,
             Err(CompletionError::WrongUser)
@@ -215,23 +146,43 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_done_entry_is_not_an_elicitation() {
+    async fn a_completed_elicitation_is_no_longer_pending() {
         let tracker = ElicitationTracker::new(UrlPolicy::production());
         let alice = initiator("alice");
         let id = started(&tracker, AwaitedBy::Session, &alice).await;
         tracker.complete(&id, &alice.user).await.unwrap();
-        let done = done_id(&id);
-        assert_eq!(AwaitedBy::of(&done), None);
         for refused in [
-            tracker.verify(&done, &alice.user).await.err(),
-            tracker.complete(&done, &alice.user).await.err(),
+            tracker.verify(&id, &alice.user).await.err(),
+            tracker.complete(&id, &alice.user).await.err(),
+            tracker.discard(&id, &alice.user).await.err(),
         ] {
             assert!(matches!(refused, Some(CompletionError::NotPending)));
         }
-        // A plain elicitation is never collected.
+        assert_eq!(tracker.store().len(), 1, "kept for the handler");
+    }
+
+    #[tokio::test]
+    async fn a_plain_elicitation_is_never_collected() {
+        let tracker = ElicitationTracker::new(UrlPolicy::production());
+        let alice = initiator("alice");
+        let plain = tracker
+            .start(
+                &alice,
+                Some(&ElicitationCapability::url()),
+                "Connect",
+                |id| format!("https://mcp.example.com/connect?elicitationId={id}"),
+            )
+            .await
+            .unwrap();
         assert!(matches!(
-            tracker.collect("0123abcd", &alice.user).await,
+            tracker.collect(plain.id().as_str(), &alice.user).await,
             Err(CompletionError::NotPending)
         ));
+        let done = tracker
+            .complete(plain.id().as_str(), &alice.user)
+            .await
+            .unwrap();
+        assert_eq!(done.awaited_by(), None);
+        assert!(tracker.store().is_empty());
     }
 }

@@ -1,0 +1,110 @@
+//! The multi-select field types: a `Vec`, `BTreeSet` or `HashSet` of a choice enum.
+
+use std::collections::{BTreeSet, HashSet};
+use std::hash::{BuildHasher, Hash};
+
+use regex::Regex;
+use serde_json::Value;
+
+use super::{DerivedField, ElicitChoice, ElicitField, ElicitValue, Kind, MultiSelectField};
+use crate::error::Problem;
+use crate::schema::PrimitiveSchema;
+use crate::validate;
+
+/// Parses a multi-select's items into any collection of the choice enum.
+///
+/// The success path makes one pass with no scratch allocation, using `from_wire` as the
+/// membership test (a derived schema's choices are the enum's). On any failure the shared
+/// validator runs instead, so the error is exactly the one `validate_content` reports.
+fn collect<E: ElicitChoice, C: FromIterator<E>>(
+    value: &Value,
+    schema: &PrimitiveSchema,
+) -> Result<C, Problem> {
+    let fast = value
+        .as_array()
+        .filter(|items| within_counts(schema, items.len()))
+        .and_then(|items| {
+            items
+                .iter()
+                .enumerate()
+                .map(|(index, item)| {
+                    let text = item.as_str()?;
+                    let repeated = items[..index]
+                        .iter()
+                        .any(|earlier| earlier.as_str() == Some(text));
+                    if repeated { None } else { E::from_wire(text) }
+                })
+                .collect::<Option<C>>()
+        });
+    match fast {
+        Some(collection) => Ok(collection),
+        None => Err(validate::multi(schema, value)
+            .err()
+            .unwrap_or(Problem::WrongType {
+                expected: "a selection of the enum's choices",
+                found: crate::schema::kind_of(value),
+            })),
+    }
+}
+
+fn within_counts(schema: &PrimitiveSchema, count: usize) -> bool {
+    let (min, max) = match schema {
+        PrimitiveSchema::MultiSelect(s) => (s.min_items, s.max_items),
+        PrimitiveSchema::TitledMultiSelect(s) => (s.min_items, s.max_items),
+        _ => (None, None),
+    };
+    let count = count as u64;
+    min.is_none_or(|min| count >= min) && max.is_none_or(|max| count <= max)
+}
+
+fn copy_all<E: ElicitChoice, C: FromIterator<E>>(literal: &'static [E]) -> Result<C, Problem> {
+    Ok(literal
+        .iter()
+        .filter_map(|e| E::from_wire(e.to_wire()))
+        .collect())
+}
+
+macro_rules! multi_selects {
+    ($([$($param:tt)*] [$($unbounded:tt)*] $ty:ty;)*) => {$(
+        #[diagnostic::do_not_recommend]
+        impl<$($param)*> ElicitValue for $ty {
+            const KIND: Kind = Kind::Multi(E::CHOICES);
+            type DefaultLiteral = &'static [E];
+            fn from_default(literal: &'static [E]) -> Result<Self, Problem> {
+                copy_all(literal)
+            }
+            fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
+                collect(value, schema)
+            }
+        }
+
+        #[diagnostic::do_not_recommend]
+        impl<$($param)*> ElicitField for $ty {
+            const KIND: Kind = <$ty as ElicitValue>::KIND;
+            const OPTIONAL: bool = false;
+            type DefaultLiteral = &'static [E];
+            fn from_default(literal: &'static [E]) -> Result<Self, Problem> {
+                copy_all(literal)
+            }
+            fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
+                collect(value, schema)
+            }
+            fn absent() -> Option<Self> {
+                None
+            }
+        }
+
+        impl<$($unbounded)*> DerivedField for $ty {}
+
+        #[diagnostic::do_not_recommend]
+        impl<$($param)*> MultiSelectField for $ty {}
+        #[diagnostic::do_not_recommend]
+        impl<$($param)*> MultiSelectField for Option<$ty> {}
+    )*};
+}
+
+multi_selects! {
+    [E: ElicitChoice] [E] Vec<E>;
+    [E: ElicitChoice + Ord] [E] BTreeSet<E>;
+    [E: ElicitChoice + Hash + Eq, S: BuildHasher + Default] [E, S] HashSet<E, S>;
+}

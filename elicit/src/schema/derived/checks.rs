@@ -1,0 +1,137 @@
+//! The compile-time checks of a field's attributes against its type's [`Kind`]: the derive
+//! evaluates them in constants it spans on the user's attribute, so a contradiction that only
+//! the field's type reveals (through an alias, say) is a compile error there.
+
+use super::{DefaultValue, Kind, StringRules};
+use crate::number::MAX_SAFE_INTEGER;
+use crate::schema::{Number, StringFormat};
+
+/// Whether a number or string default breaks the bounds or lengths `kind` carries: for a field
+/// whose type declares them (a newtype), as the derive checks a field's own attributes.
+pub const fn default_outside(kind: Kind, default: DefaultValue) -> bool {
+    match (kind, default) {
+        (Kind::Integer { minimum, maximum }, DefaultValue::Number(n)) => match n.as_i64() {
+            Some(i) => i < minimum || i > maximum,
+            None => false,
+        },
+        (Kind::Number { minimum, maximum }, DefaultValue::Number(n)) => {
+            let below = match minimum {
+                Some(min) => n.as_f64() < min.as_f64(),
+                None => false,
+            };
+            let above = match maximum {
+                Some(max) => n.as_f64() > max.as_f64(),
+                None => false,
+            };
+            below || above
+        }
+        (Kind::String(rules), DefaultValue::Str(text)) => {
+            let length = code_points(text);
+            let short = match rules.min_length {
+                Some(min) => length < min,
+                None => false,
+            };
+            let long = match rules.max_length {
+                Some(max) => length > max,
+                None => false,
+            };
+            short || long
+        }
+        _ => false,
+    }
+}
+
+/// The length of a text in code points, as JSON Schema counts it: the bytes that do not
+/// continue a UTF-8 sequence.
+const fn code_points(text: &str) -> u64 {
+    let bytes = text.as_bytes();
+    let mut count = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] & 0xC0 != 0x80 {
+            count += 1;
+        }
+        i += 1;
+    }
+    count
+}
+
+/// A string constraint a type may declare.
+#[derive(Clone, Copy)]
+pub enum StringRule {
+    /// `min_length`
+    MinLength,
+    /// `max_length`
+    MaxLength,
+    /// `pattern`
+    Pattern,
+}
+
+/// Whether the field's type declares `rule` already, so a field attribute would replace it.
+pub const fn type_declares(kind: Kind, rule: StringRule) -> bool {
+    match (kind, rule) {
+        (Kind::String(rules), StringRule::MinLength) => rules.min_length.is_some(),
+        (Kind::String(rules), StringRule::MaxLength) => rules.max_length.is_some(),
+        (Kind::String(rules), StringRule::Pattern) => rules.pattern.is_some(),
+        _ => false,
+    }
+}
+
+/// The format a string field's values have: the `format` attribute's, else its type's.
+pub const fn declared_format(kind: Kind, attr: Option<StringFormat>) -> Option<StringFormat> {
+    match (attr, kind) {
+        (Some(format), _) => Some(format),
+        (None, Kind::String(rules)) => rules.format,
+        (None, _) => None,
+    }
+}
+
+/// The type's own format when a `format` attribute names another one.
+pub const fn format_clash(kind: Kind, attr: StringFormat) -> Option<StringFormat> {
+    match kind {
+        Kind::String(StringRules {
+            format: Some(own), ..
+        }) if own as u8 != attr as u8 => Some(own),
+        _ => None,
+    }
+}
+
+/// How a `minimum` or `maximum` fails to fit the field's type.
+#[derive(Clone, Copy)]
+pub enum BoundMisfit {
+    /// A float bound on an integer field.
+    NotAnInteger,
+    /// Below the smallest value the field's type holds.
+    BelowType,
+    /// Above the largest value the field's type holds.
+    AboveType,
+    /// Past ±(2^53 - 1), where a wide integer type's mapping stops: a JSON number holds no exact
+    /// integer beyond.
+    BeyondJson,
+}
+
+/// Whether a `minimum` or `maximum` fits the field's type: an integer field takes integer bounds
+/// within its type's range. The derive matches on the answer in a constant it spans on the
+/// attribute and panics there with the message, so the error points at the user's attribute.
+pub const fn bound_misfit(kind: Kind, bound: Option<Number>) -> Option<BoundMisfit> {
+    match (kind, bound) {
+        (Kind::Integer { minimum, maximum }, Some(bound)) => match bound.as_i64() {
+            None => Some(BoundMisfit::NotAnInteger),
+            Some(b) if b < minimum && minimum == -MAX_SAFE_INTEGER => Some(BoundMisfit::BeyondJson),
+            Some(b) if b > maximum && maximum == MAX_SAFE_INTEGER => Some(BoundMisfit::BeyondJson),
+            Some(b) if b < minimum => Some(BoundMisfit::BelowType),
+            Some(b) if b > maximum => Some(BoundMisfit::AboveType),
+            Some(_) => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether `min_items` asks for more items than the multi-select has choices (spanned and
+/// reported like [`bound_misfit`]).
+pub const fn more_items_than_choices(kind: Kind, min_items: u64) -> bool {
+    match kind {
+        Kind::Multi(choices) => min_items > choices.values.len() as u64,
+        _ => false,
+    }
+}

@@ -1,0 +1,164 @@
+//! The routing of completion notifications to the replica holding the connection that
+//! started the elicitation: Redis pub/sub, one channel per replica.
+
+use std::fmt;
+
+use ::redis::aio::ConnectionManager;
+use ::redis::{PushInfo, PushKind, Value};
+use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
+
+use super::{Corrupt, RedisStore, StoredConnection, store_error};
+use crate::server::{Addressed, AwaitedBy, CompletedElicitation, StoreError};
+use crate::wire::{ElicitationCompleteNotification, ElicitationId};
+
+/// What a completion carries over pub/sub to the replica holding the connection.
+#[derive(Serialize, Deserialize)]
+struct RoutedCompletion {
+    connection: StoredConnection,
+    #[serde(rename = "elicitationId")]
+    elicitation_id: String,
+}
+
+/// Where [`RedisStore::publish_completion`] sent a completion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[must_use]
+pub enum Routed {
+    /// To the replica holding the connection, which was listening.
+    Delivered,
+    /// The elicitation has no completion notification: a retry waits on it
+    /// ([`AwaitedBy::Retry`]), whose revision has none, and collects the completion itself.
+    /// Nothing was sent.
+    NoNotification,
+    /// No replica listens under the connection's replica name: it is gone. The elicitation
+    /// is complete all the same; only the optional notification is lost, and the client's
+    /// retry still works.
+    ReplicaGone,
+    /// The connection names no replica ([`ConnectionId::new`](crate::server::ConnectionId::new) rather than
+    /// [`ConnectionId::on_replica`](crate::server::ConnectionId::on_replica)): notify it locally, if it is here.
+    NoReplica,
+}
+
+/// The completions routed to one replica: read them with [`next`](Self::next) and send each
+/// to its connection (e.g. `elicit_mcp::rmcp::ConnectionPeers::send`).
+pub struct Completions {
+    // Holds the subscription open; redis-rs re-subscribes after a reconnect.
+    _subscription: ConnectionManager,
+    channel: String,
+    pushes: mpsc::UnboundedReceiver<PushInfo>,
+}
+
+impl fmt::Debug for Completions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Completions")
+            .field("channel", &self.channel)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RedisStore {
+    /// Sends the completion notification of `completed` to the replica holding its
+    /// connection, over pub/sub. Call it on the replica that completed the elicitation.
+    pub async fn publish_completion(
+        &self,
+        completed: &CompletedElicitation,
+    ) -> Result<Routed, StoreError> {
+        if completed.awaited_by() == Some(AwaitedBy::Retry) {
+            return Ok(Routed::NoNotification);
+        }
+        let (to, notification) = completed.notification().into_parts();
+        let Some(replica) = to.replica() else {
+            return Ok(Routed::NoReplica);
+        };
+        let message = serde_json::to_string(&RoutedCompletion {
+            connection: StoredConnection::from(&to),
+            elicitation_id: notification.elicitation_id().as_str().to_owned(),
+        })
+        .map_err(StoreError::new)?;
+        let receivers: u64 = ::redis::cmd("PUBLISH")
+            .arg(self.replica_channel(replica))
+            .arg(message)
+            .query_async(&mut self.connection.clone())
+            .await
+            .map_err(store_error)?;
+        Ok(if receivers == 0 {
+            Routed::ReplicaGone
+        } else {
+            Routed::Delivered
+        })
+    }
+
+    /// Subscribes to the completions routed to the replica named `replica`: those of
+    /// elicitations started on its connections ([`ConnectionId::on_replica`](crate::server::ConnectionId::on_replica) with the same
+    /// name) and completed anywhere. Give each replica its own name.
+    pub async fn completions(&self, replica: &str) -> Result<Completions, StoreError> {
+        let (sender, pushes) = mpsc::unbounded_channel();
+        let config = Self::config(self.timeout)
+            .set_push_sender(sender)
+            .set_automatic_resubscription();
+        let mut subscription = self
+            .client
+            .get_connection_manager_with_config(config)
+            .await
+            .map_err(store_error)?;
+        let channel = self.replica_channel(replica);
+        subscription
+            .subscribe(&channel)
+            .await
+            .map_err(store_error)?;
+        Ok(Completions {
+            _subscription: subscription,
+            channel,
+            pushes,
+        })
+    }
+
+    fn replica_channel(&self, replica: &str) -> String {
+        format!("{}:replica:{replica}", self.prefix)
+    }
+}
+
+impl Completions {
+    /// The next completion routed here, addressed to its connection. `None` once the
+    /// subscription is closed. A message on the channel that this crate did not write is an
+    /// error, not skipped.
+    pub async fn next(
+        &mut self,
+    ) -> Option<Result<Addressed<ElicitationCompleteNotification>, StoreError>> {
+        loop {
+            let push = self.pushes.recv().await?;
+            // Subscription confirmations and disconnections come this way too; redis-rs
+            // reconnects and re-subscribes by itself.
+            if push.kind != PushKind::Message {
+                continue;
+            }
+            let mut data = push.data.into_iter();
+            let (Some(channel), Some(payload)) = (data.next(), data.next()) else {
+                return Some(Err(StoreError::new(Corrupt(
+                    "a pub/sub message without channel and payload".into(),
+                ))));
+            };
+            if text(channel).as_deref() != Some(self.channel.as_str()) {
+                continue;
+            }
+            return Some(decode_completion(payload));
+        }
+    }
+}
+
+fn decode_completion(
+    payload: Value,
+) -> Result<Addressed<ElicitationCompleteNotification>, StoreError> {
+    let payload =
+        text(payload).ok_or_else(|| StoreError::new(Corrupt("a non-text completion".into())))?;
+    let routed: RoutedCompletion = serde_json::from_str(&payload)
+        .map_err(|e| StoreError::new(Corrupt(format!("a completion message: {e}"))))?;
+    Ok(Addressed::new(
+        routed.connection.into(),
+        ElicitationCompleteNotification::new(ElicitationId::new(routed.elicitation_id)),
+    ))
+}
+
+fn text(value: Value) -> Option<String> {
+    ::redis::from_redis_value(value).ok()
+}
