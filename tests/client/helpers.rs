@@ -2,8 +2,6 @@
 //! answer (defaults, then validation), reviewing a URL before consent, and following
 //! completion notifications.
 
-mod support;
-
 use std::net::TcpListener;
 
 use elicit_mcp::client::{
@@ -16,6 +14,8 @@ use elicit_mcp::{
     ElicitationCompleteNotification, ElicitationId, JsonRpcError, UrlElicitationRequiredError,
 };
 use serde_json::{Map, Value, json};
+
+use crate::support::spec::assert_valid;
 
 fn url_request() -> Value {
     json!({
@@ -71,7 +71,7 @@ fn a_mode_the_client_did_not_declare_is_answered_with_32602() {
         let rpc = err.to_jsonrpc_error();
         assert_eq!(rpc.code, JsonRpcError::INVALID_PARAMS);
         assert_eq!(rpc.data, Some(json!({"mode": mode.as_str()})));
-        support::assert_valid("Error", &serde_json::to_value(&rpc).unwrap());
+        assert_valid("Error", &serde_json::to_value(&rpc).unwrap());
     }
 }
 
@@ -238,7 +238,7 @@ fn accepting_a_form_fills_in_the_defaults_the_user_left_out() {
             "verified": true, "plan": "pro", "colors": ["green"]
         })
     );
-    support::assert_valid("ElicitResult", &serde_json::to_value(&result).unwrap());
+    assert_valid("ElicitResult", &serde_json::to_value(&result).unwrap());
 
     // What the user gave wins over the default.
     let given = object(json!({"name": "Ada", "verified": false}));

@@ -1,12 +1,10 @@
-//! `RedisStore` against a real Redis (the server named by `REDIS_URL`; see `tests/redis`):
-//! the tracker's guarantees across replicas, routing of completions to the replica holding
-//! the connection, failures when Redis is gone, and a load run over two replicas.
+//! `RedisStore` against a real Redis (the server named by `REDIS_URL`; see
+//! `support::redis_server`): the tracker's guarantees across replicas, routing of completions
+//! to the replica holding the connection, failures when Redis is gone, and a load run over two
+//! replicas.
 //!
 //! A "replica" here is a tracker with its own Redis connections and its own subscription, as
-//! each server process has; `tests/replicas.rs` runs the same flows across real processes.
-
-mod redis_server;
-mod support;
+//! each server process has; `rmcp::replicas` runs the same flows across real processes.
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -14,12 +12,13 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::support::redis_server;
+use crate::support::tracker::{start, user};
 use elicit_mcp::server::{
     CompletionError, Completions, ConnectionId, ElicitationTracker, Initiator, RedisStore, Routed,
     StartError, SystemClock, UrlPolicy, UserId,
 };
 use elicit_mcp::{ElicitationCompleteNotification, ElicitationId};
-use support::tracker::{start, user};
 use tokio::sync::oneshot;
 
 type Tracker = ElicitationTracker<RedisStore, SystemClock>;
