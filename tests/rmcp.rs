@@ -9,7 +9,8 @@
 mod support;
 
 // The examples' sources, run in-process by `examples`; their `main`s are not. Declared in this
-// file, the one folder from which `examples/` is a single `../` away (`.ci/run` refuses `../../`).
+// file because from `tests/` the examples are one folder up, and `.ci/run` refuses a path that
+// climbs two.
 #[allow(dead_code)]
 #[path = "../examples/conformance_server.rs"]
 mod conformance_server;

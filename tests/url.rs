@@ -7,8 +7,9 @@
 #[path = "url/support.rs"]
 mod support;
 
-// The example's source, run in-process by `connect`; its `main` is not. Declared in this file,
-// the one folder from which `examples/` is a single `../` away (`.ci/run` refuses `../../`).
+// The example's source, run in-process by `connect`; its `main` is not. Declared in this file
+// because from `tests/` the examples are one folder up, and `.ci/run` refuses a path that climbs
+// two.
 #[allow(dead_code)]
 #[path = "../examples/url_connect.rs"]
 mod url_connect;
