@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 /// fails if that feature leaked into the build, in which case the form tests here would test
 /// nothing the root package does not.
 #[test]
-#[ignore = "true only when this package is built alone: `cargo test -p elicit-form-only -- --include-ignored` (`.ci/run` does)"]
+#[ignore = "holds only when this package is built alone, as .ci/run does"]
 fn serde_json_maps_iterate_sorted_by_key() {
     let mut map = Map::new();
     map.insert("zulu".to_owned(), Value::Null);
