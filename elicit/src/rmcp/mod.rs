@@ -89,7 +89,7 @@
 //! the properties would reach the client in the order of serde_json's map, which is by name
 //! unless serde_json's `preserve_order` feature is on. Clients render fields in the order
 //! received, so the feature `rmcp` turns `preserve_order` on: a form's properties reach the
-//! client in declaration order (`tests/rmcp_wire_order.rs` checks the bytes a raw client
+//! client in declaration order (`tests/rmcp/wire_order.rs` checks the bytes a raw client
 //! receives). The cost is program-wide: `serde_json::Map` keeps insertion order (an `IndexMap`)
 //! everywhere in a program that enables `rmcp`. Equality of maps does not depend on order.
 //! The input-required flow goes through rmcp's model: there, patterns are not sent (the

@@ -2,12 +2,14 @@
 //! the tracker's binding of each elicitation to its user, the phishing defence, single use,
 //! expiry, addressing of the completion notification, and the capability gate.
 
-mod support;
-
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
+use crate::support::clock::TestClock;
+use crate::support::connect_page::connect_url;
+use crate::support::spec::assert_valid;
+use crate::support::tracker::{start, user};
 use elicit_mcp::server::{
     Clock, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker, Environment,
     Initiator, Inserted, MemoryStore, PendingEntry, StartError, StoreError, UnsafeUrlError,
@@ -18,7 +20,6 @@ use elicit_mcp::{
     RequestId, UrlElicitationRequiredError,
 };
 use serde_json::json;
-use support::tracker::{TestClock, connect_url, start, user};
 
 fn initiator(subject: &str, connection: &str) -> Initiator {
     Initiator::new(user(subject), ConnectionId::new(connection))
@@ -367,7 +368,7 @@ async fn the_notification_goes_to_the_connection_that_started_it_only() {
     let (to, message) = notification.into_parts();
     assert_eq!(to.as_str(), "desktop-connection");
     let json = serde_json::to_value(&message).unwrap();
-    support::assert_valid("ElicitationCompleteNotification", &json);
+    assert_valid("ElicitationCompleteNotification", &json);
     assert_eq!(json["params"]["elicitationId"], id.as_str());
 }
 
@@ -654,13 +655,13 @@ async fn what_the_tracker_sends_validates_against_the_spec() {
         .await
         .unwrap();
     let request = serde_json::to_value(pending.request(RequestId::from(3))).unwrap();
-    support::assert_valid("ElicitRequest", &request);
-    support::assert_valid("ElicitRequestURLParams", &request["params"]);
+    assert_valid("ElicitRequest", &request);
+    assert_valid("ElicitRequestURLParams", &request["params"]);
     assert_eq!(request["params"]["url"], connect_url(pending.id()));
 
     let error = pending.required_error("This request requires more information.");
     let response = json!({"jsonrpc": "2.0", "id": 2, "error": error});
-    support::assert_valid("URLElicitationRequiredError", &response);
+    assert_valid("URLElicitationRequiredError", &response);
     assert_eq!(JsonRpcError::from(&error).code, -32042);
 }
 

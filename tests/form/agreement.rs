@@ -11,7 +11,8 @@
 //! Two deliberate differences are handled here, not papered over:
 //! 1. elicit refuses a multi-select that picks a choice twice, which the emitted schema does not
 //!    state (the spec's multi-select has no `uniqueItems`): the validator's copy of the schema
-//!    gets `"uniqueItems": true` on every array property (see `support::schema_with_unique_items`).
+//!    gets `"uniqueItems": true` on every array property (see
+//!    `support::forms::schema_with_unique_items`).
 //! 2. elicit reads `null` on an optional field as absent, as the issue requires, where JSON
 //!    Schema would see a value of the wrong type: no `null` is generated for a field outside
 //!    `required` (`null` on a required field is generated; both sides refuse it), and the null
@@ -20,13 +21,15 @@
 //! Format test strings are clearly valid or clearly invalid, since format edge cases (leap
 //! seconds, quoted local parts, IDNs) legitimately differ between implementations.
 
-mod support;
-
 use std::cell::Cell;
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Debug;
 use std::sync::LazyLock;
 
+use crate::support::forms::{
+    Color, HexColor, REQUESTED_SCHEMA, check_schemas, is_valid, schema_with_unique_items,
+};
+use crate::support::spec::validator;
 use elicit_mcp::Elicit;
 use elicit_mcp::schema::{NumberType, PrimitiveSchema, RequestedSchema, StringFormat};
 use jsonschema::Validator;
@@ -36,7 +39,6 @@ use proptest::sample::{select, subsequence};
 use proptest::test_runner::{Config, TestRunner};
 use serde::Serialize;
 use serde_json::{Map, Number, Value, json};
-use support::{Color, HexColor, REQUESTED_SCHEMA, is_valid, schema_with_unique_items, validator};
 
 const CASES: u32 = 256;
 const SAFE: i64 = (1 << 53) - 1;

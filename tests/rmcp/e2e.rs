@@ -4,11 +4,11 @@
 //! validate the content). Every message from the server to the client is recorded as it went
 //! over the wire, so the tests check the JSON the client actually got.
 
-mod support;
-
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::support::connect_page::connect_url;
+use crate::support::rmcp::{call, client_info, error_of, forward_completion, seal, serve, text};
 use elicit_mcp::client::{UrlElicitationWatch, accept_form, validate_request};
 use elicit_mcp::rmcp::{ConnectionPeers, ElicitError, ElicitPeer, Rounds};
 use elicit_mcp::schema::{PrimitiveSchema, RequestedSchema};
@@ -24,8 +24,6 @@ use rmcp::service::{
 };
 use rmcp::{ClientHandler, ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
-use support::rmcp::{call, client_info, error_of, forward_completion, seal, serve, text};
-use support::tracker::connect_url;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 

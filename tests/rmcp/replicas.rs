@@ -1,12 +1,8 @@
 //! Two replicas of `examples/url_mode_server` (separate processes, `--redis`) on one Redis, as
 //! behind a load balancer: an MCP session on one, the user's browser on the other.
 //!
-//! Uses the Redis of `REDIS_URL` (see `tests/redis_server`) and the example binary, built by
-//! `tests/examples_built` on first use.
-
-mod examples_built;
-mod redis_server;
-mod support;
+//! Uses the Redis of `REDIS_URL` (see `support::redis_server`) and the example binary, built
+//! by `support::examples_built` on first use.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -15,6 +11,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
+use crate::support::rmcp::{client_info, forward_completion};
+use crate::support::{examples_built, redis_server};
 use elicit_mcp::{
     ElicitationCapability, ElicitationCompleteNotification, UrlElicitationRequiredError,
 };
@@ -22,7 +20,6 @@ use rmcp::model as sdk;
 use rmcp::service::{NotificationContext, RoleClient, RunningService, ServiceError};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientHandler, ServiceExt};
-use support::rmcp::{client_info, forward_completion};
 use tokio::sync::mpsc;
 
 const STARTUP_LIMIT: Duration = Duration::from_secs(30);

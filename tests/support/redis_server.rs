@@ -2,8 +2,6 @@
 //! saying so on the terminal (past the test harness's capture), unless
 //! `ELICIT_REQUIRE_REDIS` is set (as `.ci/redis` sets it), when a missing server is a failure.
 
-#![allow(dead_code)]
-
 use std::io::Write;
 
 /// The server's URL, or `None` after printing that `test` was skipped.

@@ -3,17 +3,17 @@
 //! included), writes them back unchanged, refuses what lies outside the subset naming the
 //! property, and its `validate_content` agrees with the derived `from_content`.
 
-mod support;
-
 use std::collections::BTreeSet;
 
+use crate::support;
+use crate::support::forms::{Color, HexColor, REQUESTED_SCHEMA, check_schema, content};
+use crate::support::spec::assert_valid;
 use elicit_mcp::schema::{
     LegacyTitledEnumSchema, NumberType, PrimitiveSchema, Property, RequestedSchema, StringFormat,
     StringSchema, TitledOption,
 };
 use elicit_mcp::{Elicit, ElicitRequestFormParams};
 use serde_json::{Map, Value, json};
-use support::{Color, HexColor, REQUESTED_SCHEMA, assert_valid, check_schema, content};
 
 /// Reads `value` both ways (from a value and from its text) and checks they agree.
 fn read(value: &Value) -> RequestedSchema {
@@ -67,7 +67,7 @@ fn the_property(schema: &RequestedSchema) -> &PrimitiveSchema {
 fn the_spec_request_schemas_read_and_round_trip() {
     // The spec's texts as written, so the sender's order of properties is kept.
     let simple = round_trip(
-        &support::spec_example("Example: Simple Text Request")
+        &support::spec_page::spec_example("Example: Simple Text Request")
             .member_text(&["params", "requestedSchema"]),
     );
     assert_eq!(simple.required().collect::<Vec<_>>(), ["name"]);
@@ -76,7 +76,7 @@ fn the_spec_request_schemas_read_and_round_trip() {
     );
 
     let contact = round_trip(
-        &support::spec_example("Example: Structured Data Request")
+        &support::spec_page::spec_example("Example: Structured Data Request")
             .member_text(&["params", "requestedSchema"]),
     );
     let names: Vec<&str> = contact.properties().iter().map(|p| &*p.name).collect();

@@ -2,9 +2,7 @@
 //! user, completes the elicitation and notifies the starting connection, and a client that
 //! retries once notified. Nothing leaves loopback.
 
-#[allow(dead_code)]
-#[path = "../examples/url_connect.rs"]
-mod url_connect;
+use crate::url_connect;
 
 #[test]
 fn the_url_connect_example_runs_the_whole_flow() {

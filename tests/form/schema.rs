@@ -2,22 +2,21 @@
 //! form request params, and the type mapping (integers and their ranges, floats, options,
 //! selects, formats, order, renames, skip, defaults, generics, aliases, escapes).
 //!
-//! Every derived type goes through `support::check_schema`: its JSON text equals
+//! Every derived type goes through `support::forms::check_schema`: its JSON text equals
 //! `serde_json::to_string` of the typed schema byte for byte, it validates against the spec's
 //! `requestedSchema` definition, and it reads back as itself.
 
 // Most forms here are only asked for, never read: their fields are unused by design.
 #![allow(dead_code)]
 
-mod support;
-
 use std::collections::{BTreeSet, HashSet};
 
+use crate::support;
+use crate::support::forms::{Color, HexColor, check_schema, check_schemas};
 use elicit_mcp::schema::{PrimitiveSchema, RequestedSchema};
 use elicit_mcp::{Elicit, HasMessage};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use support::{Color, HexColor, check_schema};
 
 // ---------------------------------------------------------------------------------------------
 // The spec's examples.
@@ -123,7 +122,8 @@ fn optional_form(name: &str, property: Value) -> Value {
 
 #[test]
 fn simple_text_request_is_the_spec_example() {
-    let spec = support::spec_example("Example: Simple Text Request").value["params"].clone();
+    let spec =
+        support::spec_page::spec_example("Example: Simple Text Request").value["params"].clone();
     assert_eq!(check_schema::<GitHubUsername>(), spec["requestedSchema"]);
     // The key order of the spec's example, too.
     assert_eq!(
@@ -132,7 +132,7 @@ fn simple_text_request_is_the_spec_example() {
     );
     let params = serde_json::to_value(GitHubUsername::form_request()).unwrap();
     assert_eq!(params, spec);
-    support::assert_valid("ElicitRequestFormParams", &params);
+    support::spec::assert_valid("ElicitRequestFormParams", &params);
     assert_eq!(
         GitHubUsername::MESSAGE,
         "Please provide your GitHub username"
@@ -141,11 +141,12 @@ fn simple_text_request_is_the_spec_example() {
 
 #[test]
 fn structured_data_request_is_the_spec_example() {
-    let spec = support::spec_example("Example: Structured Data Request").value["params"].clone();
+    let spec = support::spec_page::spec_example("Example: Structured Data Request").value["params"]
+        .clone();
     assert_eq!(check_schema::<ContactInfo>(), spec["requestedSchema"]);
     let params = serde_json::to_value(ContactInfo::form_request()).unwrap();
     assert_eq!(params, spec);
-    support::assert_valid("ElicitRequestFormParams", &params);
+    support::spec::assert_valid("ElicitRequestFormParams", &params);
     // `minimum = 18` stays the integer 18 on the wire, not 18.0.
     assert!(ContactInfo::requested_schema_json().contains(r#""minimum":18}"#));
 
@@ -171,12 +172,12 @@ fn form_request_with_overrides_the_message() {
             "requestedSchema": check_schema::<ContactInfoU8>(),
         })
     );
-    support::assert_valid("ElicitRequestFormParams", &params);
+    support::spec::assert_valid("ElicitRequestFormParams", &params);
 }
 
 #[test]
 fn untitled_single_select_is_the_spec_example() {
-    let spec = support::spec_example("Single-select enum (without titles)").value;
+    let spec = support::spec_page::spec_example("Single-select enum (without titles)").value;
     assert_eq!(
         check_schema::<UntitledSingle>(),
         optional_form("color", spec)
@@ -185,13 +186,13 @@ fn untitled_single_select_is_the_spec_example() {
 
 #[test]
 fn titled_single_select_is_the_spec_example() {
-    let spec = support::spec_example("Single-select enum (with titles)").value;
+    let spec = support::spec_page::spec_example("Single-select enum (with titles)").value;
     assert_eq!(check_schema::<TitledSingle>(), optional_form("color", spec));
 }
 
 #[test]
 fn untitled_multi_select_is_the_spec_example() {
-    let spec = support::spec_example("Multi-select enum (without titles)").value;
+    let spec = support::spec_page::spec_example("Multi-select enum (without titles)").value;
     assert_eq!(
         check_schema::<UntitledMulti>(),
         optional_form("colors", spec)
@@ -200,7 +201,7 @@ fn untitled_multi_select_is_the_spec_example() {
 
 #[test]
 fn titled_multi_select_is_the_spec_example() {
-    let spec = support::spec_example("Multi-select enum (with titles)").value;
+    let spec = support::spec_page::spec_example("Multi-select enum (with titles)").value;
     assert_eq!(check_schema::<TitledMulti>(), optional_form("colors", spec));
 }
 
@@ -208,19 +209,19 @@ fn titled_multi_select_is_the_spec_example() {
 fn primitive_examples_of_the_spec() {
     // The field is an `f64`, so its default is written as a float: `50.0` where the spec's
     // example writes `50`, the same JSON number.
-    let mut number = support::spec_example("**Number Schema**").value;
+    let mut number = support::spec_page::spec_example("**Number Schema**").value;
     assert_eq!(number["default"], json!(50));
     number["default"] = json!(50.0);
     assert_eq!(check_schema::<SpecNumber>(), optional_form("value", number));
 
-    let boolean = support::spec_example("**Boolean Schema**").value;
+    let boolean = support::spec_page::spec_example("**Boolean Schema**").value;
     assert_eq!(
         check_schema::<SpecBoolean>(),
         optional_form("value", boolean)
     );
 
     // Without the example's pattern, which its own default does not match (see `SpecString`).
-    let mut string = support::spec_example("**String Schema**").value;
+    let mut string = support::spec_page::spec_example("**String Schema**").value;
     assert_eq!(string["pattern"], "^[A-Za-z]+$");
     string.as_object_mut().unwrap().remove("pattern");
     assert_eq!(check_schema::<SpecString>(), optional_form("value", string));
@@ -707,7 +708,7 @@ fn serde_rename_and_rename_all_are_honored() {
     // Content serde reads is content elicit reads, to the same value.
     let wire = json!({"FIRST_NAME": "Ada", "zip": "12345", "wireSize": "L"});
     let by_serde: SerdeRenamed = serde_json::from_value(wire.clone()).unwrap();
-    let by_elicit = support::parse::<SerdeRenamed>(wire).unwrap();
+    let by_elicit = support::forms::parse::<SerdeRenamed>(wire).unwrap();
     assert_eq!(by_elicit, by_serde);
     assert_eq!(by_elicit.size, SerdeSize::Large);
 }

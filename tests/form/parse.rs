@@ -5,15 +5,14 @@
 // Forms that only exist to be rejected are never read.
 #![allow(dead_code)]
 
-mod support;
-
 use std::collections::{BTreeSet, HashSet};
 
+use crate::support::forms::{Color, HexColor, check_schema, parse};
+use crate::support::spec::assert_valid;
 use elicit_mcp::schema::StringFormat;
 use elicit_mcp::{ContentError, Elicit, ElicitOutcome, ElicitResult, Problem};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use support::{Color, HexColor, assert_valid, check_schema, parse};
 
 /// The problem `from_content` reports for `field`, failing if the parse succeeded.
 fn problem<T: Elicit + std::fmt::Debug>(value: Value, field: &str) -> Problem {

@@ -4,28 +4,11 @@
 //! server's tools listed on both revisions; and the hotel over streamable HTTP on loopback,
 //! called by a client that negotiates as real clients do.
 
-mod support;
-
-#[allow(dead_code)]
-#[path = "../examples/conformance_server.rs"]
-mod conformance_server;
-
-#[allow(dead_code)]
-#[path = "../examples/conformance_client.rs"]
-mod conformance_client;
-
-#[allow(dead_code)]
-#[path = "../examples/stdio_server.rs"]
-mod stdio_server;
-
-// It shares `examples/common` with the conformance server, as each example binary does.
-#[allow(dead_code, clippy::duplicate_mod)]
-#[path = "../examples/url_mode_server.rs"]
-mod url_mode_server;
-
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
+use crate::support::rmcp::{seal, serve};
+use crate::{conformance_client, conformance_server, stdio_server, url_mode_server};
 use elicit_mcp::ElicitationCapability;
 use elicit_mcp::rmcp::Rounds;
 use rmcp::model::{
@@ -35,7 +18,6 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleClient, RunningService};
 use rmcp::{ClientHandler, ErrorData, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
-use support::rmcp::{seal, serve};
 
 /// A client that declares form mode and answers each elicitation with the next scripted result,
 /// keeping the requests it received.

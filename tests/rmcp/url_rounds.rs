@@ -12,6 +12,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
+use crate::support::clock::TestClock;
+use crate::support::rmcp::{
+    capital, capital_question, client_info, completed_text, error_of, input_required, seal, serve,
+    text, work_root,
+};
+use crate::support::{self, redis_server};
 use elicit_mcp::rmcp::{Ask, ConnectionPeers, ElicitError, Rounds, UrlOutcome};
 use elicit_mcp::server::{
     CompletedElicitation, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker,
@@ -23,15 +29,7 @@ use rmcp::model as sdk;
 use rmcp::service::{Peer, RequestContext, RoleClient, RoleServer, RunningService, ServiceError};
 use rmcp::{ClientHandler, ServerHandler};
 use serde_json::{Value, json};
-use support::rmcp::{
-    capital, capital_question, client_info, completed_text, error_of, input_required, seal, serve,
-    text, work_root,
-};
-use support::tracker::TestClock;
 use tokio::sync::mpsc;
-
-mod redis_server;
-mod support;
 
 // ---------------------------------------------------------------------------------------------
 // The server

@@ -4,14 +4,16 @@
 //! sealed `requestState`). The client answers each form with elicit's `accept_form` from the
 //! schema it receives, scripted by the form's message.
 
-mod redis_server;
-mod support;
-
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::support::rmcp::{
+    capital, capital_question, client_info, completed_text, error_of, input_required, seal, serve,
+    text, work_root,
+};
+use crate::support::{self, redis_server};
 use elicit_mcp::client::accept_form;
 use elicit_mcp::rmcp::{Ask, ElicitError, RequestStateSeal, Rounds};
 use elicit_mcp::server::{RedisStore, UserId};
@@ -23,10 +25,6 @@ use rmcp::service::{Peer, RequestContext, RoleClient, RoleServer, RunningService
 use rmcp::{ClientHandler, ServerHandler, prompt, prompt_router, tool, tool_handler, tool_router};
 use serde_json::{Map, Value, json};
 use std::future::IntoFuture;
-use support::rmcp::{
-    capital, capital_question, client_info, completed_text, error_of, input_required, seal, serve,
-    text, work_root,
-};
 
 // ---------------------------------------------------------------------------------------------
 // The forms
@@ -1152,7 +1150,7 @@ async fn two_forms_under_one_key_are_an_error_that_names_both() {
         let text = session.call("same_key").await.unwrap();
         assert_eq!(
             text,
-            "`rmcp_rounds::Traveller` and `rmcp_rounds::City` both ask under the input key `who` \
+            "`rmcp::rounds::Traveller` and `rmcp::rounds::City` both ask under the input key `who` \
              in one call; give one of them another key (`#[elicit(key = \"..\")]`)"
         );
     }

@@ -2,9 +2,8 @@
 //! into its type and writes back as the same JSON, and what the types write validates against
 //! the official JSON schema. Then the shapes the spec forbids, refused.
 
-mod support;
-
-use support::Example;
+use crate::support;
+use crate::support::spec_page::Example;
 
 use elicit_mcp::{
     ElicitAction, ElicitMode, ElicitOutcome, ElicitRequest, ElicitRequestParams,
@@ -46,7 +45,7 @@ fn assert_member_round_trips<T: serde::de::DeserializeOwned + serde::Serialize>(
 }
 
 fn messages_where(pred: impl Fn(&Value) -> bool) -> Vec<Example> {
-    support::messages()
+    support::spec_page::messages()
         .into_iter()
         .filter(|m| pred(&m.value))
         .collect()
@@ -63,7 +62,7 @@ fn the_spec_page_has_the_examples_this_file_checks() {
         1
     );
     assert_eq!(count(&|m| m.get("error").is_some()), 1);
-    let capabilities = support::examples()
+    let capabilities = support::spec_page::examples()
         .into_iter()
         .filter(|e| e.value.get("capabilities").is_some())
         .count();
@@ -73,13 +72,13 @@ fn the_spec_page_has_the_examples_this_file_checks() {
 #[test]
 fn every_elicitation_request_of_the_spec_round_trips_and_validates() {
     for message in messages_where(|m| method(m) == Some(ElicitRequest::METHOD)) {
-        support::assert_valid("ElicitRequest", &message.value);
+        support::spec::assert_valid("ElicitRequest", &message.value);
         assert_round_trips::<ElicitRequest>(&message);
         let params: ElicitRequestParams = assert_member_round_trips(&message, "params");
-        support::assert_valid("ElicitRequestParams", &message.value["params"]);
+        support::spec::assert_valid("ElicitRequestParams", &message.value["params"]);
         if params.mode() == ElicitMode::Url {
             assert_member_round_trips::<ElicitRequestUrlParams>(&message, "params");
-            support::assert_valid("ElicitRequestURLParams", &message.value["params"]);
+            support::spec::assert_valid("ElicitRequestURLParams", &message.value["params"]);
         }
     }
 }
@@ -105,8 +104,8 @@ fn the_spec_url_request_reads_as_url_mode_with_its_fields() {
 #[test]
 fn every_result_of_the_spec_round_trips_and_validates() {
     for message in messages_where(|m| m.get("result").is_some()) {
-        support::assert_valid("JSONRPCResultResponse", &message.value);
-        support::assert_valid("ElicitResult", &message.value["result"]);
+        support::spec::assert_valid("JSONRPCResultResponse", &message.value);
+        support::spec::assert_valid("ElicitResult", &message.value["result"]);
         assert_member_round_trips::<ElicitResult>(&message, "result");
     }
 }
@@ -131,7 +130,7 @@ fn the_spec_completion_notification_round_trips_and_validates() {
     else {
         panic!("the spec has one completion notification")
     };
-    support::assert_valid("ElicitationCompleteNotification", &message.value);
+    support::spec::assert_valid("ElicitationCompleteNotification", &message.value);
     let notification: ElicitationCompleteNotification = assert_round_trips(message);
     assert_eq!(
         notification.elicitation_id().as_str(),
@@ -144,7 +143,7 @@ fn the_spec_url_elicitation_required_error_round_trips_and_validates() {
     let [message] = &messages_where(|m| m.get("error").is_some())[..] else {
         panic!("the spec has one -32042 error")
     };
-    support::assert_valid("URLElicitationRequiredError", &message.value);
+    support::spec::assert_valid("URLElicitationRequiredError", &message.value);
     assert_member_round_trips::<UrlElicitationRequiredError>(message, "error");
 
     // Read back from a generic JSON-RPC error, as a client's SDK hands it over.
@@ -167,12 +166,12 @@ fn the_spec_url_elicitation_required_error_round_trips_and_validates() {
 
 #[test]
 fn the_spec_capabilities_round_trip_and_validate() {
-    for example in support::examples()
+    for example in support::spec_page::examples()
         .iter()
         .filter(|e| e.value.get("capabilities").is_some())
     {
         let capabilities = &example.value["capabilities"];
-        support::assert_valid("ClientCapabilities", capabilities);
+        support::spec::assert_valid("ClientCapabilities", capabilities);
         let elicitation = &capabilities["elicitation"];
         let typed: ElicitationCapability = serde_json::from_value(elicitation.clone()).unwrap();
         assert_eq!(&serde_json::to_value(&typed).unwrap(), elicitation);
@@ -214,7 +213,7 @@ fn capability_modes_follow_the_spec() {
         ElicitationCapability::form_and_url(),
     ] {
         let capabilities = json!({"elicitation": built});
-        support::assert_valid("ClientCapabilities", &capabilities);
+        support::spec::assert_valid("ClientCapabilities", &capabilities);
         assert!(!built.modes().is_empty());
     }
 }
@@ -267,7 +266,7 @@ fn a_server_cannot_build_a_request_for_an_undeclared_mode() {
 
     assert!(ElicitRequest::new(id(), form, Some(&legacy)).is_ok());
     let request = ElicitRequest::new(id(), url, Some(&url_only)).unwrap();
-    support::assert_valid("ElicitRequest", &serde_json::to_value(&request).unwrap());
+    support::spec::assert_valid("ElicitRequest", &serde_json::to_value(&request).unwrap());
 }
 
 #[test]
@@ -288,7 +287,7 @@ fn a_request_without_mode_is_form_mode_and_keeps_its_property_order() {
     // It is written back with the explicit mode, which is also valid.
     let written = serde_json::to_value(&params).unwrap();
     assert_eq!(written["mode"], "form");
-    support::assert_valid("ElicitRequestParams", &written);
+    support::spec::assert_valid("ElicitRequestParams", &written);
 }
 
 #[test]
@@ -349,7 +348,7 @@ fn results_tolerate_null_content_on_decline_and_cancel() {
         // Written back without the null, which the schema requires (`content` is an object).
         let written = serde_json::to_value(&result).unwrap();
         assert_eq!(written, json!({"action": action}));
-        support::assert_valid("ElicitResult", &written);
+        support::spec::assert_valid("ElicitResult", &written);
     }
     let declined: ElicitResult =
         serde_json::from_value(json!({"action": "decline", "content": null})).unwrap();
@@ -431,7 +430,7 @@ fn url_elicitation_required_entries_must_be_url_mode_with_an_id() {
         // The spec's schema agrees these are not the error.
         let message = json!({"jsonrpc": "2.0", "id": 1, "error": error});
         assert!(
-            !support::is_valid("URLElicitationRequiredError", &message),
+            !support::forms::is_valid("URLElicitationRequiredError", &message),
             "{entries}"
         );
     }

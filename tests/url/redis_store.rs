@@ -1,13 +1,11 @@
-//! `RedisStore` against a real Redis (the server named by `REDIS_URL`; see `tests/redis`):
-//! the tracker's guarantees across replicas, routing of completions to the replica holding
-//! the connection, failures when Redis is gone, and a load run over two replicas. Also, on
-//! Redis and in memory alike: ids of any alphabet, since nothing is read from an id.
+//! `RedisStore` against a real Redis (the server named by `REDIS_URL`; see
+//! `support::redis_server`): the tracker's guarantees across replicas, routing of completions
+//! to the replica holding the connection, failures when Redis is gone, and a load run over two
+//! replicas. Also, on Redis and in memory alike: ids of any alphabet, since nothing is read
+//! from an id.
 //!
 //! A "replica" here is a tracker with its own Redis connections and its own subscription, as
-//! each server process has; `tests/replicas.rs` runs the same flows across real processes.
-
-mod redis_server;
-mod support;
+//! each server process has; `rmcp::replicas` runs the same flows across real processes.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::Write;
@@ -15,13 +13,15 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::support::redis_server;
+use crate::support::tracker::{start, user};
 use elicit_mcp::server::{
     AwaitedBy, Clock, Collected, CompletionError, Completions, ConnectionId, ElicitationStore,
     ElicitationTracker, Initiator, MemoryStore, RedisStore, Routed, StartError, SystemClock,
     UrlPolicy, UserId,
 };
+use crate::support::connect_page::connect_url;
 use elicit_mcp::{ElicitationCapability, ElicitationCompleteNotification, ElicitationId};
-use support::tracker::{connect_url, start, user};
 use tokio::sync::oneshot;
 
 type Tracker = ElicitationTracker<RedisStore, SystemClock>;

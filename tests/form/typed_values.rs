@@ -3,13 +3,12 @@
 //! "typed value → the client's JSON → typed value" unchanged. Invalid values get the same field
 //! error as a string field of the format.
 
-mod support;
-
+use crate::support::forms::{check_schema, parse};
+use crate::support::spec::assert_valid;
 use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
 use elicit_mcp::schema::StringFormat;
 use elicit_mcp::{Elicit, Email, Problem};
 use serde_json::{Value, json};
-use support::{check_schema, parse};
 
 #[derive(Elicit, Debug, PartialEq)]
 #[elicit(rename_all = "camelCase")]
@@ -82,7 +81,7 @@ fn each_type_maps_to_its_format_in_a_valid_schema() {
 fn values_round_trip_through_the_clients_json() {
     let value = sample();
     let wire = wire_of(&value);
-    support::assert_valid(
+    assert_valid(
         "ElicitResult",
         &json!({"action": "accept", "content": wire}),
     );

@@ -6,15 +6,13 @@
 //! tmux must be installed (`.ci/tmux` installs it). Every wait is bounded; a test that does
 //! not see what it waits for fails with the screen it saw.
 
-mod examples_built;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use examples_built::examples_dir;
+use crate::support::examples_built::examples_dir;
 use serde_json::{Value, json};
 
 /// How long to wait for a prompt or an exit: generous, for a loaded 2-core machine.

@@ -1,0 +1,44 @@
+//! The rmcp integration: conversions to and from rmcp's model, `ElicitPeer` end to end, one
+//! handler on both protocol revisions (`Rounds`, `Ask`), URL mode through rmcp, the bytes a
+//! client receives, the rmcp examples in-process, and two example server processes sharing
+//! one Redis.
+//!
+//! One test binary, so that the crates it links and the support it shares are built once.
+
+#[path = "rmcp/support.rs"]
+mod support;
+
+// The examples' sources, run in-process by `examples`; their `main`s are not. Declared in this
+// file because from `tests/` the examples are one folder up, and `.ci/run` refuses a path that
+// climbs two.
+#[allow(dead_code)]
+#[path = "../examples/conformance_server.rs"]
+mod conformance_server;
+
+#[allow(dead_code)]
+#[path = "../examples/conformance_client.rs"]
+mod conformance_client;
+
+#[allow(dead_code)]
+#[path = "../examples/stdio_server.rs"]
+mod stdio_server;
+
+// It shares `examples/common` with the conformance server, as each example binary does.
+#[allow(dead_code, clippy::duplicate_mod)]
+#[path = "../examples/url_mode_server.rs"]
+mod url_mode_server;
+
+#[path = "rmcp/convert.rs"]
+mod convert;
+#[path = "rmcp/e2e.rs"]
+mod e2e;
+#[path = "rmcp/examples.rs"]
+mod examples;
+#[path = "rmcp/replicas.rs"]
+mod replicas;
+#[path = "rmcp/rounds.rs"]
+mod rounds;
+#[path = "rmcp/url_rounds.rs"]
+mod url_rounds;
+#[path = "rmcp/wire_order.rs"]
+mod wire_order;

@@ -1,0 +1,24 @@
+//! URL mode on the server: the URL policy and the tracker, one test per MUST of the spec; the
+//! Redis store across replicas; the connect-page example end to end; and no input to a
+//! URL-mode or protocol entry point panicking.
+//!
+//! One test binary, so that the crates it links and the support it shares are built once.
+
+#[path = "url/support.rs"]
+mod support;
+
+// The example's source, run in-process by `connect`; its `main` is not. Declared in this file
+// because from `tests/` the examples are one folder up, and `.ci/run` refuses a path that climbs
+// two.
+#[allow(dead_code)]
+#[path = "../examples/url_connect.rs"]
+mod url_connect;
+
+#[path = "url/connect.rs"]
+mod connect;
+#[path = "url/no_panic.rs"]
+mod no_panic;
+#[path = "url/redis_store.rs"]
+mod redis_store;
+#[path = "url/server.rs"]
+mod server;
