@@ -30,7 +30,7 @@ async fn main() {
         .revisions
         .iter()
         .any(|run| run.completed != run.expected);
-    if incomplete || !report.vanishing.served_after {
+    if incomplete || report.vanishing.iter().any(|wave| !wave.served_after) {
         std::process::exit(1);
     }
 }

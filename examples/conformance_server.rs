@@ -554,8 +554,7 @@ fn with_legacy_enum_names(derived: &'static RequestedSchema, property: &str) -> 
     schema
 }
 
-const USAGE: &str =
-    "usage: conformance_server [--max-body-bytes BYTES] [--ask-timeout SECONDS] [ADDRESS]";
+const USAGE: &str = "usage: conformance_server [--max-body-bytes BYTES] [--ask-timeout SECONDS] [--session-idle SECONDS] [ADDRESS]";
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {

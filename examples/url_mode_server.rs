@@ -395,7 +395,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-const USAGE: &str = "usage: url_mode_server [--redis URL [--prefix NAME]] [--max-body-bytes BYTES] [--ask-timeout SECONDS] [ADDRESS]";
+const USAGE: &str = "usage: url_mode_server [--redis URL [--prefix NAME]] [--max-body-bytes BYTES] [--ask-timeout SECONDS] [--session-idle SECONDS] [ADDRESS]";
 
 /// The command line: the options every example HTTP server shares, and `--redis URL
 /// [--prefix NAME]`; `None` once `--help` has printed them.

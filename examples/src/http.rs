@@ -32,7 +32,11 @@ pub async fn serve<H: ServerHandler>(
     // layers in front of it change.
     let config = StreamableHttpServerConfig::default().with_max_request_body_bytes(max_body_bytes);
     let shutdown = config.cancellation_token.clone();
-    let sessions = Arc::new(LocalSessionManager::default());
+    let mut sessions = LocalSessionManager::default();
+    if let Some(idle) = options.session_idle() {
+        sessions.session_config.keep_alive = Some(idle);
+    }
+    let sessions = Arc::new(sessions);
     let mcp: StreamableHttpService<H, LocalSessionManager> =
         StreamableHttpService::new(move || Ok(handler()), sessions.clone(), config);
     let router = guard::guarded(

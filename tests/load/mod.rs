@@ -41,6 +41,8 @@ pub struct Plan {
     pub vanishing: usize,
     /// The server's `--ask-timeout`.
     pub ask_timeout: Duration,
+    /// The server's `--session-idle`: how long the vanished clients' sessions outlive them.
+    pub session_idle: Duration,
     /// How long, at most, to wait after the vanishing for the server's descriptors to return.
     pub settle_limit: Duration,
 }
@@ -52,6 +54,7 @@ impl Plan {
         flows_per_revision: 50,
         vanishing: 8,
         ask_timeout: Duration::from_secs(2),
+        session_idle: Duration::from_secs(3),
         settle_limit: Duration::from_secs(30),
     };
     /// The form the README quotes.
@@ -60,6 +63,7 @@ impl Plan {
         flows_per_revision: 1600,
         vanishing: 200,
         ask_timeout: Duration::from_secs(2),
+        session_idle: Duration::from_secs(3),
         settle_limit: Duration::from_secs(60),
     };
 }
@@ -89,7 +93,8 @@ pub struct Vanishing {
     pub memory_before: Memory,
     pub memory_pending: Memory,
     pub memory_after: Memory,
-    /// From the vanishing until the descriptors were back (or the settle limit).
+    /// From the vanishing until the sessions had ended and the descriptors were back (or the
+    /// settle limit).
     pub settled_in: Duration,
     /// A flow run after the settling completed.
     pub served_after: bool,
@@ -105,20 +110,26 @@ pub struct Report {
     pub memory_start: Memory,
     pub memory_after_flows: Memory,
     pub revisions: Vec<RevisionRun>,
-    pub vanishing: Vanishing,
+    /// Two waves, one after the other: the second shows whether the memory the first left is
+    /// reused (the allocator keeping freed pages) or grows (something still held).
+    pub vanishing: [Vanishing; 2],
 }
 
 /// Runs `plan` against a fresh `conformance_server`.
 pub async fn run(plan: &Plan) -> Report {
     let timeout = format!("{}", plan.ask_timeout.as_secs_f64());
-    let server = ServerProcess::start("conformance_server", &["--ask-timeout", &timeout]);
+    let idle = format!("{}", plan.session_idle.as_secs_f64());
+    let server = ServerProcess::start(
+        "conformance_server",
+        &["--ask-timeout", &timeout, "--session-idle", &idle],
+    );
     let memory_start = server.memory();
     let mut revisions = Vec::new();
     for revision in [ProtocolVersion::V_2026_07_28, ProtocolVersion::V_2025_11_25] {
         revisions.push(run_flows(server.url(), plan, revision).await);
     }
     let memory_after_flows = server.memory();
-    let vanishing = vanish(&server, plan).await;
+    let vanishing = [vanish(&server, plan).await, vanish(&server, plan).await];
     Report {
         plan: plan.clone(),
         memory_start,
@@ -236,9 +247,10 @@ async fn vanish(server: &ServerProcess, plan: &Plan) -> Vanishing {
     runtime.shutdown_background();
     tokio::time::sleep(Duration::from_millis(250)).await;
     let fds_vanished = server.open_fds();
-    // The asks end at the timeout; the descriptors then come back as the server drops the
-    // streams of the calls whose peer is gone.
-    tokio::time::sleep(plan.ask_timeout.saturating_sub(Duration::from_millis(250))).await;
+    // The asks end at the timeout, and the sessions once they have been idle as long as the
+    // server keeps them; the descriptors come back as the streams whose peer is gone close.
+    let sessions_end = plan.ask_timeout + plan.session_idle + Duration::from_secs(1);
+    tokio::time::sleep(sessions_end.saturating_sub(Duration::from_millis(250))).await;
     while server.open_fds() > fds_before && vanished.elapsed() < plan.settle_limit {
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
@@ -369,8 +381,9 @@ impl fmt::Display for Report {
         let plan = &self.plan;
         writeln!(
             f,
-            "load: {} clients per revision, {} flows per revision ({FLOW}), ask timeout {:?}",
-            plan.clients, plan.flows_per_revision, plan.ask_timeout
+            "load: {} clients per revision, {} flows per revision ({FLOW}), ask timeout {:?}, \
+             idle sessions kept {:?}",
+            plan.clients, plan.flows_per_revision, plan.ask_timeout, plan.session_idle
         )?;
         for run in &self.revisions {
             writeln!(
@@ -379,47 +392,50 @@ impl fmt::Display for Report {
                 run.revision, run.completed, run.expected, run.elapsed, run.p50, run.p99
             )?;
         }
-        writeln!(
+        write!(
             f,
             "  server RSS: {} KiB at start, {} KiB after the flows (peak {} KiB)",
             self.memory_start.rss_kib,
             self.memory_after_flows.rss_kib,
             self.memory_after_flows.peak_kib
         )?;
-        let gone = &self.vanishing;
-        writeln!(
-            f,
-            "  vanishing on 2025-11-25: {} clients, {} with an ask pending; server fds {} before, \
-             {} pending, {} just after they vanished, {} after {:.1?}",
-            gone.clients,
-            gone.pending,
-            gone.fds_before,
-            gone.fds_pending,
-            gone.fds_vanished,
-            gone.fds_after,
-            gone.settled_in
-        )?;
-        write!(
-            f,
-            "  server RSS: {} KiB before, {} KiB pending, {} KiB after; a flow after them {}",
-            gone.memory_before.rss_kib,
-            gone.memory_pending.rss_kib,
-            gone.memory_after.rss_kib,
-            if gone.served_after {
-                "completed"
-            } else {
-                "FAILED"
-            }
-        )?;
-        match &gone.witness {
-            Some((elapsed, outcome)) => write!(
+        for (wave, gone) in self.vanishing.iter().enumerate() {
+            writeln!(
                 f,
-                "\n  a silent client that stayed: its call came back after {elapsed:.2?}: {outcome}"
-            ),
-            None => write!(
+                "\n  vanishing wave {} on 2025-11-25: {} clients, {} with an ask pending; server fds {} before, \
+                 {} pending, {} just after they vanished, {} after {:.1?}",
+                wave + 1,
+                gone.clients,
+                gone.pending,
+                gone.fds_before,
+                gone.fds_pending,
+                gone.fds_vanished,
+                gone.fds_after,
+                gone.settled_in
+            )?;
+            write!(
                 f,
-                "\n  a silent client that stayed: its call did not come back"
-            ),
+                "  server RSS: {} KiB before, {} KiB pending, {} KiB after; a flow after them {}",
+                gone.memory_before.rss_kib,
+                gone.memory_pending.rss_kib,
+                gone.memory_after.rss_kib,
+                if gone.served_after {
+                    "completed"
+                } else {
+                    "FAILED"
+                }
+            )?;
+            match &gone.witness {
+                Some((elapsed, outcome)) => write!(
+                    f,
+                    "\n  a silent client that stayed: its call came back after {elapsed:.2?}: {outcome}"
+                ),
+                None => write!(
+                    f,
+                    "\n  a silent client that stayed: its call did not come back"
+                ),
+            }?;
         }
+        Ok(())
     }
 }

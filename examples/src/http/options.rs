@@ -17,7 +17,9 @@ pub const OPTIONS_HELP: &str = concat!(
     "  --max-body-bytes BYTES  the largest request body accepted; a larger one is answered 413\n",
     "                          (default: 262144, 256 KiB)\n",
     "  --ask-timeout SECONDS   how long a 2025-11-25 ask waits for the client's answer before\n",
-    "                          the tool sees a timeout (default: elicit's Rounds::DEFAULT_TIMEOUT)",
+    "                          the tool sees a timeout (default: elicit's Rounds::DEFAULT_TIMEOUT)\n",
+    "  --session-idle SECONDS  how long a 2025-11-25 session that sends nothing is kept, as one\n",
+    "                          whose client vanished without a DELETE (default: rmcp's, 300)",
 );
 
 /// Where to listen and the limits of one server, read from its command line.
@@ -37,6 +39,7 @@ pub struct ServerOptions {
     address: Option<String>,
     max_body_bytes: usize,
     ask_timeout: Option<Duration>,
+    session_idle: Option<Duration>,
 }
 
 impl Default for ServerOptions {
@@ -45,6 +48,7 @@ impl Default for ServerOptions {
             address: None,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             ask_timeout: None,
+            session_idle: None,
         }
     }
 }
@@ -91,17 +95,8 @@ impl ServerOptions {
                     .parse()
                     .map_err(|e| format!("--max-body-bytes `{value}`: {e}"))?;
             }
-            "--ask-timeout" => {
-                let value = rest
-                    .next()
-                    .ok_or("--ask-timeout needs a number of seconds")?;
-                let seconds: f64 = value
-                    .parse()
-                    .map_err(|e| format!("--ask-timeout `{value}`: {e}"))?;
-                let timeout = Duration::try_from_secs_f64(seconds)
-                    .map_err(|e| format!("--ask-timeout `{value}`: {e}"))?;
-                self.ask_timeout = Some(timeout);
-            }
+            "--ask-timeout" => self.ask_timeout = Some(seconds(arg, rest.next())?),
+            "--session-idle" => self.session_idle = Some(seconds(arg, rest.next())?),
             flag if flag.starts_with("--") => return Ok(false),
             _ if self.address.is_some() => {
                 return Err(format!("unexpected argument `{arg}` after the address").into());
@@ -121,6 +116,11 @@ impl ServerOptions {
         self.max_body_bytes
     }
 
+    /// How long an idle session is kept, if given.
+    pub fn session_idle(&self) -> Option<Duration> {
+        self.session_idle
+    }
+
     /// `rounds` with the ask timeout given, if one was.
     pub fn rounds(&self, rounds: Rounds) -> Rounds {
         match self.ask_timeout {
@@ -134,4 +134,13 @@ impl ServerOptions {
         let address = crate::listen_address(self.address())?;
         Ok(tokio::net::TcpListener::bind(address).await?)
     }
+}
+
+/// The value of `option`, a number of seconds (fractions allowed).
+fn seconds(option: &str, value: Option<String>) -> Result<Duration, Box<dyn Error>> {
+    let value = value.ok_or_else(|| format!("{option} needs a number of seconds"))?;
+    let seconds: f64 = value
+        .parse()
+        .map_err(|e| format!("{option} `{value}`: {e}"))?;
+    Duration::try_from_secs_f64(seconds).map_err(|e| format!("{option} `{value}`: {e}").into())
 }
