@@ -4,7 +4,12 @@
 //! ```sh
 //! cargo run -p elicit-examples --features rmcp --example conformance_server  # picks a free port, prints the URL
 //! cargo run -p elicit-examples --features rmcp --example conformance_server -- 127.0.0.1:3000  # or listens where told (loopback only)
+//! cargo run -p elicit-examples --features rmcp --example conformance_server -- --help  # the options
 //! ```
+//!
+//! Request bodies are capped at 256 KiB (`--max-body-bytes`; a larger one is answered 413),
+//! and a 2025-11-25 ask waits at most `--ask-timeout` seconds for the client (see
+//! `elicit_examples::http`).
 //!
 //! The suite (`@modelcontextprotocol/conformance`) then runs against the printed URL, e.g.
 //! `conformance server --url http://127.0.0.1:3000/mcp --scenario elicitation-sep1034-defaults`;
@@ -42,12 +47,13 @@
 //! | `test_mrtr_unrelated` | completes at once; a `requestState` from another tool's flow is refused |
 //! | `test_mrtr_no_result_type` | completes at once (rmcp writes `resultType: "complete"`, which the revision requires of servers) |
 
-#[path = "common/mod.rs"]
-mod common;
-
 use std::error::Error;
 use std::future::IntoFuture;
 
+#[path = "conformance_server/texts.rs"]
+mod texts;
+
+use elicit_examples::http::{self, ServerOptions};
 use elicit_mcp::rmcp::{Ask, ElicitError, RequestStateSeal, Rounds};
 use elicit_mcp::schema::{LegacyTitledEnumSchema, PrimitiveSchema, RequestedSchema};
 use elicit_mcp::{
@@ -58,16 +64,17 @@ use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::InputResponses;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolResponse, CallToolResult, ContentBlock, ErrorData, GetPromptRequestParams,
-    GetPromptResponse, GetPromptResult, Implementation, InputRequest, InputRequests,
-    InputRequiredResult, ListPromptsResult, PaginatedRequestParams, PromptMessage, Role,
-    ServerCapabilities, ServerConfig,
+    CallToolResponse, CallToolResult, ErrorData, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, Implementation, InputRequest, InputRequests, InputRequiredResult,
+    ListPromptsResult, PaginatedRequestParams, PromptMessage, Role, ServerCapabilities,
+    ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ServerHandler, prompt, prompt_router, schemars, tool, tool_handler, tool_router};
 use serde::{Deserialize, Serialize};
+use texts::{
+    action_name, completed, content_json, outcome_text, sampled_text, sampling, text_result,
+};
 
 /// `test_elicitation`: the user's name and email, both required.
 #[derive(Debug, Elicit, Serialize)]
@@ -221,35 +228,6 @@ struct PromptContext {
 struct ContinueConfirmation {
     /// Confirm?
     confirmed: Option<bool>,
-}
-
-#[allow(deprecated)] // rmcp deprecates sampling (SEP-2577); 2026-07-28 still has it.
-fn sampling(text: &str, max_tokens: u32) -> rmcp::model::CreateMessageRequestParams {
-    serde_json::from_value(serde_json::json!({
-        "messages": [{"role": "user", "content": {"type": "text", "text": text}}],
-        "maxTokens": max_tokens
-    }))
-    .expect("valid sampling params")
-}
-
-#[allow(deprecated)]
-fn sampled_text(result: &rmcp::model::CreateMessageResult) -> String {
-    let json = serde_json::to_value(result).unwrap_or_default();
-    json["content"]["text"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-}
-
-fn outcome_text<T: Serialize>(outcome: &ElicitOutcome<T>) -> String {
-    match outcome {
-        ElicitOutcome::Accepted(value) => format!(
-            "accepted: {}",
-            serde_json::to_string(value).unwrap_or_default()
-        ),
-        ElicitOutcome::Declined => "declined".to_owned(),
-        ElicitOutcome::Cancelled => "cancelled".to_owned(),
-    }
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -576,86 +554,18 @@ fn with_legacy_enum_names(derived: &'static RequestedSchema, property: &str) -> 
     schema
 }
 
-fn completed<T: Serialize>(outcome: &ElicitOutcome<T>) -> CallToolResult {
-    text_result(format!(
-        "Elicitation completed: action={}, content={}",
-        action_name(outcome),
-        content_json(outcome)
-    ))
-}
-
-fn action_name<T>(outcome: &ElicitOutcome<T>) -> &'static str {
-    match outcome {
-        ElicitOutcome::Accepted(_) => "accept",
-        ElicitOutcome::Declined => "decline",
-        ElicitOutcome::Cancelled => "cancel",
-    }
-}
-
-/// The accepted value as JSON, with its wire names; `{}` when nothing was accepted.
-fn content_json<T: Serialize>(outcome: &ElicitOutcome<T>) -> String {
-    match outcome {
-        ElicitOutcome::Accepted(value) => {
-            serde_json::to_string(value).unwrap_or_else(|e| format!("<unprintable: {e}>"))
-        }
-        ElicitOutcome::Declined | ElicitOutcome::Cancelled => "{}".to_owned(),
-    }
-}
-
-fn text_result(text: String) -> CallToolResult {
-    CallToolResult::success(vec![ContentBlock::text(text)])
-}
+const USAGE: &str = "usage: conformance_server [--max-body-bytes BYTES] [--ask-timeout SECONDS] [--session-idle SECONDS] [ADDRESS]";
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
-    let address = common::listen_address(std::env::args().nth(1).as_deref())?;
-    let config = StreamableHttpServerConfig::default();
-    let shutdown = config.cancellation_token.clone();
+    let Some(options) = ServerOptions::parse(USAGE)? else {
+        return Ok(());
+    };
     // One process: a sealing key of its own, made at start, shared by every session.
-    let rounds = Rounds::new(RequestStateSeal::generated()?);
-    let service: StreamableHttpService<ConformanceServer, LocalSessionManager> =
-        StreamableHttpService::new(
-            move || Ok(ConformanceServer::new(&rounds)),
-            Default::default(),
-            config,
-        );
-    let router = axum::Router::new().nest_service("/mcp", service);
-    let listener = tokio::net::TcpListener::bind(address).await?;
+    let rounds = options.rounds(Rounds::new(RequestStateSeal::generated()?));
+    let listener = options.listen().await?;
     // The line `.ci/conformance` waits for: the URL to test.
     println!("listening on http://{}/mcp", listener.local_addr()?);
-    tokio::spawn({
-        let shutdown = shutdown.clone();
-        async move {
-            stop_signal().await;
-            shutdown.cancel();
-        }
-    });
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async move { shutdown.cancelled_owned().await })
-        .await?;
-    Ok(())
-}
-
-/// Ctrl-C, or SIGTERM (what `.ci/conformance` sends when it is done).
-async fn stop_signal() {
-    let interrupt = tokio::signal::ctrl_c();
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut terminate) => {
-                tokio::select! {
-                    _ = interrupt => {}
-                    _ = terminate.recv() => {}
-                }
-            }
-            Err(_) => {
-                let _ = interrupt.await;
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = interrupt.await;
-    }
+    let server = move || ConformanceServer::new(&rounds);
+    http::serve(listener, server, axum::Router::new(), &options).await
 }

@@ -11,7 +11,8 @@
 //! ```
 //!
 //! `--prefix NAME` puts this demo's keys and channels in Redis under `NAME` (default
-//! `elicit`), so several demos can share one Redis.
+//! `elicit`), so several demos can share one Redis. Request bodies are capped at 256 KiB
+//! (`--max-body-bytes`; a larger one is answered 413); `--help` lists every option.
 //!
 //! Connect an MCP client that declares `{"elicitation": {"url": {}}}` to the printed `/mcp` URL.
 //! The server holds no Example Co token for the user yet, so:
@@ -38,34 +39,27 @@
 //! demo's tokens and browser sessions are kept in the same Redis, as a real deployment keeps
 //! them in its shared database.
 
-#[path = "common/mod.rs"]
-mod common;
-
 use std::collections::HashMap;
 use std::error::Error;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::SystemTime;
 
-use axum::extract::{Query, State};
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{Html, IntoResponse, Response};
-use axum::routing::get;
+#[path = "url_mode_server/page.rs"]
+mod page;
+
+use elicit_examples::http::{self, ServerOptions};
 use elicit_mcp::ElicitationId;
 use elicit_mcp::rmcp::{
     Ask, ConnectionPeers, ElicitError, ElicitPeer, RequestStateSeal, Rounds, UrlOutcome,
 };
 use elicit_mcp::server::{
-    CompletedElicitation, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker,
-    Initiator, Inserted, MemoryStore, PendingEntry, RedisStore, Routed, StoreError, UrlPolicy,
-    UserId,
+    CompletedElicitation, ConnectionId, ElicitationStore, ElicitationTracker, Initiator, Inserted,
+    MemoryStore, PendingEntry, RedisStore, Routed, StoreError, UrlPolicy, UserId,
 };
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::service::{RequestContext, RoleServer};
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
-use serde::Deserialize;
 
 /// The subject every MCP session and every signed-in browser stands for in this example.
 const DEMO_USER: &str = "demo-user";
@@ -372,133 +366,6 @@ impl ServerHandler for FilesServer {
     }
 }
 
-// --- The connect page --------------------------------------------------------------------------
-
-#[derive(Deserialize)]
-struct LoginQuery {
-    user: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct ConnectQuery {
-    #[serde(rename = "elicitationId")]
-    elicitation_id: String,
-}
-
-/// `GET /login`: the demo sign-in, which signs this browser in as the demo user, or as
-/// `?user=NAME`. (A real server signs in through its authorization server.)
-async fn login(
-    State(state): State<Arc<ConnectState>>,
-    Query(query): Query<LoginQuery>,
-) -> Response {
-    let session = match ElicitationId::random() {
-        Ok(random) => random.as_str().to_owned(),
-        Err(e) => return (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
-    };
-    let name = query.user.unwrap_or_else(|| DEMO_USER.to_owned());
-    let user = match UserId::from_verified_subject(name.as_str()) {
-        Ok(user) => user,
-        Err(e) => return (StatusCode::BAD_REQUEST, e.to_string()).into_response(),
-    };
-    if let Err(e) = state.browser_sessions.set(&session, user.as_str()).await {
-        return (StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response();
-    }
-    (
-        [(
-            header::SET_COOKIE,
-            format!("session={session}; HttpOnly; SameSite=Lax; Path=/"),
-        )],
-        Html(format!(
-            "<p>Signed in as {}. Now open the link your MCP client showed.</p>",
-            html_escape(user.as_str())
-        )),
-    )
-        .into_response()
-}
-
-fn html_escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// Who this browser is signed in as, from its session cookie.
-async fn browser_user(state: &ConnectState, headers: &HeaderMap) -> Option<UserId> {
-    let cookies = headers.get(header::COOKIE)?.to_str().ok()?;
-    let session = cookies
-        .split(';')
-        .find_map(|cookie| cookie.trim().strip_prefix("session="))?;
-    let user = state.browser_sessions.get(session).await.ok()??;
-    UserId::from_verified_subject(user).ok()
-}
-
-/// `GET /connect?elicitationId=..`: for the user who started it, a page to connect; for
-/// anyone else, a refusal.
-async fn connect_page(
-    State(state): State<Arc<ConnectState>>,
-    Query(query): Query<ConnectQuery>,
-    headers: HeaderMap,
-) -> Response {
-    let Some(user) = browser_user(&state, &headers).await else {
-        return (
-            StatusCode::UNAUTHORIZED,
-            Html("<p><a href=\"/login\">Sign in</a>, then open the link again.</p>"),
-        )
-            .into_response();
-    };
-    if let Err(refused) = state.tracker.verify(&query.elicitation_id, &user).await {
-        return refusal(&refused);
-    }
-    // A real server redirects to Example Co's OAuth here and completes in its callback.
-    Html(format!(
-        "<form method=\"post\" action=\"/connect?elicitationId={}\">\
-         <p>Let this MCP server read your Example Co files?</p><button>Connect Example Co</button></form>",
-        query.elicitation_id
-    ))
-    .into_response()
-}
-
-/// `POST /connect?elicitationId=..`: completes the elicitation for its own user, stores the
-/// token, and notifies the MCP session that started it.
-async fn connect_submit(
-    State(state): State<Arc<ConnectState>>,
-    Query(query): Query<ConnectQuery>,
-    headers: HeaderMap,
-) -> Response {
-    let Some(user) = browser_user(&state, &headers).await else {
-        return (StatusCode::UNAUTHORIZED, "sign in first").into_response();
-    };
-    let completed = match state.tracker.complete(&query.elicitation_id, &user).await {
-        Ok(completed) => completed,
-        Err(refused) => return refusal(&refused),
-    };
-    if let Err(e) = state
-        .tokens
-        .set(completed.user().as_str(), "example-co-token")
-        .await
-    {
-        return (StatusCode::SERVICE_UNAVAILABLE, e.to_string()).into_response();
-    }
-    let notified = state.notify(&completed).await;
-    Html(format!(
-        "<p>Example Co is connected. {notified} You can close this tab.</p>"
-    ))
-    .into_response()
-}
-
-fn refusal(error: &CompletionError) -> Response {
-    let status = match error {
-        CompletionError::WrongUser => StatusCode::FORBIDDEN,
-        CompletionError::NotPending => StatusCode::NOT_FOUND,
-        CompletionError::Expired => StatusCode::GONE,
-        // The store (Redis) is unreachable: nothing was completed; try again later.
-        CompletionError::Store(_) => StatusCode::SERVICE_UNAVAILABLE,
-        _ => StatusCode::INTERNAL_SERVER_ERROR,
-    };
-    (status, error.to_string()).into_response()
-}
-
 /// The rounds of 2026-07-28, whose `requestState` is sealed with the keys of the environment's
 /// `ELICIT_STATE_KEYS` (`id:HEX,..`, the first signing; the same on every replica, and each
 /// state opens once across them through Redis), or with a key of this process's own.
@@ -535,24 +402,33 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-const USAGE: &str = "usage: url_mode_server [--redis URL [--prefix NAME]] [ADDRESS]";
+const USAGE: &str = "usage: url_mode_server [--redis URL [--prefix NAME]] [--max-body-bytes BYTES] [--ask-timeout SECONDS] [--session-idle SECONDS] [ADDRESS]";
 
-/// The command line: `[--redis URL [--prefix NAME]] [ADDRESS]`.
+/// The command line: the options every example HTTP server shares, and `--redis URL
+/// [--prefix NAME]`; `None` once `--help` has printed them.
 struct Arguments {
     redis: Option<String>,
     prefix: String,
-    address: Option<String>,
+    server: ServerOptions,
 }
 
-fn arguments() -> Result<Arguments, Box<dyn Error>> {
+fn arguments() -> Result<Option<Arguments>, Box<dyn Error>> {
     let mut arguments = Arguments {
         redis: None,
         prefix: RedisStore::DEFAULT_PREFIX.to_owned(),
-        address: None,
+        server: ServerOptions::default(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
+            "--help" | "-h" => {
+                println!(
+                    "{USAGE}\n\n  --redis URL             keep the elicitations in this Redis, shared by replicas\n  \
+                     --prefix NAME           this demo's keys and channels in Redis (default: elicit)\n{}",
+                    http::OPTIONS_HELP
+                );
+                return Ok(None);
+            }
             "--redis" => {
                 let url = args
                     .next()
@@ -560,24 +436,19 @@ fn arguments() -> Result<Arguments, Box<dyn Error>> {
                 arguments.redis = Some(url);
             }
             "--prefix" => arguments.prefix = args.next().ok_or("--prefix needs a name")?,
-            flag if flag.starts_with("--") => {
-                return Err(format!("unknown option `{flag}`; {USAGE}").into());
-            }
-            _ if arguments.address.is_some() => {
-                return Err(format!("unexpected argument `{arg}`; {USAGE}").into());
-            }
-            _ => arguments.address = Some(arg),
+            _ if arguments.server.take(&arg, &mut args)? => {}
+            _ => return Err(format!("unknown option `{arg}`; {USAGE}").into()),
         }
     }
-    Ok(arguments)
+    Ok(Some(arguments))
 }
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
-    let arguments = arguments()?;
-    let listener =
-        tokio::net::TcpListener::bind(common::listen_address(arguments.address.as_deref())?)
-            .await?;
+    let Some(arguments) = arguments()? else {
+        return Ok(());
+    };
+    let listener = arguments.server.listen().await?;
     let address = listener.local_addr()?;
     let base_url = format!("http://{address}");
     let state = Arc::new(match &arguments.redis {
@@ -633,29 +504,9 @@ async fn main() -> Result<(), Box<dyn Error>> {
             arguments.redis.as_deref().unwrap_or_default()
         );
     }
-    let config = StreamableHttpServerConfig::default();
-    let shutdown = config.cancellation_token.clone();
-    let rounds = rounds(state.tracker.store())?;
-    let mcp: StreamableHttpService<FilesServer, LocalSessionManager> = StreamableHttpService::new(
-        {
-            let state = state.clone();
-            move || Ok(FilesServer::new(state.clone(), &rounds))
-        },
-        Default::default(),
-        config,
-    );
-    let router = axum::Router::new()
-        .nest_service("/mcp", mcp)
-        .route("/login", get(login))
-        .route("/connect", get(connect_page).post(connect_submit))
-        .with_state(state);
+    let rounds = arguments.server.rounds(rounds(state.tracker.store())?);
+    let pages = page::routes(state.clone());
     println!("listening on http://{address}/mcp (connect page: http://{address}/login first)");
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async move {
-            let _ = tokio::signal::ctrl_c().await;
-            // Ends the MCP sessions too, whose event streams would otherwise keep it open.
-            shutdown.cancel();
-        })
-        .await?;
-    Ok(())
+    let server = move || FilesServer::new(state.clone(), &rounds);
+    http::serve(listener, server, pages, &arguments.server).await
 }

@@ -23,8 +23,7 @@ mod conformance_client;
 #[path = "../examples/stdio_server.rs"]
 mod stdio_server;
 
-// It shares `examples/common` with the conformance server, as each example binary does.
-#[allow(dead_code, clippy::duplicate_mod)]
+#[allow(dead_code)]
 #[path = "../examples/url_mode_server.rs"]
 mod url_mode_server;
 

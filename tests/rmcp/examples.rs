@@ -2,11 +2,15 @@
 //! against a client that answers as the conformance suite does (and against the example client
 //! that accepts defaults), and the stdio hotel's booking and cancellation; every example
 //! server's tools listed on both revisions; and the hotel over streamable HTTP on loopback,
-//! called by a client that negotiates as real clients do.
+//! called by a client that negotiates as real clients do. On Linux, `conformance_server` as a
+//! process: a hostile body at its limit costs it little memory, one over it is answered 413,
+//! and the short load run of `support/load/` completes every flow on both revisions.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
+#[cfg(target_os = "linux")]
+use crate::support::load;
 use crate::support::rmcp::{seal, serve};
 use crate::{conformance_client, conformance_server, stdio_server, url_mode_server};
 use elicit_mcp::ElicitationCapability;
@@ -506,4 +510,151 @@ async fn over_streamable_http_a_negotiating_client_lands_on_2026_07_28_and_books
     );
     legacy.cancel().await.unwrap();
     let _ = stop.send(());
+}
+
+/// A body of the shape that costs rmcp's parse the most memory per byte, `size` bytes long:
+/// a tool call whose arguments are an array of zeros.
+#[cfg(target_os = "linux")]
+fn hostile_body(size: usize) -> String {
+    let head = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"pad":[0"#;
+    let tail = "]}}}";
+    let zeros = (size - head.len() - tail.len()) / 2;
+    let mut body = String::with_capacity(size);
+    body.push_str(head);
+    for _ in 0..zeros {
+        body.push_str(",0");
+    }
+    body.push_str(tail);
+    // An odd size: one space of padding, still the same JSON.
+    while body.len() < size {
+        body.insert(head.len() - 2, ' ');
+    }
+    body
+}
+
+/// Posts `body` to `url` over a plain HTTP/1.1 connection (chunked when asked) and returns the
+/// status code and the response's body text.
+#[cfg(target_os = "linux")]
+fn post(url: &str, body: &str, chunked: bool) -> (u16, String) {
+    use std::io::{Read, Write};
+
+    let address = url.trim_start_matches("http://").trim_end_matches("/mcp");
+    let mut stream = std::net::TcpStream::connect(address).expect("the server accepts");
+    let length = if chunked {
+        "transfer-encoding: chunked".to_owned()
+    } else {
+        format!("content-length: {}", body.len())
+    };
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nhost: {address}\r\ncontent-type: application/json\r\n\
+         accept: application/json, text/event-stream\r\nmcp-protocol-version: 2026-07-28\r\n\
+         mcp-method: tools/call\r\nmcp-name: x\r\nconnection: close\r\n{length}\r\n\r\n"
+    );
+    // The server may answer and close before it has read everything: what it answered counts.
+    let _ = stream.write_all(head.as_bytes());
+    if chunked {
+        for chunk in body.as_bytes().chunks(16 * 1024) {
+            let _ = write!(stream, "{:x}\r\n", chunk.len());
+            let _ = stream.write_all(chunk);
+            let _ = stream.write_all(b"\r\n");
+        }
+        let _ = stream.write_all(b"0\r\n\r\n");
+    } else {
+        let _ = stream.write_all(body.as_bytes());
+    }
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    let response = String::from_utf8_lossy(&response);
+    let status = response
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("no HTTP status in {response:?}"));
+    let text = response
+        .split_once("\r\n\r\n")
+        .map(|(_, text)| text.to_owned())
+        .unwrap_or_default();
+    (status, text)
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_hostile_body_at_the_limit_costs_the_server_little_and_one_over_it_is_refused_413() {
+    use elicit_examples::http::DEFAULT_MAX_BODY_BYTES;
+
+    let server = load::server::ServerProcess::start("conformance_server", &[]);
+    let before = server.memory();
+    // At the limit, it reaches rmcp, which parses all of it (and refuses the call for its
+    // missing `_meta`, which does not matter here).
+    let (status, text) = post(server.url(), &hostile_body(DEFAULT_MAX_BODY_BYTES), false);
+    assert_ne!(status, 413, "{text}");
+    let (status, _) = post(server.url(), &hostile_body(DEFAULT_MAX_BODY_BYTES), true);
+    assert_ne!(status, 413);
+    let at_limit = server.memory();
+    let growth_mib = (at_limit.peak_kib - before.peak_kib) / 1024;
+    assert!(
+        growth_mib < 64,
+        "a body at the limit raised the server's peak RSS by {growth_mib} MiB"
+    );
+    // One byte over, by its length or as it streams: 413, with the limit named.
+    for chunked in [false, true] {
+        let (status, text) = post(
+            server.url(),
+            &hostile_body(DEFAULT_MAX_BODY_BYTES + 1),
+            chunked,
+        );
+        assert_eq!(status, 413, "chunked {chunked}: {text}");
+        assert!(
+            text.contains(&format!("at most {DEFAULT_MAX_BODY_BYTES} bytes")),
+            "{text}"
+        );
+    }
+    // What rmcp alone would have let in (its own limit is 4 MiB), refused the same.
+    let (status, _) = post(server.url(), &hostile_body(4 * 1024 * 1024 - 64), false);
+    assert_eq!(status, 413);
+    let after = server.memory();
+    assert!((after.peak_kib - before.peak_kib) / 1024 < 64);
+    println!(
+        "peak RSS {} KiB at start, {} KiB after two bodies at the limit, {} KiB after the refusals",
+        before.peak_kib, at_limit.peak_kib, after.peak_kib
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_short_load_run_completes_every_flow_and_vanished_clients_leave_nothing_held() {
+    let report = load::run(&load::Plan::SHORT).await;
+    println!("{report}");
+    for run in &report.revisions {
+        assert_eq!(run.completed, run.expected, "on {}", run.revision);
+    }
+    for gone in &report.vanishing {
+        assert_eq!(
+            gone.pending, gone.clients,
+            "every vanishing client was asked"
+        );
+        assert!(
+            gone.fds_after <= gone.fds_before,
+            "the server still holds {} descriptors more than before the vanishing",
+            gone.fds_after - gone.fds_before
+        );
+        let kept_kib = gone
+            .memory_after
+            .rss_kib
+            .saturating_sub(gone.memory_before.rss_kib);
+        assert!(
+            kept_kib < 16 * 1024,
+            "the server kept {kept_kib} KiB after the vanished clients' asks ended"
+        );
+        assert!(gone.served_after, "the server serves after the vanishing");
+        // The asks end by the server's timeout: seen by a silent client that stayed.
+        let (waited, outcome) = gone
+            .witness
+            .as_ref()
+            .expect("the silent client's call came back");
+        assert!(
+            *waited < report.plan.ask_timeout + std::time::Duration::from_secs(2),
+            "its ask ended after {waited:?}: {outcome}"
+        );
+    }
 }

@@ -6,6 +6,10 @@ pub mod clock;
 pub mod connect_page;
 #[path = "../support/examples_built.rs"]
 pub mod examples_built;
+// The load run's full plan is the bench's (`benches/load.rs`); the short one runs here.
+#[cfg(target_os = "linux")]
+#[path = "../support/load/mod.rs"]
+pub mod load;
 #[path = "../support/redis_server.rs"]
 pub mod redis_server;
 #[path = "../support/rmcp.rs"]

@@ -2,7 +2,7 @@
 //! package `elicit-examples`, whose MCP programs need its features `rmcp` and `terminal`, so
 //! `cargo test --workspace` does not build them: the first test that needs them builds them
 //! (a no-op when they are current), with the features `.ci/conformance` uses too, so one build
-//! serves both.
+//! serves both; in the profile of the binary that runs them (a bench's are built `--release`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -12,20 +12,24 @@ use std::sync::OnceLock;
 pub fn examples_dir() -> &'static Path {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT.get_or_init(|| {
-        let status = Command::new(env!("CARGO"))
+        let mut build = Command::new(env!("CARGO"));
+        build
             .args(["build", "--quiet", "--manifest-path"])
             .arg(manifest_dir().join("Cargo.toml"))
             .args(["-p", "elicit-examples", "--features", "rmcp,terminal"])
             .args(["--example", "terminal_form", "--example", "terminal_client"])
             .args(["--example", "stdio_server", "--example", "url_mode_server"])
-            .status()
-            .expect("cargo runs");
+            .args(["--example", "conformance_server"]);
+        if !cfg!(debug_assertions) {
+            build.arg("--release");
+        }
+        let status = build.status().expect("cargo runs");
         assert!(status.success(), "building the examples failed");
-        // A test runs from target/<profile>/deps; the examples sit beside deps.
+        // A test or bench runs from target/<profile>/deps; the examples sit beside deps.
         let test = std::env::current_exe().expect("the test knows its path");
         test.parent()
             .and_then(Path::parent)
-            .expect("the test binary is in target/<profile>/deps")
+            .expect("the running binary is in target/<profile>/deps")
             .join("examples")
     })
 }

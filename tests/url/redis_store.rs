@@ -13,6 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::support::connect_page::connect_url;
 use crate::support::redis_server;
 use crate::support::tracker::{start, user};
 use elicit_mcp::server::{
@@ -20,7 +21,6 @@ use elicit_mcp::server::{
     ElicitationTracker, Initiator, MemoryStore, RedisStore, Routed, StartError, SystemClock,
     UrlPolicy, UserId,
 };
-use crate::support::connect_page::connect_url;
 use elicit_mcp::{ElicitationCapability, ElicitationCompleteNotification, ElicitationId};
 use tokio::sync::oneshot;
 

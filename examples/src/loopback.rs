@@ -1,9 +1,8 @@
-//! The runnable examples of `elicit` (see the README's table of examples). Each example is a
-//! target of this package, and the integration tests of the workspace's root package compile the
-//! same sources to check what they send and answer. This library holds the little the examples
-//! share.
+//! The examples talk to this machine only: servers listen on loopback, clients call servers on
+//! loopback.
 
 use std::error::Error;
+use std::net::SocketAddr;
 
 /// Refuses a server URL whose host is not this machine (`localhost`, `127.0.0.1`, `[::1]`, ...):
 /// the example clients talk to servers on loopback only.
@@ -33,4 +32,31 @@ pub fn check_loopback(url: &str) -> Result<(), Box<dyn Error>> {
     } else {
         Err(format!("this example talks to loopback servers only, not {host}").into())
     }
+}
+
+/// Where an example server listens: the address given, which must be on loopback, or a free
+/// port on 127.0.0.1.
+///
+/// ```
+/// use elicit_examples::listen_address;
+///
+/// assert_eq!(listen_address(None).unwrap().to_string(), "127.0.0.1:0");
+/// assert_eq!(listen_address(Some("[::1]:3000")).unwrap().to_string(), "[::1]:3000");
+/// assert!(listen_address(Some("0.0.0.0:3000")).is_err());
+/// ```
+pub fn listen_address(argument: Option<&str>) -> Result<SocketAddr, Box<dyn Error>> {
+    let Some(argument) = argument else {
+        return Ok(SocketAddr::from(([127, 0, 0, 1], 0)));
+    };
+    let address: SocketAddr = argument
+        .parse()
+        .map_err(|e| format!("`{argument}` is not an address like 127.0.0.1:3000: {e}"))?;
+    if !address.ip().is_loopback() {
+        return Err(format!(
+            "this example listens on loopback only, not on {}",
+            address.ip()
+        )
+        .into());
+    }
+    Ok(address)
 }

@@ -1,0 +1,11 @@
+//! The runnable examples of `elicit` (see the README's table of examples). Each example is a
+//! target of this package, and the integration tests of the workspace's root package compile the
+//! same sources to check what they send and answer. This library holds what the examples
+//! share: the loopback checks of clients and servers, and (feature `rmcp`) the setup of the
+//! servers on streamable HTTP in [`http`].
+
+#[cfg(feature = "rmcp")]
+pub mod http;
+mod loopback;
+
+pub use loopback::{check_loopback, listen_address};
