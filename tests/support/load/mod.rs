@@ -37,8 +37,11 @@ pub struct Plan {
     pub clients: usize,
     /// Flows on each revision, shared among the clients.
     pub flows_per_revision: usize,
-    /// 2025-11-25 clients that vanish while an ask is pending.
+    /// 2025-11-25 clients that vanish while an ask is pending, in each wave.
     pub vanishing: usize,
+    /// Waves of vanishing clients, one after the other: whether the memory a wave leaves is
+    /// reused by the next (the allocator keeping freed pages) or adds up (something held).
+    pub waves: usize,
     /// The server's `--ask-timeout`.
     pub ask_timeout: Duration,
     /// The server's `--session-idle`: how long the vanished clients' sessions outlive them.
@@ -53,6 +56,7 @@ impl Plan {
         clients: 8,
         flows_per_revision: 50,
         vanishing: 8,
+        waves: 2,
         ask_timeout: Duration::from_secs(2),
         session_idle: Duration::from_secs(3),
         settle_limit: Duration::from_secs(30),
@@ -66,6 +70,7 @@ impl Plan {
         clients: 32,
         flows_per_revision: 1600,
         vanishing: 200,
+        waves: 5,
         ask_timeout: Duration::from_secs(2),
         session_idle: Duration::from_secs(3),
         settle_limit: Duration::from_secs(60),
@@ -114,9 +119,8 @@ pub struct Report {
     pub memory_start: Memory,
     pub memory_after_flows: Memory,
     pub revisions: Vec<RevisionRun>,
-    /// Two waves, one after the other: the second shows whether the memory the first left is
-    /// reused (the allocator keeping freed pages) or grows (something still held).
-    pub vanishing: [Vanishing; 2],
+    /// The waves, in order ([`Plan::waves`]).
+    pub vanishing: Vec<Vanishing>,
 }
 
 /// Runs `plan` against a fresh `conformance_server`.
@@ -133,7 +137,10 @@ pub async fn run(plan: &Plan) -> Report {
         revisions.push(run_flows(server.url(), plan, revision).await);
     }
     let memory_after_flows = server.memory();
-    let vanishing = [vanish(&server, plan).await, vanish(&server, plan).await];
+    let mut vanishing = Vec::with_capacity(plan.waves);
+    for _ in 0..plan.waves {
+        vanishing.push(vanish(&server, plan).await);
+    }
     Report {
         plan: plan.clone(),
         memory_start,
