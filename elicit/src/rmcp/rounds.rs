@@ -208,8 +208,8 @@ impl Rounds {
         self
     }
 
-    /// On 2025-11-25, how long an ask waits for the client's answer unless it says otherwise
-    /// ([`FormAsk::timeout`]); `None` waits as long as the session lasts. When it runs out the
+    /// On 2025-11-25, how long an ask (a form, [`Ask::sample`], [`Ask::roots`]) waits for the
+    /// client's answer unless it says otherwise ([`FormAsk::timeout`]); `None` waits as long as the session lasts. When it runs out the
     /// ask gives [`ElicitError::TimedOut`](crate::rmcp::ElicitError::TimedOut) and rmcp
     /// cancels the request (`notifications/cancelled`); when the session ends first, it gives
     /// [`ElicitError::SessionEnded`](crate::rmcp::ElicitError::SessionEnded) (rmcp ends the

@@ -128,17 +128,11 @@ pub(crate) async fn send(
 ) -> Result<ElicitResult, ElicitError> {
     let params = serde_json::to_value(params)
         .map_err(|e| ElicitError::Unrepresentable(UnrepresentableError::unserializable(e)))?;
-    let request = sdk::ServerRequest::CustomRequest(sdk::CustomRequest::new(
+    let custom = sdk::ServerRequest::CustomRequest(sdk::CustomRequest::new(
         ElicitRequest::METHOD,
         Some(params),
     ));
-    let mut options = PeerRequestOptions::no_options();
-    options.timeout = timeout;
-    let response = peer
-        .send_request_with_option(request, options)
-        .await?
-        .await_response()
-        .await?;
+    let response = request(peer, custom, timeout).await?;
     match response {
         sdk::ClientResult::ElicitResult(result) => {
             ElicitResult::try_from(&result).map_err(ElicitError::InvalidResult)
@@ -152,4 +146,20 @@ pub(crate) async fn send(
             "the client answered elicitation/create with another kind of result",
         ))),
     }
+}
+
+/// Sends `request` on a 2025-11-25 session and waits for the client's result, at most
+/// `timeout` (then rmcp cancels the request, and the ask is [`ElicitError::TimedOut`]).
+pub(crate) async fn request(
+    peer: &Peer<RoleServer>,
+    request: sdk::ServerRequest,
+    timeout: Option<Duration>,
+) -> Result<sdk::ClientResult, ElicitError> {
+    let mut options = PeerRequestOptions::no_options();
+    options.timeout = timeout;
+    Ok(peer
+        .send_request_with_option(request, options)
+        .await?
+        .await_response()
+        .await?)
 }

@@ -11,14 +11,14 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use ::rmcp::model as sdk;
-use ::rmcp::service::{Peer, RoleServer};
+use ::rmcp::service::{Peer, RoleServer, ServiceError};
 use serde_json::{Map, Value};
 
 use super::seal::{Answered, UrlFlows};
 use crate::rmcp::convert::InvalidResultError;
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::input::form_input_request;
-use crate::rmcp::session::elicit_schema_on;
+use crate::rmcp::session::{self, elicit_schema_on};
 use crate::schema::RequestedSchema;
 use crate::wire::{ElicitOutcome, ElicitResult, ElicitationCapability};
 use crate::{Elicit, HasMessage};
@@ -289,9 +289,29 @@ impl Ask {
         params: sdk::CreateMessageRequestParams,
     ) -> Result<sdk::CreateMessageResult, ElicitError> {
         let declared = |c: &sdk::ClientCapabilities| c.sampling.is_some();
-        if let Flow::Requests { peer, .. } = &self.inner.flow {
+        if let Flow::Requests { peer, timeout } = &self.inner.flow {
             require(self.client_capabilities(), "sampling", declared)?;
-            return Ok(peer.create_message(params).await?);
+            // What rmcp's `create_message` checks, sent with the ask's timeout.
+            let refused = |message: String| {
+                ElicitError::Service(ServiceError::McpError(sdk::ErrorData::invalid_params(
+                    message, None,
+                )))
+            };
+            if (params.tools.is_some() || params.tool_choice.is_some())
+                && !peer.supports_sampling_tools()
+            {
+                return Err(refused(
+                    "tools or toolChoice given, but the client did not declare sampling tools"
+                        .to_owned(),
+                ));
+            }
+            params.validate().map_err(refused)?;
+            let request =
+                sdk::ServerRequest::CreateMessageRequest(sdk::CreateMessageRequest::new(params));
+            return match session::request(peer, request, *timeout).await? {
+                sdk::ClientResult::CreateMessageResult(result) => Ok(*result),
+                _ => Err(ElicitError::Service(ServiceError::UnexpectedResponse)),
+            };
         }
         let key = self.take_key(key, "sampling/createMessage")?;
         if let Some(result) = self.answered(&key, "sampling/createMessage", |v| v)? {
@@ -309,19 +329,20 @@ impl Ask {
     #[allow(deprecated)]
     pub async fn roots(&self, key: &str) -> Result<sdk::ListRootsResult, ElicitError> {
         let declared = |c: &sdk::ClientCapabilities| c.roots.is_some();
-        if let Flow::Requests { peer, .. } = &self.inner.flow {
+        if let Flow::Requests { peer, timeout } = &self.inner.flow {
             require(self.client_capabilities(), "roots", declared)?;
-            return Ok(peer.list_roots().await?);
+            let request = sdk::ServerRequest::ListRootsRequest(list_roots());
+            return match session::request(peer, request, *timeout).await? {
+                sdk::ClientResult::ListRootsResult(result) => Ok(result),
+                _ => Err(ElicitError::Service(ServiceError::UnexpectedResponse)),
+            };
         }
         let key = self.take_key(key, "roots/list")?;
         if let Some(result) = self.answered(&key, "roots/list", |v| v)? {
             return Ok(result);
         }
         require(self.client_capabilities(), "roots", declared)?;
-        let request = sdk::InputRequest::ListRoots(sdk::ListRootsRequest {
-            method: Default::default(),
-            extensions: Default::default(),
-        });
+        let request = sdk::InputRequest::ListRoots(list_roots());
         self.ask_for(&key, request);
         wait_for_next_round().await
     }
@@ -579,4 +600,12 @@ fn only_what_the_form_reads(mut result: Value, schema: &RequestedSchema) -> Valu
         content.retain(|name, _| schema.property(name).is_some());
     }
     result
+}
+
+#[allow(deprecated)] // rmcp deprecates roots (SEP-2577); 2026-07-28 has them.
+fn list_roots() -> sdk::ListRootsRequest {
+    sdk::ListRootsRequest {
+        method: Default::default(),
+        extensions: Default::default(),
+    }
 }
