@@ -25,6 +25,7 @@ mod ask;
 mod binding;
 mod extract;
 mod replay;
+mod sampling;
 mod seal;
 #[cfg(feature = "url-mode")]
 mod url;
