@@ -37,6 +37,7 @@ use std::process::{ExitCode, Stdio};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use elicit_examples::check_loopback;
+use elicit_examples::clients::{Invocation, server_identity};
 use elicit_mcp::client::terminal::{Renderer, TerminalError};
 use elicit_mcp::client::{Completion, ServerIdentity, UrlElicitationWatch};
 use elicit_mcp::{
@@ -45,7 +46,7 @@ use elicit_mcp::{
 };
 use rmcp::model::{
     self as sdk, CallToolRequestParams, ClientCapabilities, ClientConfig, CustomNotification,
-    Implementation, JsonObject, ProtocolVersion,
+    Implementation, ProtocolVersion,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext, RoleClient, ServiceError};
 use rmcp::transport::{IntoTransport, StreamableHttpClientTransport, TokioChildProcess};
@@ -79,13 +80,6 @@ impl TerminalClient {
     fn server(&self, peer: &Peer<RoleClient>) -> ServerIdentity {
         server_identity(peer, &self.server_as_called)
     }
-}
-
-/// The `serverInfo` the server gave at `initialize`, or else what the user called it.
-fn server_identity(peer: &Peer<RoleClient>, as_called: &ServerIdentity) -> ServerIdentity {
-    peer.peer_info()
-        .and_then(|info| info.server_info.as_ref().map(ServerIdentity::from))
-        .unwrap_or_else(|| as_called.clone())
 }
 
 /// The URL-mode elicitations the user consented to, and a signal for the call waiting on them.
@@ -183,41 +177,6 @@ impl ClientHandler for TerminalClient {
     }
 }
 
-/// The command line: the tool, its arguments, and the server's command.
-struct Invocation {
-    tool: String,
-    arguments: Option<JsonObject>,
-    server: Vec<String>,
-}
-
-fn parse_arguments(mut args: impl Iterator<Item = String>) -> Result<Invocation, String> {
-    let mut arguments = None;
-    let tool = loop {
-        match args.next() {
-            Some(flag) if flag == "--arguments" => {
-                let json = args.next().ok_or("--arguments needs a JSON object")?;
-                let object: JsonObject = serde_json::from_str(&json)
-                    .map_err(|e| format!("--arguments must be a JSON object: {e}"))?;
-                arguments = Some(object);
-            }
-            Some(flag) if flag == "--help" || flag == "-h" => return Err(USAGE.to_owned()),
-            Some(tool) => break tool,
-            None => return Err(format!("no tool given\n{USAGE}")),
-        }
-    };
-    let server: Vec<String> = args.collect();
-    if server.is_empty() {
-        return Err(format!(
-            "no server command given after the tool `{tool}`\n{USAGE}"
-        ));
-    }
-    Ok(Invocation {
-        tool,
-        arguments,
-        server,
-    })
-}
-
 #[tokio::main]
 async fn main() -> ExitCode {
     match run().await {
@@ -230,7 +189,7 @@ async fn main() -> ExitCode {
 }
 
 async fn run() -> Result<ExitCode, Box<dyn Error>> {
-    let invocation = parse_arguments(std::env::args().skip(1))?;
+    let invocation = Invocation::parse(std::env::args().skip(1), USAGE)?;
     let client = TerminalClient {
         renderer: Renderer::new(),
         completions: Completions::default(),

@@ -24,6 +24,7 @@ use std::process::{ExitCode, Stdio};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::Duration;
 
+use elicit_examples::clients::{Invocation, server_identity};
 use elicit_mcp::client::ServerIdentity;
 use elicit_mcp::client::tui::{ElicitWidget, Status};
 use elicit_mcp::{ElicitRequestParams, ElicitResult, ElicitationCapability};
@@ -37,7 +38,7 @@ use ratatui::crossterm::terminal::{
 use ratatui::widgets::{Paragraph, Wrap};
 use rmcp::model::{
     self as sdk, CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation,
-    JsonObject, ProtocolVersion,
+    ProtocolVersion,
 };
 use rmcp::service::{RequestContext, RoleClient};
 use rmcp::transport::TokioChildProcess;
@@ -89,11 +90,7 @@ impl ClientHandler for TuiClient {
         {
             return Err(ErrorData::invalid_params(not_declared.to_string(), None));
         }
-        let server = context
-            .peer
-            .peer_info()
-            .and_then(|info| info.server_info.as_ref().map(ServerIdentity::from))
-            .unwrap_or_else(|| self.server_as_called.clone());
+        let server = server_identity(&context.peer, &self.server_as_called);
         let widget = ElicitWidget::new(server, &request)
             .map_err(|invalid| ErrorData::invalid_params(format!("`url`: {invalid}"), None))?;
         let (reply, answer) = oneshot::channel();
@@ -108,39 +105,6 @@ impl ClientHandler for TuiClient {
     }
 }
 
-struct Invocation {
-    tool: String,
-    arguments: Option<JsonObject>,
-    server: Vec<String>,
-}
-
-fn parse_arguments(mut args: impl Iterator<Item = String>) -> Result<Invocation, String> {
-    let mut arguments = None;
-    let tool = loop {
-        match args.next() {
-            Some(flag) if flag == "--arguments" => {
-                let json = args.next().ok_or("--arguments needs a JSON object")?;
-                arguments = Some(
-                    serde_json::from_str(&json)
-                        .map_err(|e| format!("--arguments must be a JSON object: {e}"))?,
-                );
-            }
-            Some(flag) if flag == "--help" || flag == "-h" => return Err(USAGE.to_owned()),
-            Some(tool) => break tool,
-            None => return Err(format!("no tool given\n{USAGE}")),
-        }
-    };
-    let server: Vec<String> = args.collect();
-    if server.is_empty() {
-        return Err(format!("no server command given after `{tool}`\n{USAGE}"));
-    }
-    Ok(Invocation {
-        tool,
-        arguments,
-        server,
-    })
-}
-
 #[tokio::main]
 async fn main() -> ExitCode {
     match run().await {
@@ -153,7 +117,7 @@ async fn main() -> ExitCode {
 }
 
 async fn run() -> Result<ExitCode, Box<dyn Error>> {
-    let invocation = parse_arguments(std::env::args().skip(1))?;
+    let invocation = Invocation::parse(std::env::args().skip(1), USAGE)?;
     // Checked before the server starts: its forms would wait for keys that cannot come.
     if !io::stdin().is_terminal() {
         return Err("stdin is not a terminal: the forms need a person at a terminal".into());
