@@ -349,6 +349,9 @@ impl RequestedSchema {
     /// Each value is checked against its field first: every field the schema does not have,
     /// and every value its field refuses, is reported at once.
     ///
+    /// A field with a default is not `required`: an answer that leaves it out takes the
+    /// default it was shown (the one rule for defaults, as for `#[elicit(default = ..)]`).
+    ///
     /// ```
     /// use elicit_mcp::schema::RequestedSchema;
     /// let schema: RequestedSchema = serde_json::from_str(
@@ -375,7 +378,7 @@ impl RequestedSchema {
             let checked = compile(property)
                 .and_then(|regex| check_value(&property.schema, value, regex.as_ref()));
             match checked.and_then(|()| set_default(&mut property.schema, value)) {
-                Ok(()) => {}
+                Ok(()) => property.required = false,
                 Err(problem) => errors.push(FieldError::new(property.name.to_string(), problem)),
             }
         }

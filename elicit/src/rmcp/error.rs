@@ -76,25 +76,39 @@ pub enum ElicitError {
     /// rmcp failed to get an answer otherwise: the client answered with a JSON-RPC error, or
     /// the request could not be sent.
     Service(ServiceError),
-    /// Two different forms (or kinds of request) of one call ask under the same input key:
-    /// their answers would be mixed up. Name one with `#[elicit(key = "..")]` or
-    /// [`FormAsk::key`](crate::rmcp::FormAsk::key). Nothing was sent.
+    /// Two asks of one call would go under the same input key, and their answers would be
+    /// mixed up: two different forms (or kinds of request) with one key, or an explicit key
+    /// that a repeat ask also takes (`booking-2` beside the second ask of `booking`). Name one
+    /// with `#[elicit(key = "..")]` or [`FormAsk::key`](crate::rmcp::FormAsk::key). Found
+    /// before the second was sent.
     DuplicateKey {
         /// The key both ask under.
         key: String,
-        /// What asked under it first.
-        first: &'static str,
+        /// What asked under it first (`the form `app::Booking``).
+        first: String,
         /// What asked under it next.
-        second: &'static str,
+        second: String,
     },
     /// The form under `key` was asked as many times as one call may
-    /// ([`Rounds::most_asks`](crate::rmcp::Rounds::most_asks)): the client's answers keep
-    /// failing it. Nothing was sent.
+    /// ([`Rounds::most_asks`](crate::rmcp::Rounds::most_asks)) and the answers kept failing
+    /// it. Nothing more was sent.
     TooManyAsks {
         /// The form's key.
         key: String,
         /// How many asks one call may make of one form.
         limit: u32,
+        /// The field errors of the last answer, when it was a re-ask that gave up.
+        errors: Option<ContentError>,
+    },
+    /// The handler asked for something else, at this point of the call, than its earlier run
+    /// did (2026-07-28 replays the handler from the start each round): the handler's mistake,
+    /// not the client's. A handler asks for the same things in the same order on every run,
+    /// and acts only after its last ask. Nothing was sent.
+    AskedOutOfOrder {
+        /// The ask the earlier run made here: its input key and who asked.
+        before: String,
+        /// The ask this run made instead.
+        now: String,
     },
     /// A default given at run time ([`FormAsk::default`](crate::rmcp::FormAsk::default)) names
     /// a field the form does not have, or a value the field refuses. Nothing was sent.
@@ -209,13 +223,26 @@ impl fmt::Display for ElicitError {
             ElicitError::Service(e) => write!(f, "the elicitation request failed: {e}"),
             ElicitError::DuplicateKey { key, first, second } => write!(
                 f,
-                "`{first}` and `{second}` both ask under the input key `{key}` in one call; \
-                 give one of them another key (`#[elicit(key = \"..\")]`)"
+                "{first} and {second} both ask under the input key `{key}` in one call; give \
+                 one of them another key (`#[elicit(key = \"..\")]`, `FormAsk::key`, or the \
+                 key of `Ask::sample`/`Ask::roots`)"
             ),
-            ElicitError::TooManyAsks { key, limit } => write!(
+            ElicitError::TooManyAsks { key, limit, errors } => {
+                write!(
+                    f,
+                    "the form `{key}` was asked {limit} times in this call, the most one call \
+                     may: the answers never completed it"
+                )?;
+                match errors {
+                    Some(errors) => write!(f, "; the last answer:\n{errors}"),
+                    None => Ok(()),
+                }
+            }
+            ElicitError::AskedOutOfOrder { before, now } => write!(
                 f,
-                "the form `{key}` was asked {limit} times in this call, the most one call may: \
-                 the answers never completed it"
+                "the handler asked for {now} where its earlier run asked for {before}: a \
+                 handler must ask for the same things in the same order on every run of a \
+                 call, and act only after its last ask"
             ),
             ElicitError::InvalidDefault { key, errors } => {
                 write!(
@@ -243,7 +270,8 @@ impl std::error::Error for ElicitError {
             ElicitError::NotCompleted(e) => Some(e),
             ElicitError::Service(e) => Some(e),
             ElicitError::TimedOut { .. } | ElicitError::SessionEnded => None,
-            ElicitError::DuplicateKey { .. } | ElicitError::TooManyAsks { .. } => None,
+            ElicitError::TooManyAsks { errors, .. } => errors.as_ref().map(|e| e as _),
+            ElicitError::DuplicateKey { .. } | ElicitError::AskedOutOfOrder { .. } => None,
             ElicitError::InvalidDefault { errors, .. } => Some(errors),
         }
     }

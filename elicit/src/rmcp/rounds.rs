@@ -7,7 +7,7 @@
 use std::fmt;
 use std::future::{Future, poll_fn};
 use std::pin::pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::task::Poll;
 use std::time::Duration;
 
@@ -23,19 +23,28 @@ use crate::server::UserId;
 
 mod ask;
 mod binding;
+mod bridge;
+mod exchange;
 mod extract;
+mod form;
+mod keys;
 mod replay;
 mod sampling;
 mod seal;
+mod sealed;
+mod state;
 #[cfg(feature = "url-mode")]
 mod url;
 
-pub use ask::{Ask, FormAsk};
-use ask::{Flow, Run};
+pub use ask::Ask;
 use binding::{AskUse, Binding, Call};
+use exchange::Exchange;
 use extract::Offered;
+pub use form::FormAsk;
+use keys::Keys;
 pub use seal::{RequestStateSeal, SealKeyError};
-use seal::{SealedState, nonce};
+use sealed::{SealedState, nonce};
+use state::{RoundEnd, RoundLeft, RoundState};
 #[cfg(feature = "url-mode")]
 pub use url::UrlOutcome;
 
@@ -53,8 +62,20 @@ type UserBinding = dyn Fn(&RequestContext<RoleServer>) -> Option<UserId> + Send 
 /// and a sealed `requestState` with the answers of the earlier rounds. The client's retry
 /// brings the answers; the handler runs again from the start, the answered asks return at
 /// once, and it goes one round further. So a handler asks for the same things in the same
-/// order on each run (as with any replay), and does its side effects after its last ask. Asks
-/// awaited together (`tokio::join!`, or [`Ask::forms`]) go out in the same round.
+/// order on each run (as with any replay), and does its side effects after its last ask; a
+/// run that asks in another order is told so
+/// ([`ElicitError::AskedOutOfOrder`](crate::rmcp::ElicitError::AskedOutOfOrder)). Asks awaited
+/// together (`tokio::join!`, or [`Ask::forms`]) go out in the same round.
+///
+/// # Methods written in the 2026-07-28 style
+///
+/// A method that answers with an `InputRequiredResult` of its own (reading the answers with
+/// rmcp's `InputResponses` and `RequestState` extractors) serves 2025-11-25 clients too: there
+/// its input requests go out as requests on the session (`elicitation/create`,
+/// `sampling/createMessage`, `roots/list`), one after the other, and the method runs again with
+/// the answers and its own `requestState`, as a 2026-07-28 client's retry would bring them, at
+/// most [`most_rounds`](Self::most_rounds) times. No 2026-07-28 result reaches a 2025-11-25
+/// client.
 ///
 /// # `#[tool]` methods
 ///
@@ -128,6 +149,7 @@ pub struct Rounds {
     most_asks: u32,
     most_rounds: u32,
     most_state_bytes: usize,
+    reask: bool,
 }
 
 impl fmt::Debug for Rounds {
@@ -140,6 +162,7 @@ impl fmt::Debug for Rounds {
             .field("most_asks", &self.most_asks)
             .field("most_rounds", &self.most_rounds)
             .field("most_state_bytes", &self.most_state_bytes)
+            .field("reask", &self.reask)
             .finish()
     }
 }
@@ -160,7 +183,8 @@ impl Rounds {
     /// ([`most_state_bytes`](Self::most_state_bytes)).
     pub const DEFAULT_MOST_STATE_BYTES: usize = 64 * 1024;
 
-    /// Rounds whose state `seal` protects, with the defaults above and no user binding.
+    /// Rounds whose state `seal` protects, with the defaults above, re-asks on, and no user
+    /// binding.
     pub fn new(seal: RequestStateSeal) -> Self {
         Rounds {
             seal,
@@ -170,6 +194,7 @@ impl Rounds {
             most_asks: Self::DEFAULT_MOST_ASKS,
             most_rounds: Self::DEFAULT_MOST_ROUNDS,
             most_state_bytes: Self::DEFAULT_MOST_STATE_BYTES,
+            reask: true,
         }
     }
 
@@ -209,14 +234,14 @@ impl Rounds {
         self
     }
 
-    /// On 2025-11-25, how long an ask (a form, [`Ask::sample`], [`Ask::roots`]) waits for the
-    /// client's answer unless it says otherwise ([`FormAsk::timeout`]); `None` waits as long as the session lasts. When it runs out the
+    /// On 2025-11-25, how long an ask (a form, [`Ask::sample`], [`Ask::roots`], a URL-mode
+    /// elicitation's consent) waits for the client's answer unless it says otherwise
+    /// ([`FormAsk::timeout`]); `None` waits as long as the session lasts. When it runs out the
     /// ask gives [`ElicitError::TimedOut`](crate::rmcp::ElicitError::TimedOut) and rmcp
     /// cancels the request (`notifications/cancelled`); when the session ends first, it gives
     /// [`ElicitError::SessionEnded`](crate::rmcp::ElicitError::SessionEnded) (rmcp ends the
     /// requests still pending once it has let in-flight handlers finish, 5 s after the
-    /// transport closed). Default:
-    /// [`DEFAULT_TIMEOUT`](Self::DEFAULT_TIMEOUT).
+    /// transport closed). Default: [`DEFAULT_TIMEOUT`](Self::DEFAULT_TIMEOUT).
     pub fn timeout(mut self, timeout: Option<Duration>) -> Self {
         self.timeout = timeout;
         self
@@ -228,7 +253,17 @@ impl Rounds {
         self
     }
 
-    /// How many input-required rounds one call may take before it is refused.
+    /// Whether a form whose answer has field errors is asked again by itself (the default),
+    /// or gives the handler [`ElicitError::InvalidContent`](crate::rmcp::ElicitError::InvalidContent);
+    /// one ask can say otherwise with [`FormAsk::reask`].
+    pub fn reask(mut self, reask: bool) -> Self {
+        self.reask = reask;
+        self
+    }
+
+    /// How many rounds that ask the client for input one call may take before it is refused.
+    /// Rounds that only wait for a URL-mode elicitation's out-of-band step do not count: the
+    /// elicitation's expiry bounds them.
     pub fn most_rounds(mut self, rounds: u32) -> Self {
         self.most_rounds = rounds.max(1);
         self
@@ -263,7 +298,37 @@ impl Rounds {
         router
     }
 
+    /// One `tools/call` through a wrapped route; on 2025-11-25, again with the answers to the
+    /// input requests of a method that answers with them itself.
     async fn run_tool_route<S>(
+        &self,
+        context: ToolCallContext<'_, S>,
+        inner: &::rmcp::handler::server::tool::DynCallToolHandler<S>,
+        ask_use: &AskUse,
+    ) -> Result<sdk::CallToolResponse, sdk::ErrorData> {
+        if !server_requests_allowed(&context.request_context) {
+            return self.run_tool_once(context, inner, ask_use).await;
+        }
+        let (service, name) = (context.service, context.name.clone());
+        let (arguments, request_context) =
+            (context.arguments.clone(), context.request_context.clone());
+        let mut bridge = bridge::Bridge::new(self, &request_context);
+        let mut context = context;
+        loop {
+            let response = self.run_tool_once(context, inner, ask_use).await?;
+            let sdk::CallToolResponse::InputRequired(asking) = response else {
+                return Ok(response);
+            };
+            let (responses, request_state) = bridge.answer(asking).await?;
+            let params = sdk::CallToolRequestParams::new(name.clone());
+            context = ToolCallContext::new(service, params, request_context.clone());
+            context.arguments = arguments.clone();
+            context.input_responses = responses;
+            context.request_state = request_state;
+        }
+    }
+
+    async fn run_tool_once<S>(
         &self,
         mut context: ToolCallContext<'_, S>,
         inner: &::rmcp::handler::server::tool::DynCallToolHandler<S>,
@@ -319,6 +384,36 @@ impl Rounds {
     /// # }
     /// ```
     pub async fn get_prompt<S>(
+        &self,
+        router: &PromptRouter<S>,
+        server: &S,
+        request: sdk::GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<sdk::GetPromptResponse, sdk::ErrorData>
+    where
+        S: MaybeSend + Sync + 'static,
+    {
+        if !server_requests_allowed(&context) {
+            return self.get_prompt_once(router, server, request, context).await;
+        }
+        let mut bridge = bridge::Bridge::new(self, &context);
+        let mut request = request;
+        loop {
+            let again = request.clone();
+            let response = self
+                .get_prompt_once(router, server, request, context.clone())
+                .await?;
+            let sdk::GetPromptResponse::InputRequired(asking) = response else {
+                return Ok(response);
+            };
+            let (responses, request_state) = bridge.answer(asking).await?;
+            request = again;
+            request.input_responses = responses;
+            request.request_state = request_state;
+        }
+    }
+
+    async fn get_prompt_once<S>(
         &self,
         router: &PromptRouter<S>,
         server: &S,
@@ -416,8 +511,9 @@ impl Rounds {
             .await
     }
 
-    /// The [`Ask`] of one request: on 2026-07-28 with the answers of the state it brings
-    /// (opened, so refused if it is not this request's) and its `inputResponses`.
+    /// The [`Ask`] of one request: on 2025-11-25 one that sends requests on the session; on
+    /// 2026-07-28 one that resumes from the state the request brings (opened, so refused if it
+    /// is not this request's) with its `inputResponses`.
     async fn prepare<'a>(
         &self,
         call: Call<'a>,
@@ -427,14 +523,13 @@ impl Rounds {
         responses: Option<sdk::InputResponses>,
     ) -> Result<Prepared<'a>, sdk::ErrorData> {
         if server_requests_allowed(context) {
-            let flow = Flow::Requests {
+            let exchange = Exchange::Session {
                 peer: context.peer.clone(),
                 timeout: self.timeout,
             };
             return Ok(Prepared {
-                ask: Ask::new(flow, self.most_asks, Run::default()),
+                ask: self.ask(exchange, Keys::default()),
                 bound: None,
-                rounds: 0,
             });
         }
         let user = self.user.as_ref().and_then(|user| user(context));
@@ -450,27 +545,20 @@ impl Rounds {
                 (bound, SealedState::default())
             }
         };
-        let SealedState {
-            answers,
-            flows,
-            rounds,
-            ..
-        } = opened;
-        let flow = Flow::Rounds {
+        let (state, asked) = RoundState::resumed(opened, responses.unwrap_or_default());
+        let exchange = Exchange::Round {
             client: context.client_capabilities(),
             url_hold: self.url_hold,
-        };
-        let run = Run {
-            answers,
-            flows,
-            responses: responses.unwrap_or_default(),
-            ..Run::default()
+            state: Mutex::new(state),
         };
         Ok(Prepared {
-            ask: Ask::new(flow, self.most_asks, run),
+            ask: self.ask(exchange, Keys::replaying(asked)),
             bound,
-            rounds,
         })
+    }
+
+    fn ask(&self, exchange: Exchange, keys: Keys) -> Ask {
+        Ask::new(exchange, keys, self.most_asks, self.reask)
     }
 
     /// Runs `handler` with the prepared ask: its response when it ends, or the next round's
@@ -483,40 +571,37 @@ impl Rounds {
     where
         Response: From<sdk::InputRequiredResult>,
     {
-        let Prepared { ask, bound, rounds } = prepared;
+        let Prepared { ask, bound } = prepared;
         let Some(bound) = bound else {
             return handler.await;
         };
         let mut running = pin!(handler);
         let finished = poll_fn(|cx| match running.as_mut().poll(cx) {
             Poll::Ready(result) => Poll::Ready(Some(result)),
-            Poll::Pending if ask.waits_for_input() => Poll::Ready(None),
+            Poll::Pending if ask.exchange().round_ends() => Poll::Ready(None),
             Poll::Pending => Poll::Pending,
         })
         .await;
         if let Some(result) = finished {
             return result;
         }
-        let run = std::mem::take(&mut *ask.lock());
-        if let Some(refused) = run.refused {
-            return Err(refused);
-        }
-        if rounds >= self.most_rounds {
-            return Err(sdk::ErrorData::invalid_request(
-                format!(
-                    "this call asked for input {rounds} times without finishing, the most one \
-                     call may: the client's answers never completed what it asks (still \
-                     waiting for: {})",
-                    waiting_for(&run.asking)
-                ),
-                None,
-            ));
-        }
-        let state = SealedState {
-            answers: run.answers,
-            nonce: nonce()?,
-            flows: run.flows,
-            rounds: rounds + 1,
+        let Some(RoundLeft {
+            end,
+            state,
+            asking_rounds,
+        }) = ask.end_round(nonce()?)
+        else {
+            unreachable!("only a 2026-07-28 round ends before its handler")
+        };
+        let asking = match end {
+            RoundEnd::Refused(refused) => return Err(refused),
+            RoundEnd::Asking(asking) if asking_rounds > self.most_rounds => {
+                return Err(too_many_rounds(asking_rounds - 1, &asking));
+            }
+            RoundEnd::Asking(asking) => Some(asking),
+            // No input requests: a URL-mode elicitation is still waiting, and the state alone
+            // says so (the client retries with it).
+            RoundEnd::StillWaiting => None,
         };
         let bound_to = match bound {
             Bound::Known(binding) => binding,
@@ -534,20 +619,15 @@ impl Rounds {
                 None,
             ));
         }
-        // No input requests: a URL-mode elicitation is still waiting, and the state alone
-        // says so (the client retries with it).
-        let asking = (!run.asking.is_empty()).then_some(run.asking);
         Ok(sdk::InputRequiredResult::new(asking, Some(sealed)).into())
     }
 }
 
 /// A request's ask, and on 2026-07-28 what its state is bound to (`None`: nothing to seal, on
-/// 2025-11-25 where asks are requests, or for a method that cannot ask) and how many rounds it
-/// took.
+/// 2025-11-25 where asks are requests, or for a method that cannot ask).
 struct Prepared<'a> {
     ask: Ask,
     bound: Option<Bound<'a>>,
-    rounds: u32,
 }
 
 impl Prepared<'_> {
@@ -560,7 +640,6 @@ impl Prepared<'_> {
         Prepared {
             ask: self.ask,
             bound,
-            rounds: self.rounds,
         }
     }
 }
@@ -572,15 +651,16 @@ enum Bound<'a> {
     Later(Call<'a>, Option<UserId>),
 }
 
-fn waiting_for(asking: &sdk::InputRequests) -> String {
-    if asking.is_empty() {
-        return "a URL-mode step".to_owned();
-    }
-    asking
-        .keys()
-        .map(|k| format!("`{k}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
+fn too_many_rounds(rounds: u32, asking: &sdk::InputRequests) -> sdk::ErrorData {
+    let keys: Vec<String> = asking.keys().map(|k| format!("`{k}`")).collect();
+    sdk::ErrorData::invalid_request(
+        format!(
+            "this call asked for input {rounds} times without finishing, the most one call may: \
+             the client's answers never completed what it asks (still waiting for: {})",
+            keys.join(", ")
+        ),
+        None,
+    )
 }
 
 #[cfg(test)]

@@ -1,17 +1,15 @@
 //! The sealed `requestState`: what it holds between rounds, what it is bound to, and the seal
 //! that signs and opens it.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use ::rmcp::model as sdk;
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::binding::Binding;
 use super::replay;
+use super::sealed::SealedState;
 use crate::server::{MemoryReplayGuard, ReplayGuard};
 
 /// Seals and opens the `requestState` of the input-required flow.
@@ -282,54 +280,6 @@ fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
         .enumerate()
         .map(|(i, pair)| Ok((digit(2 * i, pair[0])? * 16 + digit(2 * i + 1, pair[1])?) as u8))
         .collect()
-}
-
-/// The URL-mode elicitations of a call, by input key.
-#[cfg(feature = "url-mode")]
-pub(super) type UrlFlows = BTreeMap<String, super::url::UrlFlow>;
-
-/// Without URL mode a call asks for none, and a state that names one does not open.
-#[cfg(not(feature = "url-mode"))]
-pub(super) type UrlFlows = BTreeMap<String, NoUrlFlow>;
-
-/// No URL-mode elicitation: a type without values.
-#[cfg(not(feature = "url-mode"))]
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub(super) enum NoUrlFlow {}
-
-/// What the sealed `requestState` holds between rounds.
-#[derive(Serialize, Deserialize, Debug, Default)]
-pub(super) struct SealedState {
-    /// The answers of the earlier rounds, by input key (the client sends only the last
-    /// round's).
-    pub answers: BTreeMap<String, Answered>,
-    /// Random, so that single-use can tell states apart.
-    pub nonce: String,
-    /// The URL-mode elicitations asked ([`Ask::url`](super::Ask::url)), by input key.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub flows: UrlFlows,
-    /// How many input-required results this call has answered so far.
-    #[serde(default)]
-    pub rounds: u32,
-}
-
-/// One answer of an earlier round.
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub(super) struct Answered {
-    /// What was asked: `elicitation/create`, `sampling/createMessage` or `roots/list`, to
-    /// catch a handler that asks another kind of thing under the key on replay.
-    pub kind: String,
-    /// The client's result. For a form, the `ElicitResult` with only the content the form
-    /// reads, parsed by the form's derived parser each time it is asked.
-    pub result: Value,
-}
-
-pub(super) fn nonce() -> Result<String, sdk::ErrorData> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).map_err(|e| {
-        sdk::ErrorData::internal_error(format!("no randomness for requestState: {e}"), None)
-    })?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 #[cfg(test)]

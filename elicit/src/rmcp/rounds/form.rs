@@ -1,0 +1,241 @@
+//! [`FormAsk`]: one form's ask with its options, asked again until the answer is right.
+
+use std::borrow::Cow;
+use std::future::{Future, IntoFuture};
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use super::Ask;
+use super::exchange::Request;
+use super::sealed::{Answer, Asker};
+use crate::error::ContentError;
+use crate::rmcp::error::ElicitError;
+use crate::schema::RequestedSchema;
+use crate::wire::{ElicitOutcome, ElicitResult};
+use crate::Elicit;
+
+/// One form's ask, from [`Ask::form`] or [`Ask::form_with_message`]: await it as it is, or set
+/// its options first.
+///
+/// # Defaults, one rule
+///
+/// A field the form shows with a default may be left out of the answer, and then takes the
+/// value shown: whether the default comes from `#[elicit(default = ..)]`, from
+/// [`default`](Self::default) at run time, or from the user's own earlier answer that a re-ask
+/// keeps. Such a field is not `required` in the schema sent. The same on both revisions,
+/// whenever the answer comes back.
+///
+/// # Re-asks
+///
+/// An answer with field errors is asked again by itself: the errors go in the message, and the
+/// fields the user got right are shown as defaults, so they are kept even if the client sends
+/// back only the fields it corrected. A form is asked at most
+/// [`Rounds::most_asks`](super::Rounds::most_asks) times in a call
+/// ([`ElicitError::TooManyAsks`], with the last answer's errors, after that). A handler that
+/// wants the field errors instead says so with [`reask(false)`](Self::reask), or for every
+/// ask with [`Rounds::reask`](super::Rounds::reask).
+///
+/// ```no_run
+/// use elicit_mcp::rmcp::{Ask, ElicitError};
+/// use elicit_mcp::{Elicit, ElicitOutcome};
+///
+/// #[derive(Elicit, Debug)]
+/// #[elicit(message = "When do you arrive?")]
+/// struct Arrival {
+///     #[elicit(format = "date")]
+///     date: String,
+///     #[elicit(minimum = 1, maximum = 30)]
+///     nights: u8,
+/// }
+///
+/// async fn arrival(ask: &Ask, today: &str) -> Result<ElicitOutcome<Arrival>, ElicitError> {
+///     // A default known only at run time, checked against the form before it is sent; a
+///     // wrong answer is asked again with its errors, the right fields kept.
+///     ask.form::<Arrival>().default("date", today).await
+/// }
+/// ```
+#[must_use = "an ask does nothing until it is awaited"]
+pub struct FormAsk<'a, T> {
+    ask: &'a Ask,
+    message: String,
+    key: Option<String>,
+    defaults: Map<String, Value>,
+    timeout: Option<Duration>,
+    /// What to send instead of `T`'s own schema.
+    schema: Option<RequestedSchema>,
+    /// Whether an answer with field errors is asked again; `None`: as the `Rounds` says.
+    reask: Option<bool>,
+    form: PhantomData<fn() -> T>,
+}
+
+impl<T> std::fmt::Debug for FormAsk<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FormAsk")
+            .field("form", &std::any::type_name::<T>())
+            .field("message", &self.message)
+            .field("key", &self.key)
+            .field("defaults", &self.defaults)
+            .field("timeout", &self.timeout)
+            .field("reask", &self.reask)
+            .finish()
+    }
+}
+
+/// What an earlier answer to the form leaves for the next ask.
+struct Rejected {
+    /// Its field errors, for the message.
+    errors: ContentError,
+    /// The fields it got right, shown as defaults.
+    right: Map<String, Value>,
+}
+
+impl<'a, T: Elicit + Send> FormAsk<'a, T> {
+    pub(super) fn new(ask: &'a Ask, message: String) -> Self {
+        FormAsk {
+            ask,
+            message,
+            key: None,
+            defaults: Map::new(),
+            timeout: None,
+            schema: None,
+            reask: None,
+            form: PhantomData,
+        }
+    }
+
+    /// Asks under `key` on 2026-07-28 rather than the form's
+    /// [`INPUT_KEY`](Elicit::INPUT_KEY) (on 2025-11-25 there are no keys): for a client or
+    /// a test suite that expects a given key. A re-ask goes under `key-2`, `key-3`, ….
+    pub fn key(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(key.into());
+        self
+    }
+
+    /// Shows field `field` (its name on the wire) with `value` as its default, for a default
+    /// known only at run time (today's date, a setting's current value); an answer that
+    /// leaves the field out takes `value`. The value is checked against the field's schema
+    /// before anything is sent: a field the form does not have, or a value it would refuse,
+    /// is [`ElicitError::InvalidDefault`].
+    pub fn default(mut self, field: &str, value: impl Into<Value>) -> Self {
+        self.defaults.insert(field.to_owned(), value.into());
+        self
+    }
+
+    /// Whether an answer with field errors is asked again (the default, unless
+    /// [`Rounds::reask`](super::Rounds::reask) says otherwise), or comes back as
+    /// [`ElicitError::InvalidContent`] for the handler to deal with.
+    pub fn reask(mut self, reask: bool) -> Self {
+        self.reask = Some(reask);
+        self
+    }
+
+    /// Sends `schema` rather than `T`'s own: for a schema that admits the same answers in
+    /// another shape (the deprecated `enum` + `enumNames` single-select, say). The answer is
+    /// still read by `T`'s parser, and defaults are set on `schema`.
+    pub fn schema(mut self, schema: RequestedSchema) -> Self {
+        self.schema = Some(schema);
+        self
+    }
+
+    /// On 2025-11-25, gives up after `timeout` ([`ElicitError::TimedOut`], and the request is
+    /// cancelled) instead of the server's [`Rounds::timeout`](super::Rounds::timeout). On
+    /// 2026-07-28 the client holds the form, and the state's TTL bounds the wait.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    async fn run(self) -> Result<ElicitOutcome<T>, ElicitError> {
+        let base = self.key.as_deref().unwrap_or(T::INPUT_KEY);
+        let reask = self.reask.unwrap_or(self.ask.reasks());
+        let mut rejected: Option<Rejected> = None;
+        loop {
+            let key = match self.ask.take_key(base, Asker::form::<T>()) {
+                Err(ElicitError::TooManyAsks { key, limit, .. }) if rejected.is_some() => {
+                    let errors = rejected.map(|r| r.errors);
+                    return Err(ElicitError::TooManyAsks { key, limit, errors });
+                }
+                taken => taken?,
+            };
+            let request = self.request(&key, rejected.as_ref())?;
+            let answer = self.ask.exchange().answer(&key, request, self.timeout).await?;
+            let result = elicit_result(&key, answer)?;
+            match T::from_result(&result) {
+                Ok(outcome) => return Ok(outcome),
+                Err(errors) if reask => {
+                    rejected = Some(Rejected {
+                        right: right_fields(&result, &errors),
+                        errors,
+                    });
+                }
+                Err(errors) => return Err(ElicitError::InvalidContent(errors)),
+            }
+        }
+    }
+
+    /// The form as it is sent under `key`: its schema with the defaults shown, and the
+    /// message (with the errors of the answer it follows).
+    fn request(&self, key: &str, rejected: Option<&Rejected>) -> Result<Request, ElicitError> {
+        let mut shown = self.defaults.clone();
+        let message = match rejected {
+            Some(rejected) => {
+                // The user's own answers win over the run-time defaults they replaced.
+                shown.extend(rejected.right.clone());
+                format!("{}\n\nPlease correct:\n{}", self.message, rejected.errors)
+            }
+            None => self.message.clone(),
+        };
+        let own: Cow<'static, RequestedSchema> = match &self.schema {
+            Some(schema) => Cow::Owned(schema.clone()),
+            None => Cow::Borrowed(T::requested_schema()),
+        };
+        let schema = if shown.is_empty() {
+            own
+        } else {
+            let filled = own
+                .with_defaults(&shown)
+                .map_err(|errors| ElicitError::InvalidDefault {
+                    key: key.to_owned(),
+                    errors,
+                })?;
+            Cow::Owned(filled)
+        };
+        Ok(Request::Form {
+            schema,
+            message,
+            shown,
+            reads: T::requested_schema(),
+        })
+    }
+}
+
+/// The elicitation result an answer to a form must be.
+fn elicit_result(key: &str, answer: Answer) -> Result<ElicitResult, ElicitError> {
+    match answer {
+        Answer::Elicitation(result) => Ok(result),
+        other => Err(ElicitError::AskedOutOfOrder {
+            before: format!("a `{}` request under `{key}`", other.kind().method()),
+            now: "a form".to_owned(),
+        }),
+    }
+}
+
+/// The fields of an answer that are not at fault: what a re-ask keeps.
+fn right_fields(result: &ElicitResult, errors: &ContentError) -> Map<String, Value> {
+    let mut right = result.content.clone().unwrap_or_default();
+    right.retain(|name, _| errors.field(name).is_none());
+    right
+}
+
+impl<'a, T: Elicit + Send + 'a> IntoFuture for FormAsk<'a, T> {
+    type Output = Result<ElicitOutcome<T>, ElicitError>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.run())
+    }
+}
+

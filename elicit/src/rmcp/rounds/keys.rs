@@ -1,0 +1,190 @@
+//! The input keys of one call: each ask gets a key no other ask of the call has, whatever
+//! the mix of explicit keys, repeat asks and kinds, and a replayed run must ask under the same
+//! keys in the same order as the run before it.
+
+use std::collections::HashMap;
+
+use super::sealed::{Asker, AskedUnder};
+use crate::rmcp::error::ElicitError;
+
+/// The keys taken so far in this run of the handler.
+#[derive(Default)]
+pub(super) struct Keys {
+    /// Each base key (`booking`): who asks under it, and how many times it was asked.
+    bases: HashMap<String, BaseUse>,
+    /// Every key handed out (`booking`, `booking-2`), and the ask it went to.
+    issued: HashMap<String, AskedUnder>,
+    /// The asks of this run, in order.
+    taken: Vec<AskedUnder>,
+    /// The asks of the earlier runs of this call (2026-07-28), in order: this run must
+    /// repeat them.
+    replayed: Vec<AskedUnder>,
+}
+
+struct BaseUse {
+    asker: Asker,
+    uses: u32,
+}
+
+impl Keys {
+    /// The keys of a run that replays `replayed`, the asks of the earlier runs.
+    pub fn replaying(replayed: Vec<AskedUnder>) -> Self {
+        Keys {
+            replayed,
+            ..Keys::default()
+        }
+    }
+
+    /// The key for `asker`'s next ask under `base`: `base` the first time, `base-N` the N-th.
+    ///
+    /// Refused, before anything is sent, when another asker already asks under `base`, when
+    /// the key is one another ask of the call already has (an explicit `booking-2` beside the
+    /// second ask of `booking`), when `base` was asked `most` times already, or when the
+    /// handler's earlier run asked something else at this point.
+    pub fn take(&mut self, base: &str, asker: Asker, most: u32) -> Result<String, ElicitError> {
+        let used = self.bases.entry(base.to_owned()).or_insert(BaseUse {
+            asker: asker.clone(),
+            uses: 0,
+        });
+        if used.asker != asker {
+            return Err(ElicitError::DuplicateKey {
+                key: base.to_owned(),
+                first: used.asker.to_string(),
+                second: asker.to_string(),
+            });
+        }
+        if used.uses >= most {
+            return Err(ElicitError::TooManyAsks {
+                key: base.to_owned(),
+                limit: most,
+                errors: None,
+            });
+        }
+        let key = match used.uses + 1 {
+            1 => base.to_owned(),
+            n => format!("{base}-{n}"),
+        };
+        if let Some(holder) = self.issued.get(&key) {
+            return Err(ElicitError::DuplicateKey {
+                key,
+                first: holder.asker.to_string(),
+                second: nth_ask(&asker, base, used.uses + 1),
+            });
+        }
+        let asked = AskedUnder { key, asker };
+        if let Some(before) = self.replayed.get(self.taken.len())
+            && *before != asked
+        {
+            return Err(ElicitError::AskedOutOfOrder {
+                before: before.to_string(),
+                now: asked.to_string(),
+            });
+        }
+        used.uses += 1;
+        self.issued.insert(asked.key.clone(), asked.clone());
+        self.taken.push(asked.clone());
+        Ok(asked.key)
+    }
+
+    /// Every ask of the call so far, in order, for the next round's state: this run's, or the
+    /// earlier runs' where they went further.
+    pub fn into_asked(self) -> Vec<AskedUnder> {
+        if self.replayed.len() > self.taken.len() {
+            self.replayed
+        } else {
+            self.taken
+        }
+    }
+}
+
+fn nth_ask(asker: &Asker, base: &str, n: u32) -> String {
+    format!("{asker} (its ask number {n} under `{base}`)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form(name: &str) -> Asker {
+        Asker::Form(name.to_owned())
+    }
+
+    #[test]
+    fn repeat_asks_get_numbered_keys() {
+        let mut keys = Keys::default();
+        assert_eq!(keys.take("booking", form("B"), 5).unwrap(), "booking");
+        assert_eq!(keys.take("booking", form("B"), 5).unwrap(), "booking-2");
+        assert_eq!(keys.take("booking", form("B"), 5).unwrap(), "booking-3");
+    }
+
+    #[test]
+    fn an_explicit_key_that_a_repeat_ask_would_take_is_a_duplicate() {
+        let mut keys = Keys::default();
+        keys.take("booking", form("B"), 5).unwrap();
+        keys.take("booking-2", form("X"), 5).unwrap();
+        let error = keys.take("booking", form("B"), 5).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the form `X` and the form `B` (its ask number 2 under `booking`) both ask under the \
+             input key `booking-2` in one call; give one of them another key \
+             (`#[elicit(key = \"..\")]`, `FormAsk::key`, or the key of `Ask::sample`/`Ask::roots`)"
+        );
+
+        // The other way round: the repeat first, then the explicit key.
+        let mut keys = Keys::default();
+        keys.take("url", Asker::Url, 5).unwrap();
+        keys.take("url", Asker::Url, 5).unwrap();
+        let error = keys.take("url-2", Asker::Sampling, 5).unwrap_err();
+        assert!(
+            matches!(&error, ElicitError::DuplicateKey { key, .. } if key == "url-2"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn two_askers_under_one_base_are_a_duplicate() {
+        let mut keys = Keys::default();
+        keys.take("who", form("A"), 5).unwrap();
+        let error = keys.take("who", Asker::Roots, 5).unwrap_err();
+        assert!(
+            matches!(&error, ElicitError::DuplicateKey { key, first, second }
+                if key == "who" && first == "the form `A`" && second == "`Ask::roots`"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_replay_that_asks_in_another_order_names_both_asks() {
+        let mut first = Keys::default();
+        first.take("booking", form("B"), 5).unwrap();
+        first.take("contact", form("C"), 5).unwrap();
+        let mut replay = Keys::replaying(first.into_asked());
+        let error = replay.take("contact", form("C"), 5).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the handler asked for `contact` (the form `C`) where its earlier run asked for \
+             `booking` (the form `B`): a handler must ask for the same things in the same \
+             order on every run of a call, and act only after its last ask"
+        );
+    }
+
+    #[test]
+    fn a_replay_in_the_same_order_goes_further() {
+        let mut first = Keys::default();
+        first.take("booking", form("B"), 5).unwrap();
+        let mut replay = Keys::replaying(first.into_asked());
+        replay.take("booking", form("B"), 5).unwrap();
+        replay.take("booking", form("B"), 5).unwrap();
+        let asked: Vec<_> = replay.into_asked().into_iter().map(|a| a.key).collect();
+        assert_eq!(asked, ["booking", "booking-2"]);
+    }
+
+    #[test]
+    fn a_base_is_asked_at_most_most_times() {
+        let mut keys = Keys::default();
+        keys.take("b", form("B"), 2).unwrap();
+        keys.take("b", form("B"), 2).unwrap();
+        let error = keys.take("b", form("B"), 2).unwrap_err();
+        assert!(matches!(error, ElicitError::TooManyAsks { limit: 2, .. }));
+    }
+}

@@ -1,0 +1,39 @@
+//! What URL mode records in a round: its elicitations, a wait for the out-of-band step, a
+//! refusal, and the store calls the round may not end in the middle of.
+
+use ::rmcp::model as sdk;
+
+use super::RoundState;
+use crate::rmcp::rounds::sealed::UrlFlow;
+
+impl RoundState {
+    /// The elicitation asked under `key` in an earlier round (or this one).
+    pub fn flow(&self, key: &str) -> Option<&UrlFlow> {
+        self.flows.get(key)
+    }
+
+    /// Remembers the elicitation under `key` for the next rounds.
+    pub fn keep_flow(&mut self, key: &str, flow: UrlFlow) {
+        self.flows.insert(key.to_owned(), flow);
+    }
+
+    /// The round waits only for the out-of-band step.
+    pub fn still_waiting(&mut self) {
+        self.still_waiting = true;
+    }
+
+    /// The request is refused with `error` (the first refusal stands).
+    pub fn refuse(&mut self, error: sdk::ErrorData) {
+        self.refused.get_or_insert(error);
+    }
+
+    /// A store call starts: the round stays open until it is done.
+    pub fn enter_store(&mut self) {
+        self.in_store += 1;
+    }
+
+    /// A store call is done.
+    pub fn leave_store(&mut self) {
+        self.in_store -= 1;
+    }
+}
