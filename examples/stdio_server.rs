@@ -23,7 +23,7 @@ use std::error::Error;
 use std::fmt::Write as _;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use elicit_mcp::rmcp::{Ask, ElicitError, RequestStateSeal, Rounds};
+use elicit_mcp::rmcp::{Ask, RequestStateSeal, Rounds};
 use elicit_mcp::{Elicit, ElicitOutcome};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -144,29 +144,21 @@ impl Hotel {
     async fn book_room(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
         // Today is a default known only at run time.
         let today = time::OffsetDateTime::now_utc().date().to_string();
-        let mut asking = ask
+        // A wrong answer is asked again by itself, the errors in the message and the fields
+        // the user got right kept (a call asks one form at most `Rounds::most_asks` times).
+        let asked = ask
             .form::<BookingRequest>()
-            .default("checkIn", today.as_str());
-        let request = loop {
-            match asking.await {
-                Ok(ElicitOutcome::Accepted(request)) => break request,
-                Ok(ElicitOutcome::Declined) => {
-                    return Ok(text("The user declined to book a room."));
-                }
-                Ok(ElicitOutcome::Cancelled) => {
-                    return Ok(text("The user closed the booking form."));
-                }
-                // Field errors: the same form again, the errors in its message and the
-                // fields the user got right filled in (a call asks one form at most
-                // `Rounds::most_asks` times).
-                Err(error @ ElicitError::InvalidContent(_)) => {
-                    asking = ask
-                        .form::<BookingRequest>()
-                        .default("checkIn", today.as_str())
-                        .again(&error);
-                }
-                Err(error) => return error.into_call_result(),
+            .default("checkIn", today.as_str())
+            .await;
+        let request = match asked {
+            Ok(ElicitOutcome::Accepted(request)) => request,
+            Ok(ElicitOutcome::Declined) => {
+                return Ok(text("The user declined to book a room."));
             }
+            Ok(ElicitOutcome::Cancelled) => {
+                return Ok(text("The user closed the booking form."));
+            }
+            Err(error) => return error.into_call_result(),
         };
         let mut bookings = lock(&self.bookings);
         let number = 1000 + bookings.len() as u32 + 1;

@@ -210,7 +210,8 @@ impl ServerHandler for TestServer {
                 let rounds = Rounds::new(seal());
                 rounds
                     .call_tool(&request, &context, |ask| async move {
-                        Ok(match ask.form::<Booking>().await {
+                        // Field errors go to the model as an error result, not asked again.
+                        Ok(match ask.form::<Booking>().reask(false).await {
                             Ok(ElicitOutcome::Accepted(booking)) => {
                                 text(format!("booked for {} on {}", booking.name, booking.date))
                             }
@@ -449,7 +450,13 @@ async fn accept_with_invalid_content_gives_every_field_error() {
         "extras": ["cake", "cake"],
         "voucher": "nope",
     }))));
-    let error = s.peer().ask().form::<Booking>().await.unwrap_err();
+    let error = s
+        .peer()
+        .ask()
+        .form::<Booking>()
+        .reask(false)
+        .await
+        .unwrap_err();
     let fields: Vec<&str> = error
         .content_error()
         .unwrap()

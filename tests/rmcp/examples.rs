@@ -149,18 +149,22 @@ async fn the_conformance_tools_answer_as_the_suite_expects() {
         text(&result),
         r#"Elicitation completed: action=accept, content={"untitledSingle":"option1","titledSingle":"value1","legacyEnum":"opt1","untitledMulti":["option1","option2"],"titledMulti":["value1","value2"]}"#
     );
-    // A bad answer: every field at fault, as an error result for the model.
-    let result = call(&client, "test_elicitation_sep1034_defaults", json!({})).await;
-    assert_eq!(result.is_error, Some(true));
-    let errors = text(&result);
-    assert!(
-        errors.contains("`age`") && errors.contains("`status`"),
-        "{errors}"
-    );
+    // A bad answer: asked again by itself, every field at fault in the message and the right
+    // field kept as its default; the user then declines.
     let result = call(&client, "test_elicitation_sep1034_defaults", json!({})).await;
     assert_eq!(
         text(&result),
         "Elicitation completed: action=decline, content={}"
+    );
+    let again = &script.requests()[4];
+    let message = again["message"].as_str().unwrap();
+    assert!(
+        message.contains("Please correct:\n") && message.contains("`age`") && message.contains("`status`"),
+        "{message}"
+    );
+    assert_eq!(
+        again["requestedSchema"]["properties"]["name"]["default"],
+        "Jane Smith"
     );
 
     // What was sent: the schemas of the scenarios, built from the derived types.
@@ -247,11 +251,13 @@ async fn the_hotel_books_and_cancels_after_confirmation() {
     )
     .await;
 
-    // The first answer has field errors: the tool asks again, within the same call.
+    // The first answer has field errors: the tool asks again, within the same call. The
+    // second answer leaves out the nights, which the user got right the first time: they are
+    // kept (3), not replaced by the form's own default (1).
     let result = call(&client, "book_room", json!({})).await;
     assert_eq!(
         text(&result),
-        "Booked. Booking 1001: Deluxe room for 2 guest(s), 1 night(s) from 2026-03-01, with Breakfast."
+        "Booked. Booking 1001: Deluxe room for 2 guest(s), 3 night(s) from 2026-03-01, with Breakfast."
     );
     let requests = script.requests();
     // Today's date, a default known only at run time, on both asks.

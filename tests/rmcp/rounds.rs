@@ -20,9 +20,11 @@ use elicit_mcp::server::{RedisStore, UserId};
 use elicit_mcp::{Elicit, ElicitOutcome, ElicitRequestParams, ElicitResult, ElicitationCapability};
 use rmcp::handler::server::router::prompt::PromptRouter;
 use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::InputResponses;
 use rmcp::model as sdk;
 use rmcp::service::{Peer, RequestContext, RoleClient, RoleServer, RunningService, ServiceError};
 use rmcp::{ClientHandler, ServerHandler, prompt, prompt_router, tool, tool_handler, tool_router};
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use std::future::IntoFuture;
 
@@ -149,19 +151,13 @@ async fn mixed(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
     )))
 }
 
-/// Asks until the answer is valid: field errors go back in the message, the right answers are
-/// filled in, and the guests default to 4 at run time.
+/// Asks until the answer is valid (the default): field errors go back in the message, the
+/// right answers are kept, and the guests default to 4 at run time.
 async fn reask(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
-    let mut asking = ask.form::<Booking>().default("guests", 4);
-    loop {
-        match asking.await {
-            Ok(ElicitOutcome::Accepted(booking)) => return Ok(text(format!("{booking:?}"))),
-            Ok(_) => return Ok(text("no booking")),
-            Err(error @ ElicitError::InvalidContent(_)) => {
-                asking = ask.form::<Booking>().default("guests", 4).again(&error);
-            }
-            Err(error) => return error.into_call_result(),
-        }
+    match ask.form::<Booking>().default("guests", 4).await {
+        Ok(ElicitOutcome::Accepted(booking)) => Ok(text(format!("{booking:?}"))),
+        Ok(_) => Ok(text("no booking")),
+        Err(error) => error.into_call_result(),
     }
 }
 
@@ -275,6 +271,68 @@ impl TestServer {
         reask(ask).await
     }
 
+    #[tool(description = "Asks for a booking whose date defaults, at run time, to New Year's Eve")]
+    async fn dated(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+        match ask.form::<Booking>().default("date", "2025-12-31").await {
+            Ok(ElicitOutcome::Accepted(booking)) => Ok(text(format!("{booking:?}"))),
+            Ok(_) => Ok(text("no booking")),
+            Err(error) => error.into_call_result(),
+        }
+    }
+
+    #[tool(description = "Asks for a traveller under `booking-2`, then for a booking")]
+    async fn collide(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+        if let Err(error) = ask.form::<Traveller>().key("booking-2").await {
+            return error.into_call_result();
+        }
+        match ask.form::<Booking>().await {
+            Ok(_) => Ok(text("both asked")),
+            Err(error) => error.into_call_result(),
+        }
+    }
+
+    #[tool(description = "Asks for the city first on odd runs, for the traveller first on even ones")]
+    async fn fickle(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+        let run = self.calls.fetch_add(1, Ordering::SeqCst) + 1;
+        let asked = if run % 2 == 1 {
+            ask.forms::<City, Traveller>().await.map(|_| ())
+        } else {
+            ask.forms::<Traveller, City>().await.map(|_| ())
+        };
+        match asked {
+            Ok(()) => Ok(text("asked")),
+            Err(error) => error.into_call_result(),
+        }
+    }
+
+    /// Written in the 2026-07-28 style, with rmcp's own extractor: an input request of its
+    /// own, the answer read from the retry's `inputResponses`.
+    #[tool(description = "Asks who travels with an InputRequiredResult of its own")]
+    async fn own_rounds(
+        &self,
+        InputResponses(responses): InputResponses,
+    ) -> Result<sdk::CallToolResponse, sdk::ErrorData> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        if let Some(answer) = responses.as_ref().and_then(|r| r.get("who")) {
+            let result = ElicitResult::deserialize(answer)
+                .map_err(|e| sdk::ErrorData::invalid_params(e.to_string(), None))?;
+            let name = Traveller::from_result(&result)
+                .map_err(|e| sdk::ErrorData::from(ElicitError::InvalidContent(e)))?
+                .accepted()
+                .map(|t| t.name)
+                .unwrap_or_default();
+            return Ok(text(format!("travelling: {name}")).into());
+        }
+        let params = sdk::ElicitRequestParams::try_from(&elicit_mcp::ElicitRequestFormParams::new(
+            "Who travels?",
+            Traveller::requested_schema(),
+        ))
+        .map_err(|e| sdk::ErrorData::internal_error(e.to_string(), None))?;
+        let request = sdk::InputRequest::Elicitation(sdk::ElicitRequest::new(params));
+        let requests: sdk::InputRequests = [("who".to_owned(), request)].into_iter().collect();
+        Ok(sdk::InputRequiredResult::from_input_requests(requests).into())
+    }
+
     #[tool(description = "Asks two forms under one key")]
     async fn same_key(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
         same_key(ask).await
@@ -377,6 +435,8 @@ enum Answer {
     Cancel,
     /// The user never answers: the client holds the form open.
     Never,
+    /// Send these as they are, one for each time the form is asked.
+    InTurn(Arc<Mutex<Vec<Value>>>),
 }
 
 #[derive(Clone)]
@@ -428,6 +488,10 @@ impl ClientHandler for TestClient {
             Some(Answer::SendUnchecked(content)) => ElicitResult::accept(object(content.clone())),
             Some(Answer::Cancel) => ElicitResult::cancel(),
             Some(Answer::Never) => std::future::pending().await,
+            Some(Answer::InTurn(answers)) => {
+                let next = answers.lock().unwrap().remove(0);
+                ElicitResult::accept(object(next))
+            }
             None => ElicitResult::decline(),
         };
         Ok(sdk::ElicitResult::from(&result))
@@ -640,9 +704,11 @@ async fn on_2026_07_28_the_form_goes_out_in_an_input_required_result() {
 
 #[tokio::test]
 async fn invalid_content_gives_every_field_error_on_both_revisions() {
+    // Re-asks off: the field errors come back to the handler.
     let bad = Answer::SendUnchecked(json!({"name": "", "date": "soon", "guests": 40}));
-    let old = v2025().answer("Book a table", bad.clone()).start().await;
-    let new = v2026().answer("Book a table", bad).start().await;
+    let once = |rounds: Rounds| rounds.reask(false);
+    let old = v2025().answer("Book a table", bad.clone()).limits(once).start().await;
+    let new = v2026().answer("Book a table", bad).limits(once).start().await;
     let from_old = old.call("book").await.unwrap();
     let from_new = new.call("book").await.unwrap();
     assert_eq!(from_old, from_new);
@@ -1066,6 +1132,126 @@ async fn on_2025_11_25_a_client_without_form_mode_is_never_sent_the_form() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Nothing the user said is lost
+
+#[tokio::test]
+async fn a_reask_keeps_the_right_answers_whatever_the_client_sends_back_on_both_revisions() {
+    for setup in [v2025(), v2026()] {
+        // A client that sends back only the field it corrected, twice (legal: the app answers
+        // what it likes); the guests the user chose (3) beat the run-time default (4).
+        let answers = vec![
+            json!({"name": "Ada", "date": "someday", "guests": 3}),
+            json!({"date": "2025-13-45"}),
+            json!({"date": "2025-12-24"}),
+        ];
+        let session = setup
+            .answer("Book a table", Answer::InTurn(Arc::new(Mutex::new(answers[..1].to_vec()))))
+            .answer(
+                "Book a table (again)",
+                Answer::InTurn(Arc::new(Mutex::new(answers[1..].to_vec()))),
+            )
+            .start()
+            .await;
+        let expected = format!(
+            "{:?}",
+            Booking {
+                name: "Ada".into(),
+                date: "2025-12-24".into(),
+                guests: 3,
+            }
+        );
+        assert_eq!(session.call("reask").await.unwrap(), expected);
+        assert_eq!(session.received().len(), 3);
+    }
+}
+
+#[tokio::test]
+async fn a_field_left_out_takes_the_run_time_default_it_was_shown_on_both_revisions() {
+    for setup in [v2025(), v2026()] {
+        let session = setup
+            .answer("Book a table", Answer::SendUnchecked(json!({"name": "Ada"})))
+            .start()
+            .await;
+        let expected = format!(
+            "{:?}",
+            Booking {
+                name: "Ada".into(),
+                date: "2025-12-31".into(),
+                guests: 2,
+            }
+        );
+        assert_eq!(session.call("dated").await.unwrap(), expected);
+    }
+}
+
+#[tokio::test]
+async fn a_round_carries_neither_meta_nor_members_the_form_does_not_read() {
+    let session = v2026().start().await;
+    let state = first_round(&session, "stay").await.request_state.unwrap();
+    let padding = "x".repeat(8 * 1024);
+    let padded = json!({
+        "action": "accept",
+        "content": {"city": "Lyon", "unread": padding},
+        "_meta": {"padding": padding},
+        "extra": padding,
+    });
+    let retry = sdk::CallToolRequestParams::new("stay")
+        .with_input_responses(sdk::InputResponses::from([("city".to_owned(), padded)]))
+        .with_request_state(state.clone());
+    let next = input_required(once(&session, retry).await.unwrap());
+    let carried = next.request_state.unwrap();
+    // The city and the action, sealed: far less than one copy of the padding.
+    assert!(
+        carried.len() < state.len() + 600,
+        "{} bytes after {} bytes",
+        carried.len(),
+        state.len()
+    );
+}
+
+#[tokio::test]
+async fn an_explicit_key_a_reask_would_take_is_a_duplicate_key_on_both_revisions() {
+    for setup in [v2025(), v2026()] {
+        let session = setup
+            .answer("Book a table", Answer::SendUnchecked(json!({"name": "", "date": "2025-12-24"})))
+            .start()
+            .await;
+        let text = session.call("collide").await.unwrap();
+        assert_eq!(
+            text,
+            "the form `rmcp::rounds::Traveller` and the form `rmcp::rounds::Booking` (its ask \
+             number 2 under `booking`) both ask under the input key `booking-2` in one call; \
+             give one of them another key (`#[elicit(key = \"..\")]`, `FormAsk::key`, or the \
+             key of `Ask::sample`/`Ask::roots`)"
+        );
+        // The booking was asked once; its re-ask never went out.
+        assert_eq!(session.received(), ["Who travels?", "Book a table"]);
+    }
+}
+
+#[tokio::test]
+async fn a_handler_that_asks_in_another_order_on_the_retry_is_told_so() {
+    let session = v2026().start().await;
+    let text = session.call("fickle").await.unwrap();
+    assert_eq!(
+        text,
+        "the handler asked for `traveller` (a form) where its earlier run asked for `city` (a \
+         form): a handler must ask for the same things in the same order on every run of a \
+         call, and act only after its last ask"
+    );
+}
+
+#[tokio::test]
+async fn a_method_with_input_requests_of_its_own_serves_both_revisions() {
+    for (setup, runs) in [(v2025(), 2), (v2026(), 2)] {
+        let session = setup.start().await;
+        assert_eq!(session.call("own_rounds").await.unwrap(), "travelling: Grace");
+        assert_eq!(session.received(), ["Who travels?"]);
+        assert_eq!(session.calls(), runs);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // The front door: re-asks, run-time defaults, keys, and what a call may cost
 
 #[tokio::test]
@@ -1118,7 +1304,9 @@ async fn a_form_is_asked_at_most_most_asks_times_on_both_revisions() {
         assert_eq!(
             text,
             "the form `booking` was asked 3 times in this call, the most one call may: the \
-             answers never completed it"
+             answers never completed it; the last answer:\n\
+             `name`: must be at least 1 characters long, got 0\n\
+             `date`: must be a valid date (YYYY-MM-DD): expected YYYY-MM-DD"
         );
         assert_eq!(session.received().len(), 3);
     }
@@ -1150,8 +1338,9 @@ async fn two_forms_under_one_key_are_an_error_that_names_both() {
         let text = session.call("same_key").await.unwrap();
         assert_eq!(
             text,
-            "`rmcp::rounds::Traveller` and `rmcp::rounds::City` both ask under the input key `who` \
-             in one call; give one of them another key (`#[elicit(key = \"..\")]`)"
+            "the form `rmcp::rounds::Traveller` and the form `rmcp::rounds::City` both ask under \
+             the input key `who` in one call; give one of them another key \
+             (`#[elicit(key = \"..\")]`, `FormAsk::key`, or the key of `Ask::sample`/`Ask::roots`)"
         );
     }
 }

@@ -744,22 +744,23 @@ async fn a_completion_is_used_once() {
 }
 
 #[tokio::test]
-async fn an_expired_elicitation_is_refused() {
+async fn an_expired_elicitation_ends_the_ask_as_on_2025_11_25() {
+    let expired = "the URL elicitation did not complete: the elicitation expired";
     let session = v2026().start().await;
     let (state, id) = consented(&session).await;
     session.clock.advance(TTL + Duration::from_secs(1));
-    let error = error_of(session.once("connect", None, Some(&state)).await);
-    assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
+    let done = session.once("connect", None, Some(&state)).await.unwrap();
+    assert_eq!(completed_text(done), expired);
     // Too late for the connect page as well.
     assert!(session.complete(&id).await.is_err());
 
-    // Completed in time but collected too late: refused too.
+    // Completed in time but collected too late: expired too.
     let session = v2026().start().await;
     let (state, id) = consented(&session).await;
     session.complete(&id).await.unwrap();
     session.clock.advance(TTL + Duration::from_secs(1));
-    let error = error_of(session.once("connect", None, Some(&state)).await);
-    assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
+    let done = session.once("connect", None, Some(&state)).await.unwrap();
+    assert_eq!(completed_text(done), expired);
 }
 
 #[tokio::test]

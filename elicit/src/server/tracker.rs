@@ -315,6 +315,12 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
         self.store.remove_expired(self.clock.now()).await
     }
 
+    /// The time by the tracker's clock.
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    pub(crate) fn now(&self) -> SystemTime {
+        self.clock.now()
+    }
+
     async fn purge_if_due(&self, now: SystemTime) -> Result<(), StoreError> {
         {
             let mut next = self

@@ -12,7 +12,7 @@ use ::rmcp::service::{Peer, RoleServer};
 use super::exchange::Exchange;
 use super::form::FormAsk;
 use super::keys::Keys;
-use super::sealed::Asker;
+use super::keys::Asker;
 use super::state::RoundLeft;
 use crate::rmcp::error::ElicitError;
 use crate::wire::ElicitOutcome;

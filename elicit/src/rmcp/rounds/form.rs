@@ -10,7 +10,8 @@ use serde_json::{Map, Value};
 
 use super::Ask;
 use super::exchange::Request;
-use super::sealed::{Answer, Asker};
+use super::keys::Asker;
+use super::sealed::Answer;
 use crate::error::ContentError;
 use crate::rmcp::error::ElicitError;
 use crate::schema::RequestedSchema;

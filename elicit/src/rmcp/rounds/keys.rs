@@ -3,8 +3,9 @@
 //! keys in the same order as the run before it.
 
 use std::collections::HashMap;
+use std::fmt;
 
-use super::sealed::{Asker, AskedUnder};
+use super::sealed::{AskKind, AskedUnder};
 use crate::rmcp::error::ElicitError;
 
 /// The keys taken so far in this run of the handler.
@@ -12,8 +13,8 @@ use crate::rmcp::error::ElicitError;
 pub(super) struct Keys {
     /// Each base key (`booking`): who asks under it, and how many times it was asked.
     bases: HashMap<String, BaseUse>,
-    /// Every key handed out (`booking`, `booking-2`), and the ask it went to.
-    issued: HashMap<String, AskedUnder>,
+    /// Every key handed out (`booking`, `booking-2`), and who it went to.
+    issued: HashMap<String, Asker>,
     /// The asks of this run, in order.
     taken: Vec<AskedUnder>,
     /// The asks of the earlier runs of this call (2026-07-28), in order: this run must
@@ -67,11 +68,14 @@ impl Keys {
         if let Some(holder) = self.issued.get(&key) {
             return Err(ElicitError::DuplicateKey {
                 key,
-                first: holder.asker.to_string(),
+                first: holder.to_string(),
                 second: nth_ask(&asker, base, used.uses + 1),
             });
         }
-        let asked = AskedUnder { key, asker };
+        let asked = AskedUnder {
+            key,
+            kind: asker.kind(),
+        };
         if let Some(before) = self.replayed.get(self.taken.len())
             && *before != asked
         {
@@ -81,7 +85,7 @@ impl Keys {
             });
         }
         used.uses += 1;
-        self.issued.insert(asked.key.clone(), asked.clone());
+        self.issued.insert(asked.key.clone(), asker);
         self.taken.push(asked.clone());
         Ok(asked.key)
     }
@@ -97,6 +101,41 @@ impl Keys {
     }
 }
 
+/// Who asks under a key in this run: a form (by its type), a URL-mode elicitation, the
+/// client's model or its roots. Not sealed: a form's type may be renamed between two rounds
+/// of a call (a deploy), and its key says what it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Asker {
+    Form(&'static str),
+    Url,
+    Sampling,
+    Roots,
+}
+
+impl Asker {
+    pub fn form<T>() -> Self {
+        Asker::Form(std::any::type_name::<T>())
+    }
+
+    pub fn kind(&self) -> AskKind {
+        match self {
+            Asker::Form(_) => AskKind::Form,
+            Asker::Url => AskKind::Url,
+            Asker::Sampling => AskKind::Sampling,
+            Asker::Roots => AskKind::Roots,
+        }
+    }
+}
+
+impl fmt::Display for Asker {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Asker::Form(name) => write!(f, "the form `{name}`"),
+            other => other.kind().fmt(f),
+        }
+    }
+}
+
 fn nth_ask(asker: &Asker, base: &str, n: u32) -> String {
     format!("{asker} (its ask number {n} under `{base}`)")
 }
@@ -105,8 +144,8 @@ fn nth_ask(asker: &Asker, base: &str, n: u32) -> String {
 mod tests {
     use super::*;
 
-    fn form(name: &str) -> Asker {
-        Asker::Form(name.to_owned())
+    fn form(name: &'static str) -> Asker {
+        Asker::Form(name)
     }
 
     #[test]
@@ -162,10 +201,18 @@ mod tests {
         let error = replay.take("contact", form("C"), 5).unwrap_err();
         assert_eq!(
             error.to_string(),
-            "the handler asked for `contact` (the form `C`) where its earlier run asked for \
-             `booking` (the form `B`): a handler must ask for the same things in the same \
-             order on every run of a call, and act only after its last ask"
+            "the handler asked for `contact` (a form) where its earlier run asked for \
+             `booking` (a form): a handler must ask for the same things in the same order on \
+             every run of a call, and act only after its last ask"
         );
+    }
+
+    #[test]
+    fn a_replay_may_ask_with_a_renamed_form_type_under_the_same_key() {
+        let mut first = Keys::default();
+        first.take("guest", form("v1::Guest"), 5).unwrap();
+        let mut replay = Keys::replaying(first.into_asked());
+        assert_eq!(replay.take("guest", form("v2::Visitor"), 5).unwrap(), "guest");
     }
 
     #[test]

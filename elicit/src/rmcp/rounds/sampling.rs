@@ -9,7 +9,8 @@ use ::rmcp::service::ServiceError;
 
 use super::Ask;
 use super::exchange::Request;
-use super::sealed::{Answer, Asker};
+use super::keys::Asker;
+use super::sealed::Answer;
 use crate::rmcp::error::ElicitError;
 
 impl Ask {

@@ -85,45 +85,37 @@ impl Kind {
     }
 }
 
-/// Who asks under a key: a form (by its type), a URL-mode elicitation, the client's model or
-/// its roots.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
-#[serde(tag = "by", content = "type", rename_all = "snake_case")]
-pub(super) enum Asker {
-    Form(String),
+/// What kind of ask went under a key, as the state carries it.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub(super) enum AskKind {
+    Form,
     Url,
     Sampling,
     Roots,
 }
 
-impl Asker {
-    pub fn form<T>() -> Self {
-        Asker::Form(std::any::type_name::<T>().to_owned())
-    }
-}
-
-impl fmt::Display for Asker {
+impl fmt::Display for AskKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Asker::Form(name) => write!(f, "the form `{name}`"),
-            Asker::Url => f.write_str("`Ask::url`"),
-            Asker::Sampling => f.write_str("`Ask::sample`"),
-            Asker::Roots => f.write_str("`Ask::roots`"),
-        }
+        f.write_str(match self {
+            AskKind::Form => "a form",
+            AskKind::Url => "`Ask::url`",
+            AskKind::Sampling => "`Ask::sample`",
+            AskKind::Roots => "`Ask::roots`",
+        })
     }
 }
 
-/// One ask of a call: the input key it went under, and who asked.
+/// One ask of a call: the input key it went under, and what kind of ask it was.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
 pub(super) struct AskedUnder {
     pub key: String,
-    #[serde(flatten)]
-    pub asker: Asker,
+    pub kind: AskKind,
 }
 
 impl fmt::Display for AskedUnder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "`{}` ({})", self.key, self.asker)
+        write!(f, "`{}` ({})", self.key, self.kind)
     }
 }
 

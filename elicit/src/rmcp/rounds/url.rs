@@ -7,7 +7,8 @@ use ::rmcp::service::ServiceError;
 
 use super::Ask;
 use super::exchange::Request;
-use super::sealed::{Answer, Asker, UrlFlow, UrlStatus};
+use super::keys::Asker;
+use super::sealed::{Answer, UrlFlow, UrlStatus};
 use crate::rmcp::error::ElicitError;
 use crate::server::{
     Clock, ElicitationStore, ElicitationTracker, Initiator, PendingEntry, PendingUrlElicitation,

@@ -88,7 +88,7 @@ impl Exchange {
             Err(CompletionError::Expired) => {
                 return Err(ElicitError::NotCompleted(CompletionError::Expired));
             }
-            Err(CompletionError::NotPending) if SystemTime::now() >= expires_at => {
+            Err(CompletionError::NotPending) if tracker.now() >= expires_at => {
                 return Err(ElicitError::NotCompleted(CompletionError::Expired));
             }
             Err(error) => {
