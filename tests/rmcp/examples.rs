@@ -159,7 +159,9 @@ async fn the_conformance_tools_answer_as_the_suite_expects() {
     let again = &script.requests()[4];
     let message = again["message"].as_str().unwrap();
     assert!(
-        message.contains("Please correct:\n") && message.contains("`age`") && message.contains("`status`"),
+        message.contains("Please correct:\n")
+            && message.contains("`age`")
+            && message.contains("`status`"),
         "{message}"
     );
     assert_eq!(

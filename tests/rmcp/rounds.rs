@@ -291,7 +291,9 @@ impl TestServer {
         }
     }
 
-    #[tool(description = "Asks for the city first on odd runs, for the traveller first on even ones")]
+    #[tool(
+        description = "Asks for the city first on odd runs, for the traveller first on even ones"
+    )]
     async fn fickle(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
         let run = self.calls.fetch_add(1, Ordering::SeqCst) + 1;
         let asked = if run % 2 == 1 {
@@ -707,8 +709,16 @@ async fn invalid_content_gives_every_field_error_on_both_revisions() {
     // Re-asks off: the field errors come back to the handler.
     let bad = Answer::SendUnchecked(json!({"name": "", "date": "soon", "guests": 40}));
     let once = |rounds: Rounds| rounds.reask(false);
-    let old = v2025().answer("Book a table", bad.clone()).limits(once).start().await;
-    let new = v2026().answer("Book a table", bad).limits(once).start().await;
+    let old = v2025()
+        .answer("Book a table", bad.clone())
+        .limits(once)
+        .start()
+        .await;
+    let new = v2026()
+        .answer("Book a table", bad)
+        .limits(once)
+        .start()
+        .await;
     let from_old = old.call("book").await.unwrap();
     let from_new = new.call("book").await.unwrap();
     assert_eq!(from_old, from_new);
@@ -1145,7 +1155,10 @@ async fn a_reask_keeps_the_right_answers_whatever_the_client_sends_back_on_both_
             json!({"date": "2025-12-24"}),
         ];
         let session = setup
-            .answer("Book a table", Answer::InTurn(Arc::new(Mutex::new(answers[..1].to_vec()))))
+            .answer(
+                "Book a table",
+                Answer::InTurn(Arc::new(Mutex::new(answers[..1].to_vec()))),
+            )
             .answer(
                 "Book a table (again)",
                 Answer::InTurn(Arc::new(Mutex::new(answers[1..].to_vec()))),
@@ -1169,7 +1182,10 @@ async fn a_reask_keeps_the_right_answers_whatever_the_client_sends_back_on_both_
 async fn a_field_left_out_takes_the_run_time_default_it_was_shown_on_both_revisions() {
     for setup in [v2025(), v2026()] {
         let session = setup
-            .answer("Book a table", Answer::SendUnchecked(json!({"name": "Ada"})))
+            .answer(
+                "Book a table",
+                Answer::SendUnchecked(json!({"name": "Ada"})),
+            )
             .start()
             .await;
         let expected = format!(
@@ -1213,7 +1229,10 @@ async fn a_round_carries_neither_meta_nor_members_the_form_does_not_read() {
 async fn an_explicit_key_a_reask_would_take_is_a_duplicate_key_on_both_revisions() {
     for setup in [v2025(), v2026()] {
         let session = setup
-            .answer("Book a table", Answer::SendUnchecked(json!({"name": "", "date": "2025-12-24"})))
+            .answer(
+                "Book a table",
+                Answer::SendUnchecked(json!({"name": "", "date": "2025-12-24"})),
+            )
             .start()
             .await;
         let text = session.call("collide").await.unwrap();
@@ -1245,7 +1264,10 @@ async fn a_handler_that_asks_in_another_order_on_the_retry_is_told_so() {
 async fn a_method_with_input_requests_of_its_own_serves_both_revisions() {
     for (setup, runs) in [(v2025(), 2), (v2026(), 2)] {
         let session = setup.start().await;
-        assert_eq!(session.call("own_rounds").await.unwrap(), "travelling: Grace");
+        assert_eq!(
+            session.call("own_rounds").await.unwrap(),
+            "travelling: Grace"
+        );
         assert_eq!(session.received(), ["Who travels?"]);
         assert_eq!(session.calls(), runs);
     }

@@ -11,8 +11,8 @@ use ::rmcp::service::{Peer, RoleServer};
 
 use super::exchange::Exchange;
 use super::form::FormAsk;
-use super::keys::Keys;
 use super::keys::Asker;
+use super::keys::Keys;
 use super::state::RoundLeft;
 use crate::rmcp::error::ElicitError;
 use crate::wire::ElicitOutcome;
@@ -112,7 +112,11 @@ impl Ask {
 
     /// The key for `asker`'s next ask under `base` (see [`Keys::take`]).
     pub(super) fn take_key(&self, base: &str, asker: Asker) -> Result<String, ElicitError> {
-        let mut keys = self.inner.keys.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut keys = self
+            .inner
+            .keys
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         keys.take(base, asker, self.inner.most_asks)
     }
 
@@ -120,7 +124,11 @@ impl Ask {
     /// on 2025-11-25.
     pub(super) fn end_round(&self, nonce: String) -> Option<RoundLeft> {
         let asked = {
-            let mut keys = self.inner.keys.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut keys = self
+                .inner
+                .keys
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
             std::mem::take(&mut *keys).into_asked()
         };
         self.inner
@@ -159,7 +167,11 @@ impl Ask {
         A: HasMessage + Send,
         B: HasMessage + Send,
     {
-        let (a, b) = both(self.form::<A>().into_future(), self.form::<B>().into_future()).await;
+        let (a, b) = both(
+            self.form::<A>().into_future(),
+            self.form::<B>().into_future(),
+        )
+        .await;
         Ok((a?, b?))
     }
 
@@ -197,4 +209,3 @@ async fn both<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Output) {
     })
     .await
 }
-

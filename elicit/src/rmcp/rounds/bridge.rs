@@ -44,7 +44,9 @@ impl Bridge {
         if requests.is_empty() {
             const FIRST_PAUSE: Duration = Duration::from_millis(50);
             const LONGEST_PAUSE: Duration = Duration::from_secs(1);
-            let pause = FIRST_PAUSE.saturating_mul(1 << self.rounds.min(5)).min(LONGEST_PAUSE);
+            let pause = FIRST_PAUSE
+                .saturating_mul(1 << self.rounds.min(5))
+                .min(LONGEST_PAUSE);
             tokio::time::sleep(pause).await;
             return Ok((None, asking.request_state));
         }

@@ -41,7 +41,7 @@ pub(super) enum Exchange {
         /// How long a retry waits for a URL-mode elicitation to complete.
         #[cfg_attr(not(feature = "url-mode"), allow(dead_code))]
         url_hold: Duration,
-        state: Mutex<RoundState>,
+        state: Box<Mutex<RoundState>>,
     },
 }
 
@@ -66,7 +66,9 @@ pub(super) enum Request {
 impl Exchange {
     pub fn client_capabilities(&self) -> Option<sdk::ClientCapabilities> {
         match self {
-            Exchange::Session { peer, .. } => peer.peer_info().map(|info| info.capabilities.clone()),
+            Exchange::Session { peer, .. } => {
+                peer.peer_info().map(|info| info.capabilities.clone())
+            }
             Exchange::Round { client, .. } => client.clone(),
         }
     }
@@ -82,7 +84,10 @@ impl Exchange {
         timeout: Option<Duration>,
     ) -> Result<Answer, ElicitError> {
         match self {
-            Exchange::Session { peer, timeout: default } => {
+            Exchange::Session {
+                peer,
+                timeout: default,
+            } => {
                 request.check(self.client_capabilities().as_ref())?;
                 let answer = request.send(peer, timeout.or(*default)).await?;
                 Ok(request.keep(answer, None))
@@ -129,11 +134,15 @@ impl Exchange {
         let mut responses = sdk::InputResponses::new();
         for (key, request) in requests {
             let request = match request {
-                sdk::InputRequest::Elicitation(request) => sdk::ServerRequest::ElicitRequest(request),
+                sdk::InputRequest::Elicitation(request) => {
+                    sdk::ServerRequest::ElicitRequest(request)
+                }
                 sdk::InputRequest::CreateMessage(request) => {
                     sdk::ServerRequest::CreateMessageRequest(request)
                 }
-                sdk::InputRequest::ListRoots(request) => sdk::ServerRequest::ListRootsRequest(request),
+                sdk::InputRequest::ListRoots(request) => {
+                    sdk::ServerRequest::ListRootsRequest(request)
+                }
                 other => {
                     let message = format!(
                         "the handler asks under `{key}` for {other:?}, which this server cannot \
@@ -149,9 +158,14 @@ impl Exchange {
             };
             let value = match serde_json::to_value(result) {
                 Ok(value) => value,
-                Err(e) => return Some(Err(ElicitError::Service(ServiceError::McpError(
-                    sdk::ErrorData::internal_error(format!("cannot read the answer under `{key}`: {e}"), None),
-                )))),
+                Err(e) => {
+                    return Some(Err(ElicitError::Service(ServiceError::McpError(
+                        sdk::ErrorData::internal_error(
+                            format!("cannot read the answer under `{key}`: {e}"),
+                            None,
+                        ),
+                    ))));
+                }
             };
             responses.insert(key, value);
         }
@@ -179,12 +193,11 @@ impl Request {
 
     /// Refuses, before anything is sent, a request the client did not declare it can answer.
     fn check(&self, client: Option<&sdk::ClientCapabilities>) -> Result<(), ElicitError> {
-        let declared = |capability: &'static str, has: fn(&sdk::ClientCapabilities) -> bool| {
-            match client {
+        let declared =
+            |capability: &'static str, has: fn(&sdk::ClientCapabilities) -> bool| match client {
                 Some(client) if has(client) => Ok(()),
                 _ => Err(ElicitError::CapabilityNotDeclared { capability }),
-            }
-        };
+            };
         match self {
             // A form is checked as it is built, on each revision's wire; URL mode before the
             // tracker stores anything.
@@ -211,7 +224,7 @@ impl Request {
                 }
                 params.validate().map_err(refused)
             }
-                    Request::Roots => declared("roots", |c| c.roots.is_some()),
+            Request::Roots => declared("roots", |c| c.roots.is_some()),
         }
     }
 
@@ -234,7 +247,9 @@ impl Request {
             #[cfg(feature = "url-mode")]
             Request::Url(params) => {
                 let params = crate::wire::ElicitRequestParams::Url(params.clone());
-                Ok(Answer::Elicitation(session::send(peer, &params, timeout).await?))
+                Ok(Answer::Elicitation(
+                    session::send(peer, &params, timeout).await?,
+                ))
             }
             Request::Sampling(params) => {
                 let request = sdk::ServerRequest::CreateMessageRequest(

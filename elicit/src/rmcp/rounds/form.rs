@@ -12,11 +12,11 @@ use super::Ask;
 use super::exchange::Request;
 use super::keys::Asker;
 use super::sealed::Answer;
+use crate::Elicit;
 use crate::error::ContentError;
 use crate::rmcp::error::ElicitError;
 use crate::schema::RequestedSchema;
 use crate::wire::{ElicitOutcome, ElicitResult};
-use crate::Elicit;
 
 /// One form's ask, from [`Ask::form`] or [`Ask::form_with_message`]: await it as it is, or set
 /// its options first.
@@ -162,7 +162,11 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
                 taken => taken?,
             };
             let request = self.request(&key, rejected.as_ref())?;
-            let answer = self.ask.exchange().answer(&key, request, self.timeout).await?;
+            let answer = self
+                .ask
+                .exchange()
+                .answer(&key, request, self.timeout)
+                .await?;
             let result = elicit_result(&key, answer)?;
             match T::from_result(&result) {
                 Ok(outcome) => return Ok(outcome),
@@ -196,12 +200,12 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
         let schema = if shown.is_empty() {
             own
         } else {
-            let filled = own
-                .with_defaults(&shown)
-                .map_err(|errors| ElicitError::InvalidDefault {
-                    key: key.to_owned(),
-                    errors,
-                })?;
+            let filled =
+                own.with_defaults(&shown)
+                    .map_err(|errors| ElicitError::InvalidDefault {
+                        key: key.to_owned(),
+                        errors,
+                    })?;
             Cow::Owned(filled)
         };
         Ok(Request::Form {
@@ -239,4 +243,3 @@ impl<'a, T: Elicit + Send + 'a> IntoFuture for FormAsk<'a, T> {
         Box::pin(self.run())
     }
 }
-

@@ -212,7 +212,10 @@ mod tests {
         let mut first = Keys::default();
         first.take("guest", form("v1::Guest"), 5).unwrap();
         let mut replay = Keys::replaying(first.into_asked());
-        assert_eq!(replay.take("guest", form("v2::Visitor"), 5).unwrap(), "guest");
+        assert_eq!(
+            replay.take("guest", form("v2::Visitor"), 5).unwrap(),
+            "guest"
+        );
     }
 
     #[test]

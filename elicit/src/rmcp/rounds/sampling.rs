@@ -24,7 +24,11 @@ impl Ask {
         params: sdk::CreateMessageRequestParams,
     ) -> Result<sdk::CreateMessageResult, ElicitError> {
         let key = self.take_key(key, Asker::Sampling)?;
-        match self.exchange().answer(&key, Request::Sampling(params), None).await? {
+        match self
+            .exchange()
+            .answer(&key, Request::Sampling(params), None)
+            .await?
+        {
             Answer::Sampling(result) => Ok(*result),
             _ => Err(ElicitError::Service(ServiceError::UnexpectedResponse)),
         }

@@ -152,7 +152,10 @@ mod unix_seconds {
     use serde::{Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(time: &SystemTime, serializer: S) -> Result<S::Ok, S::Error> {
-        let seconds = time.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs();
+        let seconds = time
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_secs();
         serializer.serialize_u64(seconds)
     }
 

@@ -71,7 +71,7 @@ enum Step {
     /// Store the elicitation (checked and built already), then ask for consent.
     Start(
         String,
-        Result<(PendingEntry, PendingUrlElicitation), StartError>,
+        Box<Result<(PendingEntry, PendingUrlElicitation), StartError>>,
     ),
     /// A later round (2026-07-28): the elicitation from the state.
     Going(String, UrlFlow),
@@ -154,9 +154,14 @@ impl Ask {
                         .as_ref()
                         .and_then(ElicitationCapability::of_rmcp_client);
                     let by = exchange.awaited_by();
-                    let prepared =
-                        tracker.prepare_awaited(by, initiator, client.as_ref(), message.into(), url);
-                    Step::Start(key, prepared)
+                    let prepared = tracker.prepare_awaited(
+                        by,
+                        initiator,
+                        client.as_ref(),
+                        message.into(),
+                        url,
+                    );
+                    Step::Start(key, Box::new(prepared))
                 }
             },
         };
@@ -165,7 +170,7 @@ impl Ask {
                 Step::Refused(error) => return Err(error),
                 Step::Going(key, flow) => (key, flow),
                 Step::Start(key, prepared) => {
-                    let pending = exchange.in_store(tracker.store_prepared(prepared)).await?;
+                    let pending = exchange.in_store(tracker.store_prepared(*prepared)).await?;
                     let flow = UrlFlow::asked(&pending);
                     exchange.keep_flow(&key, &flow);
                     (key, flow)
