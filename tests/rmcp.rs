@@ -37,6 +37,8 @@ mod examples;
 mod replicas;
 #[path = "rmcp/rounds.rs"]
 mod rounds;
+#[path = "rmcp/tasks.rs"]
+mod tasks;
 #[path = "rmcp/url_rounds.rs"]
 mod url_rounds;
 #[path = "rmcp/wire_order.rs"]

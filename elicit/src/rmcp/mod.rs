@@ -103,6 +103,7 @@ mod input;
 mod peer;
 mod rounds;
 mod session;
+mod tasks;
 
 #[cfg(feature = "url-mode")]
 pub use connections::ConnectionPeers;
@@ -114,3 +115,4 @@ pub use peer::UrlElicitation;
 #[cfg(feature = "url-mode")]
 pub use rounds::UrlOutcome;
 pub use rounds::{Ask, FormAsk, RequestStateSeal, Rounds, SealKeyError};
+pub use tasks::{TaskSetupError, TaskSupport, Tasks};
