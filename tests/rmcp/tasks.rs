@@ -1,6 +1,6 @@
 //! Tools that run as tasks (`Tasks`, the extension `io.modelcontextprotocol/tasks`): on the
 //! in-memory duplex, a client that declared the extension (for its session, or for one request
-//! in `_meta`) gets a task it polls to its end; one that did not gets a plain call, or -32021
+//! in `_meta`, over HTTP) gets a task it polls to its end; one that did not gets a plain call, or -32021
 //! for a `required` tool and for `tasks/*`; a panic and a cancellation settle the task at once.
 //! Over streamable HTTP, the conformance server's fixtures, with a client that negotiates by
 //! `server/discover` and one that uses `initialize`.
@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use crate::conformance_server;
 use crate::support::rmcp::{client_info, completed_text, error_of, input_required, seal, serve};
-use elicit_mcp::Elicit;
 use elicit_mcp::rmcp::{Ask, Rounds, TaskSetupError, TaskSupport, Tasks};
+use elicit_mcp::{Elicit, ElicitOutcome};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
@@ -20,7 +20,7 @@ use rmcp::model::{
     ErrorData, ProtocolVersion, TaskPayload, TaskStatus,
 };
 use rmcp::service::{RequestContext, RoleClient, RoleServer, RunningService};
-use rmcp::{ClientHandler, ServerHandler, ServiceExt, schemars, tool, tool_handler, tool_router};
+use rmcp::{ClientHandler, ServerHandler, schemars, tool, tool_handler, tool_router};
 use serde_json::{Value, json};
 
 #[derive(Debug, Elicit)]
@@ -92,9 +92,12 @@ impl Jobs {
 
     #[tool(description = "Asks who it is for")]
     async fn asks(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
-        let who = ask.form::<Who>().await?;
+        let who = match ask.form::<Who>().await? {
+            ElicitOutcome::Accepted(Who { name }) => name,
+            _ => "nobody".to_owned(),
+        };
         Ok(CallToolResult::success(vec![ContentBlock::text(format!(
-            "for {who:?}"
+            "for {who}"
         ))]))
     }
 
@@ -159,7 +162,8 @@ async fn jobs(
     declared: bool,
 ) -> (Jobs, RunningService<RoleClient, sdk::ClientConfig>) {
     let server = Jobs::new();
-    let (_, client) = serve(server.clone(), client(protocol, declared), protocol).await;
+    let info = client(protocol.clone(), declared);
+    let (_, client) = serve(server.clone(), info, protocol).await;
     (server, client)
 }
 
@@ -280,21 +284,6 @@ async fn without_the_extension_optional_tools_are_plain_calls_and_required_ones_
 }
 
 #[tokio::test]
-async fn the_extension_declared_for_one_request_in_meta_makes_that_call_a_task() {
-    let (_, client) = jobs(ProtocolVersion::V_2026_07_28, false).await;
-    let mut params = call("report", json!({}));
-    let mut meta = sdk::RequestMetaObject::default();
-    meta.set_client_capabilities(tasks_extension());
-    params.meta = Some(meta);
-    let response = client.call_tool_once(params).await.unwrap();
-    // The task exists; this client did not declare the extension for `tasks/get` itself.
-    assert!(!task_id(response).is_empty());
-    let refused = client.call_tool_once(call("report", json!({}))).await;
-    assert_missing_tasks_extension(&error_of(refused));
-    client.cancel().await.unwrap();
-}
-
-#[tokio::test]
 async fn a_panicking_method_fails_its_task_at_once_with_what_it_said() {
     let (_, client) = jobs(ProtocolVersion::V_2026_07_28, true).await;
     let response = client
@@ -357,7 +346,8 @@ async fn an_ask_is_a_round_in_a_plain_call_and_a_named_failure_inside_a_task() {
             .await
             .unwrap(),
     );
-    assert!(round.input_requests.contains_key("who"));
+    let requests = round.input_requests.expect("the round asks");
+    assert!(requests.contains_key("who"));
     client.cancel().await.unwrap();
 
     // Inside a task, asks are not delivered yet: the task fails and says why.
@@ -519,5 +509,62 @@ async fn over_streamable_http_a_client_without_the_extension_gets_plain_calls_or
         assert_missing_tasks_extension(&error_of(get));
         client.cancel().await.unwrap();
     }
+    let _ = stop.send(());
+}
+
+/// One 2026-07-28 `tools/call` as a raw HTTP request, its `_meta` declaring `capabilities`
+/// (the suite's stateless wire): the JSON-RPC response.
+async fn stateless_call(url: &str, tool: &str, capabilities: Value) -> Value {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": tool, "arguments": {},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0.0.0"},
+            "io.modelcontextprotocol/clientCapabilities": capabilities
+        }
+    }})
+    .to_string();
+    let address = url.trim_start_matches("http://").trim_end_matches("/mcp");
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nhost: {address}\r\ncontent-type: application/json\r\n\
+         accept: application/json, text/event-stream\r\nmcp-protocol-version: 2026-07-28\r\n\
+         mcp-method: tools/call\r\nmcp-name: {tool}\r\nconnection: close\r\n\
+         content-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    tokio::time::timeout(
+        Duration::from_secs(10),
+        stream.read_to_string(&mut response),
+    )
+    .await
+    .expect("answered in time")
+    .unwrap();
+    // JSON or one SSE event: the line that is the JSON-RPC response.
+    response
+        .lines()
+        .map(|line| line.trim_start_matches("data:").trim())
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .find(|message| message.get("id") == Some(&json!(1)))
+        .unwrap_or_else(|| panic!("no JSON-RPC response in {response:?}"))
+}
+
+#[tokio::test]
+async fn over_streamable_http_the_extension_declared_in_one_requests_meta_makes_a_task() {
+    let (url, stop) = conformance_over_http().await;
+    let declared = json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+    let created = stateless_call(&url, "failing_job", declared).await;
+    assert_eq!(created["result"]["resultType"], json!("task"), "{created}");
+    assert!(created["result"]["taskId"].is_string(), "{created}");
+    let refused = stateless_call(&url, "failing_job", json!({})).await;
+    assert_eq!(refused["error"]["code"], json!(-32021), "{refused}");
+    assert_eq!(
+        refused["error"]["data"],
+        json!({"requiredCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}}})
+    );
     let _ = stop.send(());
 }
