@@ -568,3 +568,32 @@ async fn over_streamable_http_the_extension_declared_in_one_requests_meta_makes_
     );
     let _ = stop.send(());
 }
+
+#[tokio::test]
+async fn over_streamable_http_a_task_is_known_to_its_replica_only() {
+    // Two replicas of one server, each with its task runtime in its own memory, as two
+    // processes are: a proxy must route `tasks/*` by `Mcp-Name` (the task id) to the first.
+    let (first, stop_first) = conformance_over_http().await;
+    let (second, stop_second) = conformance_over_http().await;
+    let on_first = http_client(&first, true, negotiating()).await;
+    let on_second = http_client(&second, true, negotiating()).await;
+    let created = on_first
+        .call_tool_once(call("slow_compute", json!({"seconds": 0})))
+        .await
+        .unwrap();
+    let id = task_id(created);
+    let elsewhere = on_second
+        .peer()
+        .get_task(sdk::GetTaskParams::new(id.clone()))
+        .await;
+    let error = error_of(elsewhere);
+    assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
+    assert_eq!(error.message, format!("unknown task: {id}"));
+    assert_eq!(
+        result_text(&settled(&on_first, &id).await),
+        "computed in 0 s"
+    );
+    on_first.cancel().await.unwrap();
+    on_second.cancel().await.unwrap();
+    let _ = (stop_first.send(()), stop_second.send(()));
+}
