@@ -47,16 +47,8 @@
 //! | `test_mrtr_unrelated` | completes at once; a `requestState` from another tool's flow is refused |
 //! | `test_mrtr_no_result_type` | completes at once (rmcp writes `resultType: "complete"`, which the revision requires of servers) |
 //!
-//! And the fixtures of the suite's `tasks-*` scenarios that do not ask the user
-//! (`conformance_server/tasks.rs`), run by [`Tasks`] for a client that declared the extension
-//! `io.modelcontextprotocol/tasks`:
-//!
-//! | tool | task support | does |
-//! |---|---|---|
-//! | `greet` | none | `Hello, {name}!` at once |
-//! | `slow_compute` | optional | sleeps `seconds`, then answers; a plain call without the extension |
-//! | `failing_job` | required | a tool error after a second (`completed`, `isError`); -32021 without the extension |
-//! | `protocol_error_job` | optional | an internal error (`failed`) |
+//! And the fixtures of the suite's `tasks-*` scenarios that do not ask the user, run by [`Tasks`]
+//! (`conformance_server/tasks.rs` lists them).
 
 use std::error::Error;
 use std::future::IntoFuture;

@@ -1,6 +1,13 @@
 //! The fixtures of the suite's `tasks-*` scenarios (the extension `io.modelcontextprotocol/tasks`,
 //! SEP-2663) that do not ask the user: a plain tool and three that run as tasks, on
-//! [`Tasks`](elicit_mcp::rmcp::Tasks).
+//! [`Tasks`](elicit_mcp::rmcp::Tasks), for a client that declared the extension.
+//!
+//! | tool | task support | does |
+//! |---|---|---|
+//! | `greet` | none | `Hello, {name}!` at once |
+//! | `slow_compute` | optional | sleeps `seconds`, then answers; a plain call without the extension |
+//! | `failing_job` | required | a tool error after a second (`completed`, `isError`); -32021 without the extension |
+//! | `protocol_error_job` | optional | an internal error (`failed`) |
 
 use std::time::Duration;
 
