@@ -46,15 +46,20 @@
 //! | `test_mrtr_no_state` | asks for [`ContinueConfirmation`] (`confirm`) without `requestState` (the ephemeral flow) |
 //! | `test_mrtr_unrelated` | completes at once; a `requestState` from another tool's flow is refused |
 //! | `test_mrtr_no_result_type` | completes at once (rmcp writes `resultType: "complete"`, which the revision requires of servers) |
+//!
+//! And the fixtures of the suite's `tasks-*` scenarios that do not ask the user, run by [`Tasks`]
+//! (`conformance_server/tasks.rs` lists them).
 
 use std::error::Error;
 use std::future::IntoFuture;
 
+#[path = "conformance_server/tasks.rs"]
+mod tasks;
 #[path = "conformance_server/texts.rs"]
 mod texts;
 
 use elicit_examples::http::{self, ServerOptions};
-use elicit_mcp::rmcp::{Ask, ElicitError, RequestStateSeal, Rounds};
+use elicit_mcp::rmcp::{Ask, ElicitError, RequestStateSeal, Rounds, TaskSetupError, Tasks};
 use elicit_mcp::schema::{LegacyTitledEnumSchema, PrimitiveSchema, RequestedSchema};
 use elicit_mcp::{
     Elicit, ElicitMode, ElicitOutcome, ElicitRequestFormParams, ElicitResult, ElicitationCapability,
@@ -64,10 +69,10 @@ use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::InputResponses;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolResponse, CallToolResult, ErrorData, GetPromptRequestParams, GetPromptResponse,
-    GetPromptResult, Implementation, InputRequest, InputRequests, InputRequiredResult,
-    ListPromptsResult, PaginatedRequestParams, PromptMessage, Role, ServerCapabilities,
-    ServerConfig,
+    CallToolResponse, CallToolResult, CancelTaskParams, ErrorData, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, GetTaskParams, GetTaskResult, Implementation, InputRequest,
+    InputRequests, InputRequiredResult, ListPromptsResult, PaginatedRequestParams, PromptMessage,
+    Role, ServerCapabilities, ServerConfig, UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ServerHandler, prompt, prompt_router, schemars, tool, tool_handler, tool_router};
@@ -236,23 +241,29 @@ struct MessageArgument {
     message: String,
 }
 
-/// Every tool and the prompt of the suite's elicitation scenarios, on both revisions.
+/// Every tool and the prompt of the suite's elicitation scenarios, on both revisions, and the
+/// fixtures of its tasks scenarios.
 #[derive(Clone)]
 pub struct ConformanceServer {
     tool_router: ToolRouter<Self>,
     prompt_router: PromptRouter<Self>,
     rounds: Rounds,
+    tasks: Tasks,
 }
 
 #[tool_router]
 impl ConformanceServer {
-    /// The server, its tools and prompt run by `rounds`.
-    pub fn new(rounds: &Rounds) -> Self {
-        ConformanceServer {
-            tool_router: rounds.tools(Self::tool_router()),
+    /// The server, its tools and prompt run by `rounds`, its task tools on `tasks` (which
+    /// gets their task support).
+    pub fn new(rounds: &Rounds, tasks: Tasks) -> Result<Self, TaskSetupError> {
+        let tasks = tasks::task_tools(tasks);
+        let tool_router = tasks.tools(rounds.tools(Self::tool_router() + tasks::router()))?;
+        Ok(ConformanceServer {
+            tool_router,
             prompt_router: Self::prompt_router(),
             rounds: rounds.clone(),
-        }
+            tasks,
+        })
     }
 
     // --- 2025-11-25: the elicitation scenarios -------------------------------------------------
@@ -507,6 +518,7 @@ impl ServerHandler for ConformanceServer {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_prompts()
+                .enable_tasks()
                 .build(),
         )
         .with_server_info(Implementation::new(
@@ -534,6 +546,32 @@ impl ServerHandler for ConformanceServer {
         self.rounds
             .get_prompt(&self.prompt_router, self, request, context)
             .await
+    }
+
+    // The task methods, answered by `Tasks` (rmcp refuses them with -32021 first for a client
+    // that did not declare the extension).
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.tasks.get(&request)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks.update(request)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks.cancel(&request)
     }
 }
 
@@ -566,6 +604,9 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let listener = options.listen().await?;
     // The line `.ci/conformance` waits for: the URL to test.
     println!("listening on http://{}/mcp", listener.local_addr()?);
-    let server = move || ConformanceServer::new(&rounds);
+    // One task runtime for the process: a task outlives the request (and the session) that
+    // created it.
+    let server = ConformanceServer::new(&rounds, Tasks::new())?;
+    let server = move || server.clone();
     http::serve(listener, server, axum::Router::new(), &options).await
 }

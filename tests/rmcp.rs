@@ -37,6 +37,10 @@ mod examples;
 mod replicas;
 #[path = "rmcp/rounds.rs"]
 mod rounds;
+#[path = "rmcp/task_runtime.rs"]
+mod task_runtime;
+#[path = "rmcp/tasks.rs"]
+mod tasks;
 #[path = "rmcp/url_rounds.rs"]
 mod url_rounds;
 #[path = "rmcp/wire_order.rs"]

@@ -14,7 +14,7 @@ use crate::support::load;
 use crate::support::rmcp::{seal, serve};
 use crate::{conformance_client, conformance_server, stdio_server, url_mode_server};
 use elicit_mcp::ElicitationCapability;
-use elicit_mcp::rmcp::Rounds;
+use elicit_mcp::rmcp::{Rounds, Tasks};
 use rmcp::model::{
     self as sdk, CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig,
     Implementation, ProtocolVersion,
@@ -22,6 +22,12 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleClient, RunningService};
 use rmcp::{ClientHandler, ErrorData, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
+
+/// The conformance server as its `main` builds it, with a task runtime of its own.
+fn conformance(rounds: &Rounds) -> conformance_server::ConformanceServer {
+    conformance_server::ConformanceServer::new(rounds, Tasks::new())
+        .expect("every task tool of the fixtures is in the router")
+}
 
 /// A client that declares form mode and answers each elicitation with the next scripted result,
 /// keeping the requests it received.
@@ -123,11 +129,7 @@ async fn the_conformance_tools_answer_as_the_suite_expects() {
         json!({"action": "accept", "content": {"name": "Jane Smith", "age": -1, "status": "retired"}}),
         json!({"action": "decline"}),
     ]);
-    let client = connect(
-        conformance_server::ConformanceServer::new(&Rounds::new(seal())),
-        script.clone(),
-    )
-    .await;
+    let client = connect(conformance(&Rounds::new(seal())), script.clone()).await;
 
     let result = call(
         &client,
@@ -216,7 +218,7 @@ async fn the_conformance_tools_answer_as_the_suite_expects() {
 #[tokio::test]
 async fn the_example_client_accepts_the_example_servers_defaults() {
     let client = connect(
-        conformance_server::ConformanceServer::new(&Rounds::new(seal())),
+        conformance(&Rounds::new(seal())),
         conformance_client::AcceptDefaultsClient,
     )
     .await;
@@ -312,11 +314,7 @@ async fn on_2026_07_28_the_conformance_tools_ask_through_input_required_results(
         json!({"action": "accept", "content": {"name": "Bob"}}),
         json!({"action": "accept", "content": {"color": "teal"}}),
     ]);
-    let client = connect_2026(
-        conformance_server::ConformanceServer::new(&Rounds::new(seal())),
-        script.clone(),
-    )
-    .await;
+    let client = connect_2026(conformance(&Rounds::new(seal())), script.clone()).await;
     // rmcp's client answers each input request through the handler and retries the call.
     let result = call(&client, "test_input_required_result_elicitation", json!({})).await;
     assert_eq!(text(&result), r#"user_name accepted: {"name":"Alice"}"#);
@@ -346,7 +344,7 @@ async fn on_2026_07_28_the_example_client_answers_from_the_retry_loop() {
     // The same client as on 2025-11-25 (`accept_form` with the defaults): a form whose
     // required field has no default is declined, from inside rmcp's retry loop.
     let client = connect_2026(
-        conformance_server::ConformanceServer::new(&Rounds::new(seal())),
+        conformance(&Rounds::new(seal())),
         conformance_client::AcceptDefaultsClient,
     )
     .await;
@@ -358,7 +356,7 @@ async fn on_2026_07_28_the_example_client_answers_from_the_retry_loop() {
 #[tokio::test]
 async fn on_2026_07_28_the_mrtr_tools_behave_as_the_suite_describes() {
     let client = connect_2026(
-        conformance_server::ConformanceServer::new(&Rounds::new(seal())),
+        conformance(&Rounds::new(seal())),
         conformance_client::AcceptDefaultsClient,
     )
     .await;
@@ -434,10 +432,7 @@ async fn assert_same_tools<S: ServerHandler>(name: &str, make: impl Fn() -> S) {
 async fn every_example_server_lists_the_same_tools_on_both_revisions() {
     let rounds = Rounds::new(seal());
     assert_same_tools("stdio_server", || stdio_server::Hotel::new(&rounds)).await;
-    assert_same_tools("conformance_server", || {
-        conformance_server::ConformanceServer::new(&rounds)
-    })
-    .await;
+    assert_same_tools("conformance_server", || conformance(&rounds)).await;
     let files = std::sync::Arc::new(url_mode_server::ConnectState::in_memory(
         "http://127.0.0.1:1".to_owned(),
     ));

@@ -9,6 +9,9 @@
 //!   ([`Rounds::tools`]) so that each method that asks does so by `elicitation/create` on
 //!   2025-11-25 and by input-required results on 2026-07-28, its `requestState` sealed by
 //!   [`RequestStateSeal`] and bound to the tool, its arguments and the user.
+//! - [`Tasks`]: tools that run as tasks (the extension `io.modelcontextprotocol/tasks`) on
+//!   rmcp's task runtime, for a client that declared it; a plain call or -32021 for one that
+//!   did not.
 //! - [`ElicitError`], the same on both revisions, which turns into an error tool result or an
 //!   rmcp `ErrorData` ([`ElicitError::into_call_result`] does the usual).
 //! - [`ElicitPeer`], on `Peer<RoleServer>` and `RequestContext<RoleServer>`: the URL-mode calls
@@ -103,6 +106,7 @@ mod input;
 mod peer;
 mod rounds;
 mod session;
+mod tasks;
 
 #[cfg(feature = "url-mode")]
 pub use connections::ConnectionPeers;
@@ -114,3 +118,4 @@ pub use peer::UrlElicitation;
 #[cfg(feature = "url-mode")]
 pub use rounds::UrlOutcome;
 pub use rounds::{Ask, FormAsk, RequestStateSeal, Rounds, SealKeyError};
+pub use tasks::{TaskSetupError, TaskSupport, Tasks};
