@@ -515,6 +515,63 @@ async fn over_streamable_http_a_negotiating_client_lands_on_2026_07_28_and_books
     let _ = stop.send(());
 }
 
+/// Over real streamable HTTP, on both revisions: a client that negotiates by `server/discover`
+/// and one that knows only `initialize`. The first answer has field errors; the re-ask's answer
+/// leaves out the nights the user got right, which are kept, not replaced by the form's own
+/// default.
+#[tokio::test]
+async fn over_streamable_http_a_reask_keeps_what_the_user_said_on_both_revisions() {
+    use rmcp::service::{ClientLifecycleMode, ClientServiceExt};
+    let (url, stop) = hotel_over_http().await;
+    let negotiating = ClientLifecycleMode::Auto {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        legacy_version: Some(ProtocolVersion::V_2025_11_25),
+    };
+    for (lifecycle, revision) in [
+        (negotiating, ProtocolVersion::V_2026_07_28),
+        (
+            ClientLifecycleMode::Initialize,
+            ProtocolVersion::V_2025_11_25,
+        ),
+    ] {
+        let script = ScriptedClient::answering([
+            json!({"action": "accept", "content": {"checkIn": "2026-02-30", "nights": 3, "extras": ["parking", "parking"]}}),
+            json!({"action": "accept", "content": {"checkIn": "2026-03-01", "room": "deluxe", "extras": ["breakfast"]}}),
+        ]);
+        let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(url.as_str());
+        let client = tokio::time::timeout(
+            std::time::Duration::from_secs(30),
+            script.clone().serve_with_lifecycle(transport, lifecycle),
+        )
+        .await
+        .expect("connected in time")
+        .expect("the client negotiates");
+        let negotiated = client.peer_info().map(|info| info.protocol_version.clone());
+        assert_eq!(negotiated, Some(revision.clone()));
+        let booked = text(&call(&client, "book_room", json!({})).await);
+        assert!(
+            booked.ends_with(
+                "Deluxe room for 2 guest(s), 3 night(s) from 2026-03-01, with Breakfast."
+            ),
+            "{revision}: {booked}"
+        );
+        let requests = script.requests();
+        assert_eq!(requests.len(), 2, "{revision}: {requests:?}");
+        let again = &requests[1];
+        assert!(
+            again["message"]
+                .as_str()
+                .unwrap()
+                .contains("\n\nPlease correct:\n"),
+            "{revision}: {again}"
+        );
+        let properties = &again["requestedSchema"]["properties"];
+        assert_eq!(properties["nights"]["default"], 3, "{revision}: {again}");
+        client.cancel().await.unwrap();
+    }
+    let _ = stop.send(());
+}
+
 /// A body of the shape that costs rmcp's parse the most memory per byte, `size` bytes long:
 /// a tool call whose arguments are an array of zeros.
 #[cfg(target_os = "linux")]
