@@ -159,6 +159,13 @@ impl ElicitationStore for Store {
         }
     }
 
+    async fn renew(&self, entry: &PendingEntry, until: SystemTime) -> Result<bool, StoreError> {
+        match self {
+            Store::Memory(store) => store.renew(entry, until).await,
+            Store::Redis(store) => store.renew(entry, until).await,
+        }
+    }
+
     async fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError> {
         match self {
             Store::Memory(store) => store.remove_expired(now).await,

@@ -316,6 +316,7 @@ struct Setup {
     url: &'static str,
     hold: Duration,
     max_pending: usize,
+    most_rounds: u32,
 }
 
 struct Session<S = MemoryStore> {
@@ -338,6 +339,7 @@ fn setup(protocol: sdk::ProtocolVersion) -> Setup {
         url: URL,
         hold: Duration::from_millis(20),
         max_pending: Tracker::<MemoryStore>::DEFAULT_MAX_PENDING_PER_USER,
+        most_rounds: Rounds::DEFAULT_MOST_ROUNDS,
     }
 }
 
@@ -359,7 +361,9 @@ impl Setup {
         let tracker = ElicitationTracker::with_store(store, clock.clone(), UrlPolicy::production())
             .with_max_pending_per_user(self.max_pending);
         let user = Arc::new(Mutex::new(alice()));
-        let mut rounds = Rounds::new(seal()).url_hold(self.hold);
+        let mut rounds = Rounds::new(seal())
+            .url_hold(self.hold)
+            .most_rounds(self.most_rounds);
         if self.bind_state {
             let user = user.clone();
             rounds = rounds.user(move |_context| Some(user.lock().unwrap().clone()));
@@ -642,6 +646,11 @@ impl ElicitationStore for SlowStore {
         self.0.mark_completed(id).await
     }
 
+    async fn renew(&self, entry: &PendingEntry, until: SystemTime) -> Result<bool, StoreError> {
+        tokio::task::yield_now().await;
+        self.0.renew(entry, until).await
+    }
+
     async fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError> {
         tokio::task::yield_now().await;
         self.0.remove_expired(now).await
@@ -741,6 +750,57 @@ async fn a_completion_is_used_once() {
     // The waiting state replayed after the handler collected the completion: refused.
     let error = error_of(session.once("connect", None, Some(&state)).await);
     assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
+}
+
+#[tokio::test]
+async fn rounds_that_only_wait_for_the_step_do_not_count_toward_most_rounds() {
+    // One round that asks (the URL); the consent and every "still waiting" round after it are
+    // bounded by the elicitation's expiry, not by `most_rounds`.
+    let session = Setup {
+        most_rounds: 1,
+        ..v2026()
+    }
+    .start()
+    .await;
+    let (mut state, id) = consented(&session).await;
+    for _ in 0..4 {
+        let waiting = input_required(session.once("connect", None, Some(&state)).await.unwrap());
+        assert!(waiting.input_requests.is_none(), "{waiting:?}");
+        state = waiting.request_state.unwrap();
+    }
+    session.complete(&id).await.unwrap();
+    let done = session.once("connect", None, Some(&state)).await.unwrap();
+    assert_eq!(completed_text(done), format!("connected {id}"));
+}
+
+#[tokio::test]
+async fn an_elicitation_whose_call_stops_retrying_stops_counting_against_the_limit() {
+    let session = Setup {
+        max_pending: 1,
+        ..v2026()
+    }
+    .start()
+    .await;
+    let (state, _id) = consented(&session).await;
+    // The user's one pending elicitation: another call cannot start one.
+    let refused = session.once("connect", None, None).await.unwrap();
+    assert!(
+        completed_text(refused).contains("pending"),
+        "the limit holds while the first call retries"
+    );
+    // The first call's client goes away: one lease after its last retry, the elicitation no
+    // longer counts, and another call starts one.
+    session
+        .clock
+        .advance(Rounds::DEFAULT_URL_LEASE + Duration::from_secs(1));
+    let started = input_required(session.once("connect", None, None).await.unwrap());
+    assert!(started.input_requests.unwrap().contains_key("url"));
+    // A late retry of the first call: its elicitation expired.
+    let late = session.once("connect", None, Some(&state)).await.unwrap();
+    assert_eq!(
+        completed_text(late),
+        "the URL elicitation did not complete: the elicitation expired"
+    );
 }
 
 #[tokio::test]

@@ -770,6 +770,9 @@ impl ElicitationStore for BrokenStore {
     async fn mark_completed(&self, _: &str) -> Result<Option<PendingEntry>, StoreError> {
         Err(StoreError::new("connection refused"))
     }
+    async fn renew(&self, _: &PendingEntry, _: SystemTime) -> Result<bool, StoreError> {
+        Err(StoreError::new("connection refused"))
+    }
     async fn remove_expired(&self, _: SystemTime) -> Result<usize, StoreError> {
         Err(StoreError::new("connection refused"))
     }

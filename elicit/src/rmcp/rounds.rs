@@ -37,7 +37,7 @@ mod url;
 
 pub use ask::Ask;
 use binding::{AskUse, Binding, Call};
-use exchange::Exchange;
+use exchange::{Exchange, UrlWait};
 use extract::Offered;
 pub use form::FormAsk;
 use keys::Keys;
@@ -143,6 +143,7 @@ type UserBinding = dyn Fn(&RequestContext<RoleServer>) -> Option<UserId> + Send 
 pub struct Rounds {
     seal: RequestStateSeal,
     url_hold: Duration,
+    url_lease: Duration,
     user: Option<Arc<UserBinding>>,
     timeout: Option<Duration>,
     most_asks: u32,
@@ -156,6 +157,7 @@ impl fmt::Debug for Rounds {
         f.debug_struct("Rounds")
             .field("seal", &self.seal)
             .field("url_hold", &self.url_hold)
+            .field("url_lease", &self.url_lease)
             .field("user", &self.user.as_ref().map(|_| "binding"))
             .field("timeout", &self.timeout)
             .field("most_asks", &self.most_asks)
@@ -170,6 +172,9 @@ impl Rounds {
     /// How long a retry waits, by default, for a URL-mode elicitation's out-of-band step
     /// before it answers "still waiting" ([`url_hold`](Self::url_hold)).
     pub const DEFAULT_URL_HOLD: Duration = Duration::from_secs(5);
+    /// How long, by default, a URL-mode elicitation is kept after a retry that found it
+    /// waiting ([`url_lease`](Self::url_lease)).
+    pub const DEFAULT_URL_LEASE: Duration = Duration::from_secs(60);
     /// How long, by default, a 2025-11-25 ask waits for the client's answer
     /// ([`timeout`](Self::timeout)).
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10 * 60);
@@ -188,6 +193,7 @@ impl Rounds {
         Rounds {
             seal,
             url_hold: Self::DEFAULT_URL_HOLD,
+            url_lease: Self::DEFAULT_URL_LEASE,
             user: None,
             timeout: Some(Self::DEFAULT_TIMEOUT),
             most_asks: Self::DEFAULT_MOST_ASKS,
@@ -230,6 +236,18 @@ impl Rounds {
     /// that many holds rather than a couple of seconds. Zero answers at once.
     pub fn url_hold(mut self, hold: Duration) -> Self {
         self.url_hold = hold;
+        self
+    }
+
+    /// On 2026-07-28, how long a URL-mode elicitation whose out-of-band step is under way is
+    /// kept after each retry that found it waiting: a client that stops retrying (it went
+    /// away) leaves it, and one lease later it stops counting against the user's
+    /// [limit](crate::server::ElicitationTracker::with_max_pending_per_user) and expires; a
+    /// retry after that gives [`ElicitError::NotCompleted`](crate::rmcp::ElicitError::NotCompleted).
+    /// Never shorter than the [`url_hold`](Self::url_hold) plus a second; never past the
+    /// elicitation's own expiry. Default: [`DEFAULT_URL_LEASE`](Self::DEFAULT_URL_LEASE).
+    pub fn url_lease(mut self, lease: Duration) -> Self {
+        self.url_lease = lease;
         self
     }
 
@@ -399,7 +417,10 @@ impl Rounds {
         let (state, asked) = RoundState::resumed(opened, responses.unwrap_or_default());
         let exchange = Exchange::Round {
             client: context.client_capabilities(),
-            url_hold: self.url_hold,
+            url_wait: UrlWait {
+                hold: self.url_hold,
+                lease: self.url_lease.max(self.url_hold + Duration::from_secs(1)),
+            },
             state: Box::new(Mutex::new(state)),
         };
         Ok(Prepared {

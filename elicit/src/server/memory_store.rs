@@ -110,6 +110,17 @@ impl ElicitationStore for MemoryStore {
         Ok(Some(before))
     }
 
+    async fn renew(&self, entry: &PendingEntry, until: SystemTime) -> Result<bool, StoreError> {
+        let mut entries = self.lock();
+        match entries.by_id.get_mut(entry.id.as_str()) {
+            Some(stored) if stored.state == EntryState::Pending => {
+                stored.expires_at = until;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
     async fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError> {
         let mut entries = self.lock();
         let expired: Vec<ElicitationId> = entries

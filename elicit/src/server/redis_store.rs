@@ -91,7 +91,7 @@ return 1
 ///
 /// KEYS: the entry's key.
 const REMOVE_SCRIPT: &str = r"
-local fields = redis.call('HMGET', KEYS[1], 'entry', 'state')
+local fields = redis.call('HMGET', KEYS[1], 'entry', 'state', 'renewed')
 redis.call('DEL', KEYS[1])
 return fields
 ";
@@ -101,12 +101,27 @@ return fields
 ///
 /// KEYS: the entry's key. ARGV: the pending state, the completed state.
 const MARK_COMPLETED_SCRIPT: &str = r"
-local fields = redis.call('HMGET', KEYS[1], 'entry', 'state')
+local fields = redis.call('HMGET', KEYS[1], 'entry', 'state', 'renewed')
 if fields[2] ~= ARGV[1] then
     return false
 end
 redis.call('HSET', KEYS[1], 'state', ARGV[2])
 return fields
+";
+
+/// Sets a pending entry's expiry, in its hash (`renewed`, which overrides the expiry in
+/// `entry`), on its key and as its score in the user's set; 0 if no pending entry has the key.
+///
+/// KEYS: the entry's key, the user's set. ARGV: the new expiry in ms, the entry's member in the
+/// set, the pending state.
+const RENEW_SCRIPT: &str = r"
+if redis.call('HGET', KEYS[1], 'state') ~= ARGV[3] then
+    return 0
+end
+redis.call('HSET', KEYS[1], 'renewed', ARGV[1])
+redis.call('PEXPIREAT', KEYS[1], ARGV[1])
+redis.call('ZADD', KEYS[2], ARGV[1], ARGV[2])
+return 1
 ";
 
 /// The `entry` field of an entry's hash: everything but its id, which is only in the key,
@@ -261,6 +276,7 @@ impl ElicitationStore for RedisStore {
             .arg(self.entry_key(id))
             .arg("entry")
             .arg("state")
+            .arg("renewed")
             .query_async(&mut self.connection.clone())
             .await
             .map_err(store_error)?;
@@ -297,6 +313,19 @@ impl ElicitationStore for RedisStore {
             .await
             .map_err(store_error)?;
         fields.map_or(Ok(None), |fields| decode_entry(id, fields))
+    }
+
+    async fn renew(&self, entry: &PendingEntry, until: SystemTime) -> Result<bool, StoreError> {
+        let renewed: i64 = Script::new(RENEW_SCRIPT)
+            .key(self.entry_key(entry.id.as_str()))
+            .key(self.user_key(&entry.user))
+            .arg(millis(until)?)
+            .arg(sha256_hex(entry.id.as_str()))
+            .arg(state_name(EntryState::Pending))
+            .invoke_async(&mut self.connection.clone())
+            .await
+            .map_err(store_error)?;
+        Ok(renewed == 1)
     }
 
     async fn remove_expired(&self, _now: SystemTime) -> Result<usize, StoreError> {
@@ -380,15 +409,22 @@ fn parse_state(name: &str) -> Option<EntryState> {
 /// hash is gone (both nil).
 fn decode_entry(id: &str, fields: Vec<Option<String>>) -> Result<Option<PendingEntry>, StoreError> {
     let corrupt = |what: String| StoreError::new(Corrupt(what));
-    let (stored, state) = match <[Option<String>; 2]>::try_from(fields) {
-        Ok([None, None]) => return Ok(None),
-        Ok([Some(stored), Some(state)]) => (stored, state),
+    let (stored, state, renewed) = match <[Option<String>; 3]>::try_from(fields) {
+        Ok([None, None, _]) => return Ok(None),
+        Ok([Some(stored), Some(state), renewed]) => (stored, state, renewed),
         _ => return Err(corrupt("an entry without its fields".into())),
     };
+
     let state =
         parse_state(&state).ok_or_else(|| corrupt(format!("an entry's state {state:?}")))?;
     let stored: StoredEntry =
         serde_json::from_str(&stored).map_err(|e| corrupt(format!("an entry: {e}")))?;
+    let expires_ms = match renewed {
+        Some(ms) => ms
+            .parse::<u64>()
+            .map_err(|_| corrupt(format!("an entry's renewed expiry {ms:?}")))?,
+        None => stored.expires_ms,
+    };
     let user = match &stored.issuer {
         Some(issuer) => UserId::from_issuer_and_subject(issuer, &stored.subject),
         None => UserId::from_verified_subject(stored.subject),
@@ -399,7 +435,7 @@ fn decode_entry(id: &str, fields: Vec<Option<String>>) -> Result<Option<PendingE
         user,
         connection: stored.connection.into(),
         started_at: UNIX_EPOCH + Duration::from_millis(stored.started_ms),
-        expires_at: UNIX_EPOCH + Duration::from_millis(stored.expires_ms),
+        expires_at: UNIX_EPOCH + Duration::from_millis(expires_ms),
         awaited_by: stored.awaited_by.map(AwaitedBy::from),
         state,
     }))

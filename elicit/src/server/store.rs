@@ -97,6 +97,15 @@ pub trait ElicitationStore: Send + Sync {
         &self,
         id: &str,
     ) -> impl Future<Output = Result<Option<PendingEntry>, StoreError>> + Send;
+    /// Sets the expiry of `entry` to `until` if it is still stored and
+    /// [`Pending`](EntryState::Pending), keeping everything else; `false` if it is not. It then
+    /// counts against its user's limit until `until`, no longer: how an elicitation that a
+    /// 2026-07-28 call waits on stops counting once the call stops retrying.
+    fn renew(
+        &self,
+        entry: &PendingEntry,
+        until: SystemTime,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
     /// Removes every entry expired at `now`; returns how many. A store whose entries expire by
     /// themselves returns 0.
     fn remove_expired(
@@ -146,6 +155,10 @@ impl<S: ElicitationStore> ElicitationStore for std::sync::Arc<S> {
 
     async fn mark_completed(&self, id: &str) -> Result<Option<PendingEntry>, StoreError> {
         (**self).mark_completed(id).await
+    }
+
+    async fn renew(&self, entry: &PendingEntry, until: SystemTime) -> Result<bool, StoreError> {
+        (**self).renew(entry, until).await
     }
 
     async fn remove_expired(&self, now: SystemTime) -> Result<usize, StoreError> {

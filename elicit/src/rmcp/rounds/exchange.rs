@@ -38,11 +38,22 @@ pub(super) enum Exchange {
     /// round. The capabilities the client declared in the request's `_meta`.
     Round {
         client: Option<sdk::ClientCapabilities>,
-        /// How long a retry waits for a URL-mode elicitation to complete.
+        /// How long a retry waits for a URL-mode elicitation to complete, and how long after
+        /// it the elicitation is kept for the next retry.
         #[cfg_attr(not(feature = "url-mode"), allow(dead_code))]
-        url_hold: Duration,
+        url_wait: UrlWait,
         state: Box<Mutex<RoundState>>,
     },
+}
+
+/// How a 2026-07-28 call waits for a URL-mode elicitation's out-of-band step.
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(feature = "url-mode"), allow(dead_code))]
+pub(super) struct UrlWait {
+    /// How long a retry waits for the step before it answers "still waiting".
+    pub hold: Duration,
+    /// How long after a retry that found it waiting the elicitation is kept for the next one.
+    pub lease: Duration,
 }
 
 /// What an ask sends, the same whichever way it goes.

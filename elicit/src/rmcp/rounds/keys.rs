@@ -107,6 +107,7 @@ impl Keys {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Asker {
     Form(&'static str),
+    #[cfg_attr(not(feature = "url-mode"), allow(dead_code))]
     Url,
     Sampling,
     Roots,

@@ -99,7 +99,7 @@ impl Ask {
     /// | while the step goes on | the call waits | each retry waits up to [`Rounds::url_hold`](crate::rmcp::Rounds::url_hold), then answers with a state-only `InputRequiredResult` ("still waiting": no input requests; the client retries with the state). These rounds do not count toward [`Rounds::most_rounds`](crate::rmcp::Rounds::most_rounds) |
     /// | the step done | the call goes on (send the completion notification as for any URL elicitation, [`ConnectionPeers::notify`](crate::rmcp::ConnectionPeers::notify)) | the retry collects the completion, once (an earlier state replayed after that is refused with -32602), and the handler goes on; there is no notification |
     /// | how long at most | until the elicitation expires (the tracker's time to live): [`ElicitError::NotCompleted`] | the same: the first retry after it expired gives [`ElicitError::NotCompleted`] |
-    /// | the client goes away | [`ElicitError::SessionEnded`], and the elicitation is discarded | nothing more is asked; the elicitation stays pending until it expires |
+    /// | the client goes away | [`ElicitError::SessionEnded`], and the elicitation is discarded | once the user consented, each retry keeps the elicitation for [`Rounds::url_lease`](crate::rmcp::Rounds::url_lease) (a minute) more: a client that stops retrying leaves it, and it stops counting against the user's limit one lease later |
     ///
     /// A client that did not declare URL mode gets [`ElicitError::ModeNotSupported`] (which a
     /// handler that lets it through answers with -32021 and `requiredCapabilities`

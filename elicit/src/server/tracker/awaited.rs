@@ -10,6 +10,7 @@
 //! collected, shared by the replicas of a `RedisStore`.
 
 use std::future::Future;
+use std::time::SystemTime;
 
 use crate::server::{
     AwaitedBy, Clock, CompletionError, ElicitationStore, ElicitationTracker, EntryState, Initiator,
@@ -55,6 +56,30 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
         url: impl FnOnce(&ElicitationId) -> String,
     ) -> Result<(PendingEntry, PendingUrlElicitation), StartError> {
         self.prepare_entry(Some(by), initiator, client, message, url)
+    }
+
+    /// Keeps the waited-on elicitation `id` of `user` pending until `until` and no longer,
+    /// while it is: how a 2026-07-28 call's retries keep it, and how it stops counting against
+    /// the user's limit once they stop. Nothing is done for one that is not pending, another
+    /// user's, or expired (the next [`collect`](Self::collect) says which).
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    pub(crate) async fn keep_waiting(
+        &self,
+        id: &str,
+        user: &UserId,
+        until: SystemTime,
+    ) -> Result<(), CompletionError> {
+        let Some(entry) = self.store.get(id).await? else {
+            return Ok(());
+        };
+        let waiting = entry.awaited_by.is_some()
+            && entry.user == *user
+            && entry.state == EntryState::Pending
+            && !entry.is_expired(self.clock.now());
+        if waiting {
+            self.store.renew(&entry, until).await?;
+        }
+        Ok(())
     }
 
     /// Whether the waited-on elicitation `id` of `user` has completed: `Waiting` while it is

@@ -78,9 +78,18 @@ impl Exchange {
                     None => Err(ElicitError::SessionEnded),
                 };
             }
-            Exchange::Round { url_hold, .. } => *url_hold,
+            Exchange::Round { url_wait, .. } => *url_wait,
         };
-        match self.look_until(tracker, initiator, id, Some(hold)).await {
+        // Kept one lease past this retry, never past its own expiry: once the client stops
+        // retrying, it stops counting against the user's limit. A store that fails here fails
+        // the look that follows too.
+        let until = (tracker.now() + hold.lease).min(expires_at);
+        let kept = tracker.keep_waiting(id, &initiator.user, until);
+        let _ = self.in_store(kept).await;
+        match self
+            .look_until(tracker, initiator, id, Some(hold.hold))
+            .await
+        {
             Ok(Collected::Completed(id)) => return Ok(id),
             Ok(Collected::Waiting) => {
                 self.on_round(RoundState::still_waiting);
