@@ -407,6 +407,27 @@ async fn on_2026_07_28_the_mrtr_tools_behave_as_the_suite_describes() {
     client.cancel().await.unwrap();
 }
 
+#[tokio::test]
+async fn on_2025_11_25_a_tool_written_in_the_2026_style_asks_by_request() {
+    // `test_mrtr_no_state` answers with an InputRequiredResult of its own: on 2025-11-25
+    // `Rounds` sends its input request as `elicitation/create` and runs it again with the answer.
+    let script =
+        ScriptedClient::answering([json!({"action": "accept", "content": {"confirmed": true}})]);
+    let client = connect(conformance(&Rounds::new(seal())), script.clone()).await;
+    let result = call(&client, "test_mrtr_no_state", json!({})).await;
+    assert_eq!(
+        text(&result),
+        r#"no-state-ok, confirm accepted: {"confirmed":true}"#
+    );
+    let requests = script.requests();
+    assert_eq!(requests.len(), 1, "{requests:?}");
+    assert_eq!(
+        requests[0]["message"],
+        "Please confirm to continue (no state test)"
+    );
+    client.cancel().await.unwrap();
+}
+
 /// The tools a client sees from `server` on `protocol`.
 async fn listed_tools<S: ServerHandler>(server: S, protocol: ProtocolVersion) -> Vec<sdk::Tool> {
     let client = serve(server, ScriptedClient::answering([]), protocol)
