@@ -18,11 +18,13 @@
 //! - **DELETE.** rmcp answers a DELETE of any session 202, whether it holds it or not. Here a
 //!   session the manager does not hold (nor rmcp's session store) is answered 404, as every
 //!   other request for it, and a live one 204 once rmcp has ended it.
-//! - **A limit on requests in flight per client**, 4 unless
-//!   [`Guard::most_in_flight_per_client`] says otherwise: per 2025-11-25 session the server
-//!   holds, and per peer address for the rest. A request over the limit waits, unread, for
-//!   one of its client's to finish, so that many bodies at the limit from one client cannot
-//!   multiply the parse's memory.
+//! - **A limit per client on the request bodies in flight**, counted in bytes: per 2025-11-25
+//!   session the server holds, and per peer address for the rest. rmcp's parse costs memory in
+//!   proportion to the body, so what one client can make the server hold at once is bounded
+//!   by bytes, not requests: by default one body at the body limit, or any number of small
+//!   ones that fit in it ([`Guard::most_bytes_in_flight_per_client`]). A JSON POST counts from
+//!   before its body is read until rmcp has answered; one that does not fit waits, unread,
+//!   for its client's others to finish.
 //!
 //! ```no_run
 //! # use rmcp::ServerHandler;
@@ -73,13 +75,17 @@ type ClientAddress = Arc<dyn Fn(&Parts) -> Option<IpAddr> + Send + Sync>;
 /// ```
 /// use elicit_mcp::http::Guard;
 ///
-/// let guard = Guard::new().most_body_bytes(64 * 1024).most_in_flight_per_client(2);
+/// // Bodies up to 64 KiB; at most two at that size in flight per client.
+/// let guard = Guard::new()
+///     .most_body_bytes(64 * 1024)
+///     .most_bytes_in_flight_per_client(128 * 1024);
 /// assert_eq!(guard.body_limit(), 64 * 1024);
 /// ```
 #[derive(Clone)]
 pub struct Guard {
     most_body_bytes: usize,
-    most_in_flight_per_client: usize,
+    /// `None`: the body limit.
+    most_bytes_in_flight_per_client: Option<usize>,
     client_address: ClientAddress,
 }
 
@@ -93,7 +99,10 @@ impl fmt::Debug for Guard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Guard")
             .field("most_body_bytes", &self.most_body_bytes)
-            .field("most_in_flight_per_client", &self.most_in_flight_per_client)
+            .field(
+                "most_bytes_in_flight_per_client",
+                &self.bytes_in_flight_limit(),
+            )
             .finish_non_exhaustive()
     }
 }
@@ -106,15 +115,12 @@ impl Guard {
     /// within about 30 MiB.
     pub const DEFAULT_MOST_BODY_BYTES: usize = 256 * 1024;
 
-    /// How many requests of one client are served at once unless set otherwise.
-    pub const DEFAULT_MOST_IN_FLIGHT_PER_CLIENT: usize = 4;
-
-    /// The defaults: bodies up to 256 KiB, 4 requests in flight per client, the client's
-    /// address from axum's `ConnectInfo<SocketAddr>`.
+    /// The defaults: bodies up to 256 KiB, and as many bytes of bodies in flight per client;
+    /// the client's address from axum's `ConnectInfo<SocketAddr>`.
     pub fn new() -> Self {
         Guard {
             most_body_bytes: Self::DEFAULT_MOST_BODY_BYTES,
-            most_in_flight_per_client: Self::DEFAULT_MOST_IN_FLIGHT_PER_CLIENT,
+            most_bytes_in_flight_per_client: None,
             client_address: Arc::new(service::connect_info_address),
         }
     }
@@ -126,22 +132,27 @@ impl Guard {
         self
     }
 
-    /// How many requests of one client are served at once; more wait their turn, unread.
+    /// How many bytes of request bodies one client may have in flight (read, or being
+    /// served by rmcp) at once; a body that does not fit waits, unread, until its client's
+    /// others are answered. A body larger than this takes all of it, alone. By default the
+    /// body limit: one body at the limit at a time, or many small ones together. A server
+    /// whose clients send large requests in parallel raises it; each body at the limit in
+    /// flight can cost rmcp's parse about 30 MiB.
     ///
     /// # Panics
     ///
-    /// If `requests` is 0, which would serve nothing.
-    pub fn most_in_flight_per_client(mut self, requests: usize) -> Self {
+    /// If `bytes` is 0, which would limit nothing.
+    pub fn most_bytes_in_flight_per_client(mut self, bytes: usize) -> Self {
         assert!(
-            requests > 0,
-            "Guard::most_in_flight_per_client(0) would serve no request; give at least 1"
+            bytes > 0,
+            "Guard::most_bytes_in_flight_per_client(0) would limit nothing; give at least 1"
         );
-        self.most_in_flight_per_client = requests;
+        self.most_bytes_in_flight_per_client = Some(bytes);
         self
     }
 
     /// Where a request without a session the server holds gets its client's address, which
-    /// its requests in flight count against. By default the peer's address from axum's
+    /// its bodies in flight count against. By default the peer's address from axum's
     /// `ConnectInfo<SocketAddr>` (serve with
     /// `into_make_service_with_connect_info::<SocketAddr>()`); requests with no address share
     /// one limit. Behind a reverse proxy every peer is the proxy: read the client's address
@@ -167,6 +178,13 @@ impl Guard {
     /// The body limit, in bytes.
     pub fn body_limit(&self) -> usize {
         self.most_body_bytes
+    }
+
+    /// The bytes of bodies one client may have in flight.
+    pub fn bytes_in_flight_limit(&self) -> usize {
+        self.most_bytes_in_flight_per_client
+            .unwrap_or(self.most_body_bytes)
+            .max(1)
     }
 
     /// rmcp's [`StreamableHttpService`] from the same arguments as

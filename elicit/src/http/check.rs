@@ -3,6 +3,7 @@
 //! `RawValue`s, whose kinds are read from their first byte.
 
 use rmcp::model::{ErrorData, RequestId};
+use serde::de::IgnoredAny;
 use serde::{Deserialize, Deserializer};
 use serde_json::error::Category;
 use serde_json::value::RawValue;
@@ -40,9 +41,21 @@ impl Refusal {
 
 /// `None` when rmcp can take `body` as it is; otherwise what to answer instead.
 pub(super) fn check(body: &[u8]) -> Option<Refusal> {
+    // serde reads a struct from an array too (its members by position): only an object is
+    // read as one.
+    let first = body.iter().find(|byte| !byte.is_ascii_whitespace());
+    if first.is_some_and(|byte| *byte != b'{') && serde_json::from_slice::<IgnoredAny>(body).is_ok()
+    {
+        let message = if first == Some(&b'[') {
+            "a JSON array (a batch); MCP takes one JSON-RPC message per request"
+        } else {
+            "a JSON-RPC message is a JSON object"
+        };
+        return Some(Refusal::InvalidRequest(None, message.to_owned()));
+    }
     let message = match serde_json::from_slice::<Envelope<'_>>(body) {
         Ok(message) => message,
-        Err(error) => return Some(envelope_error(body, &error)),
+        Err(error) => return Some(envelope_error(&error)),
     };
     if message.jsonrpc.map(RawValue::get) != Some(r#""2.0""#) {
         let found = match message.jsonrpc {
@@ -76,22 +89,12 @@ pub(super) fn check(body: &[u8]) -> Option<Refusal> {
     }
 }
 
-/// The body did not read as one JSON object: broken JSON (-32700), or JSON of another shape
-/// (-32600).
-fn envelope_error(body: &[u8], error: &serde_json::Error) -> Refusal {
+/// The body did not read as one JSON object: broken JSON (-32700), or an object rmcp cannot
+/// read (a member twice: -32600).
+fn envelope_error(error: &serde_json::Error) -> Refusal {
     match error.classify() {
         Category::Syntax | Category::Eof | Category::Io => Refusal::Parse(error.to_string()),
-        Category::Data => {
-            let first = body.iter().find(|byte| !byte.is_ascii_whitespace());
-            let message = match first {
-                Some(b'[') => {
-                    "a JSON array (a batch); MCP takes one JSON-RPC message per request".to_owned()
-                }
-                Some(b'{') => error.to_string(),
-                _ => "a JSON-RPC message is a JSON object".to_owned(),
-            };
-            Refusal::InvalidRequest(None, message)
-        }
+        Category::Data => Refusal::InvalidRequest(None, error.to_string()),
     }
 }
 

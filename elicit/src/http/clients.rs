@@ -1,5 +1,6 @@
-//! The limit on requests in flight per client: one semaphore per client, made when its first
-//! request arrives and dropped with its last, so the map holds only the clients being served.
+//! The limit on request bodies in flight per client, in bytes: one semaphore per client, whose
+//! permits are bytes, made when its first request arrives and dropped with its last, so the
+//! map holds only the clients being served.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -21,7 +22,8 @@ pub(super) enum ClientKey {
 
 /// The semaphores of the clients with requests in flight.
 pub(super) struct InFlight {
-    most_per_client: usize,
+    /// Bytes per client, at most `u32::MAX` (what one acquisition can take).
+    most_per_client: u32,
     clients: Mutex<HashMap<ClientKey, Arc<Semaphore>>>,
 }
 
@@ -35,21 +37,25 @@ pub(super) struct Ticket {
 impl InFlight {
     pub(super) fn new(most_per_client: usize) -> Self {
         InFlight {
-            most_per_client,
+            most_per_client: u32::try_from(most_per_client).unwrap_or(u32::MAX),
             clients: Mutex::default(),
         }
     }
 
-    /// Waits until `key` has fewer than the most requests in flight, and counts one more.
-    /// A waiting request has not been read: its body stays in the connection.
-    pub(super) async fn enter(self: &Arc<Self>, key: ClientKey) -> Ticket {
+    /// Waits until `key`'s bodies in flight leave room for `bytes` more, and counts them. A
+    /// body larger than a client's whole allowance takes all of it. A waiting request has not
+    /// been read: its body stays in the connection.
+    pub(super) async fn enter(self: &Arc<Self>, key: ClientKey, bytes: usize) -> Ticket {
+        let bytes = u32::try_from(bytes)
+            .unwrap_or(u32::MAX)
+            .min(self.most_per_client);
         let semaphore = self
             .lock()
             .entry(key.clone())
-            .or_insert_with(|| Arc::new(Semaphore::new(self.most_per_client)))
+            .or_insert_with(|| Arc::new(Semaphore::new(self.most_per_client as usize)))
             .clone();
         let permit = semaphore
-            .acquire_owned()
+            .acquire_many_owned(bytes)
             .await
             .expect("the semaphore is never closed");
         Ticket {
@@ -94,22 +100,26 @@ mod tests {
 
     #[tokio::test]
     async fn a_client_waits_at_its_limit_and_others_do_not() {
-        let in_flight = Arc::new(InFlight::new(2));
+        let in_flight = Arc::new(InFlight::new(100));
         let alice = ClientKey::Session("alice".into());
-        let first = in_flight.enter(alice.clone()).await;
-        let _second = in_flight.enter(alice.clone()).await;
+        let first = in_flight.enter(alice.clone(), 60).await;
+        let _second = in_flight.enter(alice.clone(), 40).await;
         let third = tokio::spawn({
             let in_flight = in_flight.clone();
             let alice = alice.clone();
-            async move { in_flight.enter(alice).await }
+            // Larger than the whole allowance: waits for all of it.
+            async move { in_flight.enter(alice, 1000).await }
         });
         tokio::task::yield_now().await;
         assert!(!third.is_finished());
         // Another client is not held up by alice's.
-        let _bob = in_flight.enter(ClientKey::Unknown).await;
+        let _bob = in_flight.enter(ClientKey::Unknown, 100).await;
         drop(first);
+        tokio::task::yield_now().await;
+        assert!(!third.is_finished(), "40 bytes are still in flight");
+        drop(_second);
         let third = third.await.unwrap();
-        drop((third, _second, _bob));
+        drop((third, _bob));
         assert_eq!(
             in_flight.clients(),
             0,

@@ -76,7 +76,7 @@ impl<H, M> Layer<StreamableHttpService<H, M>> for GuardLayer<M> {
             sessions: self.sessions.clone(),
             store,
             deletes,
-            in_flight: Arc::new(InFlight::new(self.guard.most_in_flight_per_client)),
+            in_flight: Arc::new(InFlight::new(self.guard.bytes_in_flight_limit())),
             client_address: self.guard.client_address.clone(),
         };
         Guarded {
@@ -138,7 +138,7 @@ where
     }
 }
 
-/// What stands behind the body limit: the per-client limit, the DELETE check, the JSON check.
+/// What stands behind the body limit: the DELETE check, the per-client limit, the JSON check.
 struct Core<S, M> {
     inner: S,
     sessions: Arc<M>,
@@ -212,37 +212,63 @@ where
                 Held::No(_) | Held::NotNamed => {}
             }
         }
-        let key = match session {
-            Held::Yes(id) => ClientKey::Session(id),
-            Held::No(_) | Held::NotNamed => match (self.client_address)(&parts) {
-                Some(address) => ClientKey::Address(address),
-                None => ClientKey::Unknown,
-            },
-        };
-        let _ticket = self.in_flight.enter(key).await;
-        let body: GuardedBody = if parts.method == Method::POST && declares_json(&parts.headers) {
-            let bytes = match body.collect().await {
-                Ok(collected) => collected.to_bytes(),
-                Err(error) => return unreadable(&*error),
-            };
-            if let Some(refusal) = check(&bytes) {
-                let (id, error) = refusal.into_error();
-                return json_rpc_error(JsonRpcError::new(id, error));
-            }
-            Full::new(bytes)
-                .map_err(|never| -> BoxError { match never {} })
-                .boxed_unsync()
-        } else {
-            body.map_err(|error| -> BoxError { error }).boxed_unsync()
-        };
+        if parts.method == Method::POST && declares_json(&parts.headers) {
+            let client = self.client(session, &parts);
+            return self.serve_json(parts, body, client).await;
+        }
+        // rmcp answers these without reading a body: GET (its event stream), DELETE, and POSTs
+        // of another type (415).
+        let body = body.map_err(|error| -> BoxError { error }).boxed_unsync();
         let Ok(response) = call_boxed(&mut self.inner, Request::from_parts(parts, body)).await;
-        let response = response.map(|body| BoxBody::new(body));
         if deleting && response.status() == StatusCode::ACCEPTED {
             // rmcp answers a DELETE that ended the session 202; clients expect 200 or 204
             // (the official Python client logs "Session termination failed: 202").
             return no_content();
         }
-        response
+        response.map(BoxBody::new)
+    }
+
+    /// A JSON POST: counted against its client before it is read and until rmcp has answered
+    /// (what rmcp's parse costs grows with the body, and what it built lives while the request
+    /// is served), read, checked, and handed on.
+    async fn serve_json<B>(
+        mut self,
+        parts: Parts,
+        body: Limited<B>,
+        client: ClientKey,
+    ) -> GuardedResponse
+    where
+        B: Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<BoxError>,
+    {
+        // Without a `Content-Length` (chunked), the body may be as large as the limit.
+        let declared = declared_length(&parts.headers).unwrap_or(usize::MAX);
+        let _ticket = self.in_flight.enter(client, declared).await;
+        let bytes = match body.collect().await {
+            Ok(collected) => collected.to_bytes(),
+            Err(error) => return unreadable(&*error),
+        };
+        if let Some(refusal) = check(&bytes) {
+            let (id, error) = refusal.into_error();
+            return json_rpc_error(JsonRpcError::new(id, error));
+        }
+        let body = Full::new(bytes)
+            .map_err(|never| -> BoxError { match never {} })
+            .boxed_unsync();
+        let Ok(response) = call_boxed(&mut self.inner, Request::from_parts(parts, body)).await;
+        response.map(BoxBody::new)
+    }
+
+    /// Who a request counts against: its session when the server holds it (an id anyone can
+    /// make up does not make a new client), else its address.
+    fn client(&self, session: Held, parts: &Parts) -> ClientKey {
+        match session {
+            Held::Yes(id) => ClientKey::Session(id),
+            Held::No(_) | Held::NotNamed => match (self.client_address)(parts) {
+                Some(address) => ClientKey::Address(address),
+                None => ClientKey::Unknown,
+            },
+        }
     }
 }
 
@@ -296,6 +322,16 @@ pub(super) fn connect_info_address(parts: &Parts) -> Option<IpAddr> {
         .extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|ConnectInfo(address)| address.ip())
+}
+
+/// The body's length as its `Content-Length` declares it (the body limit has checked it).
+fn declared_length(headers: &HeaderMap) -> Option<usize> {
+    headers
+        .get(header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .parse()
+        .ok()
 }
 
 /// rmcp reads only `application/json` bodies; any other POST it answers 415 unread.
