@@ -1,0 +1,171 @@
+//! What `elicit_mcp::http::Guard` costs: one small 2026-07-28 `tools/call` served by rmcp's
+//! `StreamableHttpService` through the guard, against the same service alone. Both are called
+//! as tower services (no sockets, so nothing but the two services' own work is timed), with the
+//! same request built the same way each iteration (headers, the peer's `ConnectInfo`, a
+//! 230-byte body), and both answers read to their end and checked.
+//!
+//! Criterion measures the two routines five times over, the order swapped from one run to the
+//! next; each run's ratio comes from criterion's estimates of that run, and the median and the
+//! spread of the five are printed at the end. Run with `cargo bench --bench http_guard`.
+
+#[path = "common/mod.rs"]
+mod common;
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::{Body, HttpBody};
+use axum::extract::ConnectInfo;
+use axum::http;
+use criterion::Criterion;
+use elicit_mcp::http::Guard;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock, ErrorData};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{ServerHandler, schemars, tool, tool_handler, tool_router};
+use tower_service::Service;
+
+const RUNS: usize = 5;
+const GROUP: &str = "http_guard";
+
+/// A tool that asks nothing: what is timed is the transport's work, not a handler's.
+#[derive(Clone)]
+struct Adder {
+    tool_router: ToolRouter<Adder>,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Sum {
+    a: i64,
+    b: i64,
+}
+
+#[tool_router]
+impl Adder {
+    #[tool(description = "Adds two numbers")]
+    async fn add(&self, Parameters(sum): Parameters<Sum>) -> Result<CallToolResult, ErrorData> {
+        Ok(CallToolResult::success(vec![ContentBlock::text(
+            (sum.a + sum.b).to_string(),
+        )]))
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Adder {}
+
+fn adder() -> Result<Adder, std::io::Error> {
+    Ok(Adder {
+        tool_router: Adder::tool_router(),
+    })
+}
+
+const BODY: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+
+fn request() -> http::Request<Body> {
+    let mut request = http::Request::post("http://127.0.0.1/mcp")
+        .header("host", "127.0.0.1")
+        .header("content-type", "application/json")
+        .header("content-length", BODY.len())
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", "add")
+        .body(Body::from(BODY))
+        .expect("a valid request");
+    request
+        .extensions_mut()
+        .insert(ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 40000))));
+    request
+}
+
+/// One call through `service`, its answer read to the end; the text of the answer.
+async fn call<S, B>(mut service: S) -> String
+where
+    S: Service<http::Request<Body>, Response = http::Response<B>, Error = Infallible>,
+    B: HttpBody<Data = axum::body::Bytes> + Send + 'static,
+    B::Error: Into<elicit_mcp::http::BoxError>,
+{
+    let Ok(()) = std::future::poll_fn(|context| service.poll_ready(context)).await;
+    let Ok(response) = service.call(request()).await;
+    let body = Body::new(response.into_body());
+    let bytes = axum::body::to_bytes(body, usize::MAX)
+        .await
+        .expect("the answer reads");
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+fn benches(c: &mut Criterion, guarded_first: bool) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let _entered = runtime.enter();
+    let alone: StreamableHttpService<Adder, LocalSessionManager> = StreamableHttpService::new(
+        adder,
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    let guarded = Guard::new().service(
+        adder,
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    // Both answer the call, and alike: the bench compares answers, not failures.
+    let answer = runtime.block_on(call(alone.clone()));
+    assert!(answer.contains(r#""text":"5""#), "{answer}");
+    assert_eq!(runtime.block_on(call(guarded.clone())), answer);
+
+    let mut group = c.benchmark_group(GROUP);
+    let order = if guarded_first {
+        ["guarded", "rmcp_alone"]
+    } else {
+        ["rmcp_alone", "guarded"]
+    };
+    for name in order {
+        group.bench_function(name, |b| {
+            if name == "guarded" {
+                b.iter(|| runtime.block_on(call(guarded.clone())))
+            } else {
+                b.iter(|| runtime.block_on(call(alone.clone())))
+            }
+        });
+    }
+    group.finish();
+}
+
+fn main() {
+    let mut ratios = Vec::with_capacity(RUNS);
+    for run in 0..RUNS {
+        let mut c = Criterion::default()
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(3))
+            .configure_from_args();
+        benches(&mut c, run % 2 == 0);
+        // A filtered run measures one side only: no ratio.
+        if let Some((guarded, alone)) = common::typical_pair(GROUP, "guarded", "rmcp_alone") {
+            println!(
+                "run {}: guarded {guarded:.0} ns, rmcp alone {alone:.0} ns, {:.3}x",
+                run + 1,
+                guarded / alone
+            );
+            ratios.push(guarded / alone);
+        }
+    }
+    Criterion::default().configure_from_args().final_summary();
+    if ratios.len() < RUNS {
+        return;
+    }
+    let each: Vec<String> = ratios.iter().map(|r| format!("{r:.3}x")).collect();
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "\nguarded / rmcp alone, one small tools/call, {RUNS} runs: median {:.3}x, spread {:.3}x to {:.3}x (runs: {})",
+        ratios[RUNS / 2],
+        ratios[0],
+        ratios[RUNS - 1],
+        each.join(", ")
+    );
+}
