@@ -703,3 +703,53 @@ async fn a_short_load_run_completes_every_flow_and_vanished_clients_leave_nothin
         );
     }
 }
+
+/// The official Python client (`pip install mcp`, 2.3.0) books on `http_server` over a
+/// 2025-11-25 session and closes it: no "Session termination failed" (it warns unless the
+/// server answers its DELETE 200 or 204; rmcp alone answers 202).
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore = "needs python3 with venv and network access to PyPI (it installs mcp==2.3.0 into a venv under the temp dir); run with --ignored"]
+fn the_official_python_client_books_and_closes_its_session_without_a_warning() {
+    use std::process::Command;
+
+    let venv = std::env::temp_dir().join("elicit-python-mcp-2.3.0");
+    let python = venv.join("bin").join("python");
+    if !python.exists() {
+        let status = Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(&venv)
+            .status()
+            .expect("python3 runs");
+        assert!(status.success(), "python3 -m venv failed");
+    }
+    let status = Command::new(&python)
+        .args(["-m", "pip", "install", "--quiet", "mcp==2.3.0"])
+        .status()
+        .expect("pip runs");
+    assert!(status.success(), "pip install mcp==2.3.0 failed");
+
+    let server = load::server::ServerProcess::start("http_server", &["127.0.0.1:0"]);
+    // The package's folder as cargo gives it to the running test (see `examples_built.rs`).
+    let script = std::path::PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo runs the test"),
+    )
+    .join("tests/data/python/book_and_close.py");
+    let output = Command::new(&python)
+        .arg(script)
+        .arg(server.url())
+        .output()
+        .expect("the Python client runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    assert_eq!(
+        stdout.trim(),
+        "2 nights at Ritz from 2026-12-24",
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("Session termination failed"),
+        "the client warned at close: {stderr}"
+    );
+}
