@@ -1,6 +1,6 @@
 //! The rmcp integration: conversions to and from rmcp's model, `ElicitPeer` end to end, one
 //! handler on both protocol revisions (`Rounds`, `Ask`), URL mode through rmcp, the bytes a
-//! client receives, the rmcp examples in-process, and two example server processes sharing
+//! client receives, the HTTP guard on loopback, the rmcp examples in-process, and two example server processes sharing
 //! one Redis.
 //!
 //! One test binary, so that the crates it links and the support it shares are built once.
@@ -33,6 +33,8 @@ mod convert;
 mod e2e;
 #[path = "rmcp/examples.rs"]
 mod examples;
+#[path = "rmcp/http_guard.rs"]
+mod http_guard;
 #[path = "rmcp/replicas.rs"]
 mod replicas;
 #[path = "rmcp/rounds.rs"]

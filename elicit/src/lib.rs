@@ -31,6 +31,10 @@ pub mod __private;
 #[cfg_attr(docsrs, doc(cfg(feature = "rmcp")))]
 pub mod rmcp;
 
+#[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+pub mod http;
+
 // The derive's reference, on the page users open; its examples run as this crate's doc tests.
 // (One fragment: with several, rustdoc names the tests after lines of this file.)
 #[doc = include_str!("derive.md")]

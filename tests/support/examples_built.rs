@@ -19,7 +19,12 @@ pub fn examples_dir() -> &'static Path {
             .args(["-p", "elicit-examples", "--features", "rmcp,terminal"])
             .args(["--example", "terminal_form", "--example", "terminal_client"])
             .args(["--example", "stdio_server", "--example", "url_mode_server"])
-            .args(["--example", "conformance_server"]);
+            .args([
+                "--example",
+                "conformance_server",
+                "--example",
+                "http_server",
+            ]);
         if !cfg!(debug_assertions) {
             build.arg("--release");
         }

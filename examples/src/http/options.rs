@@ -4,18 +4,21 @@
 use std::error::Error;
 use std::time::Duration;
 
+use elicit_mcp::http::Guard;
 use elicit_mcp::rmcp::Rounds;
 
-/// The largest request body the example servers accept unless told otherwise: ample for
-/// elicitation traffic (a retry carrying its `requestState` and answers is a few KiB), and
-/// small enough that rmcp's parse of a hostile body stays within a few tens of MiB.
-pub const DEFAULT_MAX_BODY_BYTES: usize = 256 * 1024;
+/// The largest request body the example servers accept unless told otherwise: the guard's
+/// default.
+pub const DEFAULT_MAX_BODY_BYTES: usize = Guard::DEFAULT_MOST_BODY_BYTES;
 
 /// The lines of `--help` that describe the options of [`ServerOptions`].
 pub const OPTIONS_HELP: &str = concat!(
     "  ADDRESS                 where to listen, on loopback (default: a free port on 127.0.0.1)\n",
     "  --max-body-bytes BYTES  the largest request body accepted; a larger one is answered 413\n",
     "                          (default: 262144, 256 KiB)\n",
+    "  --max-bytes-in-flight BYTES\n",
+    "                          how many bytes of request bodies one client (a session, or an\n",
+    "                          address) may have in flight; more wait (default: the body limit)\n",
     "  --ask-timeout SECONDS   how long a 2025-11-25 ask waits for the client's answer before\n",
     "                          the tool sees a timeout (default: elicit's Rounds::DEFAULT_TIMEOUT)\n",
     "  --session-idle SECONDS  how long a 2025-11-25 session that sends nothing is kept, as one\n",
@@ -38,6 +41,7 @@ pub const OPTIONS_HELP: &str = concat!(
 pub struct ServerOptions {
     address: Option<String>,
     max_body_bytes: usize,
+    max_bytes_in_flight: Option<usize>,
     ask_timeout: Option<Duration>,
     session_idle: Option<Duration>,
 }
@@ -47,6 +51,7 @@ impl Default for ServerOptions {
         ServerOptions {
             address: None,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            max_bytes_in_flight: None,
             ask_timeout: None,
             session_idle: None,
         }
@@ -95,6 +100,16 @@ impl ServerOptions {
                     .parse()
                     .map_err(|e| format!("--max-body-bytes `{value}`: {e}"))?;
             }
+            "--max-bytes-in-flight" => {
+                let value = rest
+                    .next()
+                    .ok_or("--max-bytes-in-flight needs a number of bytes")?;
+                self.max_bytes_in_flight = match value.parse() {
+                    Ok(0) => return Err("--max-bytes-in-flight must be at least 1".into()),
+                    Ok(bytes) => Some(bytes),
+                    Err(e) => return Err(format!("--max-bytes-in-flight `{value}`: {e}").into()),
+                };
+            }
             "--ask-timeout" => self.ask_timeout = Some(seconds(arg, rest.next())?),
             "--session-idle" => self.session_idle = Some(seconds(arg, rest.next())?),
             flag if flag.starts_with("--") => return Ok(false),
@@ -114,6 +129,15 @@ impl ServerOptions {
     /// The largest request body accepted, in bytes.
     pub fn max_body_bytes(&self) -> usize {
         self.max_body_bytes
+    }
+
+    /// The guard in front of rmcp, with the limits given.
+    pub fn guard(&self) -> Guard {
+        let guard = Guard::new().most_body_bytes(self.max_body_bytes);
+        match self.max_bytes_in_flight {
+            Some(bytes) => guard.most_bytes_in_flight_per_client(bytes),
+            None => guard,
+        }
     }
 
     /// How long an idle session is kept, if given.

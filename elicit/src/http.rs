@@ -1,0 +1,214 @@
+//! What to put in front of rmcp's streamable HTTP server ([`StreamableHttpService`]), for what
+//! it cannot be told to do itself (rmcp 3.11):
+//!
+//! - **A limit on request bodies**, 256 KiB unless [`Guard::most_body_bytes`] says otherwise.
+//!   rmcp parses a whole body into its message types at once, and that parse amplifies: a
+//!   4 MiB body of small numbers raises the server's peak memory by about 470 MiB. A body
+//!   declared larger (`Content-Length`) is answered 413 before anything reads it, and a
+//!   chunked one once it passes the limit (tower-http's `RequestBodyLimit`); rmcp's own
+//!   limit is set to the same value.
+//! - **JSON-RPC answers to broken JSON-RPC.** rmcp answers a body that is not JSON, and valid
+//!   JSON that is not a JSON-RPC message (`{}`, `[]`), with 415 and a line of text; here they
+//!   get -32700 (Parse error) and -32600 (Invalid Request), HTTP 400. rmcp's request enum is
+//!   untagged, so a `tools/call`, `prompts/get` or `resources/read` with a member of the
+//!   wrong type (`name`, `arguments`, `uri`, `_meta`, `requestState`, `inputResponses`) falls
+//!   through to its custom request and is answered -32601 (Method not found) with HTTP 404;
+//!   here it gets -32602 (Invalid params) naming every such member. The checks read the body
+//!   once into borrowed `RawValue`s; nothing is built.
+//! - **DELETE.** rmcp answers a DELETE of any session 202, whether it holds it or not. Here a
+//!   session the manager does not hold (nor rmcp's session store) is answered 404, as every
+//!   other request for it, and a live one 204 once rmcp has ended it.
+//! - **A limit per client on the request bodies in flight**, counted in bytes: per 2025-11-25
+//!   session the server holds, and per peer address for the rest. rmcp's parse costs memory in
+//!   proportion to the body, so what one client can make the server hold at once is bounded
+//!   by bytes, not requests: by default one body at the body limit, or any number of small
+//!   ones that fit in it ([`Guard::most_bytes_in_flight_per_client`]). A JSON POST counts from
+//!   before its body is read until rmcp has answered; one that does not fit waits, unread,
+//!   for its client's others to finish.
+//!
+//! ```no_run
+//! # use rmcp::ServerHandler;
+//! # #[derive(Clone)] struct MyServer;
+//! # impl ServerHandler for MyServer {}
+//! # async fn run() -> std::io::Result<()> {
+//! use std::net::SocketAddr;
+//! use std::sync::Arc;
+//!
+//! use elicit_mcp::http::Guard;
+//! use rmcp::transport::StreamableHttpServerConfig;
+//! use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+//!
+//! let sessions = Arc::new(LocalSessionManager::default());
+//! let mcp = Guard::new().service(
+//!     || Ok(MyServer),
+//!     sessions,
+//!     StreamableHttpServerConfig::default(),
+//! );
+//! let app = axum::Router::new().nest_service("/mcp", mcp);
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8000").await?;
+//! // The peer's address is what a request without a session counts against.
+//! axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>()).await
+//! # }
+//! ```
+
+mod check;
+mod clients;
+mod service;
+
+use std::fmt;
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use http::request::Parts;
+use rmcp::ServerHandler;
+use rmcp::transport::streamable_http_server::SessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+pub use service::{BoxError, GuardLayer, Guarded, GuardedBody, GuardedResponse};
+use tower_layer::Layer;
+
+type ClientAddress = Arc<dyn Fn(&Parts) -> Option<IpAddr> + Send + Sync>;
+
+/// The limits and checks that stand in front of rmcp's [`StreamableHttpService`] (see the
+/// [module](self)): build one, set what differs from the defaults, and wrap the service with
+/// [`service`](Guard::service) or [`layer`](Guard::layer).
+///
+/// ```
+/// use elicit_mcp::http::Guard;
+///
+/// // Bodies up to 64 KiB; at most two at that size in flight per client.
+/// let guard = Guard::new()
+///     .most_body_bytes(64 * 1024)
+///     .most_bytes_in_flight_per_client(128 * 1024);
+/// assert_eq!(guard.body_limit(), 64 * 1024);
+/// ```
+#[derive(Clone)]
+pub struct Guard {
+    most_body_bytes: usize,
+    /// `None`: the body limit.
+    most_bytes_in_flight_per_client: Option<usize>,
+    client_address: ClientAddress,
+}
+
+impl Default for Guard {
+    fn default() -> Self {
+        Guard::new()
+    }
+}
+
+impl fmt::Debug for Guard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Guard")
+            .field("most_body_bytes", &self.most_body_bytes)
+            .field(
+                "most_bytes_in_flight_per_client",
+                &self.bytes_in_flight_limit(),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+impl Guard {
+    /// The largest request body accepted unless set otherwise: ample for elicitation traffic
+    /// (a 2026-07-28 retry carries its `requestState`, at most
+    /// [`Rounds::most_state_bytes`](crate::rmcp::Rounds::most_state_bytes), 64 KiB by
+    /// default, and the answers), and small enough that rmcp's parse of a hostile body stays
+    /// within about 30 MiB.
+    pub const DEFAULT_MOST_BODY_BYTES: usize = 256 * 1024;
+
+    /// The defaults: bodies up to 256 KiB, and as many bytes of bodies in flight per client;
+    /// the client's address from axum's `ConnectInfo<SocketAddr>`.
+    pub fn new() -> Self {
+        Guard {
+            most_body_bytes: Self::DEFAULT_MOST_BODY_BYTES,
+            most_bytes_in_flight_per_client: None,
+            client_address: Arc::new(service::connect_info_address),
+        }
+    }
+
+    /// The largest request body accepted, in bytes; a larger one is answered 413, with a text
+    /// that names the limit.
+    pub fn most_body_bytes(mut self, bytes: usize) -> Self {
+        self.most_body_bytes = bytes;
+        self
+    }
+
+    /// How many bytes of request bodies one client may have in flight (read, or being
+    /// served by rmcp) at once; a body that does not fit waits, unread, until its client's
+    /// others are answered. A body larger than this takes all of it, alone. By default the
+    /// body limit: one body at the limit at a time, or many small ones together. A server
+    /// whose clients send large requests in parallel raises it; each body at the limit in
+    /// flight can cost rmcp's parse about 30 MiB.
+    ///
+    /// # Panics
+    ///
+    /// If `bytes` is 0, which would limit nothing.
+    pub fn most_bytes_in_flight_per_client(mut self, bytes: usize) -> Self {
+        assert!(
+            bytes > 0,
+            "Guard::most_bytes_in_flight_per_client(0) would limit nothing; give at least 1"
+        );
+        self.most_bytes_in_flight_per_client = Some(bytes);
+        self
+    }
+
+    /// Where a request without a session the server holds gets its client's address, which
+    /// its bodies in flight count against. By default the peer's address from axum's
+    /// `ConnectInfo<SocketAddr>` (serve with
+    /// `into_make_service_with_connect_info::<SocketAddr>()`); requests with no address share
+    /// one limit. Behind a reverse proxy every peer is the proxy: read the client's address
+    /// from the header your proxy sets, and only from a proxy you trust.
+    ///
+    /// ```
+    /// use elicit_mcp::http::Guard;
+    ///
+    /// let guard = Guard::new().client_address(|request| {
+    ///     let forwarded = request.headers.get("x-real-ip")?.to_str().ok()?;
+    ///     forwarded.parse().ok()
+    /// });
+    /// # let _ = guard;
+    /// ```
+    pub fn client_address(
+        mut self,
+        address: impl Fn(&Parts) -> Option<IpAddr> + Send + Sync + 'static,
+    ) -> Self {
+        self.client_address = Arc::new(address);
+        self
+    }
+
+    /// The body limit, in bytes.
+    pub fn body_limit(&self) -> usize {
+        self.most_body_bytes
+    }
+
+    /// The bytes of bodies one client may have in flight.
+    pub fn bytes_in_flight_limit(&self) -> usize {
+        self.most_bytes_in_flight_per_client
+            .unwrap_or(self.most_body_bytes)
+            .max(1)
+    }
+
+    /// rmcp's [`StreamableHttpService`] from the same arguments as
+    /// [`StreamableHttpService::new`], with this guard in front; `config`'s body limit is set
+    /// to the guard's. `sessions` is the manager the guard asks whether a session exists.
+    pub fn service<H, M>(
+        &self,
+        handler: impl Fn() -> Result<H, std::io::Error> + Send + Sync + 'static,
+        sessions: Arc<M>,
+        config: StreamableHttpServerConfig,
+    ) -> Guarded<StreamableHttpService<H, M>, M>
+    where
+        H: ServerHandler + Send + 'static,
+        M: SessionManager,
+    {
+        let mcp = StreamableHttpService::new(handler, sessions.clone(), config);
+        self.layer(sessions).layer(mcp)
+    }
+
+    /// The guard as a tower layer over a [`StreamableHttpService`] built elsewhere, whose
+    /// session manager is `sessions` (the same `Arc` given to
+    /// [`StreamableHttpService::new`]). Layering sets the service's body limit to the
+    /// guard's.
+    pub fn layer<M>(&self, sessions: Arc<M>) -> GuardLayer<M> {
+        GuardLayer::new(self.clone(), sessions)
+    }
+}

@@ -1,0 +1,417 @@
+//! [`Guarded`]: the tower service that stands in front of rmcp's, and [`GuardLayer`], which
+//! puts it there.
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use axum::extract::ConnectInfo;
+use bytes::Bytes;
+use http::request::Parts;
+use http::{HeaderMap, Method, Request, Response, StatusCode, header};
+use http_body::Body;
+use http_body_util::combinators::{BoxBody, UnsyncBoxBody};
+use http_body_util::{BodyExt, Full, LengthLimitError};
+use rmcp::model::JsonRpcError;
+use rmcp::transport::StreamableHttpService;
+use rmcp::transport::streamable_http_server::session::SessionStore;
+use rmcp::transport::streamable_http_server::{SessionId, SessionManager};
+use tower_http::body::Limited;
+use tower_http::limit::RequestBodyLimit;
+use tower_layer::Layer;
+use tower_service::Service;
+
+use super::Guard;
+use super::check::check;
+use super::clients::{ClientKey, InFlight};
+
+/// The body the guarded service hands to rmcp's: a JSON POST's body as the guard read it, any
+/// other request's as it came (capped at the limit).
+pub type GuardedBody = UnsyncBoxBody<Bytes, BoxError>;
+
+/// The error of a request body that could not be read.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// What the guarded service answers: rmcp's answer, or the guard's own.
+pub type GuardedResponse = Response<BoxBody<Bytes, Infallible>>;
+
+type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
+
+/// A tower [`Layer`] that puts the [`Guard`] in front of a [`StreamableHttpService`], from
+/// [`Guard::layer`]. Layering sets the service's own body limit to the guard's.
+pub struct GuardLayer<M> {
+    guard: Guard,
+    sessions: Arc<M>,
+}
+
+impl<M> Clone for GuardLayer<M> {
+    fn clone(&self) -> Self {
+        GuardLayer {
+            guard: self.guard.clone(),
+            sessions: self.sessions.clone(),
+        }
+    }
+}
+
+impl<M> GuardLayer<M> {
+    pub(super) fn new(guard: Guard, sessions: Arc<M>) -> Self {
+        GuardLayer { guard, sessions }
+    }
+}
+
+impl<H, M> Layer<StreamableHttpService<H, M>> for GuardLayer<M> {
+    type Service = Guarded<StreamableHttpService<H, M>, M>;
+
+    fn layer(&self, mut mcp: StreamableHttpService<H, M>) -> Self::Service {
+        // Nothing above the limit reaches rmcp's parse, even through a path that skips the
+        // guard's own read.
+        mcp.config.max_request_body_bytes = self.guard.most_body_bytes;
+        let deletes = mcp.config.legacy_session_mode;
+        let store = mcp.config.session_store.clone();
+        let core = Core {
+            inner: mcp,
+            sessions: self.sessions.clone(),
+            store,
+            deletes,
+            in_flight: Arc::new(InFlight::new(self.guard.bytes_in_flight_limit())),
+            client_address: self.guard.client_address.clone(),
+        };
+        Guarded {
+            limited: RequestBodyLimit::new(core, self.guard.most_body_bytes),
+            most_body_bytes: self.guard.most_body_bytes,
+        }
+    }
+}
+
+/// rmcp's streamable HTTP service with the [`Guard`] in front: serve it at your MCP path
+/// (`axum::Router::nest_service("/mcp", guarded)`). Made by [`Guard::service`] or
+/// [`Guard::layer`].
+pub struct Guarded<S, M> {
+    limited: RequestBodyLimit<Core<S, M>>,
+    most_body_bytes: usize,
+}
+
+impl<S: Clone, M> Clone for Guarded<S, M> {
+    fn clone(&self) -> Self {
+        Guarded {
+            limited: self.limited.clone(),
+            most_body_bytes: self.most_body_bytes,
+        }
+    }
+}
+
+impl<S, M, B, R> Service<Request<B>> for Guarded<S, M>
+where
+    S: Service<Request<GuardedBody>, Response = Response<R>, Error = Infallible>
+        + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+    R: Body<Data = Bytes, Error = Infallible> + Send + Sync + 'static,
+    M: SessionManager,
+    B: Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<BoxError>,
+{
+    type Response = GuardedResponse;
+    type Error = Infallible;
+    type Future = BoxFuture<Result<GuardedResponse, Infallible>>;
+
+    fn poll_ready(&mut self, _context: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        // Readiness is per client, decided in `call`; rmcp's service is always ready.
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        let most_body_bytes = self.most_body_bytes;
+        let answer = self.limited.call(request);
+        Box::pin(async move {
+            let response = answer.await?;
+            if response.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                // tower-http's refusal by `Content-Length` says only "length limit exceeded".
+                return Ok(too_large(most_body_bytes));
+            }
+            Ok(response.map(|body| BoxBody::new(body.map_err(|never| match never {}))))
+        })
+    }
+}
+
+/// What stands behind the body limit: the DELETE check, the per-client limit, the JSON check.
+struct Core<S, M> {
+    inner: S,
+    sessions: Arc<M>,
+    store: Option<Arc<dyn SessionStore>>,
+    /// rmcp serves DELETE (its legacy session mode, the 2025-11-25 sessions).
+    deletes: bool,
+    in_flight: Arc<InFlight>,
+    client_address: super::ClientAddress,
+}
+
+impl<S: Clone, M> Clone for Core<S, M> {
+    fn clone(&self) -> Self {
+        Core {
+            inner: self.inner.clone(),
+            sessions: self.sessions.clone(),
+            store: self.store.clone(),
+            deletes: self.deletes,
+            in_flight: self.in_flight.clone(),
+            client_address: self.client_address.clone(),
+        }
+    }
+}
+
+impl<S, M, B, R> Service<Request<Limited<B>>> for Core<S, M>
+where
+    S: Service<Request<GuardedBody>, Response = Response<R>, Error = Infallible>
+        + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+    R: Body<Data = Bytes, Error = Infallible> + Send + Sync + 'static,
+    M: SessionManager,
+    B: Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<BoxError>,
+{
+    type Response = GuardedResponse;
+    type Error = Infallible;
+    type Future = BoxFuture<Result<GuardedResponse, Infallible>>;
+
+    fn poll_ready(&mut self, _context: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<Limited<B>>) -> Self::Future {
+        let core = self.clone();
+        Box::pin(async move { Ok(core.serve(request).await) })
+    }
+}
+
+impl<S, M, R> Core<S, M>
+where
+    S: Service<Request<GuardedBody>, Response = Response<R>, Error = Infallible>,
+    S::Future: Send + 'static,
+    R: Body<Data = Bytes, Error = Infallible> + Send + Sync + 'static,
+    M: SessionManager,
+{
+    async fn serve<B>(mut self, request: Request<Limited<B>>) -> GuardedResponse
+    where
+        B: Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<BoxError>,
+    {
+        let (parts, body) = request.into_parts();
+        let session = held_session(&*self.sessions, &parts.headers).await;
+        let deleting = parts.method == Method::DELETE;
+        if deleting && self.deletes {
+            match &session {
+                Held::Yes(_) => {}
+                Held::No(id) if !in_store(self.store.as_deref(), id).await => {
+                    return session_not_found();
+                }
+                Held::No(_) | Held::NotNamed => {}
+            }
+        }
+        if parts.method == Method::POST && declares_json(&parts.headers) {
+            let client = self.client(session, &parts);
+            return self.serve_json(parts, body, client).await;
+        }
+        // rmcp answers these without reading a body: GET (its event stream), DELETE, and POSTs
+        // of another type (415).
+        let body = body.map_err(|error| -> BoxError { error }).boxed_unsync();
+        let Ok(response) = call_boxed(&mut self.inner, Request::from_parts(parts, body)).await;
+        if deleting && response.status() == StatusCode::ACCEPTED {
+            // rmcp answers a DELETE that ended the session 202; clients expect 200 or 204
+            // (the official Python client logs "Session termination failed: 202").
+            return no_content();
+        }
+        response.map(BoxBody::new)
+    }
+
+    /// A JSON POST: counted against its client before it is read and until rmcp has answered
+    /// (what rmcp's parse costs grows with the body, and what it built lives while the request
+    /// is served), read, checked, and handed on.
+    async fn serve_json<B>(
+        mut self,
+        parts: Parts,
+        body: Limited<B>,
+        client: ClientKey,
+    ) -> GuardedResponse
+    where
+        B: Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<BoxError>,
+    {
+        // Without a `Content-Length` (chunked), the body may be as large as the limit.
+        let declared = declared_length(&parts.headers).unwrap_or(usize::MAX);
+        let _ticket = self.in_flight.enter(client, declared).await;
+        let bytes = match body.collect().await {
+            Ok(collected) => collected.to_bytes(),
+            Err(error) => return unreadable(&*error),
+        };
+        if let Some(refusal) = check(&bytes) {
+            let (id, error) = refusal.into_error();
+            return json_rpc_error(JsonRpcError::new(id, error));
+        }
+        let body = Full::new(bytes)
+            .map_err(|never| -> BoxError { match never {} })
+            .boxed_unsync();
+        let Ok(response) = call_boxed(&mut self.inner, Request::from_parts(parts, body)).await;
+        response.map(BoxBody::new)
+    }
+
+    /// Who a request counts against: its session when the server holds it (an id anyone can
+    /// make up does not make a new client), else its address.
+    fn client(&self, session: Held, parts: &Parts) -> ClientKey {
+        match session {
+            Held::Yes(id) => ClientKey::Session(id),
+            Held::No(_) | Held::NotNamed => match (self.client_address)(parts) {
+                Some(address) => ClientKey::Address(address),
+                None => ClientKey::Unknown,
+            },
+        }
+    }
+}
+
+/// rmcp's answer, as a future whose type the guard's own future does not name (a future that
+/// holds `S::Future` itself trips the compiler's check that it is `Send`).
+fn call_boxed<S: Service<Request<GuardedBody>>>(
+    inner: &mut S,
+    request: Request<GuardedBody>,
+) -> BoxFuture<Result<S::Response, S::Error>>
+where
+    S::Future: Send + 'static,
+{
+    Box::pin(inner.call(request))
+}
+
+/// The session the request names, if any, and whether this server holds it.
+async fn held_session(sessions: &impl SessionManager, headers: &HeaderMap) -> Held {
+    let Some(id) = headers
+        .get("mcp-session-id")
+        .and_then(|value| value.to_str().ok())
+    else {
+        return Held::NotNamed;
+    };
+    let id = SessionId::from(id);
+    // A manager that cannot tell is left to rmcp, which asks it again and answers.
+    match sessions.has_session(&id).await {
+        Ok(false) => Held::No(id),
+        Ok(true) | Err(_) => Held::Yes(id),
+    }
+}
+
+/// Whether rmcp could restore the session from its external store (another replica's).
+async fn in_store(store: Option<&dyn SessionStore>, id: &SessionId) -> bool {
+    match store {
+        None => false,
+        // A store that cannot answer: rmcp decides.
+        Some(store) => !matches!(store.load(id).await, Ok(None)),
+    }
+}
+
+enum Held {
+    Yes(SessionId),
+    No(SessionId),
+    NotNamed,
+}
+
+/// The peer's address as axum's `ConnectInfo<SocketAddr>` gives it
+/// (`into_make_service_with_connect_info::<SocketAddr>()`).
+pub(super) fn connect_info_address(parts: &Parts) -> Option<IpAddr> {
+    parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(address)| address.ip())
+}
+
+/// The body's length as its `Content-Length` declares it (the body limit has checked it).
+fn declared_length(headers: &HeaderMap) -> Option<usize> {
+    headers
+        .get(header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .parse()
+        .ok()
+}
+
+/// rmcp reads only `application/json` bodies; any other POST it answers 415 unread.
+fn declares_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
+}
+
+fn unreadable(error: &(dyn std::error::Error + Send + Sync + 'static)) -> GuardedResponse {
+    if over_the_limit(error) {
+        // Streamed past the limit with no `Content-Length` that told it before; the outer
+        // service names the limit.
+        return text(StatusCode::PAYLOAD_TOO_LARGE, String::new());
+    }
+    text(
+        StatusCode::BAD_REQUEST,
+        format!("Bad Request: the request body could not be read: {error}\n"),
+    )
+}
+
+fn over_the_limit(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut source = Some(error);
+    while let Some(error) = source {
+        if error.is::<LengthLimitError>() {
+            return true;
+        }
+        source = error.source();
+    }
+    false
+}
+
+fn too_large(most_body_bytes: usize) -> GuardedResponse {
+    text(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!(
+            "Payload Too Large: this server accepts request bodies of at most {most_body_bytes} bytes\n"
+        ),
+    )
+}
+
+fn session_not_found() -> GuardedResponse {
+    text(
+        StatusCode::NOT_FOUND,
+        "Not Found: Session not found\n".to_owned(),
+    )
+}
+
+fn no_content() -> GuardedResponse {
+    let mut response = Response::new(BoxBody::new(Full::new(Bytes::new())));
+    *response.status_mut() = StatusCode::NO_CONTENT;
+    response
+}
+
+fn text(status: StatusCode, text: String) -> GuardedResponse {
+    let mut response = Response::new(BoxBody::new(Full::new(Bytes::from(text))));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
+
+/// A JSON-RPC error as rmcp writes its own: JSON, HTTP 400 for a message that is not one,
+/// 200 for a request whose params are wrong (an answer to the request).
+fn json_rpc_error(error: JsonRpcError) -> GuardedResponse {
+    let status = if error.error.code == rmcp::model::ErrorCode::INVALID_PARAMS {
+        StatusCode::OK
+    } else {
+        StatusCode::BAD_REQUEST
+    };
+    let body = serde_json::to_vec(&error).expect("a JSON-RPC error serializes");
+    let mut response = Response::new(BoxBody::new(Full::new(Bytes::from(body))));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json"),
+    );
+    response
+}

@@ -1,0 +1,504 @@
+//! `elicit_mcp::http::Guard` over real HTTP on loopback, in front of the conformance server's
+//! tools: every JSON-RPC error it answers in rmcp's place (-32700, -32600, and -32602 for each
+//! member of each request elicit serves), DELETE of an unknown and of a live session, and the
+//! limit per client on the bytes of request bodies in flight. Where rmcp alone answers otherwise, the same request
+//! is sent to it unguarded too, so that the README's "known limits" stay true: when rmcp fixes
+//! one, its test here says so.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::conformance_server::ConformanceServer;
+use crate::support::rmcp::seal;
+use elicit_mcp::http::Guard;
+use elicit_mcp::rmcp::{Rounds, Tasks};
+use rmcp::transport::StreamableHttpServerConfig;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpSocket, TcpStream};
+
+/// A server on a free loopback port; stopped when dropped.
+struct Server {
+    url: String,
+    address: SocketAddr,
+    _stop: tokio::sync::oneshot::Sender<()>,
+}
+
+/// The conformance server's tools behind `guard`, or behind nothing (rmcp alone).
+async fn start(guard: Option<Guard>) -> Server {
+    let rounds = Rounds::new(seal());
+    let config = StreamableHttpServerConfig::default();
+    let cancel = config.cancellation_token.clone();
+    let sessions = Arc::new(LocalSessionManager::default());
+    let server = ConformanceServer::new(&rounds, Tasks::new())
+        .expect("every task tool of the fixtures is in the router");
+    let handler = move || Ok(server.clone());
+    let app = match guard {
+        Some(guard) => {
+            axum::Router::new().nest_service("/mcp", guard.service(handler, sessions, config))
+        }
+        None => axum::Router::new().nest_service(
+            "/mcp",
+            rmcp::transport::StreamableHttpService::new(handler, sessions, config),
+        ),
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(async move {
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async move {
+            let _ = stopped.await;
+            cancel.cancel();
+        })
+        .await
+    });
+    Server {
+        url: format!("http://{address}/mcp"),
+        address,
+        _stop: stop,
+    }
+}
+
+/// What came back: the status, and the body as JSON when it is JSON (else as a string).
+#[derive(Debug)]
+struct Answer {
+    status: u16,
+    body: Value,
+}
+
+impl Answer {
+    fn code(&self) -> Option<i64> {
+        self.body["error"]["code"].as_i64()
+    }
+
+    fn message(&self) -> &str {
+        self.body["error"]["message"].as_str().unwrap_or_default()
+    }
+}
+
+fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(20))
+        .build()
+        .unwrap()
+}
+
+/// A POST of `body` as a 2026-07-28 client sends it (with the standard headers of a tool call
+/// to `x`, as the README's reproductions).
+async fn post(url: &str, body: &str) -> Answer {
+    let response = client()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", "x")
+        .body(body.to_owned())
+        .send()
+        .await
+        .expect("the server answers");
+    answer(response).await
+}
+
+async fn answer(response: reqwest::Response) -> Answer {
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap();
+    let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    Answer { status, body }
+}
+
+/// A request of `method` with `params`, as text.
+fn request(method: &str, params: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params}).to_string()
+}
+
+#[tokio::test]
+async fn broken_json_is_a_parse_error_and_json_that_is_no_message_an_invalid_request() {
+    let guarded = start(Some(Guard::new())).await;
+    let alone = start(None).await;
+
+    let broken = post(&guarded.url, r#"{"jsonrpc":"#).await;
+    assert_eq!(
+        (broken.status, broken.code()),
+        (400, Some(-32700)),
+        "{broken:?}"
+    );
+    assert_eq!(broken.body["id"], Value::Null);
+    assert!(
+        broken
+            .message()
+            .starts_with("Parse error: EOF while parsing"),
+        "{broken:?}"
+    );
+    // rmcp alone: 415 and a line of text.
+    assert_eq!(post(&alone.url, r#"{"jsonrpc":"#).await.status, 415);
+
+    for (body, says) in [
+        ("{}", r#"`jsonrpc` must be "2.0", it is missing"#),
+        ("[]", "a JSON array (a batch)"),
+        (
+            r#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]"#,
+            "a batch",
+        ),
+        ("42", "a JSON-RPC message is a JSON object"),
+        (
+            r#"{"jsonrpc":"1.0","id":1,"method":"tools/list"}"#,
+            r#"got "1.0""#,
+        ),
+        (r#"{"jsonrpc":"2.0","id":1}"#, "not a request"),
+        (
+            r#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#,
+            "`id` must be a string or an integer, got null",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}"#,
+            "`id` must be a string or an integer",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":7}"#,
+            "`method` must be a string, got a number",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":"x"}"#,
+            "`params` must be an object, got a string",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","method":"x"}"#,
+            "duplicate field `method`",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}}"#,
+            "`error.code` must be an integer",
+        ),
+    ] {
+        let answer = post(&guarded.url, body).await;
+        assert_eq!(
+            (answer.status, answer.code()),
+            (400, Some(-32600)),
+            "{body}: {answer:?}"
+        );
+        assert!(answer.message().contains(says), "{body}: {answer:?}");
+        assert_eq!(answer.body["jsonrpc"], "2.0");
+    }
+    // The id of an otherwise usable request is echoed.
+    let answer = post(&guarded.url, r#"{"jsonrpc":"2.0","id":"r1","method":5}"#).await;
+    assert_eq!(answer.body["id"], "r1");
+    // rmcp alone answers `{}` and `[]` 415 with text.
+    for body in ["{}", "[]"] {
+        let answer = post(&alone.url, body).await;
+        assert_eq!(answer.status, 415, "{body}: {answer:?}");
+    }
+}
+
+#[tokio::test]
+async fn each_mistyped_member_of_the_requests_elicit_serves_is_invalid_params() {
+    let guarded = start(Some(Guard::new())).await;
+    let alone = start(None).await;
+    let cases = [
+        (
+            "tools/call",
+            json!({"name": 5}),
+            "`name` must be a string, got a number",
+        ),
+        (
+            "tools/call",
+            json!({"arguments": {}}),
+            "`name` must be a string, got nothing",
+        ),
+        (
+            "tools/call",
+            json!({"name": "x", "arguments": []}),
+            "`arguments` must be an object, got an array",
+        ),
+        (
+            "tools/call",
+            json!({"name": "x", "_meta": "m"}),
+            "`_meta` must be an object, got a string",
+        ),
+        (
+            "tools/call",
+            json!({"name": "x", "requestState": 42}),
+            "`requestState` must be a string, got a number",
+        ),
+        (
+            "tools/call",
+            json!({"name": "x", "inputResponses": "yes"}),
+            "`inputResponses` must be an object, got a string",
+        ),
+        (
+            "prompts/get",
+            json!({"name": true}),
+            "`name` must be a string, got a boolean",
+        ),
+        (
+            "prompts/get",
+            json!({"name": "p", "arguments": "a"}),
+            "`arguments` must be an object, got a string",
+        ),
+        (
+            "prompts/get",
+            json!({"name": "p", "_meta": []}),
+            "`_meta` must be an object, got an array",
+        ),
+        (
+            "prompts/get",
+            json!({"name": "p", "requestState": {}}),
+            "`requestState` must be a string, got an object",
+        ),
+        (
+            "prompts/get",
+            json!({"name": "p", "inputResponses": []}),
+            "`inputResponses` must be an object, got an array",
+        ),
+        (
+            "resources/read",
+            json!({"uri": 1}),
+            "`uri` must be a string, got a number",
+        ),
+        (
+            "resources/read",
+            json!({}),
+            "`uri` must be a string, got nothing",
+        ),
+        (
+            "resources/read",
+            json!({"uri": "u", "_meta": 1}),
+            "`_meta` must be an object, got a number",
+        ),
+        (
+            "resources/read",
+            json!({"uri": "u", "requestState": false}),
+            "`requestState` must be a string, got a boolean",
+        ),
+        (
+            "resources/read",
+            json!({"uri": "u", "inputResponses": 3}),
+            "`inputResponses` must be an object, got a number",
+        ),
+    ];
+    for (method, params, says) in cases {
+        let body = request(method, params);
+        let answer = post(&guarded.url, &body).await;
+        assert_eq!(
+            (answer.status, answer.code()),
+            (200, Some(-32602)),
+            "{body}: {answer:?}"
+        );
+        assert_eq!(
+            answer.message(),
+            format!("Invalid params: {says}"),
+            "{body}"
+        );
+        assert_eq!(answer.body["id"], 7, "{body}");
+    }
+    // Every member at fault, in one answer.
+    let body = request(
+        "tools/call",
+        json!({"name": 1, "arguments": 2, "_meta": 3, "requestState": 4, "inputResponses": 5}),
+    );
+    let answer = post(&guarded.url, &body).await;
+    assert_eq!(answer.message().matches("must be").count(), 5, "{answer:?}");
+    // Params missing altogether.
+    let body = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call"}"#;
+    let answer = post(&guarded.url, body).await;
+    assert_eq!(answer.code(), Some(-32602));
+    assert!(
+        answer
+            .message()
+            .contains("`tools/call` needs params with `name`"),
+        "{answer:?}"
+    );
+    // rmcp alone (given the 2026-07-28 `_meta` it needs): the request falls through to its
+    // custom request: -32601 with HTTP 404, which names no member.
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+    });
+    for (params, member) in [
+        (json!({"name": 5, "_meta": meta}), "name"),
+        (
+            json!({"name": "x", "arguments": [], "_meta": meta}),
+            "arguments",
+        ),
+        (
+            json!({"name": "x", "requestState": 42, "_meta": meta}),
+            "requestState",
+        ),
+        (
+            json!({"name": "x", "inputResponses": "yes", "_meta": meta}),
+            "inputResponses",
+        ),
+    ] {
+        let answer = post(&alone.url, &request("tools/call", params)).await;
+        assert_eq!(
+            (answer.status, answer.code(), answer.message()),
+            (404, Some(-32601), "tools/call"),
+            "`{member}` mistyped"
+        );
+    }
+}
+
+/// A 2025-11-25 session, opened by `initialize` as a client does; its id.
+async fn open_session(url: &str) -> String {
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {"elicitation": {}},
+        "clientInfo": {"name": "guard-test", "version": "0"},
+    }});
+    let response = client()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(initialize.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let session = response.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let text = response.text().await.unwrap();
+    assert!(text.contains("serverInfo"), "{text}");
+    session
+}
+
+async fn delete(url: &str, session: &str) -> u16 {
+    client()
+        .delete(url)
+        .header("mcp-session-id", session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+#[tokio::test]
+async fn delete_answers_404_for_an_unknown_session_and_204_for_a_live_one() {
+    let guarded = start(Some(Guard::new())).await;
+    assert_eq!(delete(&guarded.url, "no-such-session").await, 404);
+    let session = open_session(&guarded.url).await;
+    assert_eq!(delete(&guarded.url, &session).await, 204);
+    // Ended: unknown from now on.
+    assert_eq!(delete(&guarded.url, &session).await, 404);
+
+    // rmcp alone: 202 for a live session and for one it never made.
+    let alone = start(None).await;
+    assert_eq!(delete(&alone.url, "no-such-session").await, 202);
+    let session = open_session(&alone.url).await;
+    assert_eq!(delete(&alone.url, &session).await, 202);
+}
+
+/// A connection from `from` (any address of 127.0.0.0/8) to `server`.
+async fn connect_from(from: [u8; 4], server: SocketAddr) -> TcpStream {
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.bind(SocketAddr::from((from, 0))).unwrap();
+    socket.connect(server).await.unwrap()
+}
+
+/// Sends the head of a JSON POST whose body is `length` bytes long, and `sent` of them.
+async fn start_post(stream: &mut TcpStream, length: usize, sent: &[u8]) {
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n\
+         accept: application/json, text/event-stream\r\nmcp-protocol-version: 2026-07-28\r\n\
+         connection: close\r\ncontent-length: {length}\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(sent).await.unwrap();
+}
+
+/// The status line of the answer on `stream`, if one comes within `wait`.
+async fn status_within(stream: &mut TcpStream, wait: Duration) -> Option<String> {
+    let mut response = Vec::new();
+    let read = tokio::time::timeout(wait, stream.read_to_end(&mut response)).await;
+    read.ok()?.unwrap();
+    let text = String::from_utf8_lossy(&response);
+    Some(text.lines().next().unwrap_or_default().to_owned())
+}
+
+#[tokio::test]
+async fn a_client_at_its_limit_waits_unread_while_other_clients_are_served() {
+    let server = start(Some(Guard::new().most_bytes_in_flight_per_client(128))).await;
+    // `{}` padded to 64 bytes: answered -32600 once read.
+    let body = format!("{{}}{}", " ".repeat(62));
+    let (head, rest) = body.as_bytes().split_at(10);
+
+    // Two requests of 127.0.0.1 in flight, their bodies (64 bytes each, the client's whole
+    // allowance of 128 together) half sent.
+    let mut first = connect_from([127, 0, 0, 1], server.address).await;
+    start_post(&mut first, body.len(), head).await;
+    let mut second = connect_from([127, 0, 0, 1], server.address).await;
+    start_post(&mut second, body.len(), head).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    // A third from the same address waits, though its body is whole.
+    let mut third = connect_from([127, 0, 0, 1], server.address).await;
+    start_post(&mut third, body.len(), body.as_bytes()).await;
+    // Another client (another address) is served meanwhile.
+    let mut other = connect_from([127, 0, 0, 2], server.address).await;
+    start_post(&mut other, body.len(), body.as_bytes()).await;
+    let status = status_within(&mut other, Duration::from_secs(10)).await;
+    assert_eq!(status.as_deref(), Some("HTTP/1.1 400 Bad Request"));
+    assert_eq!(
+        status_within(&mut third, Duration::from_millis(500)).await,
+        None
+    );
+
+    // The first finishes: the third goes in.
+    first.write_all(rest).await.unwrap();
+    let status = status_within(&mut first, Duration::from_secs(10)).await;
+    assert_eq!(status.as_deref(), Some("HTTP/1.1 400 Bad Request"));
+    let status = status_within(&mut third, Duration::from_secs(10)).await;
+    assert_eq!(status.as_deref(), Some("HTTP/1.1 400 Bad Request"));
+    second.write_all(rest).await.unwrap();
+    let status = status_within(&mut second, Duration::from_secs(10)).await;
+    assert_eq!(status.as_deref(), Some("HTTP/1.1 400 Bad Request"));
+}
+
+#[tokio::test]
+async fn a_session_is_its_own_client_and_an_unknown_session_id_is_not() {
+    let server = start(Some(Guard::new().most_bytes_in_flight_per_client(64))).await;
+    let session = open_session(&server.url).await;
+    let body = format!("{{}}{}", " ".repeat(62));
+    // 127.0.0.1's one place is taken by a half-sent body.
+    let mut blocker = connect_from([127, 0, 0, 1], server.address).await;
+    start_post(&mut blocker, body.len(), b"{}").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    // A made-up session id counts as its address, and waits.
+    let mut made_up = connect_from([127, 0, 0, 1], server.address).await;
+    post_with_session(&mut made_up, "made-up", &body).await;
+    assert_eq!(
+        status_within(&mut made_up, Duration::from_millis(500)).await,
+        None
+    );
+    // The held session is a client of its own: served.
+    let mut held = connect_from([127, 0, 0, 1], server.address).await;
+    post_with_session(&mut held, &session, &body).await;
+    let status = status_within(&mut held, Duration::from_secs(10)).await;
+    assert_eq!(status.as_deref(), Some("HTTP/1.1 400 Bad Request"));
+    drop(blocker);
+    let status = status_within(&mut made_up, Duration::from_secs(10)).await;
+    assert!(
+        status.is_some(),
+        "the made-up session's request is answered once the place frees"
+    );
+}
+
+async fn post_with_session(stream: &mut TcpStream, session: &str, body: &str) {
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n\
+         accept: application/json, text/event-stream\r\nmcp-protocol-version: 2025-11-25\r\n\
+         mcp-session-id: {session}\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+}
