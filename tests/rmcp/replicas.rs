@@ -12,9 +12,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
-use crate::support::rmcp::{client_info, forward_completion};
 use crate::support::examples_built;
 use crate::support::redis_server::{self, Redis};
+use crate::support::rmcp::{client_info, forward_completion};
 use elicit_mcp::{
     ElicitationCapability, ElicitationCompleteNotification, UrlElicitationRequiredError,
 };

@@ -363,7 +363,8 @@ async fn a_load_run_over_two_replicas_loses_nothing_and_completes_nothing_twice(
     const FLOWS: usize = 1000;
     const IN_FLIGHT: usize = 32;
     const USERS: usize = 100;
-    let redis = Redis::for_test("a_load_run_over_two_replicas_loses_nothing_and_completes_nothing_twice");
+    let redis =
+        Redis::for_test("a_load_run_over_two_replicas_loses_nothing_and_completes_nothing_twice");
     let url = redis.url();
     let prefix = redis_server::fresh_prefix("load");
     let replicas = Arc::new([replica(&url, &prefix).await, replica(&url, &prefix).await]);
