@@ -95,6 +95,7 @@
 //! The input-required flow goes through rmcp's model: there, patterns are not sent (the
 //! server still checks them in the answer).
 
+mod askable;
 #[cfg(feature = "url-mode")]
 mod connections;
 mod convert;
@@ -104,6 +105,7 @@ mod peer;
 mod rounds;
 mod session;
 
+pub use askable::AskableForm;
 #[cfg(feature = "url-mode")]
 pub use connections::ConnectionPeers;
 pub use convert::{InvalidResultError, NotElicitationCompleteError, UnrepresentableError};

@@ -15,6 +15,7 @@ use ::rmcp::service::{Peer, RoleServer};
 use serde_json::{Map, Value};
 
 use super::seal::{Answered, UrlFlows};
+use crate::rmcp::AskableForm;
 use crate::rmcp::convert::InvalidResultError;
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::input::form_input_request;
@@ -165,7 +166,7 @@ impl Ask {
     /// form ([`ElicitError::InvalidContent`]), on either revision.
     pub fn form<T>(&self) -> FormAsk<'_, T>
     where
-        T: HasMessage + Send,
+        T: AskableForm + Send,
     {
         self.form_with_message::<T>(<T as HasMessage>::MESSAGE)
     }
@@ -191,8 +192,8 @@ impl Ask {
     /// back on one retry); on 2025-11-25 one after the other. Their keys must differ.
     pub async fn forms<A, B>(&self) -> Result<(ElicitOutcome<A>, ElicitOutcome<B>), ElicitError>
     where
-        A: HasMessage + Send,
-        B: HasMessage + Send,
+        A: AskableForm + Send,
+        B: AskableForm + Send,
     {
         if let Flow::Requests { .. } = &self.inner.flow {
             return Ok((self.form::<A>().await?, self.form::<B>().await?));
