@@ -63,12 +63,10 @@ impl Message {
     const CAPACITY: usize = 1024;
 
     /// An empty message.
-    pub const fn new() -> Message {
-        Message {
-            bytes: [0; Message::CAPACITY],
-            len: 0,
-        }
-    }
+    pub const EMPTY: Message = Message {
+        bytes: [0; Message::CAPACITY],
+        len: 0,
+    };
 
     /// The message with `part` after it.
     pub const fn push(mut self, part: &str) -> Message {

@@ -74,7 +74,7 @@ fn text_default_check(krate: &TokenStream, kind: &TokenStream, keys: &FieldKeys)
     let message = quote!(#krate::__private::Message);
     let panic_with = |before: &str, after: &str| {
         quote_spanned! {span=>
-            ::core::panic!("{}", #message::new().push(#before).push(__path).push(#after).as_str())
+            ::core::panic!("{}", #message::EMPTY.push(#before).push(__path).push(#after).as_str())
         }
     };
     let choice_named = panic_with(&choice_named, "`");
