@@ -21,8 +21,7 @@ use crate::support::{self, redis_server};
 use elicit_mcp::rmcp::{Ask, ConnectionPeers, ElicitError, Rounds, UrlOutcome};
 use elicit_mcp::server::{
     CompletedElicitation, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker,
-    Initiator, Inserted, MemoryStore, PendingEntry, RedisStore, StoreError, SystemClock, UrlPolicy,
-    UserId,
+    Initiator, Inserted, MemoryStore, PendingEntry, RedisStore, StoreError, UrlPolicy, UserId,
 };
 use elicit_mcp::{Elicit, ElicitOutcome, ElicitationCapability};
 use rmcp::model as sdk;
@@ -34,7 +33,7 @@ use tokio::sync::mpsc;
 // ---------------------------------------------------------------------------------------------
 // The server
 
-type Tracker<S = MemoryStore> = ElicitationTracker<S, TestClock>;
+type Tracker<S = MemoryStore> = ElicitationTracker<S>;
 
 /// How long an elicitation stays pending (the tracker's default).
 const TTL: Duration = Tracker::<MemoryStore>::DEFAULT_TTL;
@@ -356,7 +355,8 @@ impl Setup {
 
     async fn start_with<S: ElicitationStore + 'static>(self, store: S) -> Session<S> {
         let clock = TestClock::default();
-        let tracker = ElicitationTracker::with_store(store, clock.clone(), UrlPolicy::production())
+        let tracker = ElicitationTracker::with_store(store, UrlPolicy::production())
+            .with_clock(clock.clone())
             .with_max_pending_per_user(self.max_pending);
         let user = Arc::new(Mutex::new(alice()));
         let mut rounds = Rounds::new(seal()).url_hold(self.hold);
@@ -967,8 +967,7 @@ async fn over_redis_another_replica_completes_and_the_retry_collects_once() {
     }
     .start_with(store().await)
     .await;
-    let connect_page =
-        ElicitationTracker::with_store(store().await, SystemClock, UrlPolicy::production());
+    let connect_page = ElicitationTracker::with_store(store().await, UrlPolicy::production());
     let (state, id) = consented(&session).await;
     let again = input_required(session.once("connect", None, Some(&state)).await.unwrap());
     assert!(again.input_requests.is_none());

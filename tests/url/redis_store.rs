@@ -18,21 +18,20 @@ use crate::support::redis_restart;
 use crate::support::redis_server::{self, Redis};
 use crate::support::tracker::{start, user};
 use elicit_mcp::server::{
-    AwaitedBy, Clock, Collected, CompletionError, Completions, ConnectionId, ElicitationStore,
-    ElicitationTracker, Initiator, MemoryStore, RedisStore, Routed, StartError, SystemClock,
-    UrlPolicy, UserId,
+    AwaitedBy, Collected, CompletionError, Completions, ConnectionId, ElicitationStore,
+    ElicitationTracker, Initiator, MemoryStore, RedisStore, Routed, StartError, UrlPolicy, UserId,
 };
 use elicit_mcp::{ElicitationCapability, ElicitationCompleteNotification, ElicitationId};
 use tokio::sync::oneshot;
 
-type Tracker = ElicitationTracker<RedisStore, SystemClock>;
+type Tracker = ElicitationTracker<RedisStore>;
 
 async fn replica(url: &str, prefix: &str) -> Tracker {
     let store = RedisStore::connect(url)
         .await
         .expect("the Redis of REDIS_URL answers")
         .with_prefix(prefix);
-    ElicitationTracker::with_store(store, SystemClock, UrlPolicy::production())
+    ElicitationTracker::with_store(store, UrlPolicy::production())
 }
 
 fn on(replica: &str, session: &str, subject: &str) -> Initiator {
@@ -314,7 +313,7 @@ async fn a_redis_gone_is_an_error_and_back_empty_no_link_completes_twice() {
     let store = RedisStore::connect_with_timeout(&server.url(), Duration::from_millis(500))
         .await
         .unwrap();
-    let tracker = ElicitationTracker::with_store(store, SystemClock, UrlPolicy::production());
+    let tracker = ElicitationTracker::with_store(store, UrlPolicy::production());
     let alice = on("replica-a", "session-1", "alice");
     let id = start(&tracker, &alice).await.unwrap();
 
@@ -499,7 +498,7 @@ fn ids_from(
 
 /// Starts plain and awaited elicitations under `FOREIGN_IDS` and runs each to its end: each
 /// is pending, completes once for its user, and a waited-on one is collected once.
-async fn any_alphabet_of_ids<S: ElicitationStore, C: Clock>(tracker: ElicitationTracker<S, C>) {
+async fn any_alphabet_of_ids<S: ElicitationStore>(tracker: ElicitationTracker<S>) {
     let tracker = tracker.with_id_source(ids_from(&FOREIGN_IDS));
     let alice = on("replica-a", "session-1", "alice-sub");
     let client = ElicitationCapability::url();
@@ -560,7 +559,6 @@ async fn any_alphabet_of_ids<S: ElicitationStore, C: Clock>(tracker: Elicitation
 async fn ids_of_any_alphabet_run_their_course_in_memory() {
     any_alphabet_of_ids(ElicitationTracker::with_store(
         MemoryStore::new(),
-        SystemClock,
         UrlPolicy::production(),
     ))
     .await;

@@ -15,7 +15,7 @@ use super::ask::{Flow, wait_for_next_round};
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::session::{client_elicitation, send_url_elicitation};
 use crate::server::{
-    AwaitedBy, Clock, Collected, CompletionError, ElicitationStore, ElicitationTracker, Initiator,
+    AwaitedBy, Collected, CompletionError, ElicitationStore, ElicitationTracker, Initiator,
     PendingEntry, PendingUrlElicitation, StartError,
 };
 use crate::wire::{
@@ -189,16 +189,15 @@ impl Ask {
     ///     Ok(CallToolResult::success(vec![ContentBlock::text(reply)]))
     /// }
     /// ```
-    pub fn url<'a, S, C>(
+    pub fn url<'a, S>(
         &'a self,
-        tracker: &'a ElicitationTracker<S, C>,
+        tracker: &'a ElicitationTracker<S>,
         initiator: &'a Initiator,
         message: impl Into<String>,
         url: impl FnOnce(&ElicitationId) -> String,
     ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send + 'a
     where
         S: ElicitationStore,
-        C: Clock,
     {
         let message = message.into();
         let step = match &self.inner.flow {
@@ -260,9 +259,9 @@ impl Ask {
     }
 
     /// 2026-07-28, a later round: read the consent, then look for the completion.
-    async fn url_going<S: ElicitationStore, C: Clock>(
+    async fn url_going<S: ElicitationStore>(
         &self,
-        tracker: &ElicitationTracker<S, C>,
+        tracker: &ElicitationTracker<S>,
         initiator: &Initiator,
         key: String,
         mut flow: UrlFlow,
@@ -335,9 +334,9 @@ impl Ask {
 }
 
 /// 2025-11-25: the request, then the wait for the completion.
-async fn url_on_session<S: ElicitationStore, C: Clock>(
+async fn url_on_session<S: ElicitationStore>(
     peer: &Peer<RoleServer>,
-    tracker: &ElicitationTracker<S, C>,
+    tracker: &ElicitationTracker<S>,
     initiator: &Initiator,
     prepared: Result<(PendingEntry, PendingUrlElicitation), StartError>,
 ) -> Result<UrlOutcome, ElicitError> {
@@ -391,8 +390,8 @@ async fn unless_session_ends<T>(
 /// Looks for the completion until it is collected, or `hold` has passed (`None`: until the
 /// elicitation ends one way or another), less and less often. On 2026-07-28 (`round`), each
 /// look holds the round open: a completion collected must reach the state.
-async fn wait_for_completion<S: ElicitationStore, C: Clock>(
-    tracker: &ElicitationTracker<S, C>,
+async fn wait_for_completion<S: ElicitationStore>(
+    tracker: &ElicitationTracker<S>,
     id: &str,
     initiator: &Initiator,
     hold: Option<Duration>,
