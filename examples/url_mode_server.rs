@@ -86,7 +86,6 @@ impl ConnectState {
             // https only.
             tracker: ElicitationTracker::with_store(
                 Store::Memory(MemoryStore::new()),
-                elicit_mcp::server::SystemClock,
                 UrlPolicy::development(),
             ),
             peers: ConnectionPeers::new(),
@@ -473,7 +472,6 @@ async fn main() -> Result<(), Box<dyn Error>> {
             ConnectState {
                 tracker: ElicitationTracker::with_store(
                     Store::Redis(store),
-                    elicit_mcp::server::SystemClock,
                     UrlPolicy::development(),
                 ),
                 peers: ConnectionPeers::new(),

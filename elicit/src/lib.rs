@@ -185,11 +185,12 @@ pub trait Elicit: Sized {
 ///
 /// assert_eq!(<Nickname as HasMessage>::MESSAGE, "Pick a nickname");
 /// ```
+// A newtype or a choice enum lands here too when asked for with a message; its derive refuses
+// `#[elicit(message)]` with what the type is, so the note need not speak of it.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a form with `#[elicit(message = \"..\")]`",
-    label = "no default message for `{Self}`",
-    note = "on a form (a struct with named fields and #[derive(Elicit)]): add `#[elicit(message = \"..\")]` to the struct, or call `form_request_with_message(message)`",
-    note = "#[derive(Elicit)] on a tuple struct of one field makes a newtype, and on a unit-only enum a choice: both are field types and take no message; to ask for one value, ask for a form with one named field of its type, e.g. `struct Answer {{ value: {Self} }}`"
+    message = "`{Self}` has no message of its own: no `#[elicit(message = \"..\")]`",
+    label = "no `#[elicit(message = \"..\")]` on `{Self}`",
+    note = "add `#[elicit(message = \"..\")]` to the struct `{Self}`, or give the message where you ask: `{Self}::form_request_with_message(\"..\")`"
 )]
 pub trait HasMessage: Elicit {
     /// The message.

@@ -2,11 +2,11 @@
 //!
 //! Re-exports, under the paths the generated code names: the schema assembly (`const fn`s next
 //! to the schema model, in `schema::derived`), the field traits, the reading of one field.
-//! Defined here is only what nothing but generated code uses: the traits that word the
-//! errors of a misused attribute or a type behind a feature, the constants of a derived form,
-//! and the cache of a generic form's schema.
+//! Defined here is only what nothing but generated code uses: the reading of a string default,
+//! the assembly of a compile-time error message, the traits that word the errors of a type
+//! behind a feature, the constants of a derived form, and the cache of a generic form's schema.
 
-use std::any::TypeId;
+use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::sync::{OnceLock, RwLock};
 
@@ -21,9 +21,9 @@ pub use crate::field::{
 pub use crate::read::{DefaultText, Errors, Pattern, default_matches};
 use crate::schema::PrimitiveSchema;
 pub use crate::schema::derived::{
-    Attrs, BoundMisfit, Choices, DefaultValue, Kind, StringRule, StringRules, bound_misfit,
-    declared_format, default_outside, float, format_clash, more_items_than_choices, narrow,
-    property, type_declares,
+    Attrs, BoundMisfit, Choices, DefaultValue, Kind, StringRule, StringRules, TextDefaultMisfit,
+    bound_misfit, declared_format, default_outside, float, format_clash, more_items_than_choices,
+    narrow, property, text_default_misfit, type_declares,
 };
 pub use crate::schema::json::{json_bytes, json_len, json_str};
 pub use crate::schema::{Number, Property, RequestedSchema, StringFormat, Text, TitledOption};
@@ -34,30 +34,65 @@ pub use std::borrow::Cow::Borrowed;
 #[cfg(feature = "schemars")]
 pub use crate::json_schema::with_schemars as json_schema;
 
-/// The type of a string `default`, which only a field whose default is text takes (a string, a
-/// typed value, a newtype of one). The derive reads a string default through
-/// [`str_default`], so a string on another field is this error, with
-/// the form its default takes, rather than a bare type mismatch.
-#[diagnostic::on_unimplemented(
-    message = "a string cannot be this field's default: its default is a `{Self}`",
-    label = "a string, where the field's default is a `{Self}`",
-    note = "write the default as a value of the field's type: a choice enum's variant as a path (`default = {Self}::Variant`), a multi-select's variants as an array (`default = [Color::Red]`), a number as a number literal (`default = 3`), a bool as `true` or `false`"
-)]
-pub trait StrDefault {
-    fn from_text(text: &'static str) -> Self;
-}
-
-impl StrDefault for &'static str {
-    fn from_text(text: &'static str) -> Self {
-        text
+/// A string default as the field's default literal. Only a field whose default is text takes
+/// one (a string, a typed value, a newtype of one: their literal is `&'static str`); on any
+/// other field the derive's compile-time check ([`text_default_misfit`]) stops the build first,
+/// with the default to write instead, so that no trait error speaks for it. The literal's type
+/// is the field's, named by the generated code, so this never fails in a program that compiles;
+/// the error it would give is the one of a default of the wrong type.
+pub fn text_default<D: 'static>(text: &'static str) -> Result<D, Problem> {
+    let mut text = Some(text);
+    match (&mut text as &mut dyn Any).downcast_mut::<Option<D>>() {
+        Some(literal) => literal.take().ok_or(Problem::Missing),
+        None => Err(Problem::WrongType {
+            expected: "the field's own type of default",
+            found: "a string",
+        }),
     }
 }
 
-/// A string default as the field's default literal, which [`StrDefault`] says it must be.
-/// Called with the type inferred, so an error of the bound points at the call: the derive spans
-/// it on the user's literal.
-pub fn str_default<D: StrDefault>(text: &'static str) -> D {
-    D::from_text(text)
+/// A compile-time error message assembled from parts: a constant's `panic!` takes one `&str`
+/// argument and no formatting, and a string default's error names a variant only the field's
+/// type knows. Long parts are cut at a character boundary.
+pub struct Message {
+    bytes: [u8; Message::CAPACITY],
+    len: usize,
+}
+
+impl Message {
+    const CAPACITY: usize = 1024;
+
+    /// An empty message.
+    pub const EMPTY: Message = Message {
+        bytes: [0; Message::CAPACITY],
+        len: 0,
+    };
+
+    /// The message with `part` after it.
+    pub const fn push(mut self, part: &str) -> Message {
+        let part = part.as_bytes();
+        let mut i = 0;
+        while i < part.len() && self.len < Message::CAPACITY {
+            self.bytes[self.len] = part[i];
+            self.len += 1;
+            i += 1;
+        }
+        // A part cut inside a character loses that character's first bytes too: while the
+        // first byte left out continues a character, the byte before it goes.
+        while i > 0 && i < part.len() && part[i] & 0xC0 == 0x80 {
+            i -= 1;
+            self.len -= 1;
+        }
+        self
+    }
+
+    /// The text.
+    pub const fn as_str(&self) -> &str {
+        match std::str::from_utf8(self.bytes.split_at(self.len).0) {
+            Ok(text) => text,
+            Err(_) => "",
+        }
+    }
 }
 
 /// The types only a feature of this crate maps, named in the error of a field of such a type

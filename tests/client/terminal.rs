@@ -3,8 +3,11 @@
 //! to appear on the screen, types keys, and checks the `ElicitResult` printed on stdout. The
 //! ratatui widget's full-screen client, `tui_client`, is driven the same way.
 //!
-//! tmux must be installed (`.ci/tmux` installs it). Every wait is bounded; a test that does
-//! not see what it waits for fails with the screen it saw.
+//! The tests on a screen need tmux, which a fresh machine does not have: they are
+//! `#[ignore]`d, and run with `cargo test --test client -- --include-ignored` once tmux is
+//! installed (`bash .ci/tmux`), as `.ci/run` does. Asked to run without it, they fail saying
+//! so. Every wait is bounded; a test that does not see what it waits for fails with the screen
+//! it saw.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -12,7 +15,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::support::examples_built::examples_dir;
+use crate::support::examples_built::{examples_dir, manifest_dir};
 use serde_json::{Value, json};
 
 /// How long to wait for a prompt or an exit: generous, for a loaded 2-core machine.
@@ -299,6 +302,7 @@ fn change_answer(screen: &Screen, down: usize, label: &str) {
 }
 
 #[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn every_field_kind_is_answered_in_schema_order() {
     let screen = form(
         r##"{
@@ -371,6 +375,7 @@ fn every_field_kind_is_answered_in_schema_order() {
 }
 
 #[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn a_rejected_value_is_corrected_in_place() {
     let screen = form(
         r##"{"type": "object", "properties": {
@@ -422,6 +427,7 @@ fn a_rejected_value_is_corrected_in_place() {
 }
 
 #[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn defaults_are_accepted_with_enter() {
     let screen = form(
         r##"{"type": "object", "properties": {
@@ -458,6 +464,7 @@ fn defaults_are_accepted_with_enter() {
 }
 
 #[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn optional_fields_can_be_left_empty() {
     let screen = form(
         r##"{"type": "object", "properties": {
@@ -494,6 +501,7 @@ fn small_form() -> Value {
 }
 
 #[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn the_form_can_be_declined_before_filling_it() {
     let screen = form(&small_form().to_string());
     screen.wait_for("Fill in the form");
@@ -502,6 +510,7 @@ fn the_form_can_be_declined_before_filling_it() {
 }
 
 #[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn the_form_can_be_declined_after_filling_it() {
     let screen = form(&small_form().to_string());
     fill_in(&screen);
@@ -512,6 +521,7 @@ fn the_form_can_be_declined_after_filling_it() {
 }
 
 #[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn the_form_names_the_server_that_asks() {
     let screen = form_from("Hotel Example 2.1", &small_form().to_string(), &[]);
     let opening = screen.wait_for("Fill in the form");
@@ -534,6 +544,7 @@ fn the_form_names_the_server_that_asks() {
 }
 
 #[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn an_answer_is_changed_at_the_review_and_sent_changed() {
     let screen = form(
         r##"{"message": "Your stay", "requestedSchema": {"type": "object", "properties": {
@@ -578,6 +589,7 @@ fn an_answer_is_changed_at_the_review_and_sent_changed() {
 }
 
 #[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn escape_in_a_field_cancels() {
     let screen = form(&small_form().to_string());
     fill_in(&screen);
@@ -588,6 +600,7 @@ fn escape_in_a_field_cancels() {
 }
 
 #[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn ctrl_c_cancels() {
     let screen = form(&small_form().to_string());
     screen.wait_for("Fill in the form");
@@ -596,6 +609,7 @@ fn ctrl_c_cancels() {
 }
 
 #[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn cancel_is_offered_at_the_end() {
     let screen = form(&small_form().to_string());
     fill_in(&screen);
@@ -613,6 +627,7 @@ fn suspicious_url() -> Value {
 }
 
 #[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn url_consent_refused_opens_nothing() {
     let screen = Screen::new();
     let (browser, log) = screen.recording_browser();
@@ -658,6 +673,7 @@ fn url_consent_refused_opens_nothing() {
 }
 
 #[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn url_consent_given_opens_the_browser() {
     let screen = Screen::new();
     let (browser, log) = screen.recording_browser();
@@ -681,6 +697,7 @@ fn url_consent_given_opens_the_browser() {
 }
 
 #[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn url_link_can_be_printed_instead_of_opened() {
     let screen = Screen::new();
     let (browser, log) = screen.recording_browser();
@@ -699,6 +716,7 @@ fn url_link_can_be_printed_instead_of_opened() {
 }
 
 #[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn escape_at_the_url_consent_cancels() {
     let screen = form(&suspicious_url().to_string());
     screen.wait_for("Open this link?");
@@ -758,6 +776,7 @@ fn a_bad_request_file_is_reported_with_where_it_is_wrong() {
 }
 
 #[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn terminal_client_books_a_room_by_keystrokes() {
     let examples = examples_dir();
     let server = examples.join("stdio_server");
@@ -817,6 +836,7 @@ fn terminal_client_books_a_room_by_keystrokes() {
 }
 
 #[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn a_form_nobody_can_answer_offers_only_decline_and_cancel() {
     let screen = form(
         r#"{"type": "object", "properties": {
@@ -888,6 +908,7 @@ fn browser_request(origin: &str, request_line: &str, cookie: Option<&str>) -> St
 }
 
 #[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn terminal_client_opens_a_required_url_and_retries_once_the_server_confirms() {
     let (_server, mcp_url) = url_mode_server();
     let origin = mcp_url.trim_end_matches("/mcp").to_owned();
@@ -946,6 +967,7 @@ fn terminal_client_opens_a_required_url_and_retries_once_the_server_confirms() {
 }
 
 #[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn terminal_client_reports_a_declined_url_elicitation_to_the_server() {
     let (_server, mcp_url) = url_mode_server();
     let screen = Screen::new();
@@ -974,7 +996,7 @@ fn tui_client() -> PathBuf {
     BUILT.get_or_init(|| {
         let status = Command::new(env!("CARGO"))
             .args(["build", "--quiet", "--manifest-path"])
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+            .arg(manifest_dir().join("Cargo.toml"))
             .args(["-p", "elicit-examples", "--features", "tui"])
             .args(["--example", "tui_client"])
             .status()
@@ -985,6 +1007,7 @@ fn tui_client() -> PathBuf {
 }
 
 #[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn tui_client_books_a_room_in_the_ratatui_widget_by_keystrokes() {
     let server = examples_dir().join("stdio_server");
     let program = tui_client();

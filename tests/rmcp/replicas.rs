@@ -1,8 +1,9 @@
 //! Two replicas of `examples/url_mode_server` (separate processes, `--redis`) on one Redis, as
 //! behind a load balancer: an MCP session on one, the user's browser on the other.
 //!
-//! Uses the Redis of `REDIS_URL` (see `support::redis_server`) and the example binary, built
-//! by `support::examples_built` on first use.
+//! Uses the Redis of `REDIS_URL`, else a throwaway `redis-server` of each test's own (see
+//! `support::redis_server`, which says why these tests are `#[ignore]`d), and the example
+//! binary, built by `support::examples_built` on first use.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -11,8 +12,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
+use crate::support::examples_built;
+use crate::support::redis_server::{self, Redis};
 use crate::support::rmcp::{client_info, forward_completion};
-use crate::support::{examples_built, redis_server};
 use elicit_mcp::{
     ElicitationCapability, ElicitationCompleteNotification, UrlElicitationRequiredError,
 };
@@ -72,14 +74,14 @@ fn example_binary() -> PathBuf {
     examples_built::examples_dir().join(format!("url_mode_server{}", std::env::consts::EXE_SUFFIX))
 }
 
-/// The two replicas, started on a Redis key prefix of this test's own.
-fn two_replicas(test: &str) -> Option<(Replica, Replica)> {
-    let redis = redis_server::url(test)?;
+/// The two replicas, started on a Redis key prefix of this test's own, and their Redis (kept
+/// until the test ends).
+fn two_replicas(test: &str) -> (Redis, Replica, Replica) {
+    let redis = Redis::for_test(test);
     let prefix = redis_server::fresh_prefix(test);
-    Some((
-        Replica::start(&redis, &prefix),
-        Replica::start(&redis, &prefix),
-    ))
+    let a = Replica::start(&redis.url(), &prefix);
+    let b = Replica::start(&redis.url(), &prefix);
+    (redis, a, b)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -230,10 +232,9 @@ impl Session {
 // ---------------------------------------------------------------------------------------------
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Redis: redis-server on PATH (apt-get install redis-server) or REDIS_URL; run with --include-ignored"]
 async fn started_on_a_completed_through_b_notifies_the_session_on_a() {
-    let Some((a, b)) = two_replicas("started_on_a_completed_through_b") else {
-        return;
-    };
+    let (_redis, a, b) = two_replicas("started_on_a_completed_through_b");
     let mut on_a = session(&a).await;
     let (id, link) = on_a.list_files().await.unwrap_err();
     assert!(link.starts_with(&a.base), "{link}");
@@ -256,10 +257,9 @@ async fn started_on_a_completed_through_b_notifies_the_session_on_a() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Redis: redis-server on PATH (apt-get install redis-server) or REDIS_URL; run with --include-ignored"]
 async fn another_user_completing_through_b_gets_403() {
-    let Some((a, b)) = two_replicas("another_user_through_b") else {
-        return;
-    };
+    let (_redis, a, b) = two_replicas("another_user_through_b");
     let mut on_a = session(&a).await;
     let (id, link) = on_a.list_files().await.unwrap_err();
     let connect = on_replica(&link, &b);
@@ -274,10 +274,9 @@ async fn another_user_completing_through_b_gets_403() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Redis: redis-server on PATH (apt-get install redis-server) or REDIS_URL; run with --include-ignored"]
 async fn a_and_b_racing_to_complete_one_id_have_one_winner() {
-    let Some((a, b)) = two_replicas("a_and_b_racing") else {
-        return;
-    };
+    let (_redis, a, b) = two_replicas("a_and_b_racing");
     let browser = sign_in(&a, "demo-user");
     let mut on_a = session(&a).await;
     // Ten pending elicitations first: once one completes, the user has a token and
@@ -312,10 +311,9 @@ async fn a_and_b_racing_to_complete_one_id_have_one_winner() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Redis: redis-server on PATH (apt-get install redis-server) or REDIS_URL; run with --include-ignored"]
 async fn with_b_killed_mid_flow_a_still_completes() {
-    let Some((a, mut b)) = two_replicas("b_killed_mid_flow") else {
-        return;
-    };
+    let (_redis, a, mut b) = two_replicas("b_killed_mid_flow");
     let mut on_a = session(&a).await;
     let on_b = session(&b).await;
     let (from_a, link_a) = on_a.list_files().await.unwrap_err();

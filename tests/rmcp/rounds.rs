@@ -973,11 +973,11 @@ async fn single_use_state_cannot_be_replayed() {
 /// the other replica is refused as on the first, and two replicas racing to open one state let
 /// one through.
 #[tokio::test]
+#[ignore = "needs Redis: redis-server on PATH (apt-get install redis-server) or REDIS_URL; run with --include-ignored"]
 async fn single_use_in_redis_holds_across_replicas() {
     let test = "single_use_in_redis_holds_across_replicas";
-    let Some(url) = redis_server::url(test) else {
-        return;
-    };
+    let redis = redis_server::Redis::for_test(test);
+    let url = redis.url();
     let prefix = redis_server::fresh_prefix("single-use");
     let replica = || async {
         let store = RedisStore::connect(&url)

@@ -42,7 +42,7 @@ pub fn examples_dir() -> &'static Path {
 /// The package's folder as cargo gives it to the running test, not as it was when the test
 /// was compiled: a test binary reused from a copy of the repository in another folder (as
 /// `.ci/run` makes) would otherwise build the examples of a folder that is gone.
-fn manifest_dir() -> PathBuf {
+pub fn manifest_dir() -> PathBuf {
     std::env::var_os("CARGO_MANIFEST_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))

@@ -59,7 +59,7 @@ impl Example {
     }
 }
 
-/// Reads one member of an object as `T`, skipping the others.
+/// Reads one member of an object as `T`, passing over the others.
 struct Member<'k, T> {
     key: &'k str,
     found: Option<T>,

@@ -1,8 +1,6 @@
 //! What the tests of URL mode's tracker share: users, and starting an elicitation.
 
-use elicit_mcp::server::{
-    Clock, ElicitationStore, ElicitationTracker, Initiator, StartError, UserId,
-};
+use elicit_mcp::server::{ElicitationStore, ElicitationTracker, Initiator, StartError, UserId};
 use elicit_mcp::{ElicitationCapability, ElicitationId};
 
 use super::connect_page::connect_url;
@@ -14,8 +12,8 @@ pub fn user(subject: &str) -> UserId {
 
 /// Starts a URL elicitation on `tracker` for `initiator`, whose client declared URL mode: its
 /// id, or why the tracker refused.
-pub async fn start<S: ElicitationStore, C: Clock>(
-    tracker: &ElicitationTracker<S, C>,
+pub async fn start<S: ElicitationStore>(
+    tracker: &ElicitationTracker<S>,
     initiator: &Initiator,
 ) -> Result<ElicitationId, StartError> {
     let pending = tracker

@@ -1,5 +1,6 @@
-//! `RedisStore` against a real Redis (the server named by `REDIS_URL`; see
-//! `support::redis_server`): the tracker's guarantees across replicas, routing of completions
+//! `RedisStore` against a real Redis (the server named by `REDIS_URL`, else a throwaway
+//! `redis-server` of each test's own; see `support::redis_server`, which says why these tests
+//! are `#[ignore]`d): the tracker's guarantees across replicas, routing of completions
 //! to the replica holding the connection, failures when Redis is gone, and a load run over two
 //! replicas. Also, on Redis and in memory alike: ids of any alphabet, since nothing is read
 //! from an id.
@@ -9,29 +10,28 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::Write;
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::support::connect_page::connect_url;
-use crate::support::redis_server;
+use crate::support::redis_restart;
+use crate::support::redis_server::{self, Redis};
 use crate::support::tracker::{start, user};
 use elicit_mcp::server::{
-    AwaitedBy, Clock, Collected, CompletionError, Completions, ConnectionId, ElicitationStore,
-    ElicitationTracker, Initiator, MemoryStore, RedisStore, Routed, StartError, SystemClock,
-    UrlPolicy, UserId,
+    AwaitedBy, Collected, CompletionError, Completions, ConnectionId, ElicitationStore,
+    ElicitationTracker, Initiator, MemoryStore, RedisStore, Routed, StartError, UrlPolicy, UserId,
 };
 use elicit_mcp::{ElicitationCapability, ElicitationCompleteNotification, ElicitationId};
 use tokio::sync::oneshot;
 
-type Tracker = ElicitationTracker<RedisStore, SystemClock>;
+type Tracker = ElicitationTracker<RedisStore>;
 
 async fn replica(url: &str, prefix: &str) -> Tracker {
     let store = RedisStore::connect(url)
         .await
         .expect("the Redis of REDIS_URL answers")
         .with_prefix(prefix);
-    ElicitationTracker::with_store(store, SystemClock, UrlPolicy::production())
+    ElicitationTracker::with_store(store, UrlPolicy::production())
 }
 
 fn on(replica: &str, session: &str, subject: &str) -> Initiator {
@@ -50,10 +50,10 @@ async fn next_within(
 }
 
 #[tokio::test]
+#[ignore = "needs Redis: redis-server on PATH (apt-get install redis-server) or REDIS_URL; run with --include-ignored"]
 async fn binding_and_single_use_hold_across_replicas() {
-    let Some(url) = redis_server::url("binding_and_single_use_hold_across_replicas") else {
-        return;
-    };
+    let redis = Redis::for_test("binding_and_single_use_hold_across_replicas");
+    let url = redis.url();
     let prefix = redis_server::fresh_prefix("binding");
     let (a, b) = (replica(&url, &prefix).await, replica(&url, &prefix).await);
     let alice = Initiator::new(
@@ -100,10 +100,10 @@ async fn binding_and_single_use_hold_across_replicas() {
 }
 
 #[tokio::test]
+#[ignore = "needs Redis: redis-server on PATH (apt-get install redis-server) or REDIS_URL; run with --include-ignored"]
 async fn the_store_names_no_link_and_expires_in_redis() {
-    let Some(url) = redis_server::url("the_store_names_no_link_and_expires_in_redis") else {
-        return;
-    };
+    let redis = Redis::for_test("the_store_names_no_link_and_expires_in_redis");
+    let url = redis.url();
     let prefix = redis_server::fresh_prefix("keys");
     let tracker = replica(&url, &prefix)
         .await
@@ -163,10 +163,10 @@ async fn the_store_names_no_link_and_expires_in_redis() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Redis: redis-server on PATH (apt-get install redis-server) or REDIS_URL; run with --include-ignored"]
 async fn the_per_user_limit_is_held_in_redis_across_replicas() {
-    let Some(url) = redis_server::url("the_per_user_limit_is_held_in_redis_across_replicas") else {
-        return;
-    };
+    let redis = Redis::for_test("the_per_user_limit_is_held_in_redis_across_replicas");
+    let url = redis.url();
     let prefix = redis_server::fresh_prefix("limit");
     let a = Arc::new(replica(&url, &prefix).await.with_max_pending_per_user(5));
     let b = Arc::new(replica(&url, &prefix).await.with_max_pending_per_user(5));
@@ -202,10 +202,10 @@ async fn the_per_user_limit_is_held_in_redis_across_replicas() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Redis: redis-server on PATH (apt-get install redis-server) or REDIS_URL; run with --include-ignored"]
 async fn two_replicas_racing_to_complete_have_one_winner() {
-    let Some(url) = redis_server::url("two_replicas_racing_to_complete_have_one_winner") else {
-        return;
-    };
+    let redis = Redis::for_test("two_replicas_racing_to_complete_have_one_winner");
+    let url = redis.url();
     let prefix = redis_server::fresh_prefix("race");
     let a = Arc::new(replica(&url, &prefix).await);
     let b = Arc::new(replica(&url, &prefix).await);
@@ -241,12 +241,10 @@ async fn two_replicas_racing_to_complete_have_one_winner() {
 }
 
 #[tokio::test]
+#[ignore = "needs Redis: redis-server on PATH (apt-get install redis-server) or REDIS_URL; run with --include-ignored"]
 async fn a_completion_reaches_only_the_replica_holding_the_connection() {
-    let Some(url) =
-        redis_server::url("a_completion_reaches_only_the_replica_holding_the_connection")
-    else {
-        return;
-    };
+    let redis = Redis::for_test("a_completion_reaches_only_the_replica_holding_the_connection");
+    let url = redis.url();
     let prefix = redis_server::fresh_prefix("routing");
     let (a, b) = (replica(&url, &prefix).await, replica(&url, &prefix).await);
     let mut to_a = a.store().completions("replica-a").await.unwrap();
@@ -288,54 +286,6 @@ async fn a_completion_reaches_only_the_replica_holding_the_connection() {
     );
 }
 
-/// A `redis-server` of the test's own, to stop and restart.
-struct OwnServer {
-    port: u16,
-    child: Child,
-}
-
-impl OwnServer {
-    fn start(port: u16, dir: &std::path::Path) -> Option<OwnServer> {
-        let child = Command::new("redis-server")
-            .args([
-                "--bind",
-                "127.0.0.1",
-                "--port",
-                &port.to_string(),
-                "--save",
-                "",
-            ])
-            .args(["--appendonly", "no", "--dir"])
-            .arg(dir)
-            .stdout(Stdio::null())
-            .spawn()
-            .ok()?;
-        let server = OwnServer { port, child };
-        for _ in 0..100 {
-            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                return Some(server);
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        None
-    }
-
-    fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}/", self.port)
-    }
-
-    fn stop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for OwnServer {
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
-
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -345,7 +295,7 @@ fn free_port() -> u16 {
 }
 
 #[tokio::test]
-async fn an_unreachable_redis_is_an_error_and_no_link_completes_twice() {
+async fn an_unreachable_redis_is_an_error() {
     // Nothing listens on a port just freed: connecting fails within the timeout, cleanly.
     let closed = format!("redis://127.0.0.1:{}/", free_port());
     let began = Instant::now();
@@ -353,29 +303,21 @@ async fn an_unreachable_redis_is_an_error_and_no_link_completes_twice() {
     assert!(refused.is_err());
     assert!(refused.unwrap_err().to_string().contains("Redis"));
     assert!(began.elapsed() < Duration::from_secs(10));
+}
 
-    // Then a server of this test's own, stopped under a tracker and started again.
-    if redis_server::url("an_unreachable_redis_is_an_error_and_no_link_completes_twice").is_none() {
-        return;
-    }
-    let dir = std::env::temp_dir().join(format!("elicit-redis-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let port = free_port();
-    let Some(mut server) = OwnServer::start(port, &dir) else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED the restart half of an_unreachable_redis_is_an_error_and_no_link_completes_twice: no redis-server on PATH"
-        );
-        return;
-    };
+/// A server of this test's own, stopped under a tracker and started again empty.
+#[tokio::test]
+#[ignore = "needs redis-server on PATH (apt-get install redis-server), which it stops and restarts; run with --include-ignored"]
+async fn a_redis_gone_is_an_error_and_back_empty_no_link_completes_twice() {
+    let mut server = redis_restart::own("a_redis_gone_is_an_error_and_back_empty");
     let store = RedisStore::connect_with_timeout(&server.url(), Duration::from_millis(500))
         .await
         .unwrap();
-    let tracker = ElicitationTracker::with_store(store, SystemClock, UrlPolicy::production());
+    let tracker = ElicitationTracker::with_store(store, UrlPolicy::production());
     let alice = on("replica-a", "session-1", "alice");
     let id = start(&tracker, &alice).await.unwrap();
 
-    server.stop();
+    server.shut_down();
     let began = Instant::now();
     assert!(matches!(
         tracker.complete(id.as_str(), &alice.user).await,
@@ -393,7 +335,7 @@ async fn an_unreachable_redis_is_an_error_and_no_link_completes_twice() {
 
     // Back without persistence: the pending link is gone, so it cannot complete at all; the
     // client crate reconnected by itself.
-    let _restarted = OwnServer::start(port, &dir).expect("redis-server restarts");
+    server.restart();
     let mut outcome = None;
     for _ in 0..50 {
         match tracker.complete(id.as_str(), &alice.user).await {
@@ -409,23 +351,20 @@ async fn an_unreachable_redis_is_an_error_and_no_link_completes_twice() {
         "{outcome:?}"
     );
     start(&tracker, &alice).await.unwrap();
-    drop(server);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// 1,000 flows over two replicas: each starts on one, completes on the other, and its
 /// notification is routed back to the replica that started it. None may be lost, none
 /// completed twice; the run is bounded in time. Prints throughput and latency percentiles.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Redis: redis-server on PATH (apt-get install redis-server) or REDIS_URL; run with --include-ignored"]
 async fn a_load_run_over_two_replicas_loses_nothing_and_completes_nothing_twice() {
     const FLOWS: usize = 1000;
     const IN_FLIGHT: usize = 32;
     const USERS: usize = 100;
-    let Some(url) =
-        redis_server::url("a_load_run_over_two_replicas_loses_nothing_and_completes_nothing_twice")
-    else {
-        return;
-    };
+    let redis =
+        Redis::for_test("a_load_run_over_two_replicas_loses_nothing_and_completes_nothing_twice");
+    let url = redis.url();
     let prefix = redis_server::fresh_prefix("load");
     let replicas = Arc::new([replica(&url, &prefix).await, replica(&url, &prefix).await]);
     let names = ["replica-a", "replica-b"];
@@ -559,7 +498,7 @@ fn ids_from(
 
 /// Starts plain and awaited elicitations under `FOREIGN_IDS` and runs each to its end: each
 /// is pending, completes once for its user, and a waited-on one is collected once.
-async fn any_alphabet_of_ids<S: ElicitationStore, C: Clock>(tracker: ElicitationTracker<S, C>) {
+async fn any_alphabet_of_ids<S: ElicitationStore>(tracker: ElicitationTracker<S>) {
     let tracker = tracker.with_id_source(ids_from(&FOREIGN_IDS));
     let alice = on("replica-a", "session-1", "alice-sub");
     let client = ElicitationCapability::url();
@@ -620,17 +559,16 @@ async fn any_alphabet_of_ids<S: ElicitationStore, C: Clock>(tracker: Elicitation
 async fn ids_of_any_alphabet_run_their_course_in_memory() {
     any_alphabet_of_ids(ElicitationTracker::with_store(
         MemoryStore::new(),
-        SystemClock,
         UrlPolicy::production(),
     ))
     .await;
 }
 
 #[tokio::test]
+#[ignore = "needs Redis: redis-server on PATH (apt-get install redis-server) or REDIS_URL; run with --include-ignored"]
 async fn ids_of_any_alphabet_run_their_course_on_redis() {
-    let Some(url) = redis_server::url("ids_of_any_alphabet_run_their_course_on_redis") else {
-        return;
-    };
+    let redis = Redis::for_test("ids_of_any_alphabet_run_their_course_on_redis");
+    let url = redis.url();
     let prefix = redis_server::fresh_prefix("alphabet");
     any_alphabet_of_ids(replica(&url, &prefix).await).await;
 }

@@ -29,12 +29,9 @@ fn url_client() -> ElicitationCapability {
     ElicitationCapability::form_and_url()
 }
 
-fn tracker() -> ElicitationTracker<MemoryStore, TestClock> {
-    ElicitationTracker::with_store(
-        MemoryStore::new(),
-        TestClock::default(),
-        UrlPolicy::production(),
-    )
+fn tracker() -> ElicitationTracker {
+    ElicitationTracker::with_store(MemoryStore::new(), UrlPolicy::production())
+        .with_clock(TestClock::default())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -87,7 +84,7 @@ async fn the_tracker_issues_fresh_random_ids() {
 /// The server of the spec's "Phishing" section: its connect page completes an elicitation
 /// and binds the third-party tokens it obtained to the elicitation's user.
 struct BenignServer {
-    tracker: ElicitationTracker<MemoryStore, TestClock>,
+    tracker: ElicitationTracker,
     third_party_tokens: HashMap<UserId, String>,
 }
 
@@ -267,9 +264,9 @@ async fn racing_completions_complete_once() {
 #[tokio::test]
 async fn an_expired_elicitation_cannot_complete() {
     let clock = TestClock::default();
-    let tracker =
-        ElicitationTracker::with_store(MemoryStore::new(), clock.clone(), UrlPolicy::production())
-            .with_ttl(Duration::from_secs(60));
+    let tracker = ElicitationTracker::with_store(MemoryStore::new(), UrlPolicy::production())
+        .with_clock(clock.clone())
+        .with_ttl(Duration::from_secs(60));
     let alice = initiator("alice", "conn-a");
     let pending = tracker
         .start(&alice, Some(&url_client()), "Connect", connect_url)
@@ -299,9 +296,9 @@ async fn an_expired_elicitation_cannot_complete() {
 #[tokio::test]
 async fn expired_entries_are_purged() {
     let clock = TestClock::default();
-    let tracker =
-        ElicitationTracker::with_store(MemoryStore::new(), clock.clone(), UrlPolicy::production())
-            .with_ttl(Duration::from_secs(100));
+    let tracker = ElicitationTracker::with_store(MemoryStore::new(), UrlPolicy::production())
+        .with_clock(clock.clone())
+        .with_ttl(Duration::from_secs(100));
     let alice = initiator("alice", "conn-a");
     for _ in 0..3 {
         tracker
@@ -670,7 +667,7 @@ async fn what_the_tracker_sends_validates_against_the_spec() {
 
 /// A tool that needs an Example Co token for the calling user.
 struct FilesTool {
-    tracker: ElicitationTracker<MemoryStore, TestClock>,
+    tracker: ElicitationTracker,
     tokens: HashMap<UserId, String>,
 }
 
@@ -780,8 +777,8 @@ impl ElicitationStore for BrokenStore {
 
 #[tokio::test]
 async fn store_failures_are_errors_not_successes() {
-    let tracker =
-        ElicitationTracker::with_store(BrokenStore, TestClock::default(), UrlPolicy::production());
+    let tracker = ElicitationTracker::with_store(BrokenStore, UrlPolicy::production())
+        .with_clock(TestClock::default());
     let alice = initiator("alice", "conn-a");
     let err = tracker
         .start(&alice, Some(&url_client()), "m", connect_url)
@@ -797,9 +794,10 @@ async fn store_failures_are_errors_not_successes() {
 async fn a_shared_store_serves_several_trackers() {
     let store = Arc::new(MemoryStore::new());
     let clock = TestClock::default();
-    let issuing =
-        ElicitationTracker::with_store(store.clone(), clock.clone(), UrlPolicy::production());
-    let completing = ElicitationTracker::with_store(store.clone(), clock, UrlPolicy::production());
+    let issuing = ElicitationTracker::with_store(store.clone(), UrlPolicy::production())
+        .with_clock(clock.clone());
+    let completing =
+        ElicitationTracker::with_store(store.clone(), UrlPolicy::production()).with_clock(clock);
     let alice = initiator("alice", "conn-a");
     let pending = issuing
         .start(&alice, Some(&url_client()), "m", connect_url)
@@ -1072,9 +1070,9 @@ fn markdown_emphasised_links_in_forms_are_found() {
 #[tokio::test]
 async fn each_user_has_a_cap_on_pending_elicitations() {
     let clock = TestClock::default();
-    let tracker =
-        ElicitationTracker::with_store(MemoryStore::new(), clock.clone(), UrlPolicy::production())
-            .with_ttl(Duration::from_secs(60));
+    let tracker = ElicitationTracker::with_store(MemoryStore::new(), UrlPolicy::production())
+        .with_clock(clock.clone())
+        .with_ttl(Duration::from_secs(60));
     assert_eq!(tracker.max_pending_per_user(), 32);
     let tracker = tracker.with_max_pending_per_user(3);
     let alice = initiator("alice", "conn-a");

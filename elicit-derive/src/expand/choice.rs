@@ -17,6 +17,10 @@ pub fn expand_choice(choice: &Choice) -> TokenStream {
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let idents: Vec<_> = choice.variants.iter().map(|v| v.ident).collect();
     let wires: Vec<&String> = choice.variants.iter().map(|v| &v.wire_name).collect();
+    let paths = choice
+        .variants
+        .iter()
+        .map(|v| format!("{ident}::{}", v.ident));
     // Variants with data were reported, and left out; the expansion still has to compile.
     let rest = match &input.data {
         syn::Data::Enum(data) if data.variants.len() > choice.variants.len() => quote!(_ => "",),
@@ -52,6 +56,7 @@ pub fn expand_choice(choice: &Choice) -> TokenStream {
             const CHOICES: #krate::__private::Choices = #krate::__private::Choices {
                 values: &[#(#krate::__private::Borrowed(#wires)),*],
                 titled: #titled,
+                paths: &[#(#paths),*],
             };
             // Duplicate wire names are a derive error, expanded anyway to keep the compiler going.
             #[allow(unreachable_patterns)]

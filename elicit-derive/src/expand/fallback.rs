@@ -33,7 +33,12 @@ pub fn fallback_form(form: &Form) -> TokenStream {
             // In a closure: the constant only type-checks it, and a string default's
             // conversion is not a `const fn`.
             let typed = typed_default(&krate, field);
-            field_checks.extend(quote!(let _ = || { #typed };));
+            field_checks.extend(quote! {
+                let _ = || -> ::core::result::Result<(), #krate::Problem> {
+                    #typed
+                    ::core::result::Result::Ok(())
+                };
+            });
         }
         checks.extend(quote!(const _: () = { #field_checks };));
     }

@@ -14,9 +14,11 @@ use crate::internals::format;
 use crate::internals::respan::respan;
 
 /// `let __elicit_default: <T as ElicitField>::DefaultLiteral = <the default>;`, so a default of
-/// the wrong type is a type mismatch on the user's literal, "expected due to" the field's type; a
-/// string default goes through `StrDefault`, whose error says what the default should be. For a
-/// function body, not a constant.
+/// the wrong type is a type mismatch on the user's literal, "expected due to" the field's type.
+/// A string default is the exception: on a field whose default is not text, the compile-time
+/// check of [`text_default_check`] says what to write instead, and no type error may speak
+/// beside it, so the string goes through `text_default`, which takes any literal type. For the
+/// body of a closure that returns a `Result`, not a constant.
 pub fn typed_default(krate: &TokenStream, field: &Field) -> TokenStream {
     let Some(default) = field.attrs.default.get() else {
         return TokenStream::new();
@@ -25,16 +27,71 @@ pub fn typed_default(krate: &TokenStream, field: &Field) -> TokenStream {
     let literal = default_literal(&default.expr, &default.kind);
     let expected = quote_spanned!(ty.span()=> <#ty as #krate::ElicitField>::DefaultLiteral);
     if let DefaultKind::Str(_) = default.kind {
-        // Through `StrDefault`, so a string where the default is an enum's variant or a number
-        // is an error on the literal that says what to write instead, not a bare mismatch.
-        // Not a `const fn`: the caller puts this in a function body.
-        let read = respan(
-            quote!(#krate::__private::str_default(#literal)),
-            default.expr.span(),
-        );
-        return quote!(let __elicit_default: #expected = #read;);
+        return quote!(let __elicit_default: #expected = #krate::__private::text_default(#literal)?;);
     }
     quote!(let __elicit_default: #expected = #literal;)
+}
+
+/// For a string default, the compile-time check that the field's default is text, spanned on the
+/// literal: on a bool, a number, a choice or a multi-select, a `panic!` whose message is the
+/// default to write instead (`default = true`, `default = Priority::High` for the variant whose
+/// value is the text).
+fn text_default_check(krate: &TokenStream, kind: &TokenStream, keys: &FieldKeys) -> TokenStream {
+    let Some(default) = keys.default.get() else {
+        return TokenStream::new();
+    };
+    let DefaultKind::Str(text) = &default.kind else {
+        return TokenStream::new();
+    };
+    let span = default.expr.span();
+    let quoted = format!("{text:?}");
+    let said = format!("default = {quoted} is a string, but the field's default");
+    let bool_fix = match text.as_str() {
+        "true" | "false" => format!("write `default = {text}`, without quotes"),
+        _ => "write `default = true` or `default = false`".to_owned(),
+    };
+    let bool_message = format!("{said} is a bool: {bool_fix}");
+    let number_fix = match syn::parse_str::<syn::Lit>(text.trim()) {
+        Ok(syn::Lit::Int(_) | syn::Lit::Float(_)) => {
+            format!("write `default = {}`, without quotes", text.trim())
+        }
+        _ => "write it as a number literal, such as `default = 3`".to_owned(),
+    };
+    let number_message = format!("{said} is a number: {number_fix}");
+    let choice_named = format!(
+        "{said} is a variant of its enum, written as a path: for the variant whose value is {quoted}, write `default = "
+    );
+    let choice_unnamed = format!(
+        "{said} is a variant of its enum, written as a path, and no variant has the value {quoted}: write one, such as `default = "
+    );
+    let multi_named = format!(
+        "{said} is an array of variants of its enum: for the variant whose value is {quoted}, write `default = ["
+    );
+    let multi_unnamed = format!(
+        "{said} is an array of variants of its enum, and no variant has the value {quoted}: write them as paths, such as `default = ["
+    );
+    let misfit = quote!(#krate::__private::TextDefaultMisfit);
+    let message = quote!(#krate::__private::Message);
+    let panic_with = |before: &str, after: &str| {
+        quote_spanned! {span=>
+            ::core::panic!("{}", #message::EMPTY.push(#before).push(__path).push(#after).as_str())
+        }
+    };
+    let choice_named = panic_with(&choice_named, "`");
+    let choice_unnamed = panic_with(&choice_unnamed, "`");
+    let multi_named = panic_with(&multi_named, "]`");
+    let multi_unnamed = panic_with(&multi_unnamed, "]`");
+    quote_spanned! {span=>
+        match #krate::__private::text_default_misfit(#kind, #text) {
+            ::core::option::Option::None => {}
+            ::core::option::Option::Some(#misfit::Bool) => ::core::panic!("{}", #bool_message),
+            ::core::option::Option::Some(#misfit::Number) => ::core::panic!("{}", #number_message),
+            ::core::option::Option::Some(#misfit::Choice { named: true, path: __path }) => #choice_named,
+            ::core::option::Option::Some(#misfit::Choice { named: false, path: __path }) => #choice_unnamed,
+            ::core::option::Option::Some(#misfit::Multi { named: true, path: __path }) => #multi_named,
+            ::core::option::Option::Some(#misfit::Multi { named: false, path: __path }) => #multi_unnamed,
+        }
+    }
 }
 
 /// The checks of attributes that only some field types take, for a constant block. Each is
@@ -85,6 +142,7 @@ pub fn type_checks(krate: &TokenStream, ty: &Type, keys: &FieldKeys) -> TokenStr
         });
     }
 
+    checks.extend(text_default_check(krate, &kind, keys));
     checks.extend(type_string_rules(krate, &kind, keys));
     checks.extend(default_keeps_type_rules(krate, ty, &kind, keys));
 

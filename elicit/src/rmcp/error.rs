@@ -15,9 +15,13 @@ use crate::wire::{JsonRpcError, ModeNotSupportedError, UnexpectedContentError};
 
 /// Why a typed elicitation through rmcp gave no outcome.
 ///
-/// Every variant but [`Service`](ElicitError::Service), [`InvalidContent`](ElicitError::InvalidContent),
-/// [`UnexpectedContent`](ElicitError::UnexpectedContent) and
-/// [`InvalidResult`](ElicitError::InvalidResult) means nothing was sent.
+/// The request went out (and the client may have shown it to the user) with
+/// [`InvalidContent`](ElicitError::InvalidContent),
+/// [`UnexpectedContent`](ElicitError::UnexpectedContent),
+/// [`InvalidResult`](ElicitError::InvalidResult), [`TimedOut`](ElicitError::TimedOut),
+/// [`SessionEnded`](ElicitError::SessionEnded) and, in URL mode, `NotCompleted`;
+/// with [`Service`](ElicitError::Service) it was sent and answered with a JSON-RPC error, or
+/// could not be sent. Every other variant means nothing was sent.
 ///
 /// A tool handler can hand the error to the model or the user as it is:
 /// [`to_tool_result`](ElicitError::to_tool_result) makes an error `CallToolResult` whose text

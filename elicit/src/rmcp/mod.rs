@@ -98,6 +98,7 @@
 //! The input-required flow goes through rmcp's model: there, patterns are not sent (the
 //! server still checks them in the answer).
 
+mod askable;
 #[cfg(feature = "url-mode")]
 mod connections;
 mod convert;
@@ -108,6 +109,7 @@ mod rounds;
 mod session;
 mod tasks;
 
+pub use askable::AskableForm;
 #[cfg(feature = "url-mode")]
 pub use connections::ConnectionPeers;
 pub use convert::{InvalidResultError, NotElicitationCompleteError, UnrepresentableError};

@@ -12,7 +12,7 @@ use crate::rmcp::session::{self, Session};
 use crate::wire::{ElicitationCapability, ElicitationCompleteNotification};
 #[cfg(feature = "url-mode")]
 use crate::{
-    server::{Clock, ElicitationStore, ElicitationTracker, Initiator, PendingUrlElicitation},
+    server::{ElicitationStore, ElicitationTracker, Initiator, PendingUrlElicitation},
     wire::{ElicitationId, UrlElicitOutcome},
 };
 
@@ -143,16 +143,15 @@ pub trait ElicitPeer: Session + Sync {
     /// Named apart from rmcp's inherent `Peer::elicit_url` (untracked, URL unchecked), which
     /// method syntax would pick over a trait method of the same name on a `Peer<RoleServer>`:
     /// `peer.send_tracked_url(..)` and `context.send_tracked_url(..)` are both this one.
-    fn send_tracked_url<'a, S, C>(
+    fn send_tracked_url<'a, S>(
         &'a self,
-        tracker: &'a ElicitationTracker<S, C>,
+        tracker: &'a ElicitationTracker<S>,
         initiator: &'a Initiator,
         message: impl Into<String>,
         url: impl FnOnce(&ElicitationId) -> String,
     ) -> impl Future<Output = Result<UrlElicitation, ElicitError>> + Send + 'a
     where
         S: ElicitationStore,
-        C: Clock,
     {
         // The tracker builds the URL here, before the future: `url` need not be `Send`.
         let start = session::refuse_on_stateless_protocol(self).map(|()| {
@@ -187,9 +186,9 @@ pub trait ElicitPeer: Session + Sync {
     /// (`URLElicitationRequiredError`) for the tool handler to return: the client shows the URL
     /// and retries the call once the elicitation completes. A client that did not declare URL
     /// mode is refused before anything is stored.
-    fn url_elicitation_required<'a, S, C>(
+    fn url_elicitation_required<'a, S>(
         &self,
-        tracker: &'a ElicitationTracker<S, C>,
+        tracker: &'a ElicitationTracker<S>,
         initiator: &Initiator,
         message: impl Into<String>,
         url: impl FnOnce(&ElicitationId) -> String,
@@ -197,7 +196,6 @@ pub trait ElicitPeer: Session + Sync {
     ) -> impl Future<Output = Result<sdk::ErrorData, ElicitError>> + Send + 'a
     where
         S: ElicitationStore,
-        C: Clock,
     {
         // The tracker builds the URL here, before the future: `url` need not be `Send`.
         let capability = self.client_elicitation();

@@ -14,8 +14,8 @@ use crate::schema::{
 mod checks;
 
 pub use checks::{
-    BoundMisfit, StringRule, bound_misfit, declared_format, default_outside, format_clash,
-    more_items_than_choices, type_declares,
+    BoundMisfit, StringRule, TextDefaultMisfit, bound_misfit, declared_format, default_outside,
+    format_clash, more_items_than_choices, text_default_misfit, type_declares,
 };
 
 /// The shape a type gives its property, with the constraints the type itself declares, before
@@ -68,6 +68,9 @@ pub struct Choices {
     pub values: &'static [Text],
     /// `Some` when any variant has a title: the enum is then a titled select.
     pub titled: Option<&'static [TitledOption]>,
+    /// Each variant as code names it (`Priority::High`), in the order of `values`: what a
+    /// compile error tells the user to write as the default.
+    pub paths: &'static [&'static str],
 }
 
 /// A float literal of an attribute, with the JSON text the derive computed for it.
@@ -207,6 +210,7 @@ pub const fn property(name: &'static str, optional: bool, kind: Kind, attrs: Att
         Kind::Choice(Choices {
             values,
             titled: None,
+            ..
         }) => PrimitiveSchema::SingleSelect(UntitledSingleSelectEnumSchema {
             title,
             description,
@@ -225,6 +229,7 @@ pub const fn property(name: &'static str, optional: bool, kind: Kind, attrs: Att
         Kind::Multi(Choices {
             values,
             titled: None,
+            ..
         }) => PrimitiveSchema::MultiSelect(UntitledMultiSelectEnumSchema {
             title,
             description,

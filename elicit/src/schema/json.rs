@@ -2,9 +2,9 @@
 //! type is a `&'static str` laid down at compile time.
 //!
 //! It writes exactly what `serde_json::to_string` writes for the same [`RequestedSchema`]: the
-//! same key order as the `Serialize` impls in `schema.rs`, the same string escapes, and floats in
-//! the text the derive computed with `zmij`, the formatter `serde_json` (>= 1.0.147) uses. A test holds the two
-//! outputs equal for every schema in the suite.
+//! same key order as the `Serialize` impls in `schema/serialize.rs`, the same string escapes, and
+//! floats in the text the derive computed with `zmij`, the formatter `serde_json` (>= 1.0.147)
+//! uses. A test holds the two outputs equal for every schema in the suite.
 //!
 //! Every function is a `const fn` over borrowed data; an owned part (only found in schemas parsed
 //! at run time) is read through the const `as_str`/`as_slice` accessors.

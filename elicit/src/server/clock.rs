@@ -2,8 +2,9 @@
 
 use std::time::SystemTime;
 
-/// The time source of an [`ElicitationTracker`](crate::server::ElicitationTracker); tests
-/// inject their own to expire entries without waiting.
+/// The time source of an [`ElicitationTracker`](crate::server::ElicitationTracker), given with
+/// [`with_clock`](crate::server::ElicitationTracker::with_clock): tests inject their own to
+/// expire entries without waiting. A closure returning a `SystemTime` is one.
 pub trait Clock: Send + Sync {
     /// The current time.
     fn now(&self) -> SystemTime;

@@ -63,9 +63,9 @@ type IdSource = Box<dyn Fn() -> Result<ElicitationId, RandomnessUnavailableError
 /// assert!(tracker.complete(pending.id().as_str(), &alice).await.is_err());
 /// # }
 /// ```
-pub struct ElicitationTracker<S = MemoryStore, C = SystemClock> {
+pub struct ElicitationTracker<S = MemoryStore> {
     store: S,
-    clock: C,
+    clock: Box<dyn Clock>,
     policy: UrlPolicy,
     ttl: Duration,
     max_pending_per_user: usize,
@@ -73,7 +73,7 @@ pub struct ElicitationTracker<S = MemoryStore, C = SystemClock> {
     next_purge: Mutex<Option<SystemTime>>,
 }
 
-impl<S, C> fmt::Debug for ElicitationTracker<S, C> {
+impl<S> fmt::Debug for ElicitationTracker<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ElicitationTracker")
             .field("policy", &self.policy)
@@ -83,14 +83,14 @@ impl<S, C> fmt::Debug for ElicitationTracker<S, C> {
     }
 }
 
-impl ElicitationTracker<MemoryStore, SystemClock> {
+impl ElicitationTracker<MemoryStore> {
     /// A tracker over a [`MemoryStore`] and the system clock, with the default time to live.
     pub fn new(policy: UrlPolicy) -> Self {
-        ElicitationTracker::with_store(MemoryStore::new(), SystemClock, policy)
+        ElicitationTracker::with_store(MemoryStore::new(), policy)
     }
 }
 
-impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
+impl<S: ElicitationStore> ElicitationTracker<S> {
     /// How long an elicitation may stay pending unless [`with_ttl`](Self::with_ttl) says
     /// otherwise: 10 minutes, long enough for an OAuth flow, short enough that a leaked link
     /// goes stale.
@@ -101,11 +101,11 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
     /// than any real task needs in parallel, few enough that one user cannot fill the store.
     pub const DEFAULT_MAX_PENDING_PER_USER: usize = 32;
 
-    /// A tracker over this store and clock.
-    pub fn with_store(store: S, clock: C, policy: UrlPolicy) -> Self {
+    /// A tracker over this store, on the system clock.
+    pub fn with_store(store: S, policy: UrlPolicy) -> Self {
         ElicitationTracker {
             store,
-            clock,
+            clock: Box::new(SystemClock),
             policy,
             ttl: Self::DEFAULT_TTL,
             max_pending_per_user: Self::DEFAULT_MAX_PENDING_PER_USER,
@@ -123,6 +123,13 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
         ids: impl Fn() -> Result<ElicitationId, RandomnessUnavailableError> + Send + Sync + 'static,
     ) -> Self {
         self.ids = Box::new(ids);
+        self
+    }
+
+    /// The same tracker telling the time by `clock` instead of the system's: a test's clock,
+    /// moved by hand, expires entries without waiting.
+    pub fn with_clock(mut self, clock: impl Clock + 'static) -> Self {
+        self.clock = Box::new(clock);
         self
     }
 
@@ -171,7 +178,7 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
         client: Option<&ElicitationCapability>,
         message: M,
         url: U,
-    ) -> impl Future<Output = Result<PendingUrlElicitation, StartError>> + Send + use<'a, S, C, M, U>
+    ) -> impl Future<Output = Result<PendingUrlElicitation, StartError>> + Send + use<'a, S, M, U>
     where
         M: Into<String>,
         U: FnOnce(&ElicitationId) -> String,

@@ -14,6 +14,7 @@ use super::form::FormAsk;
 use super::keys::Asker;
 use super::keys::Keys;
 use super::state::RoundLeft;
+use crate::rmcp::AskableForm;
 use crate::rmcp::error::ElicitError;
 use crate::wire::ElicitOutcome;
 use crate::{Elicit, HasMessage};
@@ -146,7 +147,7 @@ impl Ask {
     /// come back as [`ElicitError::InvalidContent`].
     pub fn form<T>(&self) -> FormAsk<'_, T>
     where
-        T: HasMessage + Send,
+        T: AskableForm + Send,
     {
         self.form_with_message::<T>(<T as HasMessage>::MESSAGE)
     }
@@ -164,8 +165,8 @@ impl Ask {
     /// differ.
     pub async fn forms<A, B>(&self) -> Result<(ElicitOutcome<A>, ElicitOutcome<B>), ElicitError>
     where
-        A: HasMessage + Send,
-        B: HasMessage + Send,
+        A: AskableForm + Send,
+        B: AskableForm + Send,
     {
         let (a, b) = both(
             self.form::<A>().into_future(),

@@ -11,7 +11,7 @@ use super::keys::Asker;
 use super::sealed::{Answer, UrlFlow, UrlStatus};
 use crate::rmcp::error::ElicitError;
 use crate::server::{
-    Clock, ElicitationStore, ElicitationTracker, Initiator, PendingEntry, PendingUrlElicitation,
+    ElicitationStore, ElicitationTracker, Initiator, PendingEntry, PendingUrlElicitation,
     StartError,
 };
 use crate::wire::{
@@ -132,16 +132,15 @@ impl Ask {
     ///     Ok(CallToolResult::success(vec![ContentBlock::text(reply)]))
     /// }
     /// ```
-    pub fn url<'a, S, C>(
+    pub fn url<'a, S>(
         &'a self,
-        tracker: &'a ElicitationTracker<S, C>,
+        tracker: &'a ElicitationTracker<S>,
         initiator: &'a Initiator,
         message: impl Into<String>,
         url: impl FnOnce(&ElicitationId) -> String,
     ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send + 'a
     where
         S: ElicitationStore,
-        C: Clock,
     {
         let exchange = self.exchange();
         let step = match self.take_key("url", Asker::Url) {
@@ -192,9 +191,9 @@ impl Ask {
     }
 
     /// Asks for consent (unless an earlier round has it), then waits for the completion.
-    async fn go_on<S: ElicitationStore, C: Clock>(
+    async fn go_on<S: ElicitationStore>(
         &self,
-        tracker: &ElicitationTracker<S, C>,
+        tracker: &ElicitationTracker<S>,
         initiator: &Initiator,
         key: &str,
         mut flow: UrlFlow,

@@ -2,7 +2,9 @@
 //! evaluates them in constants it spans on the user's attribute, so a contradiction that only
 //! the field's type reveals (through an alias, say) is a compile error there.
 
-use super::{DefaultValue, Kind, StringRules};
+use std::borrow::Cow;
+
+use super::{Choices, DefaultValue, Kind, StringRules};
 use crate::number::MAX_SAFE_INTEGER;
 use crate::schema::{Number, StringFormat};
 
@@ -134,4 +136,102 @@ pub const fn more_items_than_choices(kind: Kind, min_items: u64) -> bool {
         Kind::Multi(choices) => min_items > choices.values.len() as u64,
         _ => false,
     }
+}
+
+/// What a string `default` is on a field whose default is not text, so that the error says
+/// what to write instead.
+#[derive(Clone, Copy)]
+pub enum TextDefaultMisfit {
+    /// The field is a bool: `true` or `false`.
+    Bool,
+    /// The field is a number: a number literal.
+    Number,
+    /// The field is a single-select: its default is a variant, written as a path. `path` is the
+    /// variant the text names (by its wire value, or its name) when `named`, else the first.
+    Choice {
+        /// Whether the text names `path`'s variant.
+        named: bool,
+        /// The variant as code names it: `Priority::High`.
+        path: &'static str,
+    },
+    /// The field is a multi-select: its default is an array of variants (`path` as for
+    /// [`Choice`](TextDefaultMisfit::Choice)).
+    Multi {
+        /// Whether the text names `path`'s variant.
+        named: bool,
+        /// The variant as code names it: `Color::Red`.
+        path: &'static str,
+    },
+}
+
+/// How a string `default` misfits a field of `kind`, `None` when the field's default is text (a
+/// string, a typed value, a newtype of one). Checked at compile time before the default's type,
+/// so that its error can name the fix (`default = true`, `default = Priority::High`).
+pub const fn text_default_misfit(kind: Kind, text: &str) -> Option<TextDefaultMisfit> {
+    match kind {
+        Kind::String(_) => None,
+        Kind::Boolean => Some(TextDefaultMisfit::Bool),
+        Kind::Integer { .. } | Kind::Number { .. } => Some(TextDefaultMisfit::Number),
+        Kind::Choice(choices) => {
+            let (named, path) = variant_named(choices, text);
+            Some(TextDefaultMisfit::Choice { named, path })
+        }
+        Kind::Multi(choices) => {
+            let (named, path) = variant_named(choices, text);
+            Some(TextDefaultMisfit::Multi { named, path })
+        }
+    }
+}
+
+/// The variant whose wire value is `text`, else whose name is (`High` of `Priority::High`),
+/// else the first one, with whether `text` named it.
+const fn variant_named(choices: Choices, text: &str) -> (bool, &'static str) {
+    let mut i = 0;
+    while i < choices.values.len() && i < choices.paths.len() {
+        if let Cow::Borrowed(value) = &choices.values[i]
+            && same(value, text)
+        {
+            return (true, choices.paths[i]);
+        }
+        i += 1;
+    }
+    let mut i = 0;
+    while i < choices.paths.len() {
+        if same(last_segment(choices.paths[i]), text) {
+            return (true, choices.paths[i]);
+        }
+        i += 1;
+    }
+    match choices.paths.first() {
+        Some(path) => (false, path),
+        None => (false, ""),
+    }
+}
+
+/// The part of a path after its last `::`.
+const fn last_segment(path: &'static str) -> &'static str {
+    let bytes = path.as_bytes();
+    let mut i = bytes.len();
+    while i >= 2 {
+        if bytes[i - 1] == b':' && bytes[i - 2] == b':' {
+            return path.split_at(i).1;
+        }
+        i -= 1;
+    }
+    path
+}
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }

@@ -13,7 +13,7 @@ use std::future::Future;
 use std::time::SystemTime;
 
 use crate::server::{
-    AwaitedBy, Clock, CompletionError, ElicitationStore, ElicitationTracker, EntryState, Initiator,
+    AwaitedBy, CompletionError, ElicitationStore, ElicitationTracker, EntryState, Initiator,
     PendingEntry, PendingUrlElicitation, StartError, UserId,
 };
 use crate::wire::{ElicitationCapability, ElicitationId};
@@ -28,7 +28,7 @@ pub enum Collected {
 }
 
 /// The waiting side: what an SDK integration's handler calls.
-impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
+impl<S: ElicitationStore> ElicitationTracker<S> {
     /// [`start`](Self::start) for an elicitation that `by` waits on: its completion is kept
     /// until [`collect`](Self::collect) takes it.
     pub fn start_awaited<'a, M, U>(
@@ -38,7 +38,7 @@ impl<S: ElicitationStore, C: Clock> ElicitationTracker<S, C> {
         client: Option<&ElicitationCapability>,
         message: M,
         url: U,
-    ) -> impl Future<Output = Result<PendingUrlElicitation, StartError>> + Send + use<'a, S, C, M, U>
+    ) -> impl Future<Output = Result<PendingUrlElicitation, StartError>> + Send + use<'a, S, M, U>
     where
         M: Into<String>,
         U: FnOnce(&ElicitationId) -> String,

@@ -15,7 +15,7 @@ use crate::rmcp::error::ElicitError;
 use crate::rmcp::rounds::sealed::UrlFlow;
 use crate::rmcp::rounds::state::RoundState;
 use crate::server::{
-    AwaitedBy, Clock, Collected, CompletionError, ElicitationStore, ElicitationTracker, Initiator,
+    AwaitedBy, Collected, CompletionError, ElicitationStore, ElicitationTracker, Initiator,
 };
 use crate::wire::ElicitationId;
 
@@ -59,9 +59,9 @@ impl Exchange {
     ///   [`ElicitError::NotCompleted`] as on 2025-11-25. An elicitation that is another
     ///   user's, or whose completion was already collected (an older state replayed), refuses
     ///   the request with -32602.
-    pub async fn completion<S: ElicitationStore, C: Clock>(
+    pub async fn completion<S: ElicitationStore>(
         &self,
-        tracker: &ElicitationTracker<S, C>,
+        tracker: &ElicitationTracker<S>,
         initiator: &Initiator,
         id: &str,
         expires_at: SystemTime,
@@ -109,9 +109,9 @@ impl Exchange {
 
     /// Looks for the completion until it is collected, or `hold` has passed (`None`: until the
     /// elicitation ends one way or another), less and less often.
-    async fn look_until<S: ElicitationStore, C: Clock>(
+    async fn look_until<S: ElicitationStore>(
         &self,
-        tracker: &ElicitationTracker<S, C>,
+        tracker: &ElicitationTracker<S>,
         initiator: &Initiator,
         id: &str,
         hold: Option<Duration>,
