@@ -12,8 +12,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::LitByteStr;
 
-/// The statement that runs `body(i)` when `__key` (a `String` or `&String` in scope) is
-/// `wires[i]`, and nothing for any other key. Duplicate names (a derive error reported
+/// The statements that run `body(i)` when `__key` (in scope: a `String`, `&String` or `&str`)
+/// is `wires[i]`, and nothing for any other key. Duplicate names (a derive error reported
 /// elsewhere) take the first field's body.
 pub fn key_dispatch(wires: &[&str], body: impl Fn(usize) -> TokenStream) -> TokenStream {
     let mut by_length: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
