@@ -349,7 +349,10 @@ fn main() {
         })
         .collect();
     let flow_names: Vec<String> = (1..=MOST_STEPS)
-        .map(|n| format!("a flow of {n} forms ({} requests)", n + 1))
+        .map(|n| {
+            let forms = if n == 1 { "form" } else { "forms" };
+            format!("a flow of {n} {forms} ({} requests)", n + 1)
+        })
         .collect();
     compare(
         "flow",
