@@ -381,7 +381,9 @@ fn two_digits(b: &[u8], at: usize) -> Option<u32> {
 /// The days of `month` (1 to 12) in `year` of the Gregorian calendar.
 fn days_in_month(year: u32, month: u32) -> u32 {
     match month {
-        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => {
+            29
+        }
         2 => 28,
         4 | 6 | 9 | 11 => 30,
         _ => 31,
