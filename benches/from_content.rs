@@ -1,23 +1,40 @@
-//! `from_content` on a 10-field form against the alternatives a server author has:
-//! unvalidated serde (`serde_json::from_value` into an equivalent `#[derive(Deserialize)]`
-//! struct), and jsonschema validation of the emitted schema followed by that same `from_value`.
+//! The derived parser against what a server author has otherwise: serde, which checks nothing,
+//! and jsonschema (formats on) in front of serde. Two forms: `Signup`, ten fields of every kind
+//! (lengths, email, URI, date, integer and float ranges, a choice, a multi-select, a bool), and
+//! `Contact`, ten fields heavy on strings and formats (email, uri, date, date-time, pattern).
+//! A third, `Unchecked`, is `Signup` without a rule beyond the field types: the parser's cost
+//! apart from the checks serde does not make.
 //!
-//! A second group prices typed fields (a `chrono::NaiveDate` and a `url::Url`) against the same
-//! fields as strings of their formats plus the crates' own parse of the texts.
+//! The pairs, and why each is fair:
+//! - borrowed: `T::from_content(&map)` against serde's `T::deserialize(&value)`. Both read the
+//!   same content tree by reference, copy out the strings the output keeps, and their output is
+//!   dropped inside the timing; the content is built once, outside.
+//! - consuming: `T::from_content_owned(map)` against `serde_json::from_value::<T>(value)`. Both
+//!   take their content by value and free whatever of it the output does not keep inside the
+//!   timing, output dropped inside too; each call's input is a fresh clone made before the
+//!   batch's clock starts, the same way for both.
+//! - jsonschema: `validator.is_valid(&value)` then serde's `T::deserialize(&value)`, against
+//!   `T::from_content(&map)`: both borrowed, both checking every rule of the same schema (the
+//!   one the derive emits), formats included.
+//! - `typed_fields`: a `chrono::NaiveDate` and a `url::Url` field read by `from_content`, against
+//!   the same fields as strings of formats `date` and `uri` read by `from_content` and then
+//!   parsed by chrono and url: both borrowed, output dropped inside.
 //!
-//! Run with `cargo bench --bench from_content`: it measures five times over and prints each
-//! run's ratios and their medians, the figures the README quotes, read back from criterion's
-//! estimates of each run.
+//! The routines of a group alternate round by round within one run (see `common/mod.rs`); each
+//! figure is the median of several runs with their spread, from this run's samples only.
+//!
+//! Run with `cargo bench --bench from_content` (`-- signup`, `-- contact`, `-- unchecked` or
+//! `-- typed` for one group, `-- --quick` for a first look). `-- GROUP --only N` runs the
+//! group's routine N alone, printing nothing, for `valgrind --tool=callgrind`.
 
 #[path = "common/mod.rs"]
 mod common;
 
-use std::time::Duration;
-
-use criterion::{BatchSize, Criterion};
+use common::{Comparison, Plan, Routine, compare, consuming, timed};
 use elicit_mcp::Elicit;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
 
 #[derive(Elicit, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -69,7 +86,7 @@ enum Interest {
     Chess,
 }
 
-fn content() -> Value {
+fn signup() -> Value {
     json!({
         "fullName": "Monalisa Octocat",
         "email": "octocat@github.com",
@@ -82,6 +99,134 @@ fn content() -> Value {
         "birthday": "1990-04-01",
         "bio": "Ships code, collects cats."
     })
+}
+
+/// Strings and formats: what a contact or profile form asks.
+#[derive(Elicit, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[elicit(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct Contact {
+    #[elicit(min_length = 1, max_length = 80)]
+    display_name: String,
+    #[elicit(format = "email")]
+    email: String,
+    #[elicit(format = "email")]
+    work_email: Option<String>,
+    #[elicit(format = "uri")]
+    homepage: String,
+    #[elicit(format = "uri")]
+    avatar: Option<String>,
+    #[elicit(format = "date")]
+    birthday: String,
+    #[elicit(format = "date-time")]
+    available_from: String,
+    #[elicit(pattern = "^\\+?[0-9][0-9 ]{6,18}[0-9]$")]
+    phone: String,
+    #[elicit(
+        pattern = "^[A-Z]{1,2}[0-9][A-Z0-9]? ?[0-9][A-Z]{2}$",
+        min_length = 5,
+        max_length = 8
+    )]
+    postcode: String,
+    #[elicit(max_length = 280)]
+    bio: Option<String>,
+}
+
+fn contact() -> Value {
+    json!({
+        "displayName": "Ada Lovelace",
+        "email": "ada.lovelace@analytical-engine.org",
+        "workEmail": "ada@babbage.co.uk",
+        "homepage": "https://analytical-engine.org/people/ada?lang=en",
+        "avatar": "https://cdn.example.com/avatars/ada.png",
+        "birthday": "1815-12-10",
+        "availableFrom": "2026-03-01T09:30:00+01:00",
+        "phone": "+44 20 7946 0958",
+        "postcode": "SW1A 1AA",
+        "bio": "Wrote the first program, for an engine that was never built."
+    })
+}
+
+/// `Signup`'s fields and content with no rule beyond their types: no lengths, formats, bounds
+/// or item counts. What the parser costs apart from the checks, which serde does not make.
+#[derive(Elicit, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[elicit(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct Unchecked {
+    full_name: String,
+    email: String,
+    age: u8,
+    country: Country,
+    interests: Vec<Interest>,
+    newsletter: bool,
+    score: f64,
+    website: Option<String>,
+    birthday: String,
+    bio: Option<String>,
+}
+
+const PLAN: Plan = Plan {
+    runs: 7,
+    rounds: 101,
+    batch: 1000,
+};
+
+/// The three comparisons of a form `T` on `value`.
+fn form_group<T: Elicit + DeserializeOwned>(name: &str, value: Value) {
+    let map: Map<String, Value> = value.as_object().expect("an object").clone();
+    assert!(T::from_content(&map).is_ok(), "the bench content is valid");
+    assert!(
+        T::deserialize(&value).is_ok(),
+        "serde reads the bench content"
+    );
+    let schema: Value = serde_json::from_str(T::requested_schema_json()).expect("schema");
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("validator");
+    assert!(validator.is_valid(&value), "jsonschema accepts the content");
+
+    let routines: Vec<Routine<'_>> = vec![
+        timed(|| T::from_content(std::hint::black_box(&map))),
+        timed(|| T::deserialize(std::hint::black_box(&value))),
+        consuming(|| map.clone(), |m| T::from_content_owned(m)),
+        consuming(|| value.clone(), serde_json::from_value::<T>),
+        timed(|| {
+            let v = std::hint::black_box(&value);
+            validator.is_valid(v).then(|| T::deserialize(v))
+        }),
+    ];
+    compare(
+        name,
+        PLAN,
+        &[
+            "from_content(&map)",
+            "serde T::deserialize(&value)",
+            "from_content_owned(map)",
+            "serde_json::from_value(value)",
+            "jsonschema is_valid(&value) + T::deserialize(&value)",
+        ],
+        routines,
+        &[
+            Comparison {
+                label: "borrowed: from_content / serde deserialize",
+                ours: 0,
+                theirs: 1,
+            },
+            Comparison {
+                label: "consuming: from_content_owned / serde from_value",
+                ours: 2,
+                theirs: 3,
+            },
+            Comparison {
+                label: "jsonschema + serde / from_content",
+                ours: 4,
+                theirs: 0,
+            },
+        ],
+    );
 }
 
 /// The same two fields as strings of their formats ...
@@ -102,139 +247,40 @@ struct AsTyped {
     site: url::Url,
 }
 
-fn typed_content() -> Value {
-    json!({"day": "1990-04-01", "site": "https://github.com/octocat/hello-world?tab=readme#top"})
-}
-
-fn typed_benches(c: &mut Criterion) {
-    let value = typed_content();
-    let map = value.as_object().expect("object").clone();
+fn typed_group() {
+    let value = json!({"day": "1990-04-01", "site": "https://github.com/octocat/hello-world?tab=readme#top"});
+    let map = value.as_object().expect("an object").clone();
     assert!(AsStrings::from_content(&map).is_ok() && AsTyped::from_content(&map).is_ok());
-    let day = value["day"].as_str().expect("text").to_owned();
-    let site = value["site"].as_str().expect("text").to_owned();
-
-    let mut group = c.benchmark_group("typed_fields");
-    group.bench_function("strings_from_content", |b| {
-        b.iter_batched_ref(
-            || map.clone(),
-            |m| AsStrings::from_content(m),
-            BatchSize::SmallInput,
-        )
-    });
-    group.bench_function("typed_from_content", |b| {
-        b.iter_batched_ref(
-            || map.clone(),
-            |m| AsTyped::from_content(m),
-            BatchSize::SmallInput,
-        )
-    });
-    group.bench_function("crates_own_parse", |b| {
-        b.iter(|| {
-            (
-                std::hint::black_box(&day).parse::<chrono::NaiveDate>(),
-                url::Url::parse(std::hint::black_box(&site)),
-            )
-        })
-    });
-    group.finish();
-}
-
-fn benches(c: &mut Criterion) {
-    let value = content();
-    let map = value.as_object().expect("object").clone();
-    assert!(
-        Signup::from_content(&map).is_ok(),
-        "the bench content must be valid"
+    let routines: Vec<Routine<'_>> = vec![
+        timed(|| AsTyped::from_content(std::hint::black_box(&map))),
+        timed(|| {
+            AsStrings::from_content(std::hint::black_box(&map)).map(|strings| {
+                (
+                    strings.day.parse::<chrono::NaiveDate>(),
+                    url::Url::parse(&strings.site),
+                )
+            })
+        }),
+    ];
+    compare(
+        "typed_fields",
+        PLAN,
+        &[
+            "typed: from_content into NaiveDate + Url",
+            "strings: from_content, then chrono and url parse",
+        ],
+        routines,
+        &[Comparison {
+            label: "typed / strings + the crates' parse",
+            ours: 0,
+            theirs: 1,
+        }],
     );
-
-    let schema: Value = serde_json::from_str(Signup::requested_schema_json()).expect("schema");
-    let validator = jsonschema::options()
-        .should_validate_formats(true)
-        .build(&schema)
-        .expect("validator");
-    assert!(validator.is_valid(&value));
-
-    let mut group = c.benchmark_group("from_content");
-    // Every routine gets its input from setup and has its output dropped outside the timing, so
-    // the three are measured alike; only `from_value` consumes (and partly frees) its input,
-    // which is inherent to it.
-    group.bench_function("elicit_from_content", |b| {
-        b.iter_batched_ref(
-            || map.clone(),
-            |m| Signup::from_content(m),
-            BatchSize::SmallInput,
-        )
-    });
-    group.bench_function("serde_from_value_unvalidated", |b| {
-        b.iter_batched(
-            || value.clone(),
-            serde_json::from_value::<Signup>,
-            BatchSize::SmallInput,
-        )
-    });
-    group.bench_function("jsonschema_then_from_value", |b| {
-        b.iter_batched(
-            || value.clone(),
-            |v| {
-                if validator.is_valid(&v) {
-                    serde_json::from_value::<Signup>(v).ok()
-                } else {
-                    None
-                }
-            },
-            BatchSize::SmallInput,
-        )
-    });
-    group.finish();
 }
-
-/// The ratios of one run: from_content / from_value, (jsonschema + from_value) / from_content,
-/// typed / (strings + the crates' parse).
-fn ratios() -> Option<[f64; 3]> {
-    let time = |group, function| common::typical_ns(group, function);
-    let ours = time("from_content", "elicit_from_content")?;
-    let serde = time("from_content", "serde_from_value_unvalidated")?;
-    let jsonschema = time("from_content", "jsonschema_then_from_value")?;
-    let strings = time("typed_fields", "strings_from_content")?;
-    let typed = time("typed_fields", "typed_from_content")?;
-    let parse = time("typed_fields", "crates_own_parse")?;
-    Some([ours / serde, jsonschema / ours, typed / (strings + parse)])
-}
-
-const RUNS: usize = 5;
 
 fn main() {
-    let mut runs = Vec::with_capacity(RUNS);
-    for _ in 0..RUNS {
-        let mut c = Criterion::default()
-            .warm_up_time(Duration::from_secs(1))
-            .measurement_time(Duration::from_secs(3))
-            .configure_from_args();
-        benches(&mut c);
-        typed_benches(&mut c);
-        // Only a full run has all estimates (a filtered one prints no ratios).
-        runs.extend(ratios());
-    }
-    Criterion::default().configure_from_args().final_summary();
-    if runs.len() < RUNS {
-        return;
-    }
-    let labels = [
-        "elicit from_content / unvalidated serde from_value",
-        "jsonschema + from_value / elicit from_content",
-        "typed date + URL / (as strings + chrono and url parse)",
-    ];
-    println!(
-        "\nratios of {RUNS} runs (typical times, as criterion reports them), and their median:"
-    );
-    for (i, label) in labels.iter().enumerate() {
-        let mut values: Vec<f64> = runs.iter().map(|run| run[i]).collect();
-        let each: Vec<String> = values.iter().map(|v| format!("{v:.2}x")).collect();
-        values.sort_by(f64::total_cmp);
-        println!(
-            "  {label:<56} median {:.2}x  (runs: {})",
-            values[RUNS / 2],
-            each.join(", ")
-        );
-    }
+    form_group::<Signup>("signup", signup());
+    form_group::<Contact>("contact", contact());
+    form_group::<Unchecked>("unchecked", signup());
+    typed_group();
 }

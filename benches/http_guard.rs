@@ -4,26 +4,22 @@
 //! same request built the same way each iteration (headers, the peer's `ConnectInfo`, a
 //! 230-byte body), and both answers read to their end and checked.
 //!
-//! Criterion measures the two routines (its report), then the ratio is measured paired, so that
-//! the machine's other load falls on both sides alike: five runs, each of 200 rounds, a round
-//! timing 20 calls through the guard and 20 alone, the order swapped from one round to the
-//! next; a run's ratio is the median of the guarded rounds over the median of the bare ones.
-//! It prints each run's ratio, their median and their spread. Run with
+//! Measured on the paired harness of `benches/common/mod.rs`, so that the machine's other load
+//! falls on both sides alike: five runs, each of 200 rounds, a round timing 20 calls through the
+//! guard and 20 alone, the order rotating from one round to the next; it prints the median of
+//! the runs and their spread, from this run's samples only. Run with
 //! `cargo bench --bench http_guard`.
 
 #[path = "common/mod.rs"]
 mod common;
 
 use std::convert::Infallible;
-use std::hint::black_box;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use axum::body::{Body, HttpBody};
 use axum::extract::ConnectInfo;
 use axum::http;
-use criterion::Criterion;
 use elicit_mcp::http::Guard;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -33,10 +29,7 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ServerHandler, schemars, tool, tool_handler, tool_router};
 use tower_service::Service;
 
-const RUNS: usize = 5;
-const ROUNDS: usize = 200;
-const CALLS_PER_ROUND: usize = 20;
-const GROUP: &str = "http_guard";
+use common::{Comparison, Plan, compare, timed};
 
 /// A tool that asks nothing: what is timed is the transport's work, not a handler's.
 #[derive(Clone)]
@@ -132,19 +125,6 @@ fn services(
     (alone, guarded)
 }
 
-fn benches(c: &mut Criterion) {
-    let runtime = runtime();
-    let (alone, guarded) = services(&runtime);
-    let mut group = c.benchmark_group(GROUP);
-    group.bench_function("guarded", |b| {
-        b.iter(|| runtime.block_on(call(guarded.clone())))
-    });
-    group.bench_function("rmcp_alone", |b| {
-        b.iter(|| runtime.block_on(call(alone.clone())))
-    });
-    group.finish();
-}
-
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -152,73 +132,25 @@ fn runtime() -> tokio::runtime::Runtime {
         .expect("a runtime")
 }
 
-/// One run of the paired measurement: the median round through the guard over the median
-/// round alone.
-fn paired_run(runtime: &tokio::runtime::Runtime) -> (f64, f64) {
-    let (alone, guarded) = services(runtime);
-    let mut guarded_rounds = Vec::with_capacity(ROUNDS);
-    let mut alone_rounds = Vec::with_capacity(ROUNDS);
-    let time = |rounds: &mut Vec<Duration>, guard: bool| {
-        let start = Instant::now();
-        for _ in 0..CALLS_PER_ROUND {
-            if guard {
-                black_box(runtime.block_on(call(guarded.clone())));
-            } else {
-                black_box(runtime.block_on(call(alone.clone())));
-            }
-        }
-        rounds.push(start.elapsed());
-    };
-    for round in 0..ROUNDS {
-        if round % 2 == 0 {
-            time(&mut guarded_rounds, true);
-            time(&mut alone_rounds, false);
-        } else {
-            time(&mut alone_rounds, false);
-            time(&mut guarded_rounds, true);
-        }
-    }
-    let median = |rounds: &mut Vec<Duration>| {
-        rounds.sort();
-        rounds[rounds.len() / 2].as_secs_f64() * 1e9 / CALLS_PER_ROUND as f64
-    };
-    (median(&mut guarded_rounds), median(&mut alone_rounds))
-}
-
 fn main() {
-    let mut c = Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
-        .configure_from_args();
-    benches(&mut c);
-    c.final_summary();
-    if let Some((guarded, alone)) = common::typical_pair(GROUP, "guarded", "rmcp_alone") {
-        println!(
-            "criterion: guarded {guarded:.0} ns, rmcp alone {alone:.0} ns, {:.3}x",
-            guarded / alone
-        );
-    }
-    // A filtered run (`cargo bench --bench http_guard -- guarded`) is criterion's alone.
-    if std::env::args().skip(1).any(|arg| !arg.starts_with('-')) {
-        return;
-    }
     let runtime = runtime();
-    let mut ratios = Vec::with_capacity(RUNS);
-    for run in 1..=RUNS {
-        let (guarded, alone) = paired_run(&runtime);
-        println!(
-            "paired run {run}: guarded {guarded:.0} ns, rmcp alone {alone:.0} ns per call, {:.3}x",
-            guarded / alone
-        );
-        ratios.push(guarded / alone);
-    }
-    let each: Vec<String> = ratios.iter().map(|r| format!("{r:.3}x")).collect();
-    ratios.sort_by(f64::total_cmp);
-    println!(
-        "\nguarded / rmcp alone, one small tools/call, {RUNS} paired runs: median {:.3}x, spread {:.3}x to {:.3}x (runs: {})",
-        ratios[RUNS / 2],
-        ratios[0],
-        ratios[RUNS - 1],
-        each.join(", ")
+    let (alone, guarded) = services(&runtime);
+    compare(
+        "http_guard",
+        Plan {
+            runs: 5,
+            rounds: 200,
+            batch: 20,
+        },
+        &["guarded", "rmcp_alone"],
+        vec![
+            timed(|| runtime.block_on(call(guarded.clone()))),
+            timed(|| runtime.block_on(call(alone.clone()))),
+        ],
+        &[Comparison {
+            label: "one small tools/call through the guard / rmcp's service alone",
+            ours: 0,
+            theirs: 1,
+        }],
     );
 }

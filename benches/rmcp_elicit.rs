@@ -1,18 +1,22 @@
 //! The typed form call of `elicit_mcp::rmcp::ElicitPeer` next to rmcp's own `Peer::elicit::<T>()`,
 //! on the same form, over the same in-memory duplex, against the same client answering the
-//! same content: each iteration is one whole `elicitation/create` round trip.
+//! same content: each call is one whole `elicitation/create` round trip.
 //!
 //! What differs is only each side's own work: elicit sends the derived schema (a static) and
 //! validates the reply with the derived parser; rmcp generates the schema with schemars on
 //! every call, converts it into its model, and deserializes the reply with serde, unvalidated.
+//! Fair because both calls start from nothing but the peer, go through the same transport to
+//! the same client, and their outcome is dropped inside the timing.
 //!
-//! Run with `cargo bench --bench rmcp_elicit`; after criterion's report it prints the ratio,
-//! read back from criterion's estimates of this run.
+//! The two alternate round by round within one run (see `common/mod.rs`); the figure is the
+//! median of several runs with their spread, from this run's samples only.
+//!
+//! Run with `cargo bench --bench rmcp_elicit`.
 
 #[path = "common/mod.rs"]
 mod common;
 
-use criterion::{Criterion, criterion_group};
+use common::{Comparison, Plan, compare, timed};
 use elicit_mcp::rmcp::ElicitPeer;
 use elicit_mcp::{Elicit, ElicitOutcome};
 use rmcp::model as sdk;
@@ -133,7 +137,7 @@ struct Server;
 
 impl ServerHandler for Server {}
 
-fn benches(c: &mut Criterion) {
+fn main() {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -160,33 +164,22 @@ fn benches(c: &mut Criterion) {
     let theirs = runtime.block_on(peer.elicit::<SignupSchemars>("Sign up"));
     assert!(matches!(theirs, Ok(Some(_))), "rmcp: {theirs:?}");
 
-    let mut group = c.benchmark_group("rmcp_elicit");
-    group.bench_function("elicit_elicit_form", |b| {
-        b.iter(|| runtime.block_on(peer.ask().form::<Signup>().into_future()))
-    });
-    group.bench_function("rmcp_elicit", |b| {
-        b.iter(|| runtime.block_on(peer.elicit::<SignupSchemars>("Sign up")))
-    });
-    group.finish();
-}
-
-criterion_group!(group, benches);
-
-fn main() {
-    group();
-    criterion::Criterion::default()
-        .configure_from_args()
-        .final_summary();
-    let measured = common::typical_pair("rmcp_elicit", "elicit_elicit_form", "rmcp_elicit");
-    if let Some((ours, theirs)) = measured {
-        println!(
-            "\nratio of this run (typical times as criterion reports them, one round trip each):"
-        );
-        println!(
-            "  elicit elicit_form / rmcp elicit::<T>() = {:.2}x ({:.1} us vs {:.1} us)",
-            ours / theirs,
-            ours / 1000.0,
-            theirs / 1000.0
-        );
-    }
+    compare(
+        "rmcp_elicit",
+        Plan {
+            runs: 7,
+            rounds: 41,
+            batch: 50,
+        },
+        &["elicit ask().form::<T>()", "rmcp elicit::<T>()"],
+        vec![
+            timed(|| runtime.block_on(peer.ask().form::<Signup>().into_future())),
+            timed(|| runtime.block_on(peer.elicit::<SignupSchemars>("Sign up"))),
+        ],
+        &[Comparison {
+            label: "elicit / rmcp",
+            ours: 0,
+            theirs: 1,
+        }],
+    );
 }

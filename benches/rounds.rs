@@ -7,20 +7,27 @@
 //!   derived parser (every rule checked) and completes. By hand, a `#[tool]` with rmcp's own
 //!   `InputResponses` and `RequestState` extractors opens the state with rmcp's
 //!   `RequestStateCodec` (bound to the tool) and deserializes the answer with serde, unchecked.
-//! - `flow/N`: a whole call that asks N forms one after the other (N rounds and the final
-//!   retry), rmcp's client answering each round and retrying, as it does.
+//!   Fair because both sides make the same call from the same client over the same kind of
+//!   duplex, each request cloned from a prepared one inside the timing, the response dropped
+//!   inside it; only the server's work differs.
+//! - `flow`: a whole call that asks N forms one after the other (N rounds and the final
+//!   retry), rmcp's client answering each round and retrying, as it does; N = 1 to 5, the five
+//!   flows alternating, to show the cost per round is constant.
 //! - `large_call`: a 2026-07-28 call whose arguments are 1 MiB of small numbers, to a tool that
 //!   does not ask: through rmcp's router alone, through `Rounds` when the method takes no `Ask`
 //!   (no binding after its first call), and when it takes one (bound before it runs, since it
-//!   may ask). What `Rounds` adds to a large call.
+//!   may ask). What `Rounds` adds to a large call; the same request and client for all three.
 //!
-//! Run with `cargo bench --bench rounds`; after criterion's report it prints the ratio of the
-//! round and the cost of each flow per round, read back from criterion's estimates of this run.
+//! The routines of a group alternate round by round within one run (see `common/mod.rs`); each
+//! figure is the median of several runs with their spread, from this run's samples only.
+//!
+//! Run with `cargo bench --bench rounds` (`-- round`, `-- flow` or `-- large_call` for one
+//! group).
 
 #[path = "common/mod.rs"]
 mod common;
 
-use criterion::{Criterion, criterion_group};
+use common::{Comparison, Plan, Routine, compare, timed};
 use elicit_mcp::client::accept_form;
 use elicit_mcp::rmcp::{Ask, RequestStateSeal, Rounds};
 use elicit_mcp::{Elicit, ElicitOutcome, ElicitRequestParams};
@@ -270,7 +277,7 @@ fn completed(response: &sdk::CallToolResponse) -> bool {
     matches!(response, sdk::CallToolResponse::Complete(result) if result.is_error != Some(true))
 }
 
-fn benches(c: &mut Criterion) {
+fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -307,29 +314,64 @@ fn benches(c: &mut Criterion) {
         completed(&once(&by_hand, &theirs)),
         "by hand did not complete"
     );
+    compare(
+        "round",
+        Plan {
+            runs: 7,
+            rounds: 31,
+            batch: 40,
+        },
+        &["one round through Ask", "one round by hand (rmcp + serde)"],
+        vec![
+            timed(|| once(&with_ask, &ours)),
+            timed(|| once(&by_hand, &theirs)),
+        ],
+        &[Comparison {
+            label: "Ask / by hand",
+            ours: 0,
+            theirs: 1,
+        }],
+    );
 
-    let mut group = c.benchmark_group("round");
-    group.bench_function("ask", |b| b.iter(|| once(&with_ask, &ours)));
-    group.bench_function("by_hand", |b| b.iter(|| once(&by_hand, &theirs)));
-    group.finish();
-
-    let mut group = c.benchmark_group("flow");
-    for steps in 1..=MOST_STEPS {
-        let request = sdk::CallToolRequestParams::new("steps").with_arguments(
-            json!({"steps": steps})
-                .as_object()
-                .cloned()
-                .unwrap_or_default(),
-        );
-        let done = runtime
-            .block_on(with_ask.call_tool(request.clone()))
-            .expect("the flow completes");
-        assert_ne!(done.is_error, Some(true), "{done:?}");
-        group.bench_function(steps.to_string(), |b| {
-            b.iter(|| runtime.block_on(with_ask.call_tool(request.clone())))
-        });
-    }
-    group.finish();
+    let flows: Vec<sdk::CallToolRequestParams> = (1..=MOST_STEPS)
+        .map(|steps| {
+            let request = sdk::CallToolRequestParams::new("steps").with_arguments(
+                json!({"steps": steps})
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default(),
+            );
+            let done = runtime
+                .block_on(with_ask.call_tool(request.clone()))
+                .expect("the flow completes");
+            assert_ne!(done.is_error, Some(true), "{done:?}");
+            request
+        })
+        .collect();
+    let flow_names: Vec<String> = (1..=MOST_STEPS)
+        .map(|n| {
+            let forms = if n == 1 { "form" } else { "forms" };
+            format!("a flow of {n} {forms} ({} requests)", n + 1)
+        })
+        .collect();
+    compare(
+        "flow",
+        Plan {
+            runs: 5,
+            rounds: 11,
+            batch: 10,
+        },
+        &flow_names.iter().map(String::as_str).collect::<Vec<_>>(),
+        flows
+            .iter()
+            .map(|request| -> Routine<'_> {
+                let with_ask = &with_ask;
+                let runtime = &runtime;
+                timed(move || runtime.block_on(with_ask.call_tool(request.clone())))
+            })
+            .collect(),
+        &[],
+    );
 
     let pad = json!({"pad": vec![0; LARGE_CALL_NUMBERS]});
     let large = |tool: &'static str| {
@@ -348,56 +390,38 @@ fn benches(c: &mut Criterion) {
         );
     };
     let (plain, asking) = (large("count"), large("count_asking"));
-    let mut group = c.benchmark_group("large_call");
-    group.sample_size(20);
-    group.bench_function("router", |b| b.iter(|| count(&by_hand, &plain)));
-    group.bench_function("rounds", |b| b.iter(|| count(&with_ask, &plain)));
-    group.bench_function("rounds_with_ask", |b| b.iter(|| count(&with_ask, &asking)));
-    group.finish();
+    compare(
+        "large_call",
+        Plan {
+            runs: 5,
+            rounds: 5,
+            batch: 1,
+        },
+        &[
+            "rmcp's router alone",
+            "Rounds, the method takes no Ask",
+            "Rounds, the method takes an Ask",
+        ],
+        vec![
+            timed(|| count(&by_hand, &plain)),
+            timed(|| count(&with_ask, &plain)),
+            timed(|| count(&with_ask, &asking)),
+        ],
+        &[
+            Comparison {
+                label: "Rounds without Ask / router alone",
+                ours: 1,
+                theirs: 0,
+            },
+            Comparison {
+                label: "Rounds with Ask / router alone",
+                ours: 2,
+                theirs: 0,
+            },
+        ],
+    );
 }
 
 const MOST_STEPS: u32 = 5;
 /// About 1 MiB of arguments (`0,` each).
 const LARGE_CALL_NUMBERS: usize = 500_000;
-
-criterion_group!(group, benches);
-
-fn main() {
-    group();
-    criterion::Criterion::default()
-        .configure_from_args()
-        .final_summary();
-    if let Some((ours, theirs)) = common::typical_pair("round", "ask", "by_hand") {
-        println!("\nratio of this run (typical times as criterion reports them):");
-        println!(
-            "  one 2026-07-28 round, Ask / by hand = {:.2}x ({:.1} us vs {:.1} us)",
-            ours / theirs,
-            ours / 1000.0,
-            theirs / 1000.0
-        );
-    }
-    println!("a 2026-07-28 call with 1 MiB of arguments, to a tool that does not ask:");
-    for (name, what) in [
-        ("rounds", "Rounds, the method takes no Ask"),
-        ("rounds_with_ask", "Rounds, the method takes an Ask"),
-    ] {
-        if let Some((ours, theirs)) = common::typical_pair("large_call", name, "router") {
-            println!(
-                "  {what} / rmcp's router alone = {:.2}x ({:.2} ms vs {:.2} ms)",
-                ours / theirs,
-                ours / 1e6,
-                theirs / 1e6
-            );
-        }
-    }
-    println!("a flow of N forms, asked one after the other (N rounds and the final retry):");
-    for steps in 1..=MOST_STEPS {
-        if let Some(ns) = common::typical_ns("flow", &steps.to_string()) {
-            println!(
-                "  N = {steps}: {:.1} us, {:.1} us per request",
-                ns / 1000.0,
-                ns / 1000.0 / f64::from(steps + 1)
-            );
-        }
-    }
-}

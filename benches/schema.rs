@@ -2,12 +2,18 @@
 //! schema with schemars at run time and serializing it, which is what a schemars-based path
 //! such as rmcp's `elicit::<T>()` does.
 //!
-//! Run with `cargo bench --bench schema`; it prints the ratio after criterion's report.
+//! Both routines hand back the schema's length, so both produce the text a server sends; the
+//! two alternate round by round within one run (see `common/mod.rs`), and the figure is the
+//! median of several runs with their spread, from this run's samples only. This is not a
+//! speed-up of the same work: it shows what a schemars-based server pays per request that a
+//! derived form never pays.
+//!
+//! Run with `cargo bench --bench schema`.
 
 #[path = "common/mod.rs"]
 mod common;
 
-use criterion::{Criterion, criterion_group};
+use common::{Comparison, Plan, compare, timed};
 use elicit_mcp::Elicit;
 use schemars::JsonSchema;
 
@@ -48,37 +54,29 @@ struct SchemarsBooking {
     notes: Option<String>,
 }
 
-fn benches(c: &mut Criterion) {
-    let mut group = c.benchmark_group("schema");
-    group.bench_function("elicit_requested_schema_json", |b| {
-        b.iter(|| std::hint::black_box(Booking::requested_schema_json()).len())
-    });
-    group.bench_function("schemars_schema_for_to_string", |b| {
-        b.iter(|| {
-            let schema = schemars::schema_for!(SchemarsBooking);
-            serde_json::to_string(&schema).map(|s| s.len()).unwrap_or(0)
-        })
-    });
-    group.finish();
-}
-
-criterion_group!(group, benches);
-
 fn main() {
-    group();
-    criterion::Criterion::default()
-        .configure_from_args()
-        .final_summary();
-    let measured = common::typical_pair(
+    compare(
         "schema",
-        "elicit_requested_schema_json",
-        "schemars_schema_for_to_string",
+        Plan {
+            runs: 5,
+            rounds: 51,
+            batch: 2000,
+        },
+        &[
+            "schemars schema_for! + serde_json::to_string",
+            "elicit requested_schema_json()",
+        ],
+        vec![
+            timed(|| {
+                let schema = schemars::schema_for!(SchemarsBooking);
+                serde_json::to_string(&schema).map(|s| s.len()).unwrap_or(0)
+            }),
+            timed(|| std::hint::black_box(Booking::requested_schema_json()).len()),
+        ],
+        &[Comparison {
+            label: "schemars at run time / elicit",
+            ours: 0,
+            theirs: 1,
+        }],
     );
-    if let Some((ours, schemars)) = measured {
-        println!("\nratio of this run (typical times, as criterion reports them):");
-        println!(
-            "  schemars at run time / elicit requested_schema_json = {:.0}x",
-            schemars / ours
-        );
-    }
 }

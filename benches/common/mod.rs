@@ -1,26 +1,220 @@
-//! Reading back criterion's estimates of the current run, so each bench can print the ratios
-//! the README quotes without anyone copying numbers by hand.
+//! A small paired-measurement harness for the benches that compare elicit with an alternative.
+//!
+//! Why not criterion's report: criterion measures one routine after the other, so a burst of
+//! load on a shared machine lands on one side of a comparison only, and a ratio printed from
+//! its saved estimates can mix this run with an earlier one. Here the routines of a comparison
+//! alternate round by round (the order rotating each round), each round timing one batch of
+//! calls of each; a run is a number of rounds; every figure is the median over a run's rounds,
+//! and the printed figure the median of several runs with their spread (lowest to highest).
+//! Everything printed comes from the samples of this process, and a filtered run
+//! (`cargo bench --bench NAME -- FILTER`) prints only the comparisons it ran.
+//!
+//! Each routine times itself: it gets the number of calls to make, prepares what it needs
+//! outside its clock (inputs to consume, say) and returns the time the calls took, so each
+//! bench decides, and says in its header, what is inside the timing, the same for both sides.
 //!
 //! Each bench compiles this module on its own, so not every bench uses every item.
 #![allow(dead_code)]
 
-use serde_json::Value;
+use std::time::{Duration, Instant};
 
-/// The typical time of one benchmark of this run in nanoseconds, as criterion reports it: the
-/// slope of the linear fit when criterion made one, the mean otherwise.
-pub fn typical_ns(group: &str, function: &str) -> Option<f64> {
-    let dir = std::env::var("CARGO_TARGET_DIR")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/target").to_owned());
-    let path = format!("{dir}/criterion/{group}/{function}/new/estimates.json");
-    let text = std::fs::read_to_string(path).ok()?;
-    let json: Value = serde_json::from_str(&text).ok()?;
-    json["slope"]["point_estimate"]
-        .as_f64()
-        .or_else(|| json["mean"]["point_estimate"].as_f64())
+/// A routine: given `n`, makes `n` calls and returns how long they took (its own setup and
+/// teardown outside that time).
+pub type Routine<'a> = Box<dyn FnMut(u64) -> Duration + 'a>;
+
+/// How much to measure: `runs` runs of `rounds` rounds of `batch` calls per routine.
+#[derive(Clone, Copy, Debug)]
+pub struct Plan {
+    pub runs: usize,
+    pub rounds: usize,
+    pub batch: u64,
 }
 
-/// The typical times of two benchmarks of `group` in this run, for the ratio a bench prints:
-/// `None` unless criterion measured both (a filtered run may not have).
-pub fn typical_pair(group: &str, ours: &str, theirs: &str) -> Option<(f64, f64)> {
-    Some((typical_ns(group, ours)?, typical_ns(group, theirs)?))
+/// Times `routine` once per call of the closure, for routines that need no setup per call.
+pub fn timed<'a, O>(mut call: impl FnMut() -> O + 'a) -> Routine<'a> {
+    Box::new(move |n| {
+        let start = Instant::now();
+        for _ in 0..n {
+            drop(std::hint::black_box(call()));
+        }
+        start.elapsed()
+    })
+}
+
+/// A routine that consumes one input per call: `make` builds the `n` inputs before the clock
+/// starts; `call` consumes each, and its output is dropped inside the timing.
+pub fn consuming<'a, I, O>(
+    mut make: impl FnMut() -> I + 'a,
+    mut call: impl FnMut(I) -> O + 'a,
+) -> Routine<'a> {
+    Box::new(move |n| {
+        let inputs: Vec<I> = (0..n).map(|_| make()).collect();
+        let start = Instant::now();
+        for input in inputs {
+            drop(std::hint::black_box(call(std::hint::black_box(input))));
+        }
+        start.elapsed()
+    })
+}
+
+/// The comparisons a bench prints: each the ratio of one routine's time to another's.
+pub struct Comparison {
+    pub label: &'static str,
+    /// Indices into the routines: `ours / theirs`.
+    pub ours: usize,
+    pub theirs: usize,
+}
+
+/// One routine's and one comparison's figures over the runs.
+struct Figures {
+    /// Per run: each routine's median ns per call.
+    times: Vec<Vec<f64>>,
+    /// Per run: each comparison's median ratio over the run's rounds.
+    ratios: Vec<Vec<f64>>,
+}
+
+/// The filter of `cargo bench --bench NAME -- FILTER`: the first argument that is not a flag.
+pub fn filter() -> Option<String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut words = args
+        .iter()
+        .enumerate()
+        .filter(|(i, arg)| !arg.starts_with('-') && (*i == 0 || args[i - 1] != "--only"));
+    words.next().map(|(_, arg)| arg.clone())
+}
+
+/// Whether the group `name` runs under this invocation's filter.
+pub fn selected(name: &str) -> bool {
+    filter().is_none_or(|f| name.contains(&f))
+}
+
+/// Whether `--quick` was given: fewer runs and rounds, for a first look.
+pub fn quick() -> bool {
+    std::env::args().any(|arg| arg == "--quick")
+}
+
+/// `--only N`: run routine `N` (counted from 0 in the order the group prints them) of the
+/// selected groups alone, one run, and print nothing: for counting its instructions with
+/// `valgrind --tool=callgrind`, which divides by the calls made (a run's rounds times its batch,
+/// plus one batch of warm-up).
+fn only() -> Option<usize> {
+    let args: Vec<String> = std::env::args().collect();
+    let at = args.iter().position(|arg| arg == "--only")?;
+    args.get(at + 1)?.parse().ok()
+}
+
+/// Measures the routines of group `name` alternately and prints each routine's time and each
+/// comparison's ratio: the median of the runs and their spread. Skipped (nothing printed) when
+/// the filter excludes `name`.
+pub fn compare(
+    name: &str,
+    plan: Plan,
+    names: &[&str],
+    mut routines: Vec<Routine<'_>>,
+    comparisons: &[Comparison],
+) {
+    if !selected(name) {
+        return;
+    }
+    assert_eq!(names.len(), routines.len());
+    let plan = if quick() {
+        Plan {
+            runs: plan.runs.min(3),
+            rounds: plan.rounds.div_ceil(4),
+            ..plan
+        }
+    } else {
+        plan
+    };
+    if let Some(routine) = only() {
+        let routine = &mut routines[routine];
+        for _ in 0..=plan.rounds {
+            routine(plan.batch);
+        }
+        return;
+    }
+    // Warm up: every routine once at full batch, untimed.
+    for routine in routines.iter_mut() {
+        routine(plan.batch);
+    }
+    let mut figures = Figures {
+        times: Vec::new(),
+        ratios: Vec::new(),
+    };
+    for _ in 0..plan.runs {
+        let mut samples = vec![Vec::with_capacity(plan.rounds); routines.len()];
+        for round in 0..plan.rounds {
+            let count = routines.len();
+            for k in 0..count {
+                let i = (round + k) % count;
+                let elapsed = routines[i](plan.batch);
+                samples[i].push(elapsed.as_nanos() as f64 / plan.batch as f64);
+            }
+        }
+        let ratios = comparisons
+            .iter()
+            .map(|c| {
+                let mut per_round: Vec<f64> = samples[c.ours]
+                    .iter()
+                    .zip(&samples[c.theirs])
+                    .map(|(ours, theirs)| ours / theirs)
+                    .collect();
+                median(&mut per_round)
+            })
+            .collect();
+        figures.ratios.push(ratios);
+        figures
+            .times
+            .push(samples.iter_mut().map(|s| median(s)).collect());
+    }
+    report(name, plan, names, comparisons, &figures);
+}
+
+fn report(name: &str, plan: Plan, names: &[&str], comparisons: &[Comparison], f: &Figures) {
+    println!(
+        "\n{name}: {} runs of {} alternating rounds of {} calls each; medians over the runs (lowest - highest run)",
+        plan.runs, plan.rounds, plan.batch
+    );
+    for (i, routine) in names.iter().enumerate() {
+        let runs: Vec<f64> = f.times.iter().map(|run| run[i]).collect();
+        let (mid, low, high) = spread(runs);
+        println!("  {routine:<58} {} ({} - {})", ns(mid), ns(low), ns(high));
+    }
+    for (j, c) in comparisons.iter().enumerate() {
+        let runs: Vec<f64> = f.ratios.iter().map(|run| run[j]).collect();
+        let each: Vec<String> = runs.iter().map(|r| format!("{r:.2}")).collect();
+        let (mid, low, high) = spread(runs);
+        println!(
+            "  {:<58} {mid:.2}x ({low:.2}x - {high:.2}x; runs: {})",
+            c.label,
+            each.join(", ")
+        );
+    }
+}
+
+/// The median, lowest and highest of `values`.
+fn spread(mut values: Vec<f64>) -> (f64, f64, f64) {
+    let mid = median(&mut values);
+    (mid, values[0], values[values.len() - 1])
+}
+
+/// The median of `values` (sorted in place); the mean of the middle two for an even count.
+pub fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    }
+}
+
+fn ns(value: f64) -> String {
+    if value >= 1e6 {
+        format!("{:.2} ms", value / 1e6)
+    } else if value >= 1e4 {
+        format!("{:.1} us", value / 1e3)
+    } else {
+        format!("{value:.0} ns")
+    }
 }

@@ -97,6 +97,17 @@ pub trait ElicitValue: Sized + DerivedField {
         schema: &PrimitiveSchema,
         pattern: Option<&Regex>,
     ) -> Result<Self, Problem>;
+    /// `from_json` on a value the caller gives away: a type that keeps text (a `String`) takes
+    /// it out of the value rather than copying it. The same checks, the same errors.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn from_json_owned(
+        value: Value,
+        schema: &PrimitiveSchema,
+        pattern: Option<&Regex>,
+    ) -> Result<Self, Problem> {
+        Self::from_json(&value, schema, pattern)
+    }
 }
 
 /// A type that can be a form field: an [`ElicitValue`], or an `Option` of one. Sealed, as
@@ -128,6 +139,16 @@ pub trait ElicitField: Sized + DerivedField {
         schema: &PrimitiveSchema,
         pattern: Option<&Regex>,
     ) -> Result<Self, Problem>;
+    /// `from_json` on a value the caller gives away (see [`ElicitValue::from_json_owned`]).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn from_json_owned(
+        value: Value,
+        schema: &PrimitiveSchema,
+        pattern: Option<&Regex>,
+    ) -> Result<Self, Problem> {
+        Self::from_json(&value, schema, pattern)
+    }
     /// The value of an absent (or `null`) field without a default.
     #[doc(hidden)]
     fn absent() -> Option<Self>;
@@ -144,6 +165,18 @@ pub trait ElicitField: Sized + DerivedField {
         errors: &mut Errors,
     ) -> Option<Self> {
         read(slot, property, pattern, default, errors)
+    }
+    /// `__read` of a value the caller gives away, for the derive's `from_content_owned`.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __read_owned(
+        slot: Option<Value>,
+        property: &'static Property,
+        pattern: Option<&Pattern>,
+        default: Option<fn() -> Result<Self, Problem>>,
+        errors: &mut Errors,
+    ) -> Option<Self> {
+        read_owned(slot, property, pattern, default, errors)
     }
 }
 
@@ -162,15 +195,51 @@ pub fn read<T: ElicitField>(
     errors: &mut Errors,
 ) -> Option<T> {
     let outcome = match slot {
-        None | Some(Value::Null) => match default {
-            Some(default) => default(),
-            None => T::absent().ok_or(Problem::Missing),
-        },
+        None | Some(Value::Null) => absent(default),
         Some(value) => match pattern.map(Pattern::get).transpose() {
             Ok(regex) => T::from_json(value, &property.schema, regex),
             Err(problem) => Err(problem),
         },
     };
+    recorded(outcome, property, errors)
+}
+
+/// [`read`] of a value the caller gives away: the same checks and errors, and a string the
+/// field keeps is taken out of the value rather than copied.
+#[inline(always)]
+pub fn read_owned<T: ElicitField>(
+    slot: Option<Value>,
+    property: &'static Property,
+    pattern: Option<&Pattern>,
+    default: Option<fn() -> Result<T, Problem>>,
+    errors: &mut Errors,
+) -> Option<T> {
+    let outcome = match slot {
+        None | Some(Value::Null) => absent(default),
+        Some(value) => match pattern.map(Pattern::get).transpose() {
+            Ok(regex) => T::from_json_owned(value, &property.schema, regex),
+            Err(problem) => Err(problem),
+        },
+    };
+    recorded(outcome, property, errors)
+}
+
+/// The value of an absent or `null` field: its default, else `None` when optional.
+#[inline(always)]
+fn absent<T: ElicitField>(default: Option<fn() -> Result<T, Problem>>) -> Result<T, Problem> {
+    match default {
+        Some(default) => default(),
+        None => T::absent().ok_or(Problem::Missing),
+    }
+}
+
+/// The field's value, or `None` with its problem recorded under its name.
+#[inline(always)]
+fn recorded<T>(
+    outcome: Result<T, Problem>,
+    property: &'static Property,
+    errors: &mut Errors,
+) -> Option<T> {
     match outcome {
         Ok(value) => Some(value),
         Err(problem) => {
@@ -256,6 +325,14 @@ impl<T: ElicitValue> ElicitField for Option<T> {
     ) -> Result<Self, Problem> {
         T::from_json(value, schema, pattern).map(Some)
     }
+    #[inline(always)]
+    fn from_json_owned(
+        value: Value,
+        schema: &PrimitiveSchema,
+        pattern: Option<&Regex>,
+    ) -> Result<Self, Problem> {
+        T::from_json_owned(value, schema, pattern).map(Some)
+    }
     fn absent() -> Option<Self> {
         Some(None)
     }
@@ -283,6 +360,14 @@ macro_rules! __impl_field_for_value {
                 __pattern: ::core::option::Option<&$crate::__private::Regex>,
             ) -> ::core::result::Result<Self, $crate::Problem> {
                 <$ty as $crate::ElicitValue>::from_json(__value, __schema, __pattern)
+            }
+            #[inline(always)]
+            fn from_json_owned(
+                __value: $crate::__private::Value,
+                __schema: &$crate::schema::PrimitiveSchema,
+                __pattern: ::core::option::Option<&$crate::__private::Regex>,
+            ) -> ::core::result::Result<Self, $crate::Problem> {
+                <$ty as $crate::ElicitValue>::from_json_owned(__value, __schema, __pattern)
             }
             fn absent() -> ::core::option::Option<Self> {
                 ::core::option::Option::None

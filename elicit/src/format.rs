@@ -220,25 +220,65 @@ fn is_plain_uri(value: &[u8]) -> bool {
     i == value.len()
 }
 
-/// `[userinfo "@"] host [":" port]`, the host a registered name.
+/// `[userinfo "@"] host [":" port]`, the host a registered name. The authority's bytes are
+/// those of a `reg-name` plus `:` and `@`, so a first scan as a host stops at one of those two
+/// or at the end, and decides the common shapes in one pass: `host`, `host:port` and
+/// `user@host...`; only a userinfo with a `:` is scanned again.
 fn is_plain_authority(authority: &[u8]) -> bool {
-    let host = match authority.iter().position(|&b| b == b'@') {
-        Some(at) if all_in(&authority[..at], &USERINFO) => at + 1,
-        Some(_) => return false,
-        None => 0,
-    };
-    let Some(host_end) = scan(authority, host, &REG_NAME) else {
+    let Some(end) = scan(authority, 0, &REG_NAME) else {
         return false;
     };
-    match authority.get(host_end) {
+    match authority.get(end) {
         None => true,
-        Some(b':') => authority[host_end + 1..].iter().all(u8::is_ascii_digit),
+        // The first `@`, after bytes a userinfo takes.
+        Some(b'@') => is_host_and_port(&authority[end + 1..]),
+        Some(b':') if authority[end + 1..].iter().all(u8::is_ascii_digit) => true,
+        Some(b':') => match authority.iter().position(|&b| b == b'@') {
+            Some(at) if all_in(&authority[..at], &USERINFO) => {
+                is_host_and_port(&authority[at + 1..])
+            }
+            _ => false,
+        },
+        Some(_) => false,
+    }
+}
+
+/// `host [":" port]`, the host a registered name.
+fn is_host_and_port(part: &[u8]) -> bool {
+    let Some(end) = scan(part, 0, &REG_NAME) else {
+        return false;
+    };
+    match part.get(end) {
+        None => true,
+        Some(b':') => part[end + 1..].iter().all(u8::is_ascii_digit),
         Some(_) => false,
     }
 }
 
 /// RFC 3339 `full-date`: exactly `YYYY-MM-DD`, a real day of the Gregorian calendar.
 fn date(value: &str) -> Result<(), String> {
+    // Every `YYYY` is within `time`'s years, so a real day is what `parse_date` accepts; it
+    // runs only to word the refusal.
+    let b = value.as_bytes();
+    let real_day = b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && match (
+            two_digits(b, 0),
+            two_digits(b, 2),
+            two_digits(b, 5),
+            two_digits(b, 8),
+        ) {
+            (Some(century), Some(yy), Some(month), Some(day)) => {
+                (1..=12).contains(&month)
+                    && day >= 1
+                    && day <= days_in_month(century * 100 + yy, month)
+            }
+            _ => false,
+        };
+    if real_day {
+        return Ok(());
+    }
     parse_date(value).map(drop)
 }
 
@@ -271,7 +311,83 @@ pub(crate) fn year_month_day(value: &str) -> Result<(i32, u8, u8), String> {
 }
 
 fn date_time(value: &str) -> Result<(), String> {
+    // As for emails and URIs: the common shape is settled in one pass over the bytes, accepting
+    // only what `time` accepts (a test holds it to that); anything else (a leap second, another
+    // separator, a year at the ends of `time`'s range) goes to `time`, which decides.
+    if is_plain_date_time(value.as_bytes()) {
+        return Ok(());
+    }
     parse_date_time(value).map(drop)
+}
+
+/// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)`, `T` and `Z` in either case: a real day
+/// of a year from 1 to 9998, an hour to 23, minutes and seconds to 59, an offset to 23:59.
+fn is_plain_date_time(b: &[u8]) -> bool {
+    if b.len() < 20
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || !matches!(b[10], b'T' | b't')
+        || b[13] != b':'
+        || b[16] != b':'
+    {
+        return false;
+    }
+    let (Some(century), Some(yy), Some(month), Some(day)) = (
+        two_digits(b, 0),
+        two_digits(b, 2),
+        two_digits(b, 5),
+        two_digits(b, 8),
+    ) else {
+        return false;
+    };
+    let (Some(hour), Some(minute), Some(second)) =
+        (two_digits(b, 11), two_digits(b, 14), two_digits(b, 17))
+    else {
+        return false;
+    };
+    let year = century * 100 + yy;
+    let calendar_day = (1..=9998).contains(&year)
+        && (1..=12).contains(&month)
+        && day >= 1
+        && day <= days_in_month(year, month);
+    if !calendar_day || hour > 23 || minute > 59 || second > 59 {
+        return false;
+    }
+    let mut i = 19;
+    if b[i] == b'.' {
+        let digits = b[i + 1..].iter().take_while(|d| d.is_ascii_digit()).count();
+        if digits == 0 {
+            return false;
+        }
+        i += 1 + digits;
+    }
+    match &b[i..] {
+        [b'Z' | b'z'] => true,
+        [b'+' | b'-', _, _, b':', _, _] => matches!(
+            (two_digits(b, i + 1), two_digits(b, i + 4)),
+            (Some(hours), Some(minutes)) if hours <= 23 && minutes <= 59
+        ),
+        _ => false,
+    }
+}
+
+/// The number of the two ASCII digits at `at`, if both are digits.
+#[inline(always)]
+fn two_digits(b: &[u8], at: usize) -> Option<u32> {
+    let (tens, ones) = (b[at].wrapping_sub(b'0'), b[at + 1].wrapping_sub(b'0'));
+    (tens < 10 && ones < 10).then(|| u32::from(tens) * 10 + u32::from(ones))
+}
+
+/// The days of `month` (1 to 12) in `year` of the Gregorian calendar.
+fn days_in_month(year: u32, month: u32) -> u32 {
+    match month {
+        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => {
+            29
+        }
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
 }
 
 /// An RFC 3339 `date-time` as `time`'s offset date-time.
@@ -406,7 +522,69 @@ mod tests {
         assert!(!is_plain_uri(b"https://example.com/%zz"));
     }
 
+    #[test]
+    fn the_fast_date_time_path_accepts_only_what_time_accepts() {
+        let samples = [
+            "2024-02-29T12:30:00Z",
+            "2024-02-29t12:30:00z",
+            "2023-02-29T12:30:00Z",
+            "1900-02-29T12:30:00Z",
+            "2000-02-29T12:30:00Z",
+            "2024-04-31T12:30:00Z",
+            "2024-02-29T12:30:00.123456789123+02:00",
+            "2024-02-29T12:30:00.+02:00",
+            "2024-02-29T24:00:00Z",
+            "2024-02-29T23:60:00Z",
+            "2024-12-31T23:59:60Z",
+            "2024-02-29T12:30:00+24:00",
+            "2024-02-29T12:30:00+23:60",
+            "2024-02-29T12:30:00-00:00",
+            "2024-02-29 12:30:00Z",
+            "0000-01-01T00:00:00Z",
+            "9999-12-31T23:59:59Z",
+            "2024-02-29T12:30:00",
+            "2024-02-29T12:30:00Z ",
+            "2024-02-29T12:30:00+0200",
+            "+2024-02-29T12:30:00Z",
+        ];
+        for sample in samples {
+            if is_plain_date_time(sample.as_bytes()) {
+                assert!(
+                    parse_date_time(sample).is_ok(),
+                    "the fast path accepted {sample}, which time rejects"
+                );
+            }
+        }
+        for plain in [
+            "2024-02-29T12:30:00Z",
+            "2024-02-29t12:30:00z",
+            "2000-02-29T00:00:00.5-05:30",
+            "2026-03-01T09:30:00+01:00",
+        ] {
+            assert!(is_plain_date_time(plain.as_bytes()), "{plain}");
+        }
+        for not_a_date_time in [
+            "2023-02-29T12:30:00Z",
+            "2024-04-31T12:30:00Z",
+            "1900-02-29T12:30:00Z",
+        ] {
+            assert!(
+                check(StringFormat::DateTime, not_a_date_time).is_err(),
+                "{not_a_date_time}"
+            );
+        }
+    }
+
     proptest::proptest! {
+        #[test]
+        fn fast_date_time_path_is_a_subset_of_time(
+            value in "[0-9]{4}-[0-3][0-9]-[0-3][0-9][Tt ][0-2][0-9]:[0-6][0-9]:[0-6][0-9](\\.[0-9]{0,3})?([Zz]|[+-][0-2][0-9]:[0-6][0-9])?",
+        ) {
+            if is_plain_date_time(value.as_bytes()) {
+                proptest::prop_assert!(parse_date_time(&value).is_ok(), "{}", value);
+            }
+        }
+
         #[test]
         fn fast_uri_path_is_a_subset_of_fluent_uri(
             value in "[a-z+.1-]{0,4}:(//([a-z:%@]{0,4}@)?[a-z0-9.%~-]{0,6}(:[0-9a-z]{0,3})?)?[/a-z%2F:@!$'()*+,;=.]{0,8}(\\?[a-z/?%=&#]{0,6})?(#[a-z/?#%]{0,4})?",

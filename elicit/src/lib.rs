@@ -139,6 +139,31 @@ pub trait Elicit: Sized {
         content: &serde_json::Map<String, serde_json::Value>,
     ) -> Result<Self, ContentError>;
 
+    /// [`from_content`](Elicit::from_content) on content the caller gives away, as
+    /// `serde_json::from_value` is to deserializing from `&Value`: the same checks and the
+    /// same errors, and the strings the form keeps are moved out of the content rather than
+    /// copied. The derive implements it; the default borrows.
+    ///
+    /// ```
+    /// use elicit_mcp::Elicit;
+    ///
+    /// #[derive(Elicit)]
+    /// struct Rsvp {
+    ///     #[elicit(min_length = 1)]
+    ///     name: String,
+    ///     guests: u8,
+    /// }
+    ///
+    /// let content = serde_json::from_str(r#"{"name": "Ada", "guests": 2}"#).unwrap();
+    /// let rsvp = Rsvp::from_content_owned(content).unwrap();
+    /// assert_eq!((rsvp.name.as_str(), rsvp.guests), ("Ada", 2));
+    /// ```
+    fn from_content_owned(
+        content: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Self, ContentError> {
+        Self::from_content(&content)
+    }
+
     /// The typed outcome of a client's result. An accept without content is parsed as empty
     /// content, so required fields are reported missing rather than anything crashing.
     fn from_result(result: &ElicitResult) -> Result<ElicitOutcome<Self>, ContentError> {

@@ -159,16 +159,23 @@ pub trait FormSchema {
 
 /// A single-select's value as the enum's variant. The derived schema's choices are the enum's,
 /// so `from_wire` is the membership test; the schema is only read to report an error.
+#[inline]
 pub fn choice<E: ElicitChoice>(value: &Value, schema: &PrimitiveSchema) -> Result<E, Problem> {
     match value.as_str().and_then(E::from_wire) {
         Some(choice) => Ok(choice),
-        None => Err(crate::validate::choice(schema, value)
-            .err()
-            .unwrap_or_else(|| Problem::NotAChoice {
-                value: value.as_str().unwrap_or_default().to_owned(),
-                choices: E::CHOICES.values.iter().map(|v| v.to_string()).collect(),
-            })),
+        None => Err(not_a_choice::<E>(value, schema)),
     }
+}
+
+/// Why a value is not one of the choices, worded as the shared validator words it.
+#[cold]
+fn not_a_choice<E: ElicitChoice>(value: &Value, schema: &PrimitiveSchema) -> Problem {
+    crate::validate::choice(schema, value)
+        .err()
+        .unwrap_or_else(|| Problem::NotAChoice {
+            value: value.as_str().unwrap_or_default().to_owned(),
+            choices: E::CHOICES.values.iter().map(|v| v.to_string()).collect(),
+        })
 }
 
 type Leaked = (&'static RequestedSchema, &'static str);

@@ -69,7 +69,9 @@ fn length_needs_count(schema: &StringSchema, bytes: usize) -> bool {
 }
 
 /// Checks a JSON number against the schema's type (integer-ness) and inclusive bounds.
-#[inline]
+/// Always inlined: in a derived parser the schema is a constant, so the bounds it does not
+/// have and the comparisons of the kind it is not fold away.
+#[inline(always)]
 pub(crate) fn check_number(
     schema: &NumberSchema,
     value: &serde_json::Number,
@@ -95,13 +97,13 @@ pub(crate) fn check_number(
     Ok(())
 }
 
-#[inline]
+#[inline(always)]
 fn is_integral(value: &serde_json::Number) -> bool {
     value.is_i64() || value.is_u64() || value.as_f64().is_some_and(|f| f.fract() == 0.0)
 }
 
 /// Compares exactly when both sides are integers, so bounds near 2^63 do not round.
-#[inline]
+#[inline(always)]
 fn compare(value: &serde_json::Number, bound: &crate::schema::Number) -> std::cmp::Ordering {
     let exact = value
         .as_i64()
@@ -118,7 +120,7 @@ fn compare(value: &serde_json::Number, bound: &crate::schema::Number) -> std::cm
 }
 
 /// The value of an integer field, exactly, or why it is none.
-#[inline]
+#[inline(always)]
 pub(crate) fn integer(schema: &PrimitiveSchema, value: &Value) -> Result<i128, Problem> {
     let number = value.as_number().ok_or_else(|| Problem::WrongType {
         expected: "an integer",
@@ -148,7 +150,7 @@ pub(crate) fn integer(schema: &PrimitiveSchema, value: &Value) -> Result<i128, P
 }
 
 /// The value of a number field, or why it is none.
-#[inline]
+#[inline(always)]
 pub(crate) fn float(schema: &PrimitiveSchema, value: &Value) -> Result<f64, Problem> {
     let number = value.as_number().ok_or_else(|| Problem::WrongType {
         expected: "a number",

@@ -699,6 +699,13 @@ fn agreement<T: Elicit>(validator: &Validator) {
             .map(|e| format!("{} at {}", e, e.instance_path()))
             .collect();
         let by_elicit = T::from_content(&content).map(drop);
+        let by_owned = T::from_content_owned(content.clone()).map(drop);
+        prop_assert_eq!(
+            &by_owned,
+            &by_elicit,
+            "from_content_owned and from_content differ on {}",
+            instance
+        );
         let by_model = T::requested_schema().validate_content(&content);
         prop_assert_eq!(
             &by_model,
@@ -927,6 +934,9 @@ proptest! {
         let _ = Profile::from_content(&content);
         let _ = Numbers::from_content(&content);
         let _ = Picks::from_content(&content);
+        let _ = Profile::from_content_owned(content.clone());
+        let _ = Numbers::from_content_owned(content.clone());
+        let _ = Picks::from_content_owned(content.clone());
         for schema in [Profile::requested_schema(), Numbers::requested_schema(), Picks::requested_schema()] {
             let _ = schema.validate_content(&content);
             let _ = schema.apply_defaults(&mut content.clone());

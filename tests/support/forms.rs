@@ -60,9 +60,19 @@ pub fn content(value: Value) -> Map<String, Value> {
     }
 }
 
-/// `T::from_content` on a `json!({..})` literal.
+/// `T::from_content` on a `json!({..})` literal, checked to agree with `T::from_content_owned`
+/// on the same content: the same outcome, the same errors.
 pub fn parse<T: Elicit>(value: Value) -> Result<T, elicit_mcp::ContentError> {
-    T::from_content(&content(value))
+    let content = content(value);
+    let borrowed = T::from_content(&content);
+    let owned = T::from_content_owned(content);
+    assert_eq!(
+        borrowed.as_ref().err(),
+        owned.as_ref().err(),
+        "from_content and from_content_owned differ on {}",
+        std::any::type_name::<T>()
+    );
+    borrowed
 }
 
 /// The schema of a derived form with `"uniqueItems": true` on every array property, for an

@@ -5,6 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::dummy::wrap_in_const;
+use crate::expand::dispatch::key_dispatch;
 use crate::expand::runtime::{json_schema_impl, runtime_path};
 use crate::internals::ast::Choice;
 
@@ -26,6 +27,12 @@ pub fn expand_choice(choice: &Choice) -> TokenStream {
         syn::Data::Enum(data) if data.variants.len() > choice.variants.len() => quote!(_ => "",),
         _ => TokenStream::new(),
     };
+    // The dispatch the forms' keys get: by length, then a byte, then one comparison.
+    let wire_strs: Vec<&str> = wires.iter().map(|w| w.as_str()).collect();
+    let from_wire = key_dispatch(&wire_strs, |i| {
+        let variant = idents[i];
+        quote!(return ::core::option::Option::Some(Self::#variant))
+    });
     let json_schema = json_schema_impl(
         &krate,
         "choice",
@@ -58,13 +65,9 @@ pub fn expand_choice(choice: &Choice) -> TokenStream {
                 titled: #titled,
                 paths: &[#(#paths),*],
             };
-            // Duplicate wire names are a derive error, expanded anyway to keep the compiler going.
-            #[allow(unreachable_patterns)]
-            fn from_wire(__value: &str) -> ::core::option::Option<Self> {
-                match __value {
-                    #(#wires => ::core::option::Option::Some(Self::#idents),)*
-                    _ => ::core::option::Option::None,
-                }
+            fn from_wire(__key: &str) -> ::core::option::Option<Self> {
+                #from_wire
+                ::core::option::Option::None
             }
             fn to_wire(&self) -> &'static str {
                 self.__elicit_wire()

@@ -19,8 +19,11 @@ pub struct FieldCode {
     pub checks: TokenStream,
     /// Block-level items (pattern statics, multi-select default lists).
     pub items: TokenStream,
-    /// The expression that reads the field in `from_content`.
+    /// The expression that reads the field from its slot (`__slot{index}`, the value found
+    /// under its name) in `from_content`.
     pub read: TokenStream,
+    /// The same in `from_content_owned`, whose slot holds the value itself.
+    pub read_owned: TokenStream,
 }
 
 pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode {
@@ -98,14 +101,19 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
         None => quote!(::core::option::Option::None),
     };
 
+    let slot = format_ident!("__slot{}", index);
     let read = quote! {
-        <#ty as #krate::ElicitField>::__read(__slots[#index], &__properties[#index], #pattern, #default_fn, &mut __errors)
+        <#ty as #krate::ElicitField>::__read(#slot, &__properties[#index], #pattern, #default_fn, &mut __errors)
+    };
+    let read_owned = quote! {
+        <#ty as #krate::ElicitField>::__read_owned(#slot, &__properties[#index], #pattern, #default_fn, &mut __errors)
     };
     FieldCode {
         property,
         checks,
         items,
         read,
+        read_owned,
     }
 }
 

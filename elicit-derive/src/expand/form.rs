@@ -6,6 +6,7 @@ use quote::{format_ident, quote};
 
 use crate::dummy::wrap_in_const;
 use crate::expand::bound;
+use crate::expand::dispatch::key_dispatch;
 use crate::expand::field::{FieldCode, field_code};
 use crate::expand::runtime::{json_schema_impl, runtime_path};
 use crate::internals::ast::{Field, Form};
@@ -125,22 +126,70 @@ fn schema_fns(krate: &TokenStream, form: &Form) -> TokenStream {
     }
 }
 
-/// `from_content`: one pass over the content, each asked field read from its slot, skipped
-/// fields filled from `Default`, and every field at fault reported together.
+/// `from_content` and `from_content_owned`: one pass over the content, each asked field's value
+/// put in its slot, then each field read from its slot, skipped fields filled from `Default`,
+/// and every field at fault reported together. The two differ only in holding the values by
+/// reference or by value.
 fn from_content_fn(
     krate: &TokenStream,
     form: &Form,
     asked: &[&Field],
     codes: &[FieldCode],
 ) -> TokenStream {
-    let reads = codes.iter().map(|c| &c.read);
+    let slots: Vec<_> = (0..asked.len())
+        .map(|i| format_ident!("__slot{}", i))
+        .collect();
+    let wires: Vec<&str> = asked.iter().map(|f| f.wire_name.as_str()).collect();
+    let fill = key_dispatch(&wires, |i| {
+        let slot = &slots[i];
+        quote!(#slot = ::core::option::Option::Some(__value))
+    });
+    let borrowed = codes.iter().map(|c| &c.read);
+    let owned = codes.iter().map(|c| &c.read_owned);
+    let build = build_from_reads(form, asked);
+    let value = quote!(#krate::__private::Value);
+    let map = quote!(#krate::__private::Map<::std::string::String, #value>);
+    // The constant itself rather than the schema built from it, so each field's checks are
+    // known when its read is inlined.
+    let properties = quote! {
+        let () = <Self as #krate::__private::FormSchema>::CHECKS;
+        let __properties: &'static [#krate::__private::Property] =
+            <Self as #krate::__private::FormSchema>::PROPERTIES;
+    };
+    quote! {
+        fn from_content(__content: &#map) -> ::core::result::Result<Self, #krate::ContentError> {
+            #properties
+            #(let mut #slots: ::core::option::Option<&#value> = ::core::option::Option::None;)*
+            // One pass over the content, as serde's visitors do: each known key fills its
+            // slot, unknown keys are ignored.
+            for (__key, __value) in __content {
+                #fill
+            }
+            let mut __errors = #krate::__private::Errors::new();
+            #(let #slots = #borrowed;)*
+            #build
+        }
+
+        fn from_content_owned(__content: #map) -> ::core::result::Result<Self, #krate::ContentError> {
+            #properties
+            #(let mut #slots: ::core::option::Option<#value> = ::core::option::Option::None;)*
+            for (__key, __value) in __content {
+                #fill
+            }
+            let mut __errors = #krate::__private::Errors::new();
+            #(let #slots = #owned;)*
+            #build
+        }
+    }
+}
+
+/// The form built from its fields' reads (`__slot{i}`, each now an `Option` of the field's
+/// value), or the errors collected.
+fn build_from_reads(form: &Form, asked: &[&Field]) -> TokenStream {
     let vars: Vec<_> = (0..asked.len())
-        .map(|i| format_ident!("__field{}", i))
+        .map(|i| format_ident!("__slot{}", i))
         .collect();
     let asked_idents = asked.iter().map(|f| f.ident);
-    let count = asked.len();
-    let wires = asked.iter().map(|f| &f.wire_name);
-    let indices = 0..asked.len();
     let skipped: Vec<&Field> = form
         .fields
         .iter()
@@ -149,33 +198,12 @@ fn from_content_fn(
     let skipped_idents = skipped.iter().map(|f| f.ident);
     let skipped_tys = skipped.iter().map(|f| f.ty);
     quote! {
-        fn from_content(
-            __content: &#krate::__private::Map<::std::string::String, #krate::__private::Value>,
-        ) -> ::core::result::Result<Self, #krate::ContentError> {
-            // The constant itself rather than the schema built from it, so each
-            // field's checks are known when its read is inlined.
-            let () = <Self as #krate::__private::FormSchema>::CHECKS;
-            let __properties: &'static [#krate::__private::Property] =
-                <Self as #krate::__private::FormSchema>::PROPERTIES;
-            // One pass over the content, as serde's visitors do: each known key fills
-            // its slot, unknown keys are ignored.
-            let mut __slots: [::core::option::Option<&#krate::__private::Value>; #count] =
-                [::core::option::Option::None; #count];
-            for (__key, __value) in __content {
-                match __key.as_str() {
-                    #(#wires => __slots[#indices] = ::core::option::Option::Some(__value),)*
-                    _ => {}
-                }
-            }
-            let mut __errors = #krate::__private::Errors::new();
-            #(let #vars = #reads;)*
-            match (#(#vars,)*) {
-                (#(::core::option::Option::Some(#vars),)*) => ::core::result::Result::Ok(Self {
-                    #(#asked_idents: #vars,)*
-                    #(#skipped_idents: <#skipped_tys as ::core::default::Default>::default(),)*
-                }),
-                _ => ::core::result::Result::Err(__errors.into_error()),
-            }
+        match (#(#vars,)*) {
+            (#(::core::option::Option::Some(#vars),)*) => ::core::result::Result::Ok(Self {
+                #(#asked_idents: #vars,)*
+                #(#skipped_idents: <#skipped_tys as ::core::default::Default>::default(),)*
+            }),
+            _ => ::core::result::Result::Err(__errors.into_error()),
         }
     }
 }

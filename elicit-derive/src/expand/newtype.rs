@@ -86,6 +86,14 @@ pub fn expand_newtype(newtype: &Newtype, with_checks: bool) -> TokenStream {
             ) -> ::core::result::Result<Self, #krate::Problem> {
                 <#inner as #krate::ElicitValue>::from_json(__value, __schema, #pattern).map(Self)
             }
+            #[inline(always)]
+            fn from_json_owned(
+                __value: #krate::__private::Value,
+                __schema: &#krate::schema::PrimitiveSchema,
+                __pattern: ::core::option::Option<&#krate::__private::Regex>,
+            ) -> ::core::result::Result<Self, #krate::Problem> {
+                <#inner as #krate::ElicitValue>::from_json_owned(__value, __schema, #pattern).map(Self)
+            }
         }
 
         #krate::__impl_field_for_value!(#ident #ty_generics);

@@ -24,6 +24,23 @@ impl ElicitValue for String {
     ) -> Result<Self, Problem> {
         checked_str(value, schema, pattern).map(str::to_owned)
     }
+    #[inline(always)]
+    fn from_json_owned(
+        value: Value,
+        schema: &PrimitiveSchema,
+        pattern: Option<&Regex>,
+    ) -> Result<Self, Problem> {
+        match value {
+            Value::String(text) => {
+                if let PrimitiveSchema::String(s) = schema {
+                    validate::check_string(s, &text, pattern)?;
+                }
+                Ok(text)
+            }
+            // Not a string: the same wrong-type problem as the borrowed read.
+            other => checked_str(&other, schema, pattern).map(str::to_owned),
+        }
+    }
 }
 
 /// A string value checked against the property's lengths, pattern and format.
