@@ -37,6 +37,8 @@ mod examples;
 mod replicas;
 #[path = "rmcp/rounds.rs"]
 mod rounds;
+#[path = "rmcp/task_asks.rs"]
+mod task_asks;
 #[path = "rmcp/task_runtime.rs"]
 mod task_runtime;
 #[path = "rmcp/tasks.rs"]

@@ -17,6 +17,7 @@ use ::rmcp::model as sdk;
 use ::rmcp::service::{MaybeSend, RequestContext, RoleServer};
 
 use crate::rmcp::session::server_requests_allowed;
+use crate::rmcp::tasks::InTask;
 use crate::server::UserId;
 
 mod ask;
@@ -305,7 +306,10 @@ impl Rounds {
         inner: &::rmcp::handler::server::tool::DynCallToolHandler<S>,
         ask_use: &AskUse,
     ) -> Result<sdk::CallToolResponse, sdk::ErrorData> {
-        if !server_requests_allowed(&context.request_context) {
+        // Inside a task the method's own input requests have nowhere to go: the call that
+        // created the task is over (its asks through `Ask` go to the task).
+        let in_task = context.request_context.extensions.get::<InTask>().is_some();
+        if in_task || !server_requests_allowed(&context.request_context) {
             return self.run_tool_once(context, inner, ask_use).await;
         }
         let (service, name) = (context.service, context.name.clone());
@@ -362,9 +366,10 @@ impl Rounds {
         result
     }
 
-    /// The [`Ask`] of one request: on 2025-11-25 one that sends requests on the session; on
-    /// 2026-07-28 one that resumes from the state the request brings (opened, so refused if it
-    /// is not this request's) with its `inputResponses`.
+    /// The [`Ask`] of one request: inside a task (on either revision) one that asks through
+    /// the task; on 2025-11-25 one that sends requests on the session; on 2026-07-28 one that
+    /// resumes from the state the request brings (opened, so refused if it is not this
+    /// request's) with its `inputResponses`.
     async fn prepare<'a>(
         &self,
         call: Call<'a>,
@@ -373,6 +378,16 @@ impl Rounds {
         request_state: Option<&str>,
         responses: Option<sdk::InputResponses>,
     ) -> Result<Prepared<'a>, sdk::ErrorData> {
+        if let Some(task) = context.extensions.get::<InTask>() {
+            let exchange = Exchange::Task {
+                task: task.clone(),
+                client: context.client_capabilities(),
+            };
+            return Ok(Prepared {
+                ask: self.ask(exchange, Keys::default()),
+                bound: None,
+            });
+        }
         if server_requests_allowed(context) {
             let exchange = Exchange::Session {
                 peer: context.peer.clone(),

@@ -304,8 +304,14 @@ impl Tasks {
         // The method's own cancellation, now the task's: the call that created it is over.
         let cancel = CancellationToken::new();
         request_context.ct = cancel.clone();
+        let manager = self.manager.clone();
         let task = self.manager.spawn(self.options.clone(), move |task| {
             request_context.extensions.insert(task.clone());
+            // What an `Ask` inside the method delivers its asks through.
+            request_context.extensions.insert(InTask {
+                context: task.clone(),
+                manager: manager.clone(),
+            });
             Box::pin(async move {
                 let mut params = sdk::CallToolRequestParams::new(name.clone());
                 params.arguments = arguments;
@@ -360,6 +366,15 @@ impl Tasks {
     }
 }
 
+/// The task a method runs in, in its request's extensions: where an [`Ask`](super::Ask) of the
+/// method sends its asks. The manager withdraws an ask whose waiting was dropped (rmcp 3.11
+/// leaves it pending otherwise).
+#[derive(Clone)]
+pub(crate) struct InTask {
+    pub context: TaskContext,
+    pub manager: TaskManager,
+}
+
 /// Whether the client declared the tasks extension, for this request (`_meta`) or, on a
 /// session, at `initialize`.
 fn declares_tasks(context: &RequestContext<RoleServer>) -> bool {
@@ -386,12 +401,14 @@ fn settle(
 ) -> Result<sdk::CallToolResult, TaskExit> {
     match outcome? {
         sdk::CallToolResponse::Complete(result) => Ok(result),
+        // An `Ask` asks inside the task; only a method that builds an `InputRequiredResult`
+        // itself gets here, and a task has no retry to bring its answers.
         sdk::CallToolResponse::InputRequired(_) => {
             Err(TaskExit::Error(sdk::ErrorData::internal_error(
                 format!(
-                    "the tool `{tool}` asked the client for input inside a task; this version \
-                     of elicit delivers asks in plain calls only, so run the tool as a plain \
-                     call (`TaskSupport::Optional`, a client without the tasks extension)"
+                    "the tool `{tool}` answered with an InputRequiredResult of its own inside a \
+                     task, which has no retry to bring the answers; ask through an `Ask` \
+                     parameter, which asks inside the task"
                 ),
                 None,
             )))

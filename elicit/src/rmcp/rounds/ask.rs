@@ -31,8 +31,9 @@ use crate::{Elicit, HasMessage};
 /// - [`sample`](Ask::sample) and [`roots`](Ask::roots) ask the client's model or roots.
 ///
 /// On 2025-11-25 each ask is a request to the client (`elicitation/create`); on 2026-07-28 it
-/// is an input request of the call's `InputRequiredResult`. The outcomes and the errors are
-/// the same on both.
+/// is an input request of the call's `InputRequiredResult`; in a method that runs as a task
+/// ([`Tasks`](crate::rmcp::Tasks)) it is an input request of the task, answered by
+/// `tasks/update`. The outcomes and the errors are the same on all three.
 ///
 /// Cheap to clone; clones ask in the same call.
 #[derive(Clone)]
@@ -56,6 +57,7 @@ impl std::fmt::Debug for Ask {
         let exchange = match &self.inner.exchange {
             Exchange::Session { .. } => "requests (2025-11-25)",
             Exchange::Round { .. } => "rounds (2026-07-28)",
+            Exchange::Task { .. } => "a task's input requests",
         };
         f.debug_struct("Ask")
             .field("exchange", &exchange)
