@@ -41,6 +41,8 @@ mod rounds;
 mod task_asks;
 #[path = "rmcp/task_runtime.rs"]
 mod task_runtime;
+#[path = "rmcp/task_url.rs"]
+mod task_url;
 #[path = "rmcp/tasks.rs"]
 mod tasks;
 #[path = "rmcp/url_rounds.rs"]

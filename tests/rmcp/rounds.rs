@@ -1149,7 +1149,7 @@ async fn a_reask_keeps_the_right_answers_whatever_the_client_sends_back_on_both_
     for setup in [v2025(), v2026()] {
         // A client that sends back only the field it corrected, twice (legal: the app answers
         // what it likes); the guests the user chose (3) beat the run-time default (4).
-        let answers = vec![
+        let answers = [
             json!({"name": "Ada", "date": "someday", "guests": 3}),
             json!({"date": "2025-13-45"}),
             json!({"date": "2025-12-24"}),

@@ -54,6 +54,13 @@ pub enum TaskSupport {
 /// [`RequestContext::ct`] and drops its future; the task settles `cancelled`. Tools not named
 /// here are plain calls for every client.
 ///
+/// A method that takes an [`Ask`](super::Ask) asks inside its task, with the same typed
+/// outcomes and errors as in a call: each ask is an input request of the task (`input_required`
+/// exactly while one waits, listed by `tasks/get` under its input key) that `tasks/update`
+/// answers; see the crate page's "Asking inside a task". The task's TTL
+/// ([`options`](Self::options)) counts from its creation and includes the user's time to
+/// answer.
+///
 /// ```no_run
 /// use elicit_mcp::rmcp::Tasks;
 /// use rmcp::handler::server::router::tool::ToolRouter;
