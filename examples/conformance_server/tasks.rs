@@ -12,6 +12,7 @@
 //! | `protocol_error_job` | optional | an internal error (`failed`) |
 //! | `confirm_delete` | optional | asks [`DeleteConfirmation`] (`confirm`), then "deleted `filename`" or "kept `filename`" |
 //! | `multi_input` | optional | asks [`Recipient`] (`name`) and [`Proceed`] (`proceed`) at once, both pending together |
+//! | `test_tool_with_task` | required, after asks | asks [`UserName`](super::UserName) (`user_name`) in an input-required round, then continues as a task whose result carries the name |
 
 use std::time::Duration;
 
@@ -32,6 +33,9 @@ const MOST_SECONDS: u64 = 3600;
 /// How long `failing_job` works before it fails, as the suite describes it ("after ~1s").
 const FAILING_JOB_WORK: Duration = Duration::from_secs(1);
 
+/// How long `test_tool_with_task` works once it is a task.
+const TASK_WORK: Duration = Duration::from_millis(200);
+
 /// The task support of each fixture: `slow_compute` and `protocol_error_job` may run as plain
 /// calls; `failing_job` is `required`, as `tasks-required-task-error` expects.
 pub(super) fn task_tools(tasks: Tasks) -> Tasks {
@@ -41,6 +45,7 @@ pub(super) fn task_tools(tasks: Tasks) -> Tasks {
         .optional("confirm_delete")
         .optional("multi_input")
         .required("failing_job")
+        .required_after_asks("test_tool_with_task")
 }
 
 /// `confirm_delete`'s one ask, under `confirm` (the suite answers `{confirm: true}`).
@@ -159,6 +164,15 @@ impl ConformanceServer {
             outcome_text(&recipient),
             outcome_text(&proceed)
         )))
+    }
+
+    #[tool(description = "Asks who it is for in a round, then works as a task")]
+    async fn test_tool_with_task(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
+        let who = ask.form::<super::UserName>().await?;
+        ask.continue_as_task().await?;
+        // The long work, inside the task.
+        tokio::time::sleep(TASK_WORK).await;
+        Ok(text_result(format!("done for {}", outcome_text(&who))))
     }
 }
 

@@ -55,7 +55,9 @@ impl Desk {
             .optional("book")
             .optional("pair")
             .optional("hurried")
-            .optional("model");
+            .optional("model")
+            .required_after_asks("then_task")
+            .optional_after_asks("then_task_optional");
         Desk {
             tool_router: tasks
                 .tools(Rounds::new(seal()).tools(Self::tool_router()))
@@ -90,6 +92,27 @@ impl Desk {
             .await;
         match waited {
             Ok(guest) => Ok(text(format!("{guest:?}"))),
+            Err(error) => error.into_call_result(),
+        }
+    }
+
+    #[tool(description = "Asks who in a round, then continues as a task that asks which room")]
+    async fn then_task(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
+        let guest = ask.form::<Guest>().await?;
+        ask.continue_as_task().await?;
+        let room = ask.form::<Room>().await?;
+        Ok(text(format!("{guest:?} in {room:?}")))
+    }
+
+    #[tool(description = "The same, a plain call for a client without the extension")]
+    async fn then_task_optional(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
+        self.then_task(ask).await
+    }
+
+    #[tool(description = "Continues as a task, but is not declared so")]
+    async fn stray(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
+        match ask.continue_as_task().await {
+            Ok(()) => Ok(text("went on".to_owned())),
             Err(error) => error.into_call_result(),
         }
     }
@@ -433,6 +456,112 @@ async fn cancelling_a_task_that_waits_for_an_answer_settles_it_cancelled() {
         .unwrap();
     let task = settled(&client, &id).await;
     assert_eq!(task.status(), TaskStatus::Cancelled, "{task:?}");
+    client.cancel().await.unwrap();
+}
+
+// --- Composition: asks in rounds, then the rest as a task ---------------------------------------
+
+/// A 2026-07-28 client (duplex) with forms and, when `declared`, the tasks extension.
+async fn desk_2026(declared: bool) -> RunningService<RoleClient, sdk::ClientConfig> {
+    let form = elicit_mcp::ElicitationCapability::form();
+    let protocol = ProtocolVersion::V_2026_07_28;
+    let mut info = client_info("task-asks", protocol.clone(), Some(&form), false);
+    if declared {
+        info.capabilities.extensions = tasks_extension().extensions;
+    }
+    let (_, client) = serve(Desk::new(), info, protocol).await;
+    client
+}
+
+fn responses(answers: Value) -> sdk::InputResponses {
+    let Value::Object(answers) = answers else {
+        panic!("answers are an object")
+    };
+    answers.into_iter().collect()
+}
+
+#[tokio::test]
+async fn a_method_asks_in_rounds_then_continues_as_a_task_carrying_the_answers() {
+    let client = desk_2026(true).await;
+    let first = client
+        .call_tool_once(call("then_task", json!({})))
+        .await
+        .unwrap();
+    let sdk::CallToolResponse::InputRequired(round) = first else {
+        panic!("expected a round, got {first:?}")
+    };
+    let asked = round.input_requests.expect("the round asks");
+    assert_eq!(asked.keys().collect::<Vec<_>>(), ["guest"]);
+    let retry = call("then_task", json!({}))
+        .with_input_responses(responses(
+            json!({"guest": {"action": "accept", "content": {"name": "Ada", "party": 2}}}),
+        ))
+        .with_request_state(round.request_state.expect("a sealed state"));
+    let created = client.call_tool_once(retry).await.unwrap();
+    let id = task_id(created);
+    // Inside the task the earlier ask returns its carried answer; the next is the task's.
+    let asked = pending(&client, &id, 1).await;
+    assert!(asked.contains_key("room"), "{asked:?}");
+    answer(
+        &client,
+        &id,
+        json!({"room": {"action": "accept", "content": {"number": 7}}}),
+    )
+    .await;
+    assert_eq!(
+        result_text(&settled(&client, &id).await),
+        r#"Accepted(Guest { name: "Ada", party: 2 }) in Accepted(Room { number: 7 })"#
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn without_the_extension_a_composed_tool_is_refused_or_stays_a_plain_call() {
+    let client = desk_2026(false).await;
+    let refused = client.call_tool_once(call("then_task", json!({}))).await;
+    let error = crate::support::rmcp::error_of(refused);
+    assert_eq!(
+        error.code,
+        sdk::ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY
+    );
+
+    // Optional: round after round, `continue_as_task` returning at once.
+    let first = client
+        .call_tool_once(call("then_task_optional", json!({})))
+        .await
+        .unwrap();
+    let round = crate::support::rmcp::input_required(first);
+    let retry = call("then_task_optional", json!({}))
+        .with_input_responses(responses(
+            json!({"guest": {"action": "accept", "content": {"name": "Bo", "party": 1}}}),
+        ))
+        .with_request_state(round.request_state.unwrap());
+    let round = crate::support::rmcp::input_required(client.call_tool_once(retry).await.unwrap());
+    assert!(round.input_requests.unwrap().contains_key("room"));
+    let retry = call("then_task_optional", json!({}))
+        .with_input_responses(responses(
+            json!({"room": {"action": "accept", "content": {"number": 3}}}),
+        ))
+        .with_request_state(round.request_state.unwrap());
+    let done = client.call_tool_once(retry).await.unwrap();
+    assert_eq!(
+        crate::support::rmcp::completed_text(done),
+        r#"Accepted(Guest { name: "Bo", party: 1 }) in Accepted(Room { number: 3 })"#
+    );
+
+    let stray = client
+        .call_tool_once(call("stray", json!({})))
+        .await
+        .unwrap();
+    let sdk::CallToolResponse::Complete(result) = stray else {
+        panic!("expected a result, got {stray:?}")
+    };
+    assert_eq!(result.is_error, Some(true));
+    let said = &result.content[0].as_text().unwrap().text;
+    assert!(
+        said.contains("is not declared with `Tasks::optional_after_asks`"),
+        "{said}"
+    );
     client.cancel().await.unwrap();
 }
 

@@ -17,7 +17,7 @@ use ::rmcp::model as sdk;
 use ::rmcp::service::{MaybeSend, RequestContext, RoleServer};
 
 use crate::rmcp::session::server_requests_allowed;
-use crate::rmcp::tasks::InTask;
+
 use crate::server::UserId;
 
 mod ask;
@@ -27,6 +27,7 @@ mod exchange;
 mod extract;
 mod form;
 mod handlers;
+mod in_task;
 mod keys;
 mod replay;
 mod sampling;
@@ -41,6 +42,7 @@ use binding::{AskUse, Binding, Call};
 use exchange::Exchange;
 use extract::Offered;
 pub use form::FormAsk;
+pub(crate) use in_task::{Escalation, Gathered, InTask};
 use keys::Keys;
 pub use seal::{RequestStateSeal, SealKeyError};
 use sealed::{SealedState, nonce};
@@ -378,13 +380,21 @@ impl Rounds {
         request_state: Option<&str>,
         responses: Option<sdk::InputResponses>,
     ) -> Result<Prepared<'a>, sdk::ErrorData> {
+        let escalation = context.extensions.get::<Escalation>().cloned();
         if let Some(task) = context.extensions.get::<InTask>() {
+            // A call that asked in rounds first: its answers, and its keys still used.
+            let gathered = context
+                .extensions
+                .get::<Gathered>()
+                .cloned()
+                .unwrap_or_default();
             let exchange = Exchange::Task {
                 task: task.clone(),
                 client: context.client_capabilities(),
+                carried: gathered.answers,
             };
             return Ok(Prepared {
-                ask: self.ask(exchange, Keys::default()),
+                ask: self.ask(exchange, Keys::replaying(gathered.asked), None),
                 bound: None,
             });
         }
@@ -394,7 +404,7 @@ impl Rounds {
                 timeout: self.timeout,
             };
             return Ok(Prepared {
-                ask: self.ask(exchange, Keys::default()),
+                ask: self.ask(exchange, Keys::default(), escalation),
                 bound: None,
             });
         }
@@ -418,13 +428,13 @@ impl Rounds {
             state: Box::new(Mutex::new(state)),
         };
         Ok(Prepared {
-            ask: self.ask(exchange, Keys::replaying(asked)),
+            ask: self.ask(exchange, Keys::replaying(asked), escalation),
             bound,
         })
     }
 
-    fn ask(&self, exchange: Exchange, keys: Keys) -> Ask {
-        Ask::new(exchange, keys, self.most_asks, self.reask)
+    fn ask(&self, exchange: Exchange, keys: Keys, escalation: Option<Escalation>) -> Ask {
+        Ask::new(exchange, keys, self.most_asks, self.reask, escalation)
     }
 
     /// Runs `handler` with the prepared ask: its response when it ends, or the next round's
@@ -468,6 +478,15 @@ impl Rounds {
             // No input requests: a URL-mode elicitation is still waiting, and the state alone
             // says so (the client retries with it).
             RoundEnd::StillWaiting => None,
+            // `Tasks` answers with the task it creates, which replays the method with what
+            // the rounds gathered; no state goes back to the client.
+            RoundEnd::Escalate => {
+                ask.escalate(Gathered {
+                    answers: state.answers,
+                    asked: state.asked,
+                });
+                return Ok(sdk::InputRequiredResult::new(Default::default(), None).into());
+            }
         };
         let bound_to = match bound {
             Bound::Known(binding) => binding,

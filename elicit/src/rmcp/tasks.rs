@@ -21,6 +21,8 @@ use ::rmcp::model as sdk;
 use ::rmcp::service::{RequestContext, RoleServer};
 use ::rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
 use futures_util::FutureExt;
+
+use super::rounds::{Escalation, InTask};
 use futures_util::future::{Either, select};
 use tokio_util::sync::CancellationToken;
 
@@ -147,7 +149,25 @@ pub enum TaskSupport {
 pub struct Tasks {
     manager: TaskManager,
     options: TaskOptions,
-    declared: Vec<(Cow<'static, str>, TaskSupport)>,
+    declared: Vec<Declared>,
+}
+
+/// One tool declared for tasks.
+#[derive(Clone, Debug)]
+struct Declared {
+    tool: Cow<'static, str>,
+    support: TaskSupport,
+    start: Start,
+}
+
+/// Where a declared tool's task starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Start {
+    /// At once: `tools/call` answers `CreateTaskResult`.
+    AtOnce,
+    /// Where the method calls [`Ask::continue_as_task`](super::Ask::continue_as_task): the
+    /// asks before it are input-required rounds of the call.
+    AfterAsks,
 }
 
 impl fmt::Debug for Tasks {
@@ -192,16 +212,33 @@ impl Tasks {
     /// `tool` runs as a task for a client that declared the extension, and as a plain call
     /// for any other.
     pub fn optional(self, tool: impl Into<Cow<'static, str>>) -> Self {
-        self.declare(tool.into(), TaskSupport::Optional)
+        self.declare(tool.into(), TaskSupport::Optional, Start::AtOnce)
     }
 
     /// `tool` runs only as a task: a client that did not declare the extension gets -32021.
     pub fn required(self, tool: impl Into<Cow<'static, str>>) -> Self {
-        self.declare(tool.into(), TaskSupport::Required)
+        self.declare(tool.into(), TaskSupport::Required, Start::AtOnce)
     }
 
-    fn declare(mut self, tool: Cow<'static, str>, support: TaskSupport) -> Self {
-        self.declared.push((tool, support));
+    /// `tool` asks in input-required rounds first, and becomes a task where its method calls
+    /// [`Ask::continue_as_task`](super::Ask::continue_as_task), for a client that declared the
+    /// extension; for any other it is a plain call throughout.
+    pub fn optional_after_asks(self, tool: impl Into<Cow<'static, str>>) -> Self {
+        self.declare(tool.into(), TaskSupport::Optional, Start::AfterAsks)
+    }
+
+    /// As [`optional_after_asks`](Self::optional_after_asks), but a client that did not
+    /// declare the extension gets -32021 before the method runs.
+    pub fn required_after_asks(self, tool: impl Into<Cow<'static, str>>) -> Self {
+        self.declare(tool.into(), TaskSupport::Required, Start::AfterAsks)
+    }
+
+    fn declare(mut self, tool: Cow<'static, str>, support: TaskSupport, start: Start) -> Self {
+        self.declared.push(Declared {
+            tool,
+            support,
+            start,
+        });
         self
     }
 
@@ -209,8 +246,8 @@ impl Tasks {
     pub fn support(&self, tool: &str) -> Option<TaskSupport> {
         self.declared
             .iter()
-            .find(|(name, _)| name == tool)
-            .map(|&(_, support)| support)
+            .find(|declared| declared.tool == tool)
+            .map(|declared| declared.support)
     }
 
     /// The task runtime.
@@ -235,7 +272,7 @@ impl Tasks {
     {
         let support = self.checked_support(&router)?;
         for (name, route) in &mut router.map {
-            let Some(&support) = support.get(name.as_ref()) else {
+            let Some(&(support, start)) = support.get(name.as_ref()) else {
                 continue;
             };
             let tasks = self.clone();
@@ -243,7 +280,12 @@ impl Tasks {
             route.call = Arc::new(move |context: ToolCallContext<'_, S>| {
                 let tasks = tasks.clone();
                 let inner = inner.clone();
-                Box::pin(async move { tasks.call(context, support, inner).await })
+                Box::pin(async move {
+                    match start {
+                        Start::AtOnce => tasks.call(context, support, inner).await,
+                        Start::AfterAsks => tasks.call_after_asks(context, support, inner).await,
+                    }
+                })
             });
         }
         Ok(router)
@@ -252,19 +294,20 @@ impl Tasks {
     fn checked_support<S>(
         &self,
         router: &ToolRouter<S>,
-    ) -> Result<BTreeMap<&str, TaskSupport>, TaskSetupError> {
+    ) -> Result<BTreeMap<&str, (TaskSupport, Start)>, TaskSetupError> {
         let mut support = BTreeMap::new();
-        for (name, level) in &self.declared {
-            if !router.map.contains_key(name.as_ref()) {
+        for declared in &self.declared {
+            let name = declared.tool.as_ref();
+            if !router.map.contains_key(name) {
                 return Err(TaskSetupError::UnknownTool {
-                    tool: name.to_string(),
+                    tool: name.to_owned(),
                 });
             }
-            if let Some(first) = support.insert(name.as_ref(), *level) {
+            if let Some((first, _)) = support.insert(name, (declared.support, declared.start)) {
                 return Err(TaskSetupError::DeclaredTwice {
-                    tool: name.to_string(),
+                    tool: name.to_owned(),
                     first,
-                    second: *level,
+                    second: declared.support,
                 });
             }
         }
@@ -287,6 +330,47 @@ impl Tasks {
             TaskSupport::Optional => inner(context).await,
             TaskSupport::Required => Err(missing_tasks_extension()),
         }
+    }
+
+    /// A tool that asks in rounds first: a plain call (each round an `InputRequiredResult`)
+    /// until its method reaches `continue_as_task`, then a task that replays the method with
+    /// what the rounds gathered.
+    async fn call_after_asks<S>(
+        &self,
+        mut context: ToolCallContext<'_, S>,
+        support: TaskSupport,
+        inner: Arc<DynCallToolHandler<S>>,
+    ) -> Result<sdk::CallToolResponse, sdk::ErrorData>
+    where
+        S: Clone + Send + Sync + 'static,
+    {
+        if !declares_tasks(&context.request_context) {
+            if support == TaskSupport::Required {
+                return Err(missing_tasks_extension());
+            }
+            context.request_context.extensions.insert(Escalation::Plain);
+            return inner(context).await;
+        }
+        let escalation = Escalation::slot();
+        let (service, name) = (context.service, context.name.clone());
+        let arguments = context.arguments.clone();
+        let mut request_context = context.request_context.clone();
+        context
+            .request_context
+            .extensions
+            .insert(escalation.clone());
+        let response = inner.clone()(context).await?;
+        let Some(gathered) = escalation.take() else {
+            // A round that asks, or a method that ended without continuing as a task.
+            return Ok(response);
+        };
+        // The sealed state and the responses are consumed here: the task carries what they
+        // held, and nothing of them goes into its envelope.
+        request_context.extensions.insert(gathered);
+        let mut params = sdk::CallToolRequestParams::new(name);
+        params.arguments = arguments;
+        let context = ToolCallContext::new(service, params, request_context);
+        Ok(self.spawn(context, inner).into())
     }
 
     /// Creates the task, durably (a `tasks/get` for it resolves before this returns), and
@@ -371,15 +455,6 @@ impl Tasks {
     pub fn cancel(&self, request: &sdk::CancelTaskParams) -> Result<(), sdk::ErrorData> {
         self.manager.cancel_task(&request.task_id)
     }
-}
-
-/// The task a method runs in, in its request's extensions: where an [`Ask`](super::Ask) of the
-/// method sends its asks. The manager withdraws an ask whose waiting was dropped (rmcp 3.11
-/// leaves it pending otherwise).
-#[derive(Clone)]
-pub(crate) struct InTask {
-    pub context: TaskContext,
-    pub manager: TaskManager,
 }
 
 /// Whether the client declared the tasks extension, for this request (`_meta`) or, on a

@@ -10,10 +10,12 @@ use ::rmcp::model as sdk;
 use ::rmcp::service::{Peer, RoleServer};
 
 use super::exchange::Exchange;
+use super::exchange::next_round;
 use super::form::FormAsk;
+use super::in_task::{Escalation, Gathered};
 use super::keys::Asker;
 use super::keys::Keys;
-use super::state::RoundLeft;
+use super::state::{RoundLeft, RoundState};
 use crate::rmcp::error::ElicitError;
 use crate::wire::ElicitOutcome;
 use crate::{Elicit, HasMessage};
@@ -50,6 +52,8 @@ struct AskInner {
     most_asks: u32,
     /// Whether an answer with field errors is asked again by default.
     reask: bool,
+    /// Whether this call may continue as a task, from [`Tasks`](crate::rmcp::Tasks).
+    escalation: Option<Escalation>,
 }
 
 impl std::fmt::Debug for Ask {
@@ -79,10 +83,17 @@ impl Ask {
             Keys::default(),
             super::Rounds::DEFAULT_MOST_ASKS,
             true,
+            None,
         )
     }
 
-    pub(super) fn new(exchange: Exchange, keys: Keys, most_asks: u32, reask: bool) -> Self {
+    pub(super) fn new(
+        exchange: Exchange,
+        keys: Keys,
+        most_asks: u32,
+        reask: bool,
+        escalation: Option<Escalation>,
+    ) -> Self {
         Ask {
             inner: Arc::new(AskInner {
                 exchange,
@@ -90,7 +101,51 @@ impl Ask {
                 taken: AtomicBool::new(false),
                 most_asks,
                 reask,
+                escalation,
             }),
+        }
+    }
+
+    /// Leaves what the call gathered for the task that continues it.
+    pub(super) fn escalate(&self, gathered: Gathered) {
+        if let Some(escalation) = &self.inner.escalation {
+            escalation.fill(gathered);
+        }
+    }
+
+    /// Goes on as a task from here, for a tool declared with
+    /// [`Tasks::optional_after_asks`](crate::rmcp::Tasks::optional_after_asks) or
+    /// [`required_after_asks`](crate::rmcp::Tasks::required_after_asks): what the method asked
+    /// so far in input-required rounds is answered, the call is answered with a
+    /// `CreateTaskResult`, and the method continues in the task, where its later asks are the
+    /// task's input requests. The task runs the method again from the start with the answers
+    /// gathered (as a round does: the same asks in the same order, side effects after them),
+    /// and there `continue_as_task` returns at once.
+    ///
+    /// Returns at once, the whole method staying a plain call, for a client that did not
+    /// declare the tasks extension (an `optional_after_asks` tool; a `required_after_asks` one
+    /// is refused with -32021 before it runs), and on a 2025-11-25 session, whose asks were
+    /// requests inside the call. URL-mode asks before it are not carried into the task.
+    ///
+    /// # Errors
+    ///
+    /// An internal error naming the mistake when the tool is not declared for tasks after
+    /// asks.
+    pub async fn continue_as_task(&self) -> Result<(), ElicitError> {
+        match (&self.inner.exchange, &self.inner.escalation) {
+            (Exchange::Task { .. }, _) => Ok(()),
+            (Exchange::Round { .. }, Some(Escalation::Slot(_))) => {
+                self.inner.exchange.on_round(RoundState::escalate);
+                next_round().await
+            }
+            (_, Some(_)) => Ok(()),
+            (_, None) => Err(ElicitError::Service(
+                ::rmcp::service::ServiceError::McpError(sdk::ErrorData::internal_error(
+                    "the handler calls `Ask::continue_as_task`, but its tool is not declared \
+                     with `Tasks::optional_after_asks` or `Tasks::required_after_asks`",
+                    None,
+                )),
+            )),
         }
     }
 

@@ -7,6 +7,7 @@
 #![allow(deprecated)]
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -19,8 +20,8 @@ use super::sealed::{Answer, Kind};
 use super::state::RoundState;
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::input::form_input_request;
+use crate::rmcp::rounds::InTask;
 use crate::rmcp::session;
-use crate::rmcp::tasks::InTask;
 use crate::schema::RequestedSchema;
 use crate::wire::{ElicitResult, ElicitationCapability};
 
@@ -48,10 +49,12 @@ pub(super) enum Exchange {
     /// Inside a task (the extension `io.modelcontextprotocol/tasks`), on either revision: the
     /// call that created the task is over, so each ask is an input request of the task, which
     /// is `input_required` while it waits; `tasks/update` brings the answer to the method's
-    /// live future. The capabilities the client declared for the request that created it.
+    /// live future. The capabilities the client declared for the request that created it;
+    /// the answers the call gathered in rounds before it continued as a task, by key.
     Task {
         task: InTask,
         client: Option<sdk::ClientCapabilities>,
+        carried: BTreeMap<String, Answer>,
     },
 }
 
@@ -116,7 +119,14 @@ impl Exchange {
                 }
                 next_round().await
             }
-            Exchange::Task { task, client } => {
+            Exchange::Task {
+                task,
+                client,
+                carried,
+            } => {
+                if let Some(answer) = carried.get(key) {
+                    return request.carried_answer(key, answer);
+                }
                 request.check(client.as_ref())?;
                 let input = request.task_input_request(client.as_ref())?;
                 let response = task::input(task, key, input, timeout).await?;
@@ -294,19 +304,25 @@ impl Request {
         }
     }
 
+    /// `answer`, carried under `key` from an earlier round: the same kind of request must ask
+    /// for it, or the handler asks in another order than on its earlier run.
+    fn carried_answer(&self, key: &str, answer: &Answer) -> Result<Answer, ElicitError> {
+        if answer.kind() != self.kind() {
+            return Err(ElicitError::AskedOutOfOrder {
+                before: format!("a `{}` request under `{key}`", answer.kind().method()),
+                now: format!("a `{}` request", self.kind().method()),
+            });
+        }
+        Ok(answer.clone())
+    }
+
     /// 2026-07-28: the answer under `key`, carried from an earlier round or read from this
     /// request's responses (then recorded, as it is kept); `None` when there is none yet. A
     /// response that is not a result of the request's kind counts as none: the request goes
     /// out again.
     fn answer_in(&self, key: &str, state: &mut RoundState) -> Result<Option<Answer>, ElicitError> {
         if let Some(answer) = state.answer(key) {
-            if answer.kind() != self.kind() {
-                return Err(ElicitError::AskedOutOfOrder {
-                    before: format!("a `{}` request under `{key}`", answer.kind().method()),
-                    now: format!("a `{}` request", self.kind().method()),
-                });
-            }
-            return Ok(Some(answer.clone()));
+            return self.carried_answer(key, answer).map(Some);
         }
         let Some(answer) = state.response(key).and_then(|r| self.read(r)) else {
             return Ok(None);

@@ -10,7 +10,7 @@ use ::rmcp::task_manager::TaskExit;
 use serde_json::Value;
 
 use crate::rmcp::error::ElicitError;
-use crate::rmcp::tasks::InTask;
+use crate::rmcp::rounds::InTask;
 
 /// The answer `tasks/update` brings under `key` for `request`, waiting at most `timeout`
 /// (`None`: as long as the task lives; its TTL bounds it).
