@@ -1,9 +1,10 @@
 //! `Ask` inside a task (the extension `io.modelcontextprotocol/tasks`): each ask is an input
 //! request of the task, which is `input_required` exactly while one waits; `tasks/update`
 //! answers it. Forms, two forms at once with partial answers, re-asks under fresh keys with
-//! the right answers kept, a dropped ask withdrawn, sampling and roots, cancellation. On the
-//! in-memory duplex on both revisions, and over streamable HTTP with the conformance server's
-//! `confirm_delete` and `multi_input`.
+//! the right answers kept, a dropped ask withdrawn, sampling and roots, cancellation, and a
+//! method that asks in rounds and then continues as a task. On the in-memory duplex on both
+//! revisions, and over streamable HTTP with the conformance server's `confirm_delete`,
+//! `multi_input` and `test_tool_with_task`, and two replicas.
 
 #![allow(deprecated)] // rmcp deprecates sampling and roots (SEP-2577).
 
@@ -643,4 +644,41 @@ async fn over_streamable_http_an_answer_sent_to_another_replica_is_refused_and_t
     on_first.cancel().await.unwrap();
     on_second.cancel().await.unwrap();
     let _ = (stop_first.send(()), stop_second.send(()));
+}
+
+#[tokio::test]
+async fn over_streamable_http_test_tool_with_task_asks_in_a_round_then_answers_with_a_task() {
+    let (url, stop) = conformance_over_http().await;
+    let client = http_client(&url, true, negotiating()).await;
+    let first = client
+        .call_tool_once(call("test_tool_with_task", json!({})))
+        .await
+        .unwrap();
+    let round = crate::support::rmcp::input_required(first);
+    let asked = round.input_requests.expect("the round asks");
+    assert_eq!(asked.keys().collect::<Vec<_>>(), ["user_name"]);
+    let retry = call("test_tool_with_task", json!({}))
+        .with_input_responses(responses(
+            json!({"user_name": {"action": "accept", "content": {"name": "Alice"}}}),
+        ))
+        .with_request_state(round.request_state.expect("a sealed state"));
+    let id = task_id(client.call_tool_once(retry).await.unwrap());
+    assert_eq!(
+        result_text(&settled(&client, &id).await),
+        r#"done for accepted: {"name":"Alice"}"#
+    );
+    client.cancel().await.unwrap();
+
+    // Without the extension: -32021 before any round.
+    let client = http_client(&url, false, negotiating()).await;
+    let refused = client
+        .call_tool_once(call("test_tool_with_task", json!({})))
+        .await;
+    let error = crate::support::rmcp::error_of(refused);
+    assert_eq!(
+        error.code,
+        sdk::ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY
+    );
+    client.cancel().await.unwrap();
+    let _ = stop.send(());
 }

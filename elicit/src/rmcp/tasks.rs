@@ -59,7 +59,11 @@ pub enum TaskSupport {
 /// A method that takes an [`Ask`](super::Ask) asks inside its task, with the same typed
 /// outcomes and errors as in a call: each ask is an input request of the task (`input_required`
 /// exactly while one waits, listed by `tasks/get` under its input key) that `tasks/update`
-/// answers; see the crate page's "Asking inside a task". The task's TTL
+/// answers; see the crate page's "Asking inside a task". A tool declared with
+/// [`required_after_asks`](Self::required_after_asks) or
+/// [`optional_after_asks`](Self::optional_after_asks) asks in input-required rounds first and
+/// becomes a task where its method calls [`Ask::continue_as_task`](super::Ask::continue_as_task).
+/// The task's TTL
 /// ([`options`](Self::options)) counts from its creation and includes the user's time to
 /// answer.
 ///
