@@ -57,6 +57,7 @@ impl Desk {
             .optional("pair")
             .optional("hurried")
             .optional("model")
+            .optional("own_rounds")
             .required_after_asks("then_task")
             .optional_after_asks("then_task_optional");
         Desk {
@@ -108,6 +109,16 @@ impl Desk {
     #[tool(description = "The same, a plain call for a client without the extension")]
     async fn then_task_optional(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
         self.then_task(ask).await
+    }
+
+    #[tool(description = "Answers with an InputRequiredResult of its own")]
+    async fn own_rounds(&self) -> Result<sdk::CallToolResponse, ErrorData> {
+        let request: InputRequest = serde_json::from_value(json!({
+            "method": "roots/list", "params": {}
+        }))
+        .expect("a roots request");
+        let requests: sdk::InputRequests = [("mine".to_owned(), request)].into_iter().collect();
+        Ok(sdk::InputRequiredResult::from_input_requests(requests).into())
     }
 
     #[tool(description = "Continues as a task, but is not declared so")]
@@ -457,6 +468,21 @@ async fn cancelling_a_task_that_waits_for_an_answer_settles_it_cancelled() {
         .unwrap();
     let task = settled(&client, &id).await;
     assert_eq!(task.status(), TaskStatus::Cancelled, "{task:?}");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_method_that_builds_its_own_input_required_result_fails_its_task_and_says_why() {
+    let client = desk(ProtocolVersion::V_2026_07_28).await;
+    let id = created(&client, "own_rounds").await;
+    let task = settled(&client, &id).await;
+    let said = crate::tasks::error_message(&task);
+    assert!(
+        said.starts_with(
+            "the tool `own_rounds` answered with an InputRequiredResult of its own inside a task"
+        ),
+        "{said}"
+    );
     client.cancel().await.unwrap();
 }
 

@@ -30,7 +30,9 @@ use crate::{Elicit, HasMessage};
 /// - [`forms::<A, B>()`](Ask::forms) asks for two forms at once;
 /// - [`url`](Ask::url) sends the user to a URL (URL mode) and goes on once the out-of-band
 ///   step is done;
-/// - [`sample`](Ask::sample) and [`roots`](Ask::roots) ask the client's model or roots.
+/// - [`sample`](Ask::sample) and [`roots`](Ask::roots) ask the client's model or roots;
+/// - [`continue_as_task`](Ask::continue_as_task) goes on as a task once the asks before it are
+///   answered, for a tool declared so on [`Tasks`](crate::rmcp::Tasks).
 ///
 /// On 2025-11-25 each ask is a request to the client (`elicitation/create`); on 2026-07-28 it
 /// is an input request of the call's `InputRequiredResult`; in a method that runs as a task
