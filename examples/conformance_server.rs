@@ -47,8 +47,8 @@
 //! | `test_mrtr_unrelated` | completes at once; a `requestState` from another tool's flow is refused |
 //! | `test_mrtr_no_result_type` | completes at once (rmcp writes `resultType: "complete"`, which the revision requires of servers) |
 //!
-//! And the fixtures of the suite's `tasks-*` scenarios that do not ask the user, run by [`Tasks`]
-//! (`conformance_server/tasks.rs` lists them).
+//! And the fixtures of the suite's `tasks-*` scenarios, run by [`Tasks`], those that ask through
+//! an [`Ask`] inside their task (`conformance_server/tasks.rs` lists them).
 
 use std::error::Error;
 use std::future::IntoFuture;

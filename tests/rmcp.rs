@@ -39,8 +39,12 @@ mod http_guard;
 mod replicas;
 #[path = "rmcp/rounds.rs"]
 mod rounds;
+#[path = "rmcp/task_asks.rs"]
+mod task_asks;
 #[path = "rmcp/task_runtime.rs"]
 mod task_runtime;
+#[path = "rmcp/task_url.rs"]
+mod task_url;
 #[path = "rmcp/tasks.rs"]
 mod tasks;
 #[path = "rmcp/url_rounds.rs"]

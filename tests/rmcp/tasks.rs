@@ -143,12 +143,12 @@ impl ServerHandler for Jobs {
     }
 }
 
-fn tasks_extension() -> sdk::ClientCapabilities {
+pub(crate) fn tasks_extension() -> sdk::ClientCapabilities {
     sdk::ClientCapabilities::builder().enable_tasks().build()
 }
 
 /// A client on `protocol` that declared the tasks extension when `declared`, and elicitation.
-fn client(protocol: ProtocolVersion, declared: bool) -> sdk::ClientConfig {
+pub(crate) fn client(protocol: ProtocolVersion, declared: bool) -> sdk::ClientConfig {
     let form = elicit_mcp::ElicitationCapability::form();
     let mut info = client_info("tasks-test", protocol, Some(&form), false);
     if declared {
@@ -167,14 +167,14 @@ async fn jobs(
     (server, client)
 }
 
-fn call(tool: &str, arguments: Value) -> CallToolRequestParams {
+pub(crate) fn call(tool: &str, arguments: Value) -> CallToolRequestParams {
     let Value::Object(arguments) = arguments else {
         panic!("arguments are an object")
     };
     CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments)
 }
 
-fn task_id(response: CallToolResponse) -> String {
+pub(crate) fn task_id(response: CallToolResponse) -> String {
     match response {
         CallToolResponse::Task(created) => {
             assert_eq!(created.task.status, TaskStatus::Working);
@@ -185,7 +185,7 @@ fn task_id(response: CallToolResponse) -> String {
 }
 
 /// Polls `tasks/get` until the task is over (at most 10 s), and gives its last state.
-async fn settled<C: ClientHandler>(
+pub(crate) async fn settled<C: ClientHandler>(
     client: &RunningService<RoleClient, C>,
     task: &str,
 ) -> sdk::DetailedTask {
@@ -203,7 +203,7 @@ async fn settled<C: ClientHandler>(
     panic!("task {task} did not end within 10 s")
 }
 
-fn result_text(task: &sdk::DetailedTask) -> String {
+pub(crate) fn result_text(task: &sdk::DetailedTask) -> String {
     match &task.payload {
         TaskPayload::Completed { result } => {
             let result: CallToolResult = serde_json::from_value(Value::Object(result.clone()))
@@ -214,7 +214,7 @@ fn result_text(task: &sdk::DetailedTask) -> String {
     }
 }
 
-fn error_message(task: &sdk::DetailedTask) -> String {
+pub(crate) fn error_message(task: &sdk::DetailedTask) -> String {
     match &task.payload {
         TaskPayload::Failed { error } => {
             assert_eq!(error["code"], json!(ErrorCode::INTERNAL_ERROR.0));
@@ -337,7 +337,7 @@ async fn cancelling_a_task_cancels_its_method_and_settles_it_cancelled() {
 }
 
 #[tokio::test]
-async fn an_ask_is_a_round_in_a_plain_call_and_a_named_failure_inside_a_task() {
+async fn an_ask_is_a_round_in_a_plain_call_and_an_input_request_inside_a_task() {
     // Without the extension the task tool is a plain call, and its ask goes out as usual.
     let (_, client) = jobs(ProtocolVersion::V_2026_07_28, false).await;
     let round = input_required(
@@ -350,18 +350,24 @@ async fn an_ask_is_a_round_in_a_plain_call_and_a_named_failure_inside_a_task() {
     assert!(requests.contains_key("who"));
     client.cancel().await.unwrap();
 
-    // Inside a task, asks are not delivered yet: the task fails and says why.
+    // Inside a task the same ask is an input request of the task, answered by `tasks/update`
+    // (more in `task_asks`).
     let (_, client) = jobs(ProtocolVersion::V_2026_07_28, true).await;
     let response = client
         .call_tool_once(call("asks", json!({})))
         .await
         .unwrap();
-    let task = settled(&client, &task_id(response)).await;
-    assert!(
-        error_message(&task)
-            .starts_with("the tool `asks` asked the client for input inside a task"),
-        "{task:?}"
-    );
+    let id = task_id(response);
+    let asked = crate::task_asks::pending(&client, &id, 1).await;
+    assert!(asked.contains_key("who"), "{asked:?}");
+    let answer = json!({"action": "accept", "content": {"name": "Ada"}});
+    let answers = [("who".to_owned(), answer)].into_iter().collect();
+    client
+        .peer()
+        .update_task(sdk::UpdateTaskParams::new(id.clone(), answers))
+        .await
+        .unwrap();
+    assert_eq!(result_text(&settled(&client, &id).await), "for Ada");
     client.cancel().await.unwrap();
 }
 
@@ -397,7 +403,7 @@ fn a_declaration_that_does_not_fit_the_router_is_an_error_naming_the_tool() {
 
 /// The conformance server over streamable HTTP on a free loopback port, as its `main` serves
 /// it; it stops when the sender is sent or dropped.
-async fn conformance_over_http() -> (String, tokio::sync::oneshot::Sender<()>) {
+pub(crate) async fn conformance_over_http() -> (String, tokio::sync::oneshot::Sender<()>) {
     use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
     use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
@@ -423,7 +429,7 @@ async fn conformance_over_http() -> (String, tokio::sync::oneshot::Sender<()>) {
 }
 
 /// A client over streamable HTTP that negotiates by `lifecycle`, declaring the tasks extension when `declared`.
-async fn http_client(
+pub(crate) async fn http_client(
     url: &str,
     declared: bool,
     lifecycle: rmcp::service::ClientLifecycleMode,
@@ -444,7 +450,7 @@ async fn http_client(
     .expect("the client negotiates")
 }
 
-fn negotiating() -> rmcp::service::ClientLifecycleMode {
+pub(crate) fn negotiating() -> rmcp::service::ClientLifecycleMode {
     rmcp::service::ClientLifecycleMode::Auto {
         preferred_versions: vec![ProtocolVersion::V_2026_07_28],
         legacy_version: Some(ProtocolVersion::V_2025_11_25),

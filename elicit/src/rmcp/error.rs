@@ -68,8 +68,10 @@ pub enum ElicitError {
     NotCompleted(CompletionError),
     /// The client did not answer within the ask's timeout
     /// ([`Rounds::timeout`](crate::rmcp::Rounds::timeout), or
-    /// [`FormAsk::timeout`](crate::rmcp::FormAsk::timeout)) on 2025-11-25. The request was
-    /// cancelled (`notifications/cancelled`), so a late answer is dropped.
+    /// [`FormAsk::timeout`](crate::rmcp::FormAsk::timeout)) on 2025-11-25, or within the
+    /// ask's own [`FormAsk::timeout`](crate::rmcp::FormAsk::timeout) inside a task. The request
+    /// was cancelled (`notifications/cancelled`; inside a task it is withdrawn from the task's
+    /// `inputRequests`), so a late answer is dropped.
     TimedOut {
         /// How long the ask waited.
         waited: Duration,
@@ -77,6 +79,9 @@ pub enum ElicitError {
     /// The session ended (the client went away, the transport closed, or the server shut the
     /// session down) while the ask waited for the client's answer.
     SessionEnded,
+    /// The task the ask was made in was cancelled (`tasks/cancel`) while the ask waited for
+    /// the user's answer. The task settles `cancelled` whatever the method does next.
+    TaskCancelled,
     /// rmcp failed to get an answer otherwise: the client answered with a JSON-RPC error, or
     /// the request could not be sent.
     Service(ServiceError),
@@ -224,6 +229,12 @@ impl fmt::Display for ElicitError {
             ElicitError::SessionEnded => {
                 write!(f, "the session ended while waiting for the user's answer")
             }
+            ElicitError::TaskCancelled => {
+                write!(
+                    f,
+                    "the task was cancelled while waiting for the user's answer"
+                )
+            }
             ElicitError::Service(e) => write!(f, "the elicitation request failed: {e}"),
             ElicitError::DuplicateKey { key, first, second } => write!(
                 f,
@@ -273,7 +284,9 @@ impl std::error::Error for ElicitError {
             #[cfg(feature = "url-mode")]
             ElicitError::NotCompleted(e) => Some(e),
             ElicitError::Service(e) => Some(e),
-            ElicitError::TimedOut { .. } | ElicitError::SessionEnded => None,
+            ElicitError::TimedOut { .. }
+            | ElicitError::SessionEnded
+            | ElicitError::TaskCancelled => None,
             ElicitError::TooManyAsks { errors, .. } => errors.as_ref().map(|e| e as _),
             ElicitError::DuplicateKey { .. } | ElicitError::AskedOutOfOrder { .. } => None,
             ElicitError::InvalidDefault { errors, .. } => Some(errors),

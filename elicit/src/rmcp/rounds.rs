@@ -17,6 +17,7 @@ use ::rmcp::model as sdk;
 use ::rmcp::service::{MaybeSend, RequestContext, RoleServer};
 
 use crate::rmcp::session::server_requests_allowed;
+
 use crate::server::UserId;
 
 mod ask;
@@ -26,6 +27,7 @@ mod exchange;
 mod extract;
 mod form;
 mod handlers;
+mod in_task;
 mod keys;
 mod replay;
 mod sampling;
@@ -40,6 +42,7 @@ use binding::{AskUse, Binding, Call};
 use exchange::{Exchange, UrlWait};
 use extract::Offered;
 pub use form::FormAsk;
+pub(crate) use in_task::{Escalation, Gathered, InTask};
 use keys::Keys;
 pub use seal::{RequestStateSeal, SealKeyError};
 use sealed::{SealedState, nonce};
@@ -323,7 +326,10 @@ impl Rounds {
         inner: &::rmcp::handler::server::tool::DynCallToolHandler<S>,
         ask_use: &AskUse,
     ) -> Result<sdk::CallToolResponse, sdk::ErrorData> {
-        if !server_requests_allowed(&context.request_context) {
+        // Inside a task the method's own input requests have nowhere to go: the call that
+        // created the task is over (its asks through `Ask` go to the task).
+        let in_task = context.request_context.extensions.get::<InTask>().is_some();
+        if in_task || !server_requests_allowed(&context.request_context) {
             return self.run_tool_once(context, inner, ask_use).await;
         }
         let (service, name) = (context.service, context.name.clone());
@@ -380,9 +386,10 @@ impl Rounds {
         result
     }
 
-    /// The [`Ask`] of one request: on 2025-11-25 one that sends requests on the session; on
-    /// 2026-07-28 one that resumes from the state the request brings (opened, so refused if it
-    /// is not this request's) with its `inputResponses`.
+    /// The [`Ask`] of one request: inside a task (on either revision) one that asks through
+    /// the task; on 2025-11-25 one that sends requests on the session; on 2026-07-28 one that
+    /// resumes from the state the request brings (opened, so refused if it is not this
+    /// request's) with its `inputResponses`.
     async fn prepare<'a>(
         &self,
         call: Call<'a>,
@@ -391,13 +398,31 @@ impl Rounds {
         request_state: Option<&str>,
         responses: Option<sdk::InputResponses>,
     ) -> Result<Prepared<'a>, sdk::ErrorData> {
+        let escalation = context.extensions.get::<Escalation>().cloned();
+        if let Some(task) = context.extensions.get::<InTask>() {
+            // A call that asked in rounds first: its answers, and its keys still used.
+            let gathered = context
+                .extensions
+                .get::<Gathered>()
+                .cloned()
+                .unwrap_or_default();
+            let exchange = Exchange::Task {
+                task: task.clone(),
+                client: context.client_capabilities(),
+                carried: gathered.answers,
+            };
+            return Ok(Prepared {
+                ask: self.ask(exchange, Keys::replaying(gathered.asked), None),
+                bound: None,
+            });
+        }
         if server_requests_allowed(context) {
             let exchange = Exchange::Session {
                 peer: context.peer.clone(),
                 timeout: self.timeout,
             };
             return Ok(Prepared {
-                ask: self.ask(exchange, Keys::default()),
+                ask: self.ask(exchange, Keys::default(), escalation),
                 bound: None,
             });
         }
@@ -424,13 +449,13 @@ impl Rounds {
             state: Box::new(Mutex::new(state)),
         };
         Ok(Prepared {
-            ask: self.ask(exchange, Keys::replaying(asked)),
+            ask: self.ask(exchange, Keys::replaying(asked), escalation),
             bound,
         })
     }
 
-    fn ask(&self, exchange: Exchange, keys: Keys) -> Ask {
-        Ask::new(exchange, keys, self.most_asks, self.reask)
+    fn ask(&self, exchange: Exchange, keys: Keys, escalation: Option<Escalation>) -> Ask {
+        Ask::new(exchange, keys, self.most_asks, self.reask, escalation)
     }
 
     /// Runs `handler` with the prepared ask: its response when it ends, or the next round's
@@ -474,6 +499,15 @@ impl Rounds {
             // No input requests: a URL-mode elicitation is still waiting, and the state alone
             // says so (the client retries with it).
             RoundEnd::StillWaiting => None,
+            // `Tasks` answers with the task it creates, which replays the method with what
+            // the rounds gathered; no state goes back to the client.
+            RoundEnd::Escalate => {
+                ask.escalate(Gathered {
+                    answers: state.answers,
+                    asked: state.asked,
+                });
+                return Ok(sdk::InputRequiredResult::new(Default::default(), None).into());
+            }
         };
         let bound_to = match bound {
             Bound::Known(binding) => binding,

@@ -21,6 +21,8 @@ use ::rmcp::model as sdk;
 use ::rmcp::service::{RequestContext, RoleServer};
 use ::rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
 use futures_util::FutureExt;
+
+use super::rounds::{Escalation, InTask};
 use futures_util::future::{Either, select};
 use tokio_util::sync::CancellationToken;
 
@@ -53,6 +55,17 @@ pub enum TaskSupport {
 /// it `working` until its TTL. `tasks/cancel` cancels the method's
 /// [`RequestContext::ct`] and drops its future; the task settles `cancelled`. Tools not named
 /// here are plain calls for every client.
+///
+/// A method that takes an [`Ask`](super::Ask) asks inside its task, with the same typed
+/// outcomes and errors as in a call: each ask is an input request of the task (`input_required`
+/// exactly while one waits, listed by `tasks/get` under its input key) that `tasks/update`
+/// answers; see the crate page's "Asking inside a task". A tool declared with
+/// [`required_after_asks`](Self::required_after_asks) or
+/// [`optional_after_asks`](Self::optional_after_asks) asks in input-required rounds first and
+/// becomes a task where its method calls [`Ask::continue_as_task`](super::Ask::continue_as_task).
+/// The task's TTL
+/// ([`options`](Self::options)) counts from its creation and includes the user's time to
+/// answer.
 ///
 /// ```no_run
 /// use elicit_mcp::rmcp::Tasks;
@@ -140,7 +153,25 @@ pub enum TaskSupport {
 pub struct Tasks {
     manager: TaskManager,
     options: TaskOptions,
-    declared: Vec<(Cow<'static, str>, TaskSupport)>,
+    declared: Vec<Declared>,
+}
+
+/// One tool declared for tasks.
+#[derive(Clone, Debug)]
+struct Declared {
+    tool: Cow<'static, str>,
+    support: TaskSupport,
+    start: Start,
+}
+
+/// Where a declared tool's task starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Start {
+    /// At once: `tools/call` answers `CreateTaskResult`.
+    AtOnce,
+    /// Where the method calls [`Ask::continue_as_task`](super::Ask::continue_as_task): the
+    /// asks before it are input-required rounds of the call.
+    AfterAsks,
 }
 
 impl fmt::Debug for Tasks {
@@ -185,16 +216,33 @@ impl Tasks {
     /// `tool` runs as a task for a client that declared the extension, and as a plain call
     /// for any other.
     pub fn optional(self, tool: impl Into<Cow<'static, str>>) -> Self {
-        self.declare(tool.into(), TaskSupport::Optional)
+        self.declare(tool.into(), TaskSupport::Optional, Start::AtOnce)
     }
 
     /// `tool` runs only as a task: a client that did not declare the extension gets -32021.
     pub fn required(self, tool: impl Into<Cow<'static, str>>) -> Self {
-        self.declare(tool.into(), TaskSupport::Required)
+        self.declare(tool.into(), TaskSupport::Required, Start::AtOnce)
     }
 
-    fn declare(mut self, tool: Cow<'static, str>, support: TaskSupport) -> Self {
-        self.declared.push((tool, support));
+    /// `tool` asks in input-required rounds first, and becomes a task where its method calls
+    /// [`Ask::continue_as_task`](super::Ask::continue_as_task), for a client that declared the
+    /// extension; for any other it is a plain call throughout.
+    pub fn optional_after_asks(self, tool: impl Into<Cow<'static, str>>) -> Self {
+        self.declare(tool.into(), TaskSupport::Optional, Start::AfterAsks)
+    }
+
+    /// As [`optional_after_asks`](Self::optional_after_asks), but a client that did not
+    /// declare the extension gets -32021 before the method runs.
+    pub fn required_after_asks(self, tool: impl Into<Cow<'static, str>>) -> Self {
+        self.declare(tool.into(), TaskSupport::Required, Start::AfterAsks)
+    }
+
+    fn declare(mut self, tool: Cow<'static, str>, support: TaskSupport, start: Start) -> Self {
+        self.declared.push(Declared {
+            tool,
+            support,
+            start,
+        });
         self
     }
 
@@ -202,8 +250,8 @@ impl Tasks {
     pub fn support(&self, tool: &str) -> Option<TaskSupport> {
         self.declared
             .iter()
-            .find(|(name, _)| name == tool)
-            .map(|&(_, support)| support)
+            .find(|declared| declared.tool == tool)
+            .map(|declared| declared.support)
     }
 
     /// The task runtime.
@@ -228,7 +276,7 @@ impl Tasks {
     {
         let support = self.checked_support(&router)?;
         for (name, route) in &mut router.map {
-            let Some(&support) = support.get(name.as_ref()) else {
+            let Some(&(support, start)) = support.get(name.as_ref()) else {
                 continue;
             };
             let tasks = self.clone();
@@ -236,7 +284,12 @@ impl Tasks {
             route.call = Arc::new(move |context: ToolCallContext<'_, S>| {
                 let tasks = tasks.clone();
                 let inner = inner.clone();
-                Box::pin(async move { tasks.call(context, support, inner).await })
+                Box::pin(async move {
+                    match start {
+                        Start::AtOnce => tasks.call(context, support, inner).await,
+                        Start::AfterAsks => tasks.call_after_asks(context, support, inner).await,
+                    }
+                })
             });
         }
         Ok(router)
@@ -245,19 +298,20 @@ impl Tasks {
     fn checked_support<S>(
         &self,
         router: &ToolRouter<S>,
-    ) -> Result<BTreeMap<&str, TaskSupport>, TaskSetupError> {
+    ) -> Result<BTreeMap<&str, (TaskSupport, Start)>, TaskSetupError> {
         let mut support = BTreeMap::new();
-        for (name, level) in &self.declared {
-            if !router.map.contains_key(name.as_ref()) {
+        for declared in &self.declared {
+            let name = declared.tool.as_ref();
+            if !router.map.contains_key(name) {
                 return Err(TaskSetupError::UnknownTool {
-                    tool: name.to_string(),
+                    tool: name.to_owned(),
                 });
             }
-            if let Some(first) = support.insert(name.as_ref(), *level) {
+            if let Some((first, _)) = support.insert(name, (declared.support, declared.start)) {
                 return Err(TaskSetupError::DeclaredTwice {
-                    tool: name.to_string(),
+                    tool: name.to_owned(),
                     first,
-                    second: *level,
+                    second: declared.support,
                 });
             }
         }
@@ -282,6 +336,47 @@ impl Tasks {
         }
     }
 
+    /// A tool that asks in rounds first: a plain call (each round an `InputRequiredResult`)
+    /// until its method reaches `continue_as_task`, then a task that replays the method with
+    /// what the rounds gathered.
+    async fn call_after_asks<S>(
+        &self,
+        mut context: ToolCallContext<'_, S>,
+        support: TaskSupport,
+        inner: Arc<DynCallToolHandler<S>>,
+    ) -> Result<sdk::CallToolResponse, sdk::ErrorData>
+    where
+        S: Clone + Send + Sync + 'static,
+    {
+        if !declares_tasks(&context.request_context) {
+            if support == TaskSupport::Required {
+                return Err(missing_tasks_extension());
+            }
+            context.request_context.extensions.insert(Escalation::Plain);
+            return inner(context).await;
+        }
+        let escalation = Escalation::slot();
+        let (service, name) = (context.service, context.name.clone());
+        let arguments = context.arguments.clone();
+        let mut request_context = context.request_context.clone();
+        context
+            .request_context
+            .extensions
+            .insert(escalation.clone());
+        let response = inner.clone()(context).await?;
+        let Some(gathered) = escalation.take() else {
+            // A round that asks, or a method that ended without continuing as a task.
+            return Ok(response);
+        };
+        // The sealed state and the responses are consumed here: the task carries what they
+        // held, and nothing of them goes into its envelope.
+        request_context.extensions.insert(gathered);
+        let mut params = sdk::CallToolRequestParams::new(name);
+        params.arguments = arguments;
+        let context = ToolCallContext::new(service, params, request_context);
+        Ok(self.spawn(context, inner).into())
+    }
+
     /// Creates the task, durably (a `tasks/get` for it resolves before this returns), and
     /// runs the method in it.
     fn spawn<S>(
@@ -304,8 +399,14 @@ impl Tasks {
         // The method's own cancellation, now the task's: the call that created it is over.
         let cancel = CancellationToken::new();
         request_context.ct = cancel.clone();
+        let manager = self.manager.clone();
         let task = self.manager.spawn(self.options.clone(), move |task| {
             request_context.extensions.insert(task.clone());
+            // What an `Ask` inside the method delivers its asks through.
+            request_context.extensions.insert(InTask {
+                context: task.clone(),
+                manager: manager.clone(),
+            });
             Box::pin(async move {
                 let mut params = sdk::CallToolRequestParams::new(name.clone());
                 params.arguments = arguments;
@@ -386,12 +487,14 @@ fn settle(
 ) -> Result<sdk::CallToolResult, TaskExit> {
     match outcome? {
         sdk::CallToolResponse::Complete(result) => Ok(result),
+        // An `Ask` asks inside the task; only a method that builds an `InputRequiredResult`
+        // itself gets here, and a task has no retry to bring its answers.
         sdk::CallToolResponse::InputRequired(_) => {
             Err(TaskExit::Error(sdk::ErrorData::internal_error(
                 format!(
-                    "the tool `{tool}` asked the client for input inside a task; this version \
-                     of elicit delivers asks in plain calls only, so run the tool as a plain \
-                     call (`TaskSupport::Optional`, a client without the tasks extension)"
+                    "the tool `{tool}` answered with an InputRequiredResult of its own inside a \
+                     task, which has no retry to bring the answers; ask through an `Ask` \
+                     parameter, which asks inside the task"
                 ),
                 None,
             )))

@@ -7,9 +7,11 @@ use ::rmcp::model as sdk;
 use ::rmcp::service::{Peer, RoleServer};
 
 use super::exchange::Exchange;
+use super::exchange::next_round;
+use super::in_task::{Escalation, Gathered};
 use super::keys::Asker;
 use super::keys::Keys;
-use super::state::RoundLeft;
+use super::state::{RoundLeft, RoundState};
 use crate::rmcp::error::ElicitError;
 
 /// The handle a handler asks the user through, on either protocol revision.
@@ -18,15 +20,18 @@ use crate::rmcp::error::ElicitError;
 /// once the server's router is wrapped by [`Rounds::tools`](super::Rounds::tools) (see
 /// [`Rounds`](super::Rounds)). It asks as if each answer came back at once:
 /// - [`form::<T>()`](Ask::form) and [`form_with_message::<T>(message)`](Ask::form_with_message)
-///   give a [`FormAsk`] to await, after setting its key, run-time defaults or timeout;
+///   give a [`FormAsk`](super::FormAsk) to await, after setting its key, run-time defaults or timeout;
 /// - [`forms::<A, B>()`](Ask::forms) asks for two forms at once;
 /// - [`url`](Ask::url) sends the user to a URL (URL mode) and goes on once the out-of-band
 ///   step is done;
-/// - [`sample`](Ask::sample) and [`roots`](Ask::roots) ask the client's model or roots.
+/// - [`sample`](Ask::sample) and [`roots`](Ask::roots) ask the client's model or roots;
+/// - [`continue_as_task`](Ask::continue_as_task) goes on as a task once the asks before it are
+///   answered, for a tool declared so on [`Tasks`](crate::rmcp::Tasks).
 ///
 /// On 2025-11-25 each ask is a request to the client (`elicitation/create`); on 2026-07-28 it
-/// is an input request of the call's `InputRequiredResult`. The outcomes and the errors are
-/// the same on both.
+/// is an input request of the call's `InputRequiredResult`; in a method that runs as a task
+/// ([`Tasks`](crate::rmcp::Tasks)) it is an input request of the task, answered by
+/// `tasks/update`. The outcomes and the errors are the same on all three.
 ///
 /// Cheap to clone; clones ask in the same call.
 #[derive(Clone)]
@@ -43,6 +48,8 @@ struct AskInner {
     most_asks: u32,
     /// Whether an answer with field errors is asked again by default.
     reask: bool,
+    /// Whether this call may continue as a task, from [`Tasks`](crate::rmcp::Tasks).
+    escalation: Option<Escalation>,
 }
 
 impl std::fmt::Debug for Ask {
@@ -50,6 +57,7 @@ impl std::fmt::Debug for Ask {
         let exchange = match &self.inner.exchange {
             Exchange::Session { .. } => "requests (2025-11-25)",
             Exchange::Round { .. } => "rounds (2026-07-28)",
+            Exchange::Task { .. } => "a task's input requests",
         };
         f.debug_struct("Ask")
             .field("exchange", &exchange)
@@ -71,10 +79,17 @@ impl Ask {
             Keys::default(),
             super::Rounds::DEFAULT_MOST_ASKS,
             true,
+            None,
         )
     }
 
-    pub(super) fn new(exchange: Exchange, keys: Keys, most_asks: u32, reask: bool) -> Self {
+    pub(super) fn new(
+        exchange: Exchange,
+        keys: Keys,
+        most_asks: u32,
+        reask: bool,
+        escalation: Option<Escalation>,
+    ) -> Self {
         Ask {
             inner: Arc::new(AskInner {
                 exchange,
@@ -82,7 +97,51 @@ impl Ask {
                 taken: AtomicBool::new(false),
                 most_asks,
                 reask,
+                escalation,
             }),
+        }
+    }
+
+    /// Leaves what the call gathered for the task that continues it.
+    pub(super) fn escalate(&self, gathered: Gathered) {
+        if let Some(escalation) = &self.inner.escalation {
+            escalation.fill(gathered);
+        }
+    }
+
+    /// Goes on as a task from here, for a tool declared with
+    /// [`Tasks::optional_after_asks`](crate::rmcp::Tasks::optional_after_asks) or
+    /// [`required_after_asks`](crate::rmcp::Tasks::required_after_asks): what the method asked
+    /// so far in input-required rounds is answered, the call is answered with a
+    /// `CreateTaskResult`, and the method continues in the task, where its later asks are the
+    /// task's input requests. The task runs the method again from the start with the answers
+    /// gathered (as a round does: the same asks in the same order, side effects after them),
+    /// and there `continue_as_task` returns at once.
+    ///
+    /// Returns at once, the whole method staying a plain call, for a client that did not
+    /// declare the tasks extension (an `optional_after_asks` tool; a `required_after_asks` one
+    /// is refused with -32021 before it runs), and on a 2025-11-25 session, whose asks were
+    /// requests inside the call. URL-mode asks before it are not carried into the task.
+    ///
+    /// # Errors
+    ///
+    /// An internal error naming the mistake when the tool is not declared for tasks after
+    /// asks.
+    pub async fn continue_as_task(&self) -> Result<(), ElicitError> {
+        match (&self.inner.exchange, &self.inner.escalation) {
+            (Exchange::Task { .. }, _) => Ok(()),
+            (Exchange::Round { .. }, Some(Escalation::Slot(_))) => {
+                self.inner.exchange.on_round(RoundState::escalate);
+                next_round().await
+            }
+            (_, Some(_)) => Ok(()),
+            (_, None) => Err(ElicitError::Service(
+                ::rmcp::service::ServiceError::McpError(sdk::ErrorData::internal_error(
+                    "the handler calls `Ask::continue_as_task`, but its tool is not declared \
+                     with `Tasks::optional_after_asks` or `Tasks::required_after_asks`",
+                    None,
+                )),
+            )),
         }
     }
 

@@ -1,12 +1,13 @@
 //! How an ask reaches the client and its answer comes back: the one place that knows the
 //! protocol revisions apart. Each kind of ask builds a [`Request`] and reads the [`Answer`];
-//! the exchange delivers it as a request on a 2025-11-25 session, or as an input request of a
-//! 2026-07-28 round.
+//! the exchange delivers it as a request on a 2025-11-25 session, as an input request of a
+//! 2026-07-28 round, or as an input request of the task the call runs in (either revision).
 
 // rmcp deprecates sampling and roots (SEP-2577); 2026-07-28 still has them.
 #![allow(deprecated)]
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -19,12 +20,14 @@ use super::sealed::{Answer, Kind};
 use super::state::RoundState;
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::input::form_input_request;
+use crate::rmcp::rounds::InTask;
 use crate::rmcp::session;
 use crate::schema::RequestedSchema;
 use crate::wire::{ElicitResult, ElicitationCapability};
 
 #[cfg(feature = "url-mode")]
 mod out_of_band;
+mod task;
 
 /// Where a call's asks go.
 pub(super) enum Exchange {
@@ -43,6 +46,16 @@ pub(super) enum Exchange {
         #[cfg_attr(not(feature = "url-mode"), allow(dead_code))]
         url_wait: UrlWait,
         state: Box<Mutex<RoundState>>,
+    },
+    /// Inside a task (the extension `io.modelcontextprotocol/tasks`), on either revision: the
+    /// call that created the task is over, so each ask is an input request of the task, which
+    /// is `input_required` while it waits; `tasks/update` brings the answer to the method's
+    /// live future. The capabilities the client declared for the request that created it;
+    /// the answers the call gathered in rounds before it continued as a task, by key.
+    Task {
+        task: InTask,
+        client: Option<sdk::ClientCapabilities>,
+        carried: BTreeMap<String, Answer>,
     },
 }
 
@@ -80,14 +93,15 @@ impl Exchange {
             Exchange::Session { peer, .. } => {
                 peer.peer_info().map(|info| info.capabilities.clone())
             }
-            Exchange::Round { client, .. } => client.clone(),
+            Exchange::Round { client, .. } | Exchange::Task { client, .. } => client.clone(),
         }
     }
 
     /// The client's answer to `request`, asked under `key`: on 2025-11-25 sent now, waiting
     /// at most `timeout` (or the session's); on 2026-07-28 the answer carried or brought for
     /// `key`, or else `request` goes out in this round's `InputRequiredResult` and this never
-    /// resolves (the run is dropped at the end of the round).
+    /// resolves (the run is dropped at the end of the round); inside a task, the answer
+    /// `tasks/update` brings under `key`, waiting at most `timeout` if the ask gives one.
     pub async fn answer(
         &self,
         key: &str,
@@ -116,13 +130,33 @@ impl Exchange {
                 }
                 next_round().await
             }
+            Exchange::Task {
+                task,
+                client,
+                carried,
+            } => {
+                if let Some(answer) = carried.get(key) {
+                    return request.carried_answer(key, answer);
+                }
+                request.check(client.as_ref())?;
+                let input = request.task_input_request(client.as_ref())?;
+                let response = task::input(task, key, input, timeout).await?;
+                let answer = request.read(&response).ok_or_else(|| {
+                    ElicitError::InvalidResult(crate::rmcp::InvalidResultError::new(format!(
+                        "the answer under `{key}` is not a `{}` result: {response}",
+                        request.kind().method()
+                    )))
+                })?;
+                Ok(request.keep(answer, None))
+            }
         }
     }
 
-    /// Runs `work` on the round's state, on 2026-07-28; `None` on 2025-11-25, which has none.
+    /// Runs `work` on the round's state, on 2026-07-28; `None` on 2025-11-25 and inside a
+    /// task, which have none (their asks are answered while the method waits).
     pub fn on_round<T>(&self, work: impl FnOnce(&mut RoundState) -> T) -> Option<T> {
         match self {
-            Exchange::Session { .. } => None,
+            Exchange::Session { .. } | Exchange::Task { .. } => None,
             Exchange::Round { state, .. } => Some(work(&mut lock(state))),
         }
     }
@@ -281,19 +315,25 @@ impl Request {
         }
     }
 
+    /// `answer`, carried under `key` from an earlier round: the same kind of request must ask
+    /// for it, or the handler asks in another order than on its earlier run.
+    fn carried_answer(&self, key: &str, answer: &Answer) -> Result<Answer, ElicitError> {
+        if answer.kind() != self.kind() {
+            return Err(ElicitError::AskedOutOfOrder {
+                before: format!("a `{}` request under `{key}`", answer.kind().method()),
+                now: format!("a `{}` request", self.kind().method()),
+            });
+        }
+        Ok(answer.clone())
+    }
+
     /// 2026-07-28: the answer under `key`, carried from an earlier round or read from this
     /// request's responses (then recorded, as it is kept); `None` when there is none yet. A
     /// response that is not a result of the request's kind counts as none: the request goes
     /// out again.
     fn answer_in(&self, key: &str, state: &mut RoundState) -> Result<Option<Answer>, ElicitError> {
         if let Some(answer) = state.answer(key) {
-            if answer.kind() != self.kind() {
-                return Err(ElicitError::AskedOutOfOrder {
-                    before: format!("a `{}` request under `{key}`", answer.kind().method()),
-                    now: format!("a `{}` request", self.kind().method()),
-                });
-            }
-            return Ok(Some(answer.clone()));
+            return self.carried_answer(key, answer).map(Some);
         }
         let Some(answer) = state.response(key).and_then(|r| self.read(r)) else {
             return Ok(None);
@@ -350,6 +390,26 @@ impl Request {
             #[cfg(feature = "url-mode")]
             Request::Url(_) => false,
             _ => true,
+        }
+    }
+
+    /// Inside a task: the input request as in a round, but a URL-mode elicitation carries its
+    /// id (nothing is sealed, and the id is the client's to show).
+    fn task_input_request(
+        &self,
+        client: Option<&sdk::ClientCapabilities>,
+    ) -> Result<sdk::InputRequest, ElicitError> {
+        match self {
+            #[cfg(feature = "url-mode")]
+            Request::Url(params) => Ok(sdk::InputRequest::Elicitation(sdk::ElicitRequest::new(
+                sdk::ElicitRequestParams::UrlElicitationParams {
+                    meta: None,
+                    message: params.message().to_owned(),
+                    url: params.url().to_owned(),
+                    elicitation_id: params.elicitation_id().as_str().to_owned(),
+                },
+            ))),
+            _ => self.input_request(client),
         }
     }
 

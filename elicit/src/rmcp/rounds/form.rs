@@ -187,7 +187,9 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
 
     /// On 2025-11-25, gives up after `timeout` ([`ElicitError::TimedOut`], and the request is
     /// cancelled) instead of the server's [`Rounds::timeout`](super::Rounds::timeout). On
-    /// 2026-07-28 the client holds the form, and the state's TTL bounds the wait.
+    /// 2026-07-28 the client holds the form, and the state's TTL bounds the wait. Inside a
+    /// task, gives up after `timeout` too ([`ElicitError::TimedOut`], and the ask is withdrawn
+    /// from the task's `inputRequests`); without one the task's TTL bounds the wait.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self

@@ -41,6 +41,8 @@ pub(super) struct RoundState {
     in_store: usize,
     /// How many rounds of the call asked for input before this one.
     rounds: u32,
+    /// The handler reached `Ask::continue_as_task`: the rest runs as a task.
+    escalated: bool,
 }
 
 /// Why a round ends before the handler does.
@@ -52,6 +54,9 @@ pub(super) enum RoundEnd {
     StillWaiting,
     /// The request cannot go on: this error answers it.
     Refused(sdk::ErrorData),
+    /// Every ask so far is answered and the handler continues as a task
+    /// ([`Ask::continue_as_task`](super::Ask::continue_as_task)).
+    Escalate,
 }
 
 /// What a round that ends leaves for the next one, to be sealed.
@@ -119,7 +124,15 @@ impl RoundState {
     /// a URL-mode step, or was refused; and no store call is in flight.
     pub fn ends(&self) -> bool {
         self.in_store == 0
-            && (self.refused.is_some() || !self.asking.is_empty() || self.still_waiting)
+            && (self.refused.is_some()
+                || !self.asking.is_empty()
+                || self.still_waiting
+                || self.escalated)
+    }
+
+    /// The handler continues as a task from here.
+    pub fn escalate(&mut self) {
+        self.escalated = true;
     }
 
     /// Ends the round: why, and what the next one starts from. `asked` is every ask of the
@@ -129,6 +142,7 @@ impl RoundState {
         let end = match (self.refused, asks_for_input) {
             (Some(refused), _) => RoundEnd::Refused(refused),
             (None, true) => RoundEnd::Asking(self.asking),
+            (None, false) if self.escalated && !self.still_waiting => RoundEnd::Escalate,
             (None, false) => RoundEnd::StillWaiting,
         };
         let asking_rounds = self.rounds + u32::from(asks_for_input);

@@ -31,11 +31,12 @@ impl Exchange {
     }
 
     /// Who waits for an elicitation's completion: the session's request, or the client's
-    /// retries.
+    /// retries. A task waits as a retry does: it collects the completion itself, and its
+    /// client (polling `tasks/get`) gets no completion notification.
     pub fn awaited_by(&self) -> AwaitedBy {
         match self {
             Exchange::Session { .. } => AwaitedBy::Session,
-            Exchange::Round { .. } => AwaitedBy::Retry,
+            Exchange::Round { .. } | Exchange::Task { .. } => AwaitedBy::Retry,
         }
     }
 
@@ -54,6 +55,8 @@ impl Exchange {
     ///
     /// - 2025-11-25: until it completes, or it expires ([`ElicitError::NotCompleted`]), or the
     ///   session ends ([`ElicitError::SessionEnded`]).
+    /// - inside a task: until it completes or expires ([`ElicitError::NotCompleted`]), the task
+    ///   `working` meanwhile, its status message naming the step; `tasks/cancel` ends the wait.
     /// - 2026-07-28: up to the hold; then the round ends with the state alone ("still
     ///   waiting") and the client's retry looks again. Once past `expires_at` the ask is
     ///   [`ElicitError::NotCompleted`] as on 2025-11-25. An elicitation that is another
@@ -76,6 +79,23 @@ impl Exchange {
                     }
                     Some(Err(error)) => Err(ElicitError::NotCompleted(error)),
                     None => Err(ElicitError::SessionEnded),
+                };
+            }
+            Exchange::Task { task, .. } => {
+                task.context
+                    .set_status_message("waiting for the user's step at the URL they were sent to");
+                let collected = self.look_until(tracker, initiator, id, None).await;
+                task.context.set_status_message("working");
+                return match collected {
+                    Ok(Collected::Completed(id)) => Ok(id),
+                    Ok(Collected::Waiting) => {
+                        Err(ElicitError::NotCompleted(CompletionError::NotPending))
+                    }
+                    // A store that drops expired entries by itself.
+                    Err(CompletionError::NotPending) if tracker.now() >= expires_at => {
+                        Err(ElicitError::NotCompleted(CompletionError::Expired))
+                    }
+                    Err(error) => Err(ElicitError::NotCompleted(error)),
                 };
             }
             Exchange::Round { url_wait, .. } => *url_wait,
