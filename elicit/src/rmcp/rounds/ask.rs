@@ -1,18 +1,25 @@
 //! [`Ask`]: the one way a handler asks the user, the same on both revisions.
 
+use std::future::{Future, IntoFuture, poll_fn};
+use std::pin::pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::task::Poll;
 
 use ::rmcp::model as sdk;
 use ::rmcp::service::{Peer, RoleServer};
 
 use super::exchange::Exchange;
 use super::exchange::next_round;
+use super::form::FormAsk;
 use super::in_task::{Escalation, Gathered};
 use super::keys::Asker;
 use super::keys::Keys;
 use super::state::{RoundLeft, RoundState};
+use crate::rmcp::AskableForm;
 use crate::rmcp::error::ElicitError;
+use crate::wire::ElicitOutcome;
+use crate::{Elicit, HasMessage};
 
 /// The handle a handler asks the user through, on either protocol revision.
 ///
@@ -20,7 +27,7 @@ use crate::rmcp::error::ElicitError;
 /// once the server's router is wrapped by [`Rounds::tools`](super::Rounds::tools) (see
 /// [`Rounds`](super::Rounds)). It asks as if each answer came back at once:
 /// - [`form::<T>()`](Ask::form) and [`form_with_message::<T>(message)`](Ask::form_with_message)
-///   give a [`FormAsk`](super::FormAsk) to await, after setting its key, run-time defaults or timeout;
+///   give a [`FormAsk`] to await, after setting its key, run-time defaults or timeout;
 /// - [`forms::<A, B>()`](Ask::forms) asks for two forms at once;
 /// - [`url`](Ask::url) sends the user to a URL (URL mode) and goes on once the out-of-band
 ///   step is done;
@@ -189,10 +196,76 @@ impl Ask {
             .on_round(|state| std::mem::take(state).end(asked, nonce))
     }
 
+    /// Asks for form `T` with the message of its `#[elicit(message = "..")]`; await it, or
+    /// set options on it first.
+    ///
+    /// Gives the typed outcome. An answer with field errors is asked again, the errors in the
+    /// message and the right answers kept, up to [`Rounds::most_asks`](super::Rounds::most_asks)
+    /// times ([`ElicitError::TooManyAsks`] after that), unless the ask or the
+    /// [`Rounds`](super::Rounds) says not to ([`FormAsk::reask`]); then the field errors
+    /// come back as [`ElicitError::InvalidContent`].
+    pub fn form<T>(&self) -> FormAsk<'_, T>
+    where
+        T: AskableForm + Send,
+    {
+        self.form_with_message::<T>(<T as HasMessage>::MESSAGE)
+    }
+
+    /// Asks for form `T` with `message`, for a message known only at run time.
+    pub fn form_with_message<T>(&self, message: impl Into<String>) -> FormAsk<'_, T>
+    where
+        T: Elicit + Send,
+    {
+        FormAsk::new(self, message.into())
+    }
+
+    /// Asks for forms `A` and `B` at once: on 2026-07-28 both go out in one round (and come
+    /// back on one retry); on 2025-11-25 both requests go out together. Their keys must
+    /// differ.
+    pub async fn forms<A, B>(&self) -> Result<(ElicitOutcome<A>, ElicitOutcome<B>), ElicitError>
+    where
+        A: AskableForm + Send,
+        B: AskableForm + Send,
+    {
+        let (a, b) = both(
+            self.form::<A>().into_future(),
+            self.form::<B>().into_future(),
+        )
+        .await;
+        Ok((a?, b?))
+    }
+
     /// The capabilities the client declared (at `initialize` on 2025-11-25, in this
     /// request's `_meta` on 2026-07-28), for a tool that adapts what it asks to what the
     /// client can answer.
     pub fn client_capabilities(&self) -> Option<sdk::ClientCapabilities> {
         self.inner.exchange.client_capabilities()
     }
+}
+
+/// Both futures to their end, polled in turn (so that `a` asks first, the same on every run).
+async fn both<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Output) {
+    let (mut a, mut b) = (pin!(a), pin!(b));
+    let (mut done_a, mut done_b) = (None, None);
+    poll_fn(|cx| {
+        if done_a.is_none()
+            && let Poll::Ready(output) = a.as_mut().poll(cx)
+        {
+            done_a = Some(output);
+        }
+        if done_b.is_none()
+            && let Poll::Ready(output) = b.as_mut().poll(cx)
+        {
+            done_b = Some(output);
+        }
+        match (done_a.take(), done_b.take()) {
+            (Some(a), Some(b)) => Poll::Ready((a, b)),
+            (a, b) => {
+                done_a = a;
+                done_b = b;
+                Poll::Pending
+            }
+        }
+    })
+    .await
 }

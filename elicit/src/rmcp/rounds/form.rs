@@ -1,11 +1,9 @@
 //! [`FormAsk`]: one form's ask with its options, asked again until the answer is right.
 
 use std::borrow::Cow;
-use std::future::{Future, IntoFuture, poll_fn};
+use std::future::{Future, IntoFuture};
 use std::marker::PhantomData;
 use std::pin::Pin;
-use std::pin::pin;
-use std::task::Poll;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
@@ -14,12 +12,11 @@ use super::Ask;
 use super::exchange::Request;
 use super::keys::Asker;
 use super::sealed::Answer;
+use crate::Elicit;
 use crate::error::ContentError;
-use crate::rmcp::AskableForm;
 use crate::rmcp::error::ElicitError;
 use crate::schema::RequestedSchema;
 use crate::wire::{ElicitOutcome, ElicitResult};
-use crate::{Elicit, HasMessage};
 
 /// One form's ask, from [`Ask::form`] or [`Ask::form_with_message`]: await it as it is, or set
 /// its options first.
@@ -96,49 +93,8 @@ struct Rejected {
     right: Map<String, Value>,
 }
 
-impl Ask {
-    /// Asks for form `T` with the message of its `#[elicit(message = "..")]`; await it, or
-    /// set options on it first.
-    ///
-    /// Gives the typed outcome. An answer with field errors is asked again, the errors in the
-    /// message and the right answers kept, up to [`Rounds::most_asks`](super::Rounds::most_asks)
-    /// times ([`ElicitError::TooManyAsks`] after that), unless the ask or the
-    /// [`Rounds`](super::Rounds) says not to ([`FormAsk::reask`]); then the field errors
-    /// come back as [`ElicitError::InvalidContent`].
-    pub fn form<T>(&self) -> FormAsk<'_, T>
-    where
-        T: AskableForm + Send,
-    {
-        self.form_with_message::<T>(<T as HasMessage>::MESSAGE)
-    }
-
-    /// Asks for form `T` with `message`, for a message known only at run time.
-    pub fn form_with_message<T>(&self, message: impl Into<String>) -> FormAsk<'_, T>
-    where
-        T: Elicit + Send,
-    {
-        FormAsk::new(self, message.into())
-    }
-
-    /// Asks for forms `A` and `B` at once: on 2026-07-28 both go out in one round (and come
-    /// back on one retry); on 2025-11-25 both requests go out together. Their keys must
-    /// differ.
-    pub async fn forms<A, B>(&self) -> Result<(ElicitOutcome<A>, ElicitOutcome<B>), ElicitError>
-    where
-        A: AskableForm + Send,
-        B: AskableForm + Send,
-    {
-        let (a, b) = both(
-            self.form::<A>().into_future(),
-            self.form::<B>().into_future(),
-        )
-        .await;
-        Ok((a?, b?))
-    }
-}
-
 impl<'a, T: Elicit + Send> FormAsk<'a, T> {
-    fn new(ask: &'a Ask, message: String) -> Self {
+    pub(super) fn new(ask: &'a Ask, message: String) -> Self {
         FormAsk {
             ask,
             message,
@@ -288,31 +244,4 @@ impl<'a, T: Elicit + Send + 'a> IntoFuture for FormAsk<'a, T> {
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(self.run())
     }
-}
-
-/// Both futures to their end, polled in turn (so that `a` asks first, the same on every run).
-async fn both<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Output) {
-    let (mut a, mut b) = (pin!(a), pin!(b));
-    let (mut done_a, mut done_b) = (None, None);
-    poll_fn(|cx| {
-        if done_a.is_none()
-            && let Poll::Ready(output) = a.as_mut().poll(cx)
-        {
-            done_a = Some(output);
-        }
-        if done_b.is_none()
-            && let Poll::Ready(output) = b.as_mut().poll(cx)
-        {
-            done_b = Some(output);
-        }
-        match (done_a.take(), done_b.take()) {
-            (Some(a), Some(b)) => Poll::Ready((a, b)),
-            (a, b) => {
-                done_a = a;
-                done_b = b;
-                Poll::Pending
-            }
-        }
-    })
-    .await
 }
