@@ -351,8 +351,9 @@ impl RequestedSchema {
     /// Each value is checked against its field first: every field the schema does not have,
     /// and every value its field refuses, is reported at once.
     ///
-    /// A field with a default is not `required`: an answer that leaves it out takes the
-    /// default it was shown (the one rule for defaults, as for `#[elicit(default = ..)]`).
+    /// `required` is left as it is: a client still shows the field as one to fill (pre-filled).
+    /// Through rmcp's `Ask`, an answer that leaves it out all the same takes the default it was
+    /// shown (the one rule for defaults).
     ///
     /// ```
     /// use elicit_mcp::schema::RequestedSchema;
@@ -380,7 +381,7 @@ impl RequestedSchema {
             let checked = compile(property)
                 .and_then(|regex| check_value(&property.schema, value, regex.as_ref()));
             match checked.and_then(|()| set_default(&mut property.schema, value)) {
-                Ok(()) => property.required = false,
+                Ok(()) => {}
                 Err(problem) => errors.push(FieldError::new(property.name.to_string(), problem)),
             }
         }

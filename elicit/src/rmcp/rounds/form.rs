@@ -26,7 +26,7 @@ use crate::wire::{ElicitOutcome, ElicitResult};
 /// A field the form shows with a default may be left out of the answer, and then takes the
 /// value shown: whether the default comes from `#[elicit(default = ..)]`, from
 /// [`default`](Self::default) at run time, or from the user's own earlier answer that a re-ask
-/// keeps. Such a field is not `required` in the schema sent. The same on both revisions,
+/// keeps. The same on both revisions,
 /// whenever the answer comes back.
 ///
 /// # Re-asks
