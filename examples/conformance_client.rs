@@ -26,7 +26,7 @@ use std::error::Error;
 
 use elicit_examples::check_loopback;
 use elicit_mcp::client::accept_form;
-use elicit_mcp::{ElicitMode, ElicitRequestParams, ElicitationCapability};
+use elicit_mcp::wire::{ElicitMode, ElicitRequestParams, ElicitationCapability};
 use rmcp::model::{
     self as sdk, CallToolRequestParams, ClientCapabilities, ClientConfig, ContentBlock,
     Implementation, ProtocolVersion,

@@ -61,9 +61,8 @@ mod texts;
 use elicit_examples::http::{self, ServerOptions};
 use elicit_mcp::rmcp::{Ask, ElicitError, RequestStateSeal, Rounds, TaskSetupError, Tasks};
 use elicit_mcp::schema::{LegacyTitledEnumSchema, PrimitiveSchema, RequestedSchema};
-use elicit_mcp::{
-    Elicit, ElicitMode, ElicitOutcome, ElicitRequestFormParams, ElicitResult, ElicitationCapability,
-};
+use elicit_mcp::wire::{ElicitMode, ElicitRequestFormParams, ElicitResult, ElicitationCapability};
+use elicit_mcp::{Elicit, ElicitOutcome};
 use rmcp::handler::server::router::prompt::PromptRouter;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::InputResponses;
@@ -299,7 +298,7 @@ impl ConformanceServer {
     #[tool(description = "Asks for a form with every enum shape of the spec (SEP-1330)")]
     async fn test_elicitation_sep1330_enums(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
         let schema = with_legacy_enum_names(EnumsForm::requested_schema(), "legacyEnum");
-        match ask.form::<EnumsForm>().schema(schema).await {
+        match ask.form::<EnumsForm>().with_schema(schema).await {
             Ok(outcome) => Ok(completed(&outcome)),
             Err(error) => error.into_call_result(),
         }

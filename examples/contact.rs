@@ -3,7 +3,8 @@
 //!
 //! Run with `cargo run -p elicit-examples --example contact`.
 
-use elicit_mcp::{Elicit, ElicitOutcome, ElicitResult};
+use elicit_mcp::wire::ElicitResult;
+use elicit_mcp::{Elicit, ElicitOutcome};
 
 /// The spec's contact form, with a favourite colour and a multi-select added.
 #[derive(Debug, Elicit)]

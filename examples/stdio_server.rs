@@ -145,10 +145,10 @@ impl Hotel {
         // Today is a default known only at run time.
         let today = time::OffsetDateTime::now_utc().date().to_string();
         // A wrong answer is asked again by itself, the errors in the message and the fields
-        // the user got right kept (a call asks one form at most `Rounds::most_asks` times).
+        // the user got right kept (a call asks one form at most `Rounds::with_most_asks` times).
         let asked = ask
             .form::<BookingRequest>()
-            .default("checkIn", today.as_str())
+            .with_default("checkIn", today.as_str())
             .await;
         let request = match asked {
             Ok(ElicitOutcome::Accepted(request)) => request,

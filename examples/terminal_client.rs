@@ -40,7 +40,7 @@ use elicit_examples::check_loopback;
 use elicit_examples::clients::{Invocation, server_identity};
 use elicit_mcp::client::terminal::{Renderer, TerminalError};
 use elicit_mcp::client::{Completion, ServerIdentity, UrlElicitationWatch};
-use elicit_mcp::{
+use elicit_mcp::wire::{
     ElicitAction, ElicitRequestParams, ElicitationCapability, ElicitationCompleteNotification,
     UrlElicitationRequiredError,
 };

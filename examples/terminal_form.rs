@@ -24,7 +24,7 @@ use std::process::ExitCode;
 use elicit_mcp::client::terminal::Renderer;
 use elicit_mcp::client::{ServerIdentity, validate_request};
 use elicit_mcp::schema::RequestedSchema;
-use elicit_mcp::{ElicitRequestFormParams, ElicitRequestParams, ElicitationCapability};
+use elicit_mcp::wire::{ElicitRequestFormParams, ElicitRequestParams, ElicitationCapability};
 use serde_json::Value;
 
 /// The message shown above a bare `requestedSchema`, which carries none of its own.

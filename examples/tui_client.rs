@@ -27,7 +27,7 @@ use std::time::Duration;
 use elicit_examples::clients::{Invocation, server_identity};
 use elicit_mcp::client::ServerIdentity;
 use elicit_mcp::client::tui::{ElicitWidget, Status};
-use elicit_mcp::{ElicitRequestParams, ElicitResult, ElicitationCapability};
+use elicit_mcp::wire::{ElicitRequestParams, ElicitResult, ElicitationCapability};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};

@@ -27,7 +27,7 @@ use elicit_mcp::client::{Completion, UrlElicitationWatch, UrlReview};
 use elicit_mcp::server::{
     CompletionError, ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId,
 };
-use elicit_mcp::{
+use elicit_mcp::wire::{
     ElicitationCapability, ElicitationCompleteNotification, JsonRpcError,
     UrlElicitationRequiredError,
 };

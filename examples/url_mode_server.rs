@@ -48,7 +48,6 @@ use std::time::SystemTime;
 mod page;
 
 use elicit_examples::http::{self, ServerOptions};
-use elicit_mcp::ElicitationId;
 use elicit_mcp::rmcp::{
     Ask, ConnectionPeers, ElicitError, ElicitPeer, RequestStateSeal, Rounds, UrlOutcome,
 };
@@ -56,6 +55,7 @@ use elicit_mcp::server::{
     CompletedElicitation, ConnectionId, ElicitationStore, ElicitationTracker, Initiator, Inserted,
     MemoryStore, PendingEntry, RedisStore, Routed, StoreError, UrlPolicy, UserId,
 };
+use elicit_mcp::wire::ElicitationId;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::service::{RequestContext, RoleServer};
@@ -394,7 +394,7 @@ fn rounds(store: &Store) -> Result<Rounds, Box<dyn Error>> {
         }
     };
     let seal = match store {
-        Store::Redis(redis) => seal.single_use_in(redis.clone()),
+        Store::Redis(redis) => seal.with_replay_guard(redis.clone()),
         Store::Memory(_) => seal.single_use(),
     };
     Ok(Rounds::new(seal))

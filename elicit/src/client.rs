@@ -4,7 +4,7 @@
 //!
 //! ```
 //! # #[cfg(feature = "url-mode")] {
-//! use elicit_mcp::{ElicitRequestParams, ElicitationCapability};
+//! use elicit_mcp::wire::{ElicitRequestParams, ElicitationCapability};
 //! use elicit_mcp::client::{UrlReview, validate_request};
 //!
 //! let declared = ElicitationCapability::form_and_url();

@@ -110,7 +110,7 @@ impl fmt::Debug for Guard {
 impl Guard {
     /// The largest request body accepted unless set otherwise: ample for elicitation traffic
     /// (a 2026-07-28 retry carries its `requestState`, at most
-    /// [`Rounds::most_state_bytes`](crate::rmcp::Rounds::most_state_bytes), 64 KiB by
+    /// [`Rounds::with_most_state_bytes`](crate::rmcp::Rounds::with_most_state_bytes), 64 KiB by
     /// default, and the answers), and small enough that rmcp's parse of a hostile body stays
     /// within about 30 MiB.
     pub const DEFAULT_MOST_BODY_BYTES: usize = 256 * 1024;

@@ -16,12 +16,13 @@ mod format;
 mod host;
 mod json_schema;
 mod number;
+mod outcome;
 mod read;
 pub mod schema;
 pub mod server;
 mod typed;
 mod validate;
-mod wire;
+pub mod wire;
 
 #[doc(hidden)]
 #[path = "private.rs"]
@@ -41,25 +42,19 @@ pub mod http;
 pub use elicit_mcp_derive::Elicit;
 pub use error::{ContentError, FieldError, Problem};
 pub use field::{ElicitChoice, ElicitField, ElicitValue};
-pub use schema::RequestedSchema;
+pub use outcome::{ElicitOutcome, UnexpectedContentError, UrlElicitOutcome};
 pub use typed::{Email, InvalidEmail};
-#[cfg(feature = "url-mode")]
-#[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
-pub use wire::RandomnessUnavailableError;
-pub use wire::{
-    ElicitAction, ElicitMode, ElicitOutcome, ElicitRequest, ElicitRequestFormParams,
-    ElicitRequestParams, ElicitRequestUrlParams, ElicitResult, ElicitationCapability,
-    ElicitationCompleteNotification, ElicitationCompleteParams, ElicitationId,
-    InvalidCapabilityError, JsonRpcError, ModeNotSupportedError, NotUrlElicitationRequiredError,
-    RequestId, UnexpectedContentError, UrlElicitOutcome, UrlElicitationRequiredError,
-};
+
+use schema::RequestedSchema;
+use wire::{ElicitAction, ElicitRequestFormParams, ElicitResult};
 
 /// A form that can be asked for through form-mode elicitation: implemented by
 /// [`#[derive(Elicit)]`](derive@Elicit) on a struct with named fields. The derive's page is the
 /// reference of its attributes and of what each field type becomes.
 ///
 /// ```
-/// use elicit_mcp::{Elicit, ElicitOutcome, ElicitResult};
+/// use elicit_mcp::{Elicit, ElicitOutcome};
+/// use elicit_mcp::wire::ElicitResult;
 ///
 /// #[derive(Elicit, Debug)]
 /// #[elicit(message = "How many guests are coming?")]

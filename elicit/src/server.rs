@@ -10,7 +10,7 @@
 //!
 //! ```
 //! # #[cfg(feature = "url-mode")] {
-//! use elicit_mcp::{ElicitationCapability, JsonRpcError, UrlElicitationRequiredError};
+//! use elicit_mcp::wire::{ElicitationCapability, JsonRpcError, UrlElicitationRequiredError};
 //! use elicit_mcp::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
 //!
 //! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
@@ -74,5 +74,5 @@ pub use store_error::StoreError;
 #[cfg(feature = "url-mode")]
 pub use tracker::{
     Addressed, Collected, CompletedElicitation, CompletionError, ElicitationTracker,
-    PendingUrlElicitation, StartError,
+    PendingUrlElicitation, PreparedUrlElicitation, StartError, StartUrl,
 };

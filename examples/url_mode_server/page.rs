@@ -7,8 +7,8 @@ use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
-use elicit_mcp::ElicitationId;
 use elicit_mcp::server::{CompletionError, UserId};
+use elicit_mcp::wire::ElicitationId;
 use serde::Deserialize;
 
 use super::{ConnectState, DEMO_USER};

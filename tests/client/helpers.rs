@@ -9,7 +9,7 @@ use elicit_mcp::client::{
     UrlWarning, accept_form, validate_request,
 };
 use elicit_mcp::schema::RequestedSchema;
-use elicit_mcp::{
+use elicit_mcp::wire::{
     ElicitAction, ElicitMode, ElicitRequestParams, ElicitationCapability,
     ElicitationCompleteNotification, ElicitationId, JsonRpcError, UrlElicitationRequiredError,
 };

@@ -5,7 +5,7 @@
 use elicit_mcp::client::ServerIdentity;
 use elicit_mcp::client::tui::{ElicitWidget, Status};
 use elicit_mcp::client::validate_request;
-use elicit_mcp::{ElicitRequestParams, ElicitationCapability};
+use elicit_mcp::wire::{ElicitRequestParams, ElicitationCapability};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;

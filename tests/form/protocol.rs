@@ -5,12 +5,12 @@
 use crate::support;
 use crate::support::spec_page::Example;
 
-use elicit_mcp::{
-    ElicitAction, ElicitMode, ElicitOutcome, ElicitRequest, ElicitRequestParams,
-    ElicitRequestUrlParams, ElicitResult, ElicitationCapability, ElicitationCompleteNotification,
-    ElicitationId, JsonRpcError, NotUrlElicitationRequiredError, RequestId, UrlElicitOutcome,
-    UrlElicitationRequiredError,
+use elicit_mcp::wire::{
+    ElicitAction, ElicitMode, ElicitRequest, ElicitRequestParams, ElicitRequestUrlParams,
+    ElicitResult, ElicitationCapability, ElicitationCompleteNotification, ElicitationId,
+    JsonRpcError, NotUrlElicitationRequiredError, RequestId, UrlElicitationRequiredError,
 };
+use elicit_mcp::{ElicitOutcome, UrlElicitOutcome};
 use serde_json::{Value, json};
 
 fn method(message: &Value) -> Option<&str> {

@@ -3,10 +3,11 @@
 //! `schemars::JsonSchema` the derive implements) as independent checks of the derived schemas;
 //! and the refusals where rmcp's model cannot carry a value.
 
+use elicit_mcp::Elicit;
 use elicit_mcp::rmcp::{UnrepresentableError, UrlOutcome};
 use elicit_mcp::schema::{PrimitiveSchema, RequestedSchema};
-use elicit_mcp::{Elicit, ElicitRequestFormParams};
-use elicit_mcp::{
+use elicit_mcp::wire::ElicitRequestFormParams;
+use elicit_mcp::wire::{
     ElicitAction, ElicitRequestParams, ElicitResult, ElicitationCapability,
     ElicitationCompleteNotification, ElicitationId, JsonRpcError, UrlElicitationRequiredError,
 };
@@ -648,7 +649,10 @@ fn capabilities_convert_both_ways() {
         let theirs = sdk::ElicitationCapability::try_from(&ours).unwrap();
         assert_eq!(serde_json::to_value(&theirs).unwrap(), wire);
         assert_eq!(ElicitationCapability::from(&theirs), ours);
-        for mode in [elicit_mcp::ElicitMode::Form, elicit_mcp::ElicitMode::Url] {
+        for mode in [
+            elicit_mcp::wire::ElicitMode::Form,
+            elicit_mcp::wire::ElicitMode::Url,
+        ] {
             assert_eq!(
                 ElicitationCapability::from(&theirs).supports(mode),
                 ours.supports(mode)
@@ -674,7 +678,7 @@ fn capabilities_convert_both_ways() {
     assert!(
         ElicitationCapability::of_rmcp_client(&caps)
             .unwrap()
-            .supports(elicit_mcp::ElicitMode::Form)
+            .supports(elicit_mcp::wire::ElicitMode::Form)
     );
     assert_eq!(
         ElicitationCapability::of_rmcp_client(&sdk::ClientCapabilities::default()),

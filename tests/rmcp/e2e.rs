@@ -13,11 +13,11 @@ use elicit_mcp::client::{UrlElicitationWatch, accept_form, validate_request};
 use elicit_mcp::rmcp::{ConnectionPeers, ElicitError, ElicitPeer, Rounds};
 use elicit_mcp::schema::{PrimitiveSchema, RequestedSchema};
 use elicit_mcp::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
-use elicit_mcp::{
-    Elicit, ElicitMode, ElicitOutcome, ElicitRequest, ElicitRequestParams, ElicitResult,
-    ElicitationCapability, ElicitationCompleteNotification, UrlElicitOutcome,
-    UrlElicitationRequiredError,
+use elicit_mcp::wire::{
+    ElicitMode, ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationCapability,
+    ElicitationCompleteNotification, UrlElicitationRequiredError,
 };
+use elicit_mcp::{Elicit, ElicitOutcome, UrlElicitOutcome};
 use rmcp::model as sdk;
 use rmcp::service::{
     NotificationContext, Peer, RequestContext, RoleClient, RoleServer, RunningService, ServiceError,
@@ -211,7 +211,7 @@ impl ServerHandler for TestServer {
                 rounds
                     .call_tool(&request, &context, |ask| async move {
                         // Field errors go to the model as an error result, not asked again.
-                        Ok(match ask.form::<Booking>().reask(false).await {
+                        Ok(match ask.form::<Booking>().with_reask(false).await {
                             Ok(ElicitOutcome::Accepted(booking)) => {
                                 text(format!("booked for {} on {}", booking.name, booking.date))
                             }
@@ -454,7 +454,7 @@ async fn accept_with_invalid_content_gives_every_field_error() {
         .peer()
         .ask()
         .form::<Booking>()
-        .reask(false)
+        .with_reask(false)
         .await
         .unwrap_err();
     let fields: Vec<&str> = error
@@ -563,7 +563,7 @@ async fn a_timeout_gives_up_waiting() {
         .peer()
         .ask()
         .form_with_message::<Booking>("Quick!")
-        .timeout(Duration::from_millis(50))
+        .with_timeout(Duration::from_millis(50))
         .await
         .unwrap_err();
     assert!(
@@ -635,7 +635,7 @@ async fn a_form_only_client_is_never_sent_a_url_request() {
     // The protocol's own error for a capability the client did not declare, naming it.
     assert_eq!(
         rpc.code.0,
-        elicit_mcp::JsonRpcError::MISSING_REQUIRED_CLIENT_CAPABILITY
+        elicit_mcp::wire::JsonRpcError::MISSING_REQUIRED_CLIENT_CAPABILITY
     );
     assert_eq!(
         rpc.data,

@@ -15,8 +15,8 @@ use std::sync::{Arc, Mutex};
 use crate::support::load;
 use crate::support::rmcp::{seal, serve};
 use crate::{conformance_client, conformance_server, stdio_server, url_mode_server};
-use elicit_mcp::ElicitationCapability;
 use elicit_mcp::rmcp::{Rounds, Tasks};
+use elicit_mcp::wire::ElicitationCapability;
 use rmcp::model::{
     self as sdk, CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig,
     Implementation, ProtocolVersion,

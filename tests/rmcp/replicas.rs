@@ -15,7 +15,7 @@ use std::time::Duration;
 use crate::support::examples_built;
 use crate::support::redis_server::{self, Redis};
 use crate::support::rmcp::{client_info, forward_completion};
-use elicit_mcp::{
+use elicit_mcp::wire::{
     ElicitationCapability, ElicitationCompleteNotification, UrlElicitationRequiredError,
 };
 use rmcp::model as sdk;

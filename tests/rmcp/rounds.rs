@@ -17,7 +17,8 @@ use crate::support::{self, redis_server};
 use elicit_mcp::client::accept_form;
 use elicit_mcp::rmcp::{Ask, ElicitError, RequestStateSeal, Rounds};
 use elicit_mcp::server::{RedisStore, UserId};
-use elicit_mcp::{Elicit, ElicitOutcome, ElicitRequestParams, ElicitResult, ElicitationCapability};
+use elicit_mcp::wire::{ElicitRequestParams, ElicitResult, ElicitationCapability};
+use elicit_mcp::{Elicit, ElicitOutcome};
 use rmcp::handler::server::router::prompt::PromptRouter;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::InputResponses;
@@ -138,7 +139,7 @@ async fn stay(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
 #[allow(deprecated)] // rmcp deprecates sampling and roots (SEP-2577); 2026-07-28 has them.
 async fn mixed(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
     let (traveller, sampled, roots) = tokio::join!(
-        ask.form::<Traveller>().key("user_name").into_future(),
+        ask.form::<Traveller>().with_key("user_name").into_future(),
         ask.sample("capital", capital_question()),
         ask.roots("client_roots"),
     );
@@ -154,7 +155,7 @@ async fn mixed(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
 /// Asks until the answer is valid (the default): field errors go back in the message, the
 /// right answers are kept, and the guests default to 4 at run time.
 async fn reask(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
-    match ask.form::<Booking>().default("guests", 4).await {
+    match ask.form::<Booking>().with_default("guests", 4).await {
         Ok(ElicitOutcome::Accepted(booking)) => Ok(text(format!("{booking:?}"))),
         Ok(_) => Ok(text("no booking")),
         Err(error) => error.into_call_result(),
@@ -163,10 +164,10 @@ async fn reask(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
 
 /// Two different forms under one key.
 async fn same_key(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
-    if let Err(error) = ask.form::<Traveller>().key("who").await {
+    if let Err(error) = ask.form::<Traveller>().with_key("who").await {
         return error.into_call_result();
     }
-    match ask.form::<City>().key("who").await {
+    match ask.form::<City>().with_key("who").await {
         Ok(_) => Ok(text("both asked")),
         Err(error) => error.into_call_result(),
     }
@@ -176,8 +177,8 @@ async fn same_key(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
 async fn bad_default(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
     let asked = ask
         .form::<Booking>()
-        .default("room", "suite")
-        .default("guests", 40)
+        .with_default("room", "suite")
+        .with_default("guests", 40)
         .await;
     match asked {
         Ok(_) => Ok(text("asked")),
@@ -273,7 +274,11 @@ impl TestServer {
 
     #[tool(description = "Asks for a booking whose date defaults, at run time, to New Year's Eve")]
     async fn dated(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
-        match ask.form::<Booking>().default("date", "2025-12-31").await {
+        match ask
+            .form::<Booking>()
+            .with_default("date", "2025-12-31")
+            .await
+        {
             Ok(ElicitOutcome::Accepted(booking)) => Ok(text(format!("{booking:?}"))),
             Ok(_) => Ok(text("no booking")),
             Err(error) => error.into_call_result(),
@@ -282,7 +287,7 @@ impl TestServer {
 
     #[tool(description = "Asks for a traveller under `booking-2`, then for a booking")]
     async fn collide(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
-        if let Err(error) = ask.form::<Traveller>().key("booking-2").await {
+        if let Err(error) = ask.form::<Traveller>().with_key("booking-2").await {
             return error.into_call_result();
         }
         match ask.form::<Booking>().await {
@@ -325,11 +330,12 @@ impl TestServer {
                 .unwrap_or_default();
             return Ok(text(format!("travelling: {name}")).into());
         }
-        let params = sdk::ElicitRequestParams::try_from(&elicit_mcp::ElicitRequestFormParams::new(
-            "Who travels?",
-            Traveller::requested_schema(),
-        ))
-        .map_err(|e| sdk::ErrorData::internal_error(e.to_string(), None))?;
+        let params =
+            sdk::ElicitRequestParams::try_from(&elicit_mcp::wire::ElicitRequestFormParams::new(
+                "Who travels?",
+                Traveller::requested_schema(),
+            ))
+            .map_err(|e| sdk::ErrorData::internal_error(e.to_string(), None))?;
         let request = sdk::InputRequest::Elicitation(sdk::ElicitRequest::new(params));
         let requests: sdk::InputRequests = [("who".to_owned(), request)].into_iter().collect();
         Ok(sdk::InputRequiredResult::from_input_requests(requests).into())
@@ -708,7 +714,7 @@ async fn on_2026_07_28_the_form_goes_out_in_an_input_required_result() {
 async fn invalid_content_gives_every_field_error_on_both_revisions() {
     // Re-asks off: the field errors come back to the handler.
     let bad = Answer::SendUnchecked(json!({"name": "", "date": "soon", "guests": 40}));
-    let once = |rounds: Rounds| rounds.reask(false);
+    let once = |rounds: Rounds| rounds.with_reask(false);
     let old = v2025()
         .answer("Book a table", bad.clone())
         .limits(once)
@@ -916,7 +922,7 @@ async fn state_is_bound_to_the_tool_its_arguments_and_the_user() {
 #[tokio::test]
 async fn expired_state_is_refused() {
     let session = v2026()
-        .seal(seal().ttl(Duration::from_millis(50)))
+        .seal(seal().with_ttl(Duration::from_millis(50)))
         .start()
         .await;
     let first = first_round(&session, "book").await;
@@ -984,7 +990,7 @@ async fn single_use_in_redis_holds_across_replicas() {
             .await
             .expect("the Redis of REDIS_URL answers")
             .with_prefix(prefix.clone());
-        v2026().seal(seal().single_use_in(store)).start().await
+        v2026().seal(seal().with_replay_guard(store)).start().await
     };
     let (a, b) = (replica().await, replica().await);
 
@@ -1240,7 +1246,7 @@ async fn an_explicit_key_a_reask_would_take_is_a_duplicate_key_on_both_revisions
             text,
             "the form `rmcp::rounds::Traveller` and the form `rmcp::rounds::Booking` (its ask \
              number 2 under `booking`) both ask under the input key `booking-2` in one call; \
-             give one of them another key (`#[elicit(key = \"..\")]`, `FormAsk::key`, or the \
+             give one of them another key (`#[elicit(key = \"..\")]`, `FormAsk::with_key`, or the \
              key of `Ask::sample`/`Ask::roots`)"
         );
         // The booking was asked once; its re-ask never went out.
@@ -1319,7 +1325,7 @@ async fn a_form_is_asked_at_most_most_asks_times_on_both_revisions() {
         let session = setup
             .answer("Book a table", Answer::SendUnchecked(wrong.clone()))
             .answer("Book a table (again)", Answer::SendUnchecked(wrong))
-            .limits(|rounds| rounds.most_asks(3))
+            .limits(|rounds| rounds.with_most_asks(3))
             .start()
             .await;
         let text = session.call("reask").await.unwrap();
@@ -1336,7 +1342,10 @@ async fn a_form_is_asked_at_most_most_asks_times_on_both_revisions() {
 
 #[tokio::test]
 async fn a_call_that_never_gets_its_answer_stops_at_most_rounds() {
-    let session = v2026().limits(|rounds| rounds.most_rounds(2)).start().await;
+    let session = v2026()
+        .limits(|rounds| rounds.with_most_rounds(2))
+        .start()
+        .await;
     let mut state = first_round(&session, "book").await.request_state;
     // A client that retries without the answer, as Codex did (openai/codex#41797).
     for _ in 0..1 {
@@ -1362,7 +1371,7 @@ async fn two_forms_under_one_key_are_an_error_that_names_both() {
             text,
             "the form `rmcp::rounds::Traveller` and the form `rmcp::rounds::City` both ask under \
              the input key `who` in one call; give one of them another key \
-             (`#[elicit(key = \"..\")]`, `FormAsk::key`, or the key of `Ask::sample`/`Ask::roots`)"
+             (`#[elicit(key = \"..\")]`, `FormAsk::with_key`, or the key of `Ask::sample`/`Ask::roots`)"
         );
     }
 }
@@ -1495,7 +1504,7 @@ async fn an_ask_on_a_router_that_rounds_does_not_run_says_how_to_fix_it() {
 #[tokio::test]
 async fn on_2025_11_25_an_unanswered_ask_ends_at_its_timeout_with_a_clear_outcome() {
     let session = v2025()
-        .limits(|rounds| rounds.timeout(Some(Duration::from_millis(200))))
+        .limits(|rounds| rounds.with_timeout(Some(Duration::from_millis(200))))
         .answer("Book a table", Answer::Never)
         .start()
         .await;

@@ -11,6 +11,7 @@
 use std::time::Duration;
 
 use crate::support::rmcp::{client_info, seal, serve};
+use crate::support::task_server::task_server_handler;
 use crate::tasks::{
     call, conformance_over_http, http_client, negotiating, result_text, settled, task_id,
     tasks_extension,
@@ -22,8 +23,8 @@ use rmcp::model::{
     self as sdk, CallToolResult, ContentBlock, ErrorData, InputRequest, ProtocolVersion,
     TaskPayload, TaskStatus,
 };
-use rmcp::service::{RequestContext, RoleClient, RoleServer, RunningService};
-use rmcp::{ClientHandler, ServerHandler, tool, tool_handler, tool_router};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::{ClientHandler, tool, tool_router};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -90,7 +91,7 @@ impl Desk {
     async fn hurried(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
         let waited = ask
             .form::<Guest>()
-            .timeout(Duration::from_millis(300))
+            .with_timeout(Duration::from_millis(300))
             .await;
         match waited {
             Ok(guest) => Ok(text(format!("{guest:?}"))),
@@ -156,41 +157,7 @@ impl Desk {
     }
 }
 
-#[tool_handler(router = self.tool_router)]
-impl ServerHandler for Desk {
-    fn get_info(&self) -> sdk::ServerConfig {
-        sdk::ServerConfig::new(
-            sdk::ServerCapabilities::builder()
-                .enable_tools()
-                .enable_tasks()
-                .build(),
-        )
-    }
-
-    async fn get_task(
-        &self,
-        request: sdk::GetTaskParams,
-        _: RequestContext<RoleServer>,
-    ) -> Result<sdk::GetTaskResult, ErrorData> {
-        self.tasks.get(&request)
-    }
-
-    async fn update_task(
-        &self,
-        request: sdk::UpdateTaskParams,
-        _: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.tasks.update(request)
-    }
-
-    async fn cancel_task(
-        &self,
-        request: sdk::CancelTaskParams,
-        _: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.tasks.cancel(&request)
-    }
-}
+task_server_handler!(Desk, tasks);
 
 fn text(text: String) -> CallToolResult {
     CallToolResult::success(vec![ContentBlock::text(text)])
@@ -200,7 +167,7 @@ const BOTH: [ProtocolVersion; 2] = [ProtocolVersion::V_2026_07_28, ProtocolVersi
 
 /// A client on `protocol` with the tasks extension, forms, sampling and roots.
 async fn desk(protocol: ProtocolVersion) -> RunningService<RoleClient, sdk::ClientConfig> {
-    let form = elicit_mcp::ElicitationCapability::form();
+    let form = elicit_mcp::wire::ElicitationCapability::form();
     let mut info = client_info("task-asks", protocol.clone(), Some(&form), true);
     info.capabilities.extensions = tasks_extension().extensions;
     let (_, client) = serve(Desk::new(), info, protocol).await;
@@ -496,7 +463,7 @@ async fn a_method_that_builds_its_own_input_required_result_fails_its_task_and_s
 
 /// A 2026-07-28 client (duplex) with forms and, when `declared`, the tasks extension.
 async fn desk_2026(declared: bool) -> RunningService<RoleClient, sdk::ClientConfig> {
-    let form = elicit_mcp::ElicitationCapability::form();
+    let form = elicit_mcp::wire::ElicitationCapability::form();
     let protocol = ProtocolVersion::V_2026_07_28;
     let mut info = client_info("task-asks", protocol.clone(), Some(&form), false);
     if declared {

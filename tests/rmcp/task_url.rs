@@ -7,18 +7,19 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::support::rmcp::{client_info, seal, serve};
+use crate::support::task_server::task_server_handler;
 use crate::task_asks::pending;
 use crate::tasks::{call, result_text, settled, task_id, tasks_extension};
-use elicit_mcp::ElicitationCapability;
 use elicit_mcp::rmcp::{Ask, Rounds, Tasks, UrlOutcome};
 use elicit_mcp::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
+use elicit_mcp::wire::ElicitationCapability;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
     self as sdk, CallToolResult, ContentBlock, ErrorData, InputRequest, ProtocolVersion,
     TaskPayload, TaskStatus,
 };
-use rmcp::service::{RequestContext, RoleClient, RoleServer, RunningService};
-use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::{tool, tool_router};
 use serde_json::{Value, json};
 
 fn alice() -> UserId {
@@ -62,41 +63,7 @@ impl Connector {
     }
 }
 
-#[tool_handler(router = self.tool_router)]
-impl ServerHandler for Connector {
-    fn get_info(&self) -> sdk::ServerConfig {
-        sdk::ServerConfig::new(
-            sdk::ServerCapabilities::builder()
-                .enable_tools()
-                .enable_tasks()
-                .build(),
-        )
-    }
-
-    async fn get_task(
-        &self,
-        request: sdk::GetTaskParams,
-        _: RequestContext<RoleServer>,
-    ) -> Result<sdk::GetTaskResult, ErrorData> {
-        self.tasks.get(&request)
-    }
-
-    async fn update_task(
-        &self,
-        request: sdk::UpdateTaskParams,
-        _: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.tasks.update(request)
-    }
-
-    async fn cancel_task(
-        &self,
-        request: sdk::CancelTaskParams,
-        _: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.tasks.cancel(&request)
-    }
-}
+task_server_handler!(Connector, tasks);
 
 async fn connector(
     tracker: ElicitationTracker,

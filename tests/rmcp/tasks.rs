@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use crate::conformance_server;
 use crate::support::rmcp::{client_info, completed_text, error_of, input_required, seal, serve};
+use crate::support::task_server::task_server_handler;
 use elicit_mcp::rmcp::{Ask, Rounds, TaskSetupError, TaskSupport, Tasks};
 use elicit_mcp::{Elicit, ElicitOutcome};
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -20,7 +21,7 @@ use rmcp::model::{
     ErrorData, ProtocolVersion, TaskPayload, TaskStatus,
 };
 use rmcp::service::{RequestContext, RoleClient, RoleServer, RunningService};
-use rmcp::{ClientHandler, ServerHandler, schemars, tool, tool_handler, tool_router};
+use rmcp::{ClientHandler, schemars, tool, tool_router};
 use serde_json::{Value, json};
 
 #[derive(Debug, Elicit)]
@@ -107,41 +108,7 @@ impl Jobs {
     }
 }
 
-#[tool_handler(router = self.tool_router)]
-impl ServerHandler for Jobs {
-    fn get_info(&self) -> sdk::ServerConfig {
-        sdk::ServerConfig::new(
-            sdk::ServerCapabilities::builder()
-                .enable_tools()
-                .enable_tasks()
-                .build(),
-        )
-    }
-
-    async fn get_task(
-        &self,
-        request: sdk::GetTaskParams,
-        _: RequestContext<RoleServer>,
-    ) -> Result<sdk::GetTaskResult, ErrorData> {
-        self.tasks.get(&request)
-    }
-
-    async fn update_task(
-        &self,
-        request: sdk::UpdateTaskParams,
-        _: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.tasks.update(request)
-    }
-
-    async fn cancel_task(
-        &self,
-        request: sdk::CancelTaskParams,
-        _: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.tasks.cancel(&request)
-    }
-}
+task_server_handler!(Jobs, tasks);
 
 pub(crate) fn tasks_extension() -> sdk::ClientCapabilities {
     sdk::ClientCapabilities::builder().enable_tasks().build()
@@ -149,7 +116,7 @@ pub(crate) fn tasks_extension() -> sdk::ClientCapabilities {
 
 /// A client on `protocol` that declared the tasks extension when `declared`, and elicitation.
 pub(crate) fn client(protocol: ProtocolVersion, declared: bool) -> sdk::ClientConfig {
-    let form = elicit_mcp::ElicitationCapability::form();
+    let form = elicit_mcp::wire::ElicitationCapability::form();
     let mut info = client_info("tasks-test", protocol, Some(&form), false);
     if declared {
         info.capabilities.extensions = tasks_extension().extensions;

@@ -23,7 +23,8 @@ use elicit_mcp::server::{
     CompletedElicitation, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker,
     Initiator, Inserted, MemoryStore, PendingEntry, RedisStore, StoreError, UrlPolicy, UserId,
 };
-use elicit_mcp::{Elicit, ElicitOutcome, ElicitationCapability};
+use elicit_mcp::wire::ElicitationCapability;
+use elicit_mcp::{Elicit, ElicitOutcome};
 use rmcp::model as sdk;
 use rmcp::service::{Peer, RequestContext, RoleClient, RoleServer, RunningService, ServiceError};
 use rmcp::{ClientHandler, ServerHandler};
@@ -362,8 +363,8 @@ impl Setup {
             .with_max_pending_per_user(self.max_pending);
         let user = Arc::new(Mutex::new(alice()));
         let mut rounds = Rounds::new(seal())
-            .url_hold(self.hold)
-            .most_rounds(self.most_rounds);
+            .with_url_hold(self.hold)
+            .with_most_rounds(self.most_rounds);
         if self.bind_state {
             let user = user.clone();
             rounds = rounds.user(move |_context| Some(user.lock().unwrap().clone()));

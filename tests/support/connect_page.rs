@@ -1,6 +1,6 @@
 //! The connect page the tests' servers send users to.
 
-use elicit_mcp::ElicitationId;
+use elicit_mcp::wire::ElicitationId;
 
 /// The connect page of elicitation `id`.
 pub fn connect_url(id: &ElicitationId) -> String {

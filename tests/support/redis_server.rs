@@ -44,7 +44,7 @@ impl Redis {
 
 /// A key prefix no other test run uses, so tests sharing one Redis do not see each other.
 pub fn fresh_prefix(test: &str) -> String {
-    let random = elicit_mcp::ElicitationId::random().unwrap();
+    let random = elicit_mcp::wire::ElicitationId::random().unwrap();
     format!("elicit-test:{test}:{}", &random.as_str()[..12])
 }
 

@@ -7,7 +7,7 @@ use ::rmcp::model as sdk;
 use ::rmcp::service::{Peer, RoleClient, RoleServer, RunningService, ServiceError, serve_directly};
 use ::rmcp::{ClientHandler, ServerHandler, ServiceExt};
 use elicit_mcp::rmcp::RequestStateSeal;
-use elicit_mcp::{ElicitationCapability, ElicitationCompleteNotification};
+use elicit_mcp::wire::{ElicitationCapability, ElicitationCompleteNotification};
 use serde_json::json;
 use tokio::sync::mpsc;
 

@@ -1,7 +1,7 @@
 //! What the tests of URL mode's tracker share: users, and starting an elicitation.
 
 use elicit_mcp::server::{ElicitationStore, ElicitationTracker, Initiator, StartError, UserId};
-use elicit_mcp::{ElicitationCapability, ElicitationId};
+use elicit_mcp::wire::{ElicitationCapability, ElicitationId};
 
 use super::connect_page::connect_url;
 

@@ -1,7 +1,8 @@
 // The derive implements traits only and adds no inherent function, so a type's own inherent
 // `from_content` and `requested_schema` compile beside it (no E0592), win `Type::name(..)` calls,
 // and leave the trait's reachable through `<Type as Elicit>`. Generic forms too.
-use elicit_mcp::{Elicit, ElicitChoice, ElicitOutcome, ElicitResult};
+use elicit_mcp::{Elicit, ElicitChoice, ElicitOutcome};
+use elicit_mcp::wire::ElicitResult;
 use serde_json::{Map, Value, json};
 
 #[derive(Elicit, Debug, PartialEq)]

@@ -4,15 +4,16 @@
 
 use std::sync::LazyLock;
 
+use elicit_mcp::UrlElicitOutcome;
 use elicit_mcp::client::{UrlElicitationWatch, UrlReview, accept_form, validate_request};
 use elicit_mcp::schema::RequestedSchema;
 use elicit_mcp::server::{
     ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId, links_in_form,
 };
-use elicit_mcp::{
+use elicit_mcp::wire::{
     ElicitRequest, ElicitRequestParams, ElicitRequestUrlParams, ElicitResult,
     ElicitationCapability, ElicitationCompleteNotification, ElicitationId, JsonRpcError, RequestId,
-    UrlElicitOutcome, UrlElicitationRequiredError,
+    UrlElicitationRequiredError,
 };
 use proptest::prelude::*;
 use serde_json::{Map, Value};

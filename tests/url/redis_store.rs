@@ -21,7 +21,7 @@ use elicit_mcp::server::{
     AwaitedBy, Collected, CompletionError, Completions, ConnectionId, ElicitationStore,
     ElicitationTracker, Initiator, MemoryStore, RedisStore, Routed, StartError, UrlPolicy, UserId,
 };
-use elicit_mcp::{ElicitationCapability, ElicitationCompleteNotification, ElicitationId};
+use elicit_mcp::wire::{ElicitationCapability, ElicitationCompleteNotification, ElicitationId};
 use tokio::sync::oneshot;
 
 type Tracker = ElicitationTracker<RedisStore>;
@@ -480,8 +480,10 @@ const FOREIGN_IDS: [&str; 6] = [
 /// Each start takes the next of `ids`; the tracker gets no other.
 fn ids_from(
     ids: &[&str],
-) -> impl Fn() -> Result<ElicitationId, elicit_mcp::RandomnessUnavailableError> + Send + Sync + 'static
-{
+) -> impl Fn() -> Result<ElicitationId, elicit_mcp::wire::RandomnessUnavailableError>
++ Send
++ Sync
++ 'static {
     let ids = Mutex::new(
         ids.iter()
             .map(|id| ElicitationId::new(*id))
@@ -504,17 +506,10 @@ async fn any_alphabet_of_ids<S: ElicitationStore>(tracker: ElicitationTracker<S>
     let client = ElicitationCapability::url();
     let awaited_by = [None, Some(AwaitedBy::Session), Some(AwaitedBy::Retry)];
     for (id, by) in FOREIGN_IDS.iter().zip(awaited_by.into_iter().cycle()) {
+        let start = tracker.start(&alice, Some(&client), "Connect", connect_url);
         let started = match by {
-            None => {
-                tracker
-                    .start(&alice, Some(&client), "Connect", connect_url)
-                    .await
-            }
-            Some(by) => {
-                tracker
-                    .start_awaited(by, &alice, Some(&client), "Connect", connect_url)
-                    .await
-            }
+            None => start.await,
+            Some(by) => start.with_awaited_by(by).await,
         };
         assert_eq!(started.unwrap().id().as_str(), *id);
     }

@@ -15,7 +15,7 @@ use elicit_mcp::server::{
     Initiator, Inserted, MemoryStore, PendingEntry, StartError, StoreError, UnsafeUrlError,
     UrlNotice, UrlPolicy, UserId, links_in_form,
 };
-use elicit_mcp::{
+use elicit_mcp::wire::{
     ElicitMode, ElicitRequestFormParams, ElicitationCapability, ElicitationId, JsonRpcError,
     RequestId, UrlElicitationRequiredError,
 };

@@ -50,7 +50,7 @@ pub fn fallback_form(form: &Form) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
             const INPUT_KEY: &'static str = #input_key;
-            fn requested_schema() -> &'static #krate::RequestedSchema {
+            fn requested_schema() -> &'static #krate::schema::RequestedSchema {
                 ::core::unreachable!()
             }
             fn requested_schema_json() -> &'static str {

@@ -95,7 +95,7 @@ fn schema_fns(krate: &TokenStream, form: &Form) -> TokenStream {
     let ident = &form.input.ident;
     if !form.input.generics.params.is_empty() {
         return quote! {
-            fn requested_schema() -> &'static #krate::RequestedSchema {
+            fn requested_schema() -> &'static #krate::schema::RequestedSchema {
                 let () = <Self as #krate::__private::FormSchema>::CHECKS;
                 #krate::__private::generic_schema::<Self>(|| {
                     #krate::__private::RequestedSchema::from_static(<Self as #krate::__private::FormSchema>::PROPERTIES)
@@ -110,8 +110,8 @@ fn schema_fns(krate: &TokenStream, form: &Form) -> TokenStream {
         };
     }
     quote! {
-        fn requested_schema() -> &'static #krate::RequestedSchema {
-            static SCHEMA: #krate::RequestedSchema = #krate::__private::RequestedSchema::from_static(
+        fn requested_schema() -> &'static #krate::schema::RequestedSchema {
+            static SCHEMA: #krate::schema::RequestedSchema = #krate::__private::RequestedSchema::from_static(
                 <#ident as #krate::__private::FormSchema>::PROPERTIES,
             );
             &SCHEMA

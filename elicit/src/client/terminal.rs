@@ -41,7 +41,7 @@
 //! ```no_run
 //! use elicit_mcp::client::terminal::Renderer;
 //! use elicit_mcp::client::{ServerIdentity, validate_request};
-//! use elicit_mcp::ElicitationCapability;
+//! use elicit_mcp::wire::ElicitationCapability;
 //!
 //! let params = serde_json::json!({
 //!     "message": "Who are you?",

@@ -210,7 +210,9 @@ impl ElicitWidget {
     /// accepted. The host opens it; the widget does not.
     pub fn consented_url(&self) -> Option<&str> {
         match (&self.page, &self.done) {
-            (Page::Url(consent), Some(result)) if result.action == crate::ElicitAction::Accept => {
+            (Page::Url(consent), Some(result))
+                if result.action == crate::wire::ElicitAction::Accept =>
+            {
                 Some(consent.review().url())
             }
             _ => None,

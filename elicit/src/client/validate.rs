@@ -107,7 +107,7 @@ impl From<InvalidElicitRequestError> for JsonRpcError {
 /// [`InvalidElicitRequestError`] to answer with -32602.
 ///
 /// ```
-/// use elicit_mcp::ElicitationCapability;
+/// use elicit_mcp::wire::ElicitationCapability;
 /// use elicit_mcp::client::validate_request;
 ///
 /// let form_only = ElicitationCapability::form();

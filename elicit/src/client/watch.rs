@@ -31,7 +31,7 @@ const REMEMBERED_COMPLETIONS: usize = 256;
 /// tells its user (or retries by hand) instead of waiting.
 ///
 /// ```
-/// use elicit_mcp::{ElicitationCompleteNotification, ElicitationId, JsonRpcError, UrlElicitationRequiredError};
+/// use elicit_mcp::wire::{ElicitationCompleteNotification, ElicitationId, JsonRpcError, UrlElicitationRequiredError};
 /// use elicit_mcp::client::{Completion, UrlElicitationWatch};
 ///
 /// let error: JsonRpcError = serde_json::from_value(serde_json::json!({

@@ -7,11 +7,12 @@ use std::time::Duration;
 use ::rmcp::model as sdk;
 use ::rmcp::service::ServiceError;
 
+use crate::UnexpectedContentError;
 use crate::error::ContentError;
 use crate::rmcp::convert::{InvalidResultError, UnrepresentableError};
 #[cfg(feature = "url-mode")]
 use crate::server::{CompletionError, StartError};
-use crate::wire::{JsonRpcError, ModeNotSupportedError, UnexpectedContentError};
+use crate::wire::{JsonRpcError, ModeNotSupportedError};
 
 /// Why a typed elicitation through rmcp gave no outcome.
 ///
@@ -67,9 +68,9 @@ pub enum ElicitError {
     #[cfg(feature = "url-mode")]
     NotCompleted(CompletionError),
     /// The client did not answer within the ask's timeout
-    /// ([`Rounds::timeout`](crate::rmcp::Rounds::timeout), or
-    /// [`FormAsk::timeout`](crate::rmcp::FormAsk::timeout)) on 2025-11-25, or within the
-    /// ask's own [`FormAsk::timeout`](crate::rmcp::FormAsk::timeout) inside a task. The request
+    /// ([`Rounds::with_timeout`](crate::rmcp::Rounds::with_timeout), or
+    /// [`FormAsk::with_timeout`](crate::rmcp::FormAsk::with_timeout)) on 2025-11-25, or within the
+    /// ask's own [`FormAsk::with_timeout`](crate::rmcp::FormAsk::with_timeout) inside a task. The request
     /// was cancelled (`notifications/cancelled`; inside a task it is withdrawn from the task's
     /// `inputRequests`), so a late answer is dropped.
     TimedOut {
@@ -88,7 +89,7 @@ pub enum ElicitError {
     /// Two asks of one call would go under the same input key, and their answers would be
     /// mixed up: two different forms (or kinds of request) with one key, or an explicit key
     /// that a repeat ask also takes (`booking-2` beside the second ask of `booking`). Name one
-    /// with `#[elicit(key = "..")]` or [`FormAsk::key`](crate::rmcp::FormAsk::key). Found
+    /// with `#[elicit(key = "..")]` or [`FormAsk::with_key`](crate::rmcp::FormAsk::with_key). Found
     /// before the second was sent.
     DuplicateKey {
         /// The key both ask under.
@@ -99,7 +100,7 @@ pub enum ElicitError {
         second: String,
     },
     /// The form under `key` was asked as many times as one call may
-    /// ([`Rounds::most_asks`](crate::rmcp::Rounds::most_asks)) and the answers kept failing
+    /// ([`Rounds::with_most_asks`](crate::rmcp::Rounds::with_most_asks)) and the answers kept failing
     /// it. Nothing more was sent.
     TooManyAsks {
         /// The form's key.
@@ -119,7 +120,7 @@ pub enum ElicitError {
         /// The ask this run made instead.
         now: String,
     },
-    /// A default given at run time ([`FormAsk::default`](crate::rmcp::FormAsk::default)) names
+    /// A default given at run time ([`FormAsk::with_default`](crate::rmcp::FormAsk::with_default)) names
     /// a field the form does not have, or a value the field refuses. Nothing was sent.
     InvalidDefault {
         /// The form's key.
@@ -239,7 +240,7 @@ impl fmt::Display for ElicitError {
             ElicitError::DuplicateKey { key, first, second } => write!(
                 f,
                 "{first} and {second} both ask under the input key `{key}` in one call; give \
-                 one of them another key (`#[elicit(key = \"..\")]`, `FormAsk::key`, or the \
+                 one of them another key (`#[elicit(key = \"..\")]`, `FormAsk::with_key`, or the \
                  key of `Ask::sample`/`Ask::roots`)"
             ),
             ElicitError::TooManyAsks { key, limit, errors } => {

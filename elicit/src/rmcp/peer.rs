@@ -9,12 +9,11 @@ use ::rmcp::service::{Peer, RequestContext, RoleServer};
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::rounds::Ask;
 use crate::rmcp::session::{self, Session};
+#[cfg(feature = "url-mode")]
+use crate::server::{ElicitationStore, ElicitationTracker, Initiator, PendingUrlElicitation};
 use crate::wire::{ElicitationCapability, ElicitationCompleteNotification};
 #[cfg(feature = "url-mode")]
-use crate::{
-    server::{ElicitationStore, ElicitationTracker, Initiator, PendingUrlElicitation},
-    wire::{ElicitationId, UrlElicitOutcome},
-};
+use crate::{UrlElicitOutcome, wire::ElicitationId};
 
 #[cfg(feature = "url-mode")]
 /// A URL-mode elicitation that was sent, and what the user did with it: what
@@ -113,7 +112,7 @@ pub trait ElicitPeer: Session + Sync {
     /// }
     ///
     /// async fn ping(peer: &Peer<RoleServer>) -> Result<ElicitOutcome<Ping>, ElicitError> {
-    ///     peer.ask().form::<Ping>().timeout(std::time::Duration::from_secs(30)).await
+    ///     peer.ask().form::<Ping>().with_timeout(std::time::Duration::from_secs(30)).await
     /// }
     /// ```
     fn ask(&self) -> Ask {
@@ -156,12 +155,7 @@ pub trait ElicitPeer: Session + Sync {
         // The tracker builds the URL here, before the future: `url` need not be `Send`.
         let start = session::refuse_on_stateless_protocol(self).map(|()| {
             let capability = self.client_elicitation();
-            tracker.store_prepared(tracker.prepare(
-                initiator,
-                capability.as_ref(),
-                message.into(),
-                url,
-            ))
+            tracker.start(initiator, capability.as_ref(), message, url)
         });
         async move {
             let pending = start?.await?;
@@ -199,12 +193,7 @@ pub trait ElicitPeer: Session + Sync {
     {
         // The tracker builds the URL here, before the future: `url` need not be `Send`.
         let capability = self.client_elicitation();
-        let start = tracker.store_prepared(tracker.prepare(
-            initiator,
-            capability.as_ref(),
-            message.into(),
-            url,
-        ));
+        let start = tracker.start(initiator, capability.as_ref(), message, url);
         let error_message = error_message.into();
         async move {
             let pending = start.await?;

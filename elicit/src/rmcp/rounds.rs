@@ -76,7 +76,7 @@ type UserBinding = dyn Fn(&RequestContext<RoleServer>) -> Option<UserId> + Send 
 /// its input requests go out as requests on the session (`elicitation/create`,
 /// `sampling/createMessage`, `roots/list`), one after the other, and the method runs again with
 /// the answers and its own `requestState`, as a 2026-07-28 client's retry would bring them, at
-/// most [`most_rounds`](Self::most_rounds) times. No 2026-07-28 result reaches a 2025-11-25
+/// most [`with_most_rounds`](Self::with_most_rounds) times. No 2026-07-28 result reaches a 2025-11-25
 /// client.
 ///
 /// # `#[tool]` methods
@@ -137,11 +137,11 @@ type UserBinding = dyn Fn(&RequestContext<RoleServer>) -> Option<UserId> + Send 
 /// # What a call may cost
 ///
 /// A client that keeps answering with an empty or wrong answer does not loop forever: one form
-/// is asked at most [`most_asks`](Self::most_asks) times in a call (then
+/// is asked at most [`with_most_asks`](Self::with_most_asks) times in a call (then
 /// [`ElicitError::TooManyAsks`](crate::rmcp::ElicitError::TooManyAsks)), a call takes at most
-/// [`most_rounds`](Self::most_rounds) input-required rounds, and its sealed state at most
-/// [`most_state_bytes`](Self::most_state_bytes). A 2025-11-25 form waits at most
-/// [`timeout`](Self::timeout) for the client's answer.
+/// [`with_most_rounds`](Self::with_most_rounds) input-required rounds, and its sealed state at most
+/// [`with_most_state_bytes`](Self::with_most_state_bytes). A 2025-11-25 form waits at most
+/// [`with_timeout`](Self::with_timeout) for the client's answer.
 #[derive(Clone)]
 pub struct Rounds {
     seal: RequestStateSeal,
@@ -173,21 +173,21 @@ impl fmt::Debug for Rounds {
 
 impl Rounds {
     /// How long a retry waits, by default, for a URL-mode elicitation's out-of-band step
-    /// before it answers "still waiting" ([`url_hold`](Self::url_hold)).
+    /// before it answers "still waiting" ([`with_url_hold`](Self::with_url_hold)).
     pub const DEFAULT_URL_HOLD: Duration = Duration::from_secs(5);
     /// How long, by default, a URL-mode elicitation is kept after a retry that found it
-    /// waiting ([`url_lease`](Self::url_lease)).
+    /// waiting ([`with_url_lease`](Self::with_url_lease)).
     pub const DEFAULT_URL_LEASE: Duration = Duration::from_secs(60);
     /// How long, by default, a 2025-11-25 ask waits for the client's answer
-    /// ([`timeout`](Self::timeout)).
+    /// ([`with_timeout`](Self::with_timeout)).
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10 * 60);
-    /// How many times, by default, one form may be asked in one call ([`most_asks`](Self::most_asks)).
+    /// How many times, by default, one form may be asked in one call ([`with_most_asks`](Self::with_most_asks)).
     pub const DEFAULT_MOST_ASKS: u32 = 5;
     /// How many input-required rounds, by default, one call may take
-    /// ([`most_rounds`](Self::most_rounds)).
+    /// ([`with_most_rounds`](Self::with_most_rounds)).
     pub const DEFAULT_MOST_ROUNDS: u32 = 16;
     /// How large, by default, a sealed `requestState` may grow
-    /// ([`most_state_bytes`](Self::most_state_bytes)).
+    /// ([`with_most_state_bytes`](Self::with_most_state_bytes)).
     pub const DEFAULT_MOST_STATE_BYTES: usize = 64 * 1024;
 
     /// Rounds whose state `seal` protects, with the defaults above, re-asks on, and no user
@@ -237,7 +237,7 @@ impl Rounds {
     /// the server block; holding the retry a while spares round trips, and makes a client's
     /// limit on rounds (rmcp's is 10 by default, with a back-off of at most 250 ms) last
     /// that many holds rather than a couple of seconds. Zero answers at once.
-    pub fn url_hold(mut self, hold: Duration) -> Self {
+    pub fn with_url_hold(mut self, hold: Duration) -> Self {
         self.url_hold = hold;
         self
     }
@@ -247,36 +247,36 @@ impl Rounds {
     /// away) leaves it, and one lease later it stops counting against the user's
     /// [limit](crate::server::ElicitationTracker::with_max_pending_per_user) and expires; a
     /// retry after that gives [`ElicitError::NotCompleted`](crate::rmcp::ElicitError::NotCompleted).
-    /// Never shorter than the [`url_hold`](Self::url_hold) plus a second; never past the
+    /// Never shorter than the [`with_url_hold`](Self::with_url_hold) plus a second; never past the
     /// elicitation's own expiry. Default: [`DEFAULT_URL_LEASE`](Self::DEFAULT_URL_LEASE).
-    pub fn url_lease(mut self, lease: Duration) -> Self {
+    pub fn with_url_lease(mut self, lease: Duration) -> Self {
         self.url_lease = lease;
         self
     }
 
     /// On 2025-11-25, how long an ask (a form, [`Ask::sample`], [`Ask::roots`], a URL-mode
     /// elicitation's consent) waits for the client's answer unless it says otherwise
-    /// ([`FormAsk::timeout`]); `None` waits as long as the session lasts. When it runs out the
+    /// ([`FormAsk::with_timeout`]); `None` waits as long as the session lasts. When it runs out the
     /// ask gives [`ElicitError::TimedOut`](crate::rmcp::ElicitError::TimedOut) and rmcp
     /// cancels the request (`notifications/cancelled`); when the session ends first, it gives
     /// [`ElicitError::SessionEnded`](crate::rmcp::ElicitError::SessionEnded) (rmcp ends the
     /// requests still pending once it has let in-flight handlers finish, 5 s after the
     /// transport closed). Default: [`DEFAULT_TIMEOUT`](Self::DEFAULT_TIMEOUT).
-    pub fn timeout(mut self, timeout: Option<Duration>) -> Self {
+    pub fn with_timeout(mut self, timeout: Option<Duration>) -> Self {
         self.timeout = timeout;
         self
     }
 
     /// How many times one form may be asked in one call, re-asks included.
-    pub fn most_asks(mut self, asks: u32) -> Self {
+    pub fn with_most_asks(mut self, asks: u32) -> Self {
         self.most_asks = asks.max(1);
         self
     }
 
     /// Whether a form whose answer has field errors is asked again by itself (the default),
     /// or gives the handler [`ElicitError::InvalidContent`](crate::rmcp::ElicitError::InvalidContent);
-    /// one ask can say otherwise with [`FormAsk::reask`].
-    pub fn reask(mut self, reask: bool) -> Self {
+    /// one ask can say otherwise with [`FormAsk::with_reask`].
+    pub fn with_reask(mut self, reask: bool) -> Self {
         self.reask = reask;
         self
     }
@@ -284,7 +284,7 @@ impl Rounds {
     /// How many rounds that ask the client for input one call may take before it is refused.
     /// Rounds that only wait for a URL-mode elicitation's out-of-band step do not count: the
     /// elicitation's expiry bounds them.
-    pub fn most_rounds(mut self, rounds: u32) -> Self {
+    pub fn with_most_rounds(mut self, rounds: u32) -> Self {
         self.most_rounds = rounds.max(1);
         self
     }
@@ -292,7 +292,7 @@ impl Rounds {
     /// How large a sealed `requestState` may grow: a call whose answers would seal a larger
     /// one is refused, rather than handing the client a state its transport may not carry
     /// back.
-    pub fn most_state_bytes(mut self, bytes: usize) -> Self {
+    pub fn with_most_state_bytes(mut self, bytes: usize) -> Self {
         self.most_state_bytes = bytes;
         self
     }

@@ -17,7 +17,7 @@ use crate::wire::{
     ElicitationCapability,
 };
 #[cfg(feature = "url-mode")]
-use crate::{server::PendingUrlElicitation, wire::UrlElicitOutcome};
+use crate::{UrlElicitOutcome, server::PendingUrlElicitation};
 
 /// What the typed calls read from the peer or the request context. Public in a private
 /// module: it seals [`ElicitPeer`](crate::rmcp::ElicitPeer), which only these two implement.

@@ -64,7 +64,7 @@ pub enum TaskSupport {
 /// [`optional_after_asks`](Self::optional_after_asks) asks in input-required rounds first and
 /// becomes a task where its method calls [`Ask::continue_as_task`](super::Ask::continue_as_task).
 /// The task's TTL
-/// ([`options`](Self::options)) counts from its creation and includes the user's time to
+/// ([`with_options`](Self::with_options)) counts from its creation and includes the user's time to
 /// answer.
 ///
 /// ```no_run
@@ -208,7 +208,7 @@ impl Tasks {
 
     /// The TTL, suggested poll interval and first status message of every task created from
     /// now on.
-    pub fn options(mut self, options: TaskOptions) -> Self {
+    pub fn with_options(mut self, options: TaskOptions) -> Self {
         self.options = options;
         self
     }

@@ -21,7 +21,7 @@ pub struct LinkInForm {
 /// elicitation; a client runs it to know which text not to render clickable.
 ///
 /// ```
-/// use elicit_mcp::ElicitRequestFormParams;
+/// use elicit_mcp::wire::ElicitRequestFormParams;
 /// use elicit_mcp::server::links_in_form;
 /// let params: ElicitRequestFormParams = serde_json::from_str(r#"{
 ///     "message": "Log in at https://evil.example/login first",

@@ -11,7 +11,7 @@ use std::time::SystemTime;
 use crate::server::StoreError;
 
 /// Records which sealed states were opened, so that each opens once: the record a
-/// `RequestStateSeal::single_use_in` (feature `rmcp`) keeps.
+/// `RequestStateSeal::with_replay_guard` (feature `rmcp`) keeps.
 ///
 /// `first_open` must be atomic across every process sharing the record: of two concurrent
 /// calls for one nonce, exactly one gets `true`. `RedisStore` (feature `redis`) implements it

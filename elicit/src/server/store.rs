@@ -37,7 +37,7 @@ impl PendingEntry {
 }
 
 /// Who waits on the completion of an elicitation started with
-/// [`start_awaited`](crate::server::ElicitationTracker::start_awaited): a handler that goes on
+/// [`with_awaited_by`](crate::server::StartUrl::with_awaited_by): a handler that goes on
 /// only once the out-of-band step is done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AwaitedBy {

@@ -7,18 +7,20 @@ use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
 use crate::server::{
-    AwaitedBy, Clock, ElicitationStore, EntryState, Initiator, Inserted, MemoryStore, PendingEntry,
-    StoreError, SystemClock, UrlPolicy, UserId,
+    Clock, ElicitationStore, EntryState, MemoryStore, PendingEntry, StoreError, SystemClock,
+    UrlPolicy, UserId,
 };
-use crate::wire::{ElicitMode, ElicitationCapability, ElicitationId, RandomnessUnavailableError};
+use crate::wire::{ElicitationId, RandomnessUnavailableError};
 
 mod awaited;
 mod error;
 mod results;
+mod start;
 
 pub use awaited::Collected;
 pub use error::{CompletionError, StartError};
 pub use results::{Addressed, CompletedElicitation, PendingUrlElicitation};
+pub use start::{PreparedUrlElicitation, StartUrl};
 
 /// Where a tracker's ids come from: [`ElicitationId::random`] unless
 /// [`with_id_source`](ElicitationTracker::with_id_source) says otherwise.
@@ -36,7 +38,7 @@ type IdSource = Box<dyn Fn() -> Result<ElicitationId, RandomnessUnavailableError
 /// - completion yields the notification, addressed to the starting connection only.
 ///
 /// ```
-/// use elicit_mcp::ElicitationCapability;
+/// use elicit_mcp::wire::ElicitationCapability;
 /// use elicit_mcp::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
 ///
 /// # #[tokio::main(flavor = "current_thread")]
@@ -166,90 +168,6 @@ impl<S: ElicitationStore> ElicitationTracker<S> {
         &self.store
     }
 
-    /// Starts a URL-mode elicitation for `initiator`. `client` is the `elicitation` capability
-    /// the client declared (`None` if none); `url` builds the URL from the new id, usually a
-    /// connect page of the server's own that checks the user before anything else.
-    ///
-    /// The checks and `url` run at once, before the returned future is polled (so `url` need
-    /// not be `Send`); the future stores the elicitation.
-    pub fn start<'a, M, U>(
-        &'a self,
-        initiator: &Initiator,
-        client: Option<&ElicitationCapability>,
-        message: M,
-        url: U,
-    ) -> impl Future<Output = Result<PendingUrlElicitation, StartError>> + Send + use<'a, S, M, U>
-    where
-        M: Into<String>,
-        U: FnOnce(&ElicitationId) -> String,
-    {
-        self.store_prepared(self.prepare(initiator, client, message.into(), url))
-    }
-
-    /// The stored half of [`start`](Self::start), whose future holds none of `start`'s
-    /// argument types (the rmcp integration's futures must not).
-    pub(crate) async fn store_prepared(
-        &self,
-        prepared: Result<(PendingEntry, PendingUrlElicitation), StartError>,
-    ) -> Result<PendingUrlElicitation, StartError> {
-        let (entry, pending) = prepared?;
-        self.purge_if_due(entry.started_at).await?;
-        match self.store.insert(entry, self.max_pending_per_user).await? {
-            Inserted::Stored => Ok(pending),
-            Inserted::UserAtLimit => Err(StartError::TooManyPending {
-                limit: self.max_pending_per_user,
-            }),
-        }
-    }
-
-    /// What [`start`](Self::start) checks and builds before it stores anything.
-    pub(crate) fn prepare(
-        &self,
-        initiator: &Initiator,
-        client: Option<&ElicitationCapability>,
-        message: String,
-        url: impl FnOnce(&ElicitationId) -> String,
-    ) -> Result<(PendingEntry, PendingUrlElicitation), StartError> {
-        self.prepare_entry(None, initiator, client, message, url)
-    }
-
-    /// [`prepare`](Self::prepare) for an elicitation `awaited_by` waits on, if any.
-    fn prepare_entry(
-        &self,
-        awaited_by: Option<AwaitedBy>,
-        initiator: &Initiator,
-        client: Option<&ElicitationCapability>,
-        message: String,
-        url: impl FnOnce(&ElicitationId) -> String,
-    ) -> Result<(PendingEntry, PendingUrlElicitation), StartError> {
-        ElicitationCapability::require(client, ElicitMode::Url)
-            .map_err(StartError::ModeNotSupported)?;
-        let id = (self.ids)().map_err(StartError::Randomness)?;
-        let checked = self
-            .policy
-            .check_for_user(&url(&id), &initiator.user.identifiers())
-            .map_err(StartError::UnsafeUrl)?;
-        let now = self.clock.now();
-        let expires_at = now
-            .checked_add(self.ttl)
-            .ok_or(StartError::ExpiryOutOfRange)?;
-        let entry = PendingEntry {
-            id: id.clone(),
-            user: initiator.user.clone(),
-            connection: initiator.connection.clone(),
-            started_at: now,
-            expires_at,
-            awaited_by,
-            state: EntryState::Pending,
-        };
-        let pending = PendingUrlElicitation {
-            notices: checked.notices().to_vec(),
-            params: checked.into_params(message, id),
-            expires_at,
-        };
-        Ok((entry, pending))
-    }
-
     /// Checks, without completing it, that the elicitation is pending and belongs to `user`:
     /// what a connect page does before sending the user on to a third party, whose callback
     /// then calls [`complete`](Self::complete).
@@ -275,7 +193,7 @@ impl<S: ElicitationStore> ElicitationTracker<S> {
 
     /// Completes the elicitation for `user`, once: it must be pending, unexpired, and started
     /// by `user`. Returns what to notify and whom. One a handler waits on
-    /// ([`start_awaited`](Self::start_awaited)) stays stored, completed, until the handler
+    /// ([`with_awaited_by`](StartUrl::with_awaited_by)) stays stored, completed, until the handler
     /// [collects](Self::collect) it, once.
     pub async fn complete(
         &self,

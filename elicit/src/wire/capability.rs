@@ -18,7 +18,7 @@ use super::mode::ElicitMode;
 /// capability reads back as it was written.
 ///
 /// ```
-/// use elicit_mcp::{ElicitMode, ElicitationCapability};
+/// use elicit_mcp::wire::{ElicitMode, ElicitationCapability};
 /// let legacy: ElicitationCapability = serde_json::from_str("{}").unwrap();
 /// assert!(legacy.supports(ElicitMode::Form));
 /// assert!(!legacy.supports(ElicitMode::Url));
@@ -122,7 +122,7 @@ impl ElicitationCapability {
     /// supports `mode`. This is the server's gate before sending anything of that mode.
     ///
     /// ```
-    /// use elicit_mcp::{ElicitMode, ElicitationCapability};
+    /// use elicit_mcp::wire::{ElicitMode, ElicitationCapability};
     /// assert!(ElicitationCapability::require(None, ElicitMode::Form).is_err());
     /// let caps = ElicitationCapability::form();
     /// assert!(ElicitationCapability::require(Some(&caps), ElicitMode::Form).is_ok());
@@ -142,7 +142,7 @@ impl ElicitationCapability {
     /// `initialize` request): `Ok(None)` if the client did not declare elicitation.
     ///
     /// ```
-    /// use elicit_mcp::{ElicitMode, ElicitationCapability};
+    /// use elicit_mcp::wire::{ElicitMode, ElicitationCapability};
     /// let caps = serde_json::json!({"roots": {}, "elicitation": {"form": {}, "url": {}}});
     /// let elicitation = ElicitationCapability::of_client(&caps).unwrap().unwrap();
     /// assert!(elicitation.supports(ElicitMode::Url));

@@ -38,7 +38,7 @@ impl From<&str> for RequestId {
 /// A JSON-RPC error object: `{"code", "message", "data"?}`.
 ///
 /// The typed errors of this crate that travel as JSON-RPC errors convert into it:
-/// [`UrlElicitationRequiredError`](crate::UrlElicitationRequiredError) (-32042) and the client's
+/// [`UrlElicitationRequiredError`](crate::wire::UrlElicitationRequiredError) (-32042) and the client's
 /// [`InvalidElicitRequestError`](crate::client::InvalidElicitRequestError) (-32602).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JsonRpcError {

@@ -1,8 +1,19 @@
 //! The wire model: every message of elicitation as the spec writes it (revision 2025-11-25),
 //! one file per message. Each type serializes into exactly the spec's JSON and reads it back.
 //!
+//! Most servers never name these types: the derive builds the requests and reads the results,
+//! and the rmcp integration sends and receives them. They are here for a server on another
+//! SDK, a client, or a test that checks the JSON itself.
+//!
+//! ```
+//! use elicit_mcp::wire::{ElicitAction, ElicitResult};
+//!
+//! let result: ElicitResult = serde_json::from_str(r#"{"action":"decline"}"#).unwrap();
+//! assert_eq!(result.action, ElicitAction::Decline);
+//! ```
+//!
 //! This is the bottom layer of the crate: it imports nothing from `server` or `client`, which
-//! build on it. Its types are re-exported at the crate root.
+//! build on it.
 
 mod capability;
 mod form;
@@ -21,9 +32,7 @@ pub use mode::ElicitMode;
 pub(crate) use mode::UnknownMode;
 pub use notification::{ElicitationCompleteNotification, ElicitationCompleteParams};
 pub use request::{ElicitRequest, ElicitRequestParams};
-pub use result::{
-    ElicitAction, ElicitOutcome, ElicitResult, UnexpectedContentError, UrlElicitOutcome,
-};
+pub use result::{ElicitAction, ElicitResult};
 #[cfg(feature = "url-mode")]
 pub use url::RandomnessUnavailableError;
 pub use url::{ElicitRequestUrlParams, ElicitationId};

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 /// The two modes of elicitation.
 ///
 /// ```
-/// use elicit_mcp::ElicitMode;
+/// use elicit_mcp::wire::ElicitMode;
 /// assert_eq!(serde_json::to_string(&ElicitMode::Url).unwrap(), r#""url""#);
 /// assert_eq!(ElicitMode::Form.as_str(), "form");
 /// ```

@@ -47,7 +47,7 @@ impl ElicitationCompleteParams {
 /// ignores unknown and already-completed ids as the spec requires.
 ///
 /// ```
-/// use elicit_mcp::{ElicitationCompleteNotification, ElicitationId};
+/// use elicit_mcp::wire::{ElicitationCompleteNotification, ElicitationId};
 /// let n = ElicitationCompleteNotification::new(ElicitationId::new("550e8400"));
 /// assert_eq!(serde_json::to_value(&n).unwrap(), serde_json::json!({
 ///     "jsonrpc": "2.0",

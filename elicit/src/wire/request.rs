@@ -21,7 +21,7 @@ use crate::schema::RequestedSchema;
 /// wrong in a typed error.
 ///
 /// ```
-/// use elicit_mcp::{ElicitMode, ElicitRequestParams};
+/// use elicit_mcp::wire::{ElicitMode, ElicitRequestParams};
 /// let legacy: ElicitRequestParams = serde_json::from_str(r#"{
 ///     "message": "Your name?",
 ///     "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}
@@ -135,7 +135,7 @@ impl<'de> Deserialize<'de> for ElicitRequestParams {
 /// [`client::validate_request`](crate::client::validate_request).
 ///
 /// ```
-/// use elicit_mcp::{ElicitRequest, ElicitRequestParams, ElicitationCapability, RequestId};
+/// use elicit_mcp::wire::{ElicitRequest, ElicitRequestParams, ElicitationCapability, RequestId};
 /// let params: ElicitRequestParams = serde_json::from_str(r#"{"mode": "url",
 ///     "elicitationId": "42", "url": "https://example.com/", "message": "Connect"}"#).unwrap();
 ///

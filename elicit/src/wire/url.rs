@@ -18,7 +18,7 @@ use super::mode::ElicitMode;
 ///
 /// ```
 /// # #[cfg(feature = "url-mode")] {
-/// use elicit_mcp::ElicitationId;
+/// use elicit_mcp::wire::ElicitationId;
 /// let id = ElicitationId::random().unwrap();
 /// assert_eq!(id.as_str().len(), 32); // 128 bits, hex
 /// assert_ne!(id, ElicitationId::random().unwrap());
@@ -118,7 +118,7 @@ impl AsRef<str> for ElicitationId {
 /// usual way is `ElicitationTracker::start`, which also binds it to the user.
 ///
 /// ```
-/// use elicit_mcp::ElicitRequestUrlParams;
+/// use elicit_mcp::wire::ElicitRequestUrlParams;
 /// let params: ElicitRequestUrlParams = serde_json::from_str(r#"{
 ///     "mode": "url",
 ///     "elicitationId": "550e8400-e29b-41d4-a716-446655440000",

@@ -19,7 +19,7 @@ use super::url::{ElicitRequestUrlParams, ElicitationId};
 /// JSON-RPC error object and reads back from one, through serde or [`TryFrom<&JsonRpcError>`].
 ///
 /// ```
-/// use elicit_mcp::{JsonRpcError, UrlElicitationRequiredError};
+/// use elicit_mcp::wire::{JsonRpcError, UrlElicitationRequiredError};
 /// let error: JsonRpcError = serde_json::from_value(serde_json::json!({
 ///     "code": -32042,
 ///     "message": "This request requires more information.",

@@ -148,7 +148,7 @@ impl ServerOptions {
     /// `rounds` with the ask timeout given, if one was.
     pub fn rounds(&self, rounds: Rounds) -> Rounds {
         match self.ask_timeout {
-            Some(timeout) => rounds.timeout(Some(timeout)),
+            Some(timeout) => rounds.with_timeout(Some(timeout)),
             None => rounds,
         }
     }

@@ -14,7 +14,7 @@ pub mod server;
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use elicit_mcp::ElicitationCapability;
+use elicit_mcp::wire::ElicitationCapability;
 use rmcp::model::{
     self as sdk, CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation,
     ProtocolVersion,

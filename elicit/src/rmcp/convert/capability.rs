@@ -73,7 +73,7 @@ impl TryFrom<&ElicitationCapability> for sdk::ElicitationCapability {
 /// `ElicitationCapability` refuses.
 ///
 /// ```
-/// use elicit_mcp::ElicitationCapability;
+/// use elicit_mcp::wire::ElicitationCapability;
 /// use rmcp::model::{ClientCapabilities, ClientConfig, Implementation};
 ///
 /// let capabilities = ClientCapabilities::try_from(&ElicitationCapability::form_and_url()).unwrap();

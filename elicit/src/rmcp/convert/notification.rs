@@ -32,7 +32,7 @@ impl From<&ElicitationCompleteNotification> for sdk::ServerNotification {
 ///
 /// ```
 /// use elicit_mcp::rmcp::NotElicitationCompleteError;
-/// use elicit_mcp::{ElicitationCompleteNotification, ElicitationId};
+/// use elicit_mcp::wire::{ElicitationCompleteNotification, ElicitationId};
 /// use rmcp::model::CustomNotification;
 ///
 /// // What a server sends (`ElicitPeer::notify_elicitation_complete` does this).

@@ -11,7 +11,7 @@ use crate::wire::{ElicitAction, ElicitResult};
 /// does not know.
 ///
 /// ```
-/// use elicit_mcp::ElicitResult;
+/// use elicit_mcp::wire::ElicitResult;
 /// use elicit_mcp::rmcp::InvalidResultError;
 ///
 /// let theirs: rmcp::model::ElicitResult =

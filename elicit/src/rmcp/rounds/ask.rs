@@ -16,9 +16,9 @@ use super::in_task::{Escalation, Gathered};
 use super::keys::Asker;
 use super::keys::Keys;
 use super::state::{RoundLeft, RoundState};
+use crate::ElicitOutcome;
 use crate::rmcp::AskableForm;
 use crate::rmcp::error::ElicitError;
-use crate::wire::ElicitOutcome;
 use crate::{Elicit, HasMessage};
 
 /// The handle a handler asks the user through, on either protocol revision.
@@ -200,9 +200,9 @@ impl Ask {
     /// set options on it first.
     ///
     /// Gives the typed outcome. An answer with field errors is asked again, the errors in the
-    /// message and the right answers kept, up to [`Rounds::most_asks`](super::Rounds::most_asks)
+    /// message and the right answers kept, up to [`Rounds::with_most_asks`](super::Rounds::with_most_asks)
     /// times ([`ElicitError::TooManyAsks`] after that), unless the ask or the
-    /// [`Rounds`](super::Rounds) says not to ([`FormAsk::reask`]); then the field errors
+    /// [`Rounds`](super::Rounds) says not to ([`FormAsk::with_reask`]); then the field errors
     /// come back as [`ElicitError::InvalidContent`].
     pub fn form<T>(&self) -> FormAsk<'_, T>
     where

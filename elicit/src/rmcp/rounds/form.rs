@@ -13,10 +13,11 @@ use super::exchange::Request;
 use super::keys::Asker;
 use super::sealed::Answer;
 use crate::Elicit;
+use crate::ElicitOutcome;
 use crate::error::ContentError;
 use crate::rmcp::error::ElicitError;
 use crate::schema::RequestedSchema;
-use crate::wire::{ElicitOutcome, ElicitResult};
+use crate::wire::ElicitResult;
 
 /// One form's ask, from [`Ask::form`] or [`Ask::form_with_message`]: await it as it is, or set
 /// its options first.
@@ -25,7 +26,7 @@ use crate::wire::{ElicitOutcome, ElicitResult};
 ///
 /// A field the form shows with a default may be left out of the answer, and then takes the
 /// value shown: whether the default comes from `#[elicit(default = ..)]`, from
-/// [`default`](Self::default) at run time, or from the user's own earlier answer that a re-ask
+/// [`with_default`](Self::with_default) at run time, or from the user's own earlier answer that a re-ask
 /// keeps. The same on both revisions,
 /// whenever the answer comes back.
 ///
@@ -34,10 +35,10 @@ use crate::wire::{ElicitOutcome, ElicitResult};
 /// An answer with field errors is asked again by itself: the errors go in the message, and the
 /// fields the user got right are shown as defaults, so they are kept even if the client sends
 /// back only the fields it corrected. A form is asked at most
-/// [`Rounds::most_asks`](super::Rounds::most_asks) times in a call
+/// [`Rounds::with_most_asks`](super::Rounds::with_most_asks) times in a call
 /// ([`ElicitError::TooManyAsks`], with the last answer's errors, after that). A handler that
-/// wants the field errors instead says so with [`reask(false)`](Self::reask), or for every
-/// ask with [`Rounds::reask`](super::Rounds::reask).
+/// wants the field errors instead says so with [`with_reask(false)`](Self::with_reask), or for every
+/// ask with [`Rounds::with_reask`](super::Rounds::with_reask).
 ///
 /// ```no_run
 /// use elicit_mcp::rmcp::{Ask, ElicitError};
@@ -55,7 +56,7 @@ use crate::wire::{ElicitOutcome, ElicitResult};
 /// async fn arrival(ask: &Ask, today: &str) -> Result<ElicitOutcome<Arrival>, ElicitError> {
 ///     // A default known only at run time, checked against the form before it is sent; a
 ///     // wrong answer is asked again with its errors, the right fields kept.
-///     ask.form::<Arrival>().default("date", today).await
+///     ask.form::<Arrival>().with_default("date", today).await
 /// }
 /// ```
 #[must_use = "an ask does nothing until it is awaited"]
@@ -110,7 +111,7 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
     /// Asks under `key` on 2026-07-28 rather than the form's
     /// [`INPUT_KEY`](Elicit::INPUT_KEY) (on 2025-11-25 there are no keys): for a client or
     /// a test suite that expects a given key. A re-ask goes under `key-2`, `key-3`, ….
-    pub fn key(mut self, key: impl Into<String>) -> Self {
+    pub fn with_key(mut self, key: impl Into<String>) -> Self {
         self.key = Some(key.into());
         self
     }
@@ -120,15 +121,15 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
     /// leaves the field out takes `value`. The value is checked against the field's schema
     /// before anything is sent: a field the form does not have, or a value it would refuse,
     /// is [`ElicitError::InvalidDefault`].
-    pub fn default(mut self, field: &str, value: impl Into<Value>) -> Self {
+    pub fn with_default(mut self, field: &str, value: impl Into<Value>) -> Self {
         self.defaults.insert(field.to_owned(), value.into());
         self
     }
 
     /// Whether an answer with field errors is asked again (the default, unless
-    /// [`Rounds::reask`](super::Rounds::reask) says otherwise), or comes back as
+    /// [`Rounds::with_reask`](super::Rounds::with_reask) says otherwise), or comes back as
     /// [`ElicitError::InvalidContent`] for the handler to deal with.
-    pub fn reask(mut self, reask: bool) -> Self {
+    pub fn with_reask(mut self, reask: bool) -> Self {
         self.reask = Some(reask);
         self
     }
@@ -136,17 +137,17 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
     /// Sends `schema` rather than `T`'s own: for a schema that admits the same answers in
     /// another shape (the deprecated `enum` + `enumNames` single-select, say). The answer is
     /// still read by `T`'s parser, and defaults are set on `schema`.
-    pub fn schema(mut self, schema: RequestedSchema) -> Self {
+    pub fn with_schema(mut self, schema: RequestedSchema) -> Self {
         self.schema = Some(schema);
         self
     }
 
     /// On 2025-11-25, gives up after `timeout` ([`ElicitError::TimedOut`], and the request is
-    /// cancelled) instead of the server's [`Rounds::timeout`](super::Rounds::timeout). On
+    /// cancelled) instead of the server's [`Rounds::with_timeout`](super::Rounds::with_timeout). On
     /// 2026-07-28 the client holds the form, and the state's TTL bounds the wait. Inside a
     /// task, gives up after `timeout` too ([`ElicitError::TimedOut`], and the ask is withdrawn
     /// from the task's `inputRequests`); without one the task's TTL bounds the wait.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self
     }

@@ -167,7 +167,7 @@ mod tests {
             error.to_string(),
             "the form `X` and the form `B` (its ask number 2 under `booking`) both ask under the \
              input key `booking-2` in one call; give one of them another key \
-             (`#[elicit(key = \"..\")]`, `FormAsk::key`, or the key of `Ask::sample`/`Ask::roots`)"
+             (`#[elicit(key = \"..\")]`, `FormAsk::with_key`, or the key of `Ask::sample`/`Ask::roots`)"
         );
 
         // The other way round: the repeat first, then the explicit key.

@@ -47,7 +47,7 @@ use crate::server::{MemoryReplayGuard, ReplayGuard};
 /// let (signing, keyring) = RequestStateSeal::parse_keyring(keys).unwrap();
 /// let seal = RequestStateSeal::from_keyring(&signing, keyring)
 ///     .unwrap()
-///     .ttl(Duration::from_secs(120))
+///     .with_ttl(Duration::from_secs(120))
 ///     .single_use();
 /// # let _ = seal;
 /// ```
@@ -174,14 +174,14 @@ impl RequestStateSeal {
     }
 
     /// States expire `ttl` after they are sealed.
-    pub fn ttl(mut self, ttl: Duration) -> Self {
+    pub fn with_ttl(mut self, ttl: Duration) -> Self {
         self.ttl = ttl;
         self
     }
 
     /// Each state opens once: a replayed retry is refused. The record of used states is kept
     /// in this process (clones of the seal share it), until the states expire. Replicas behind
-    /// a load balancer share one record with [`single_use_in`](Self::single_use_in) instead.
+    /// a load balancer share one record with [`with_replay_guard`](Self::with_replay_guard) instead.
     pub fn single_use(mut self) -> Self {
         self.used = Some(replay::Guard(Arc::new(MemoryReplayGuard::new())));
         self
@@ -201,13 +201,13 @@ impl RequestStateSeal {
     /// let store = RedisStore::connect("redis://127.0.0.1/").await?;
     /// let keys = std::env::var("STATE_KEYS")?;
     /// let (signing, keyring) = RequestStateSeal::parse_keyring(&keys)?;
-    /// let seal = RequestStateSeal::from_keyring(&signing, keyring)?.single_use_in(store);
+    /// let seal = RequestStateSeal::from_keyring(&signing, keyring)?.with_replay_guard(store);
     /// let rounds = Rounds::new(seal);
     /// # let _ = rounds;
     /// # Ok(())
     /// # }
     /// ```
-    pub fn single_use_in(mut self, guard: impl ReplayGuard) -> Self {
+    pub fn with_replay_guard(mut self, guard: impl ReplayGuard) -> Self {
         self.used = Some(replay::Guard(Arc::new(guard)));
         self
     }

@@ -9,14 +9,13 @@ use super::Ask;
 use super::exchange::Request;
 use super::keys::Asker;
 use super::sealed::{Answer, UrlFlow, UrlStatus};
+use crate::UrlElicitOutcome;
 use crate::rmcp::error::ElicitError;
 use crate::server::{
-    ElicitationStore, ElicitationTracker, Initiator, PendingEntry, PendingUrlElicitation,
+    ElicitationStore, ElicitationTracker, Initiator, PendingUrlElicitation, PreparedUrlElicitation,
     StartError,
 };
-use crate::wire::{
-    ElicitAction, ElicitRequestUrlParams, ElicitationCapability, ElicitationId, UrlElicitOutcome,
-};
+use crate::wire::{ElicitAction, ElicitRequestUrlParams, ElicitationCapability, ElicitationId};
 
 /// What came of a URL-mode elicitation asked with [`Ask::url`]: the same on both revisions.
 ///
@@ -69,10 +68,7 @@ enum Step {
     /// Refused before anything is sent: the key is taken.
     Refused(ElicitError),
     /// Store the elicitation (checked and built already), then ask for consent.
-    Start(
-        String,
-        Box<Result<(PendingEntry, PendingUrlElicitation), StartError>>,
-    ),
+    Start(String, Box<Result<PreparedUrlElicitation, StartError>>),
     /// A later round (2026-07-28): the elicitation from the state.
     Going(String, UrlFlow),
 }
@@ -96,10 +92,10 @@ impl Ask {
     /// |---|---|---|
     /// | the request | `elicitation/create` in URL mode, with its `elicitationId` | an input request of the round's `InputRequiredResult`, without an id (the tracker's id is in the sealed `requestState` only) |
     /// | decline, cancel | the outcome; the elicitation is discarded | the same, on the retry that brings the answer |
-    /// | while the step goes on | the call waits | each retry waits up to [`Rounds::url_hold`](crate::rmcp::Rounds::url_hold), then answers with a state-only `InputRequiredResult` ("still waiting": no input requests; the client retries with the state). These rounds do not count toward [`Rounds::most_rounds`](crate::rmcp::Rounds::most_rounds) |
+    /// | while the step goes on | the call waits | each retry waits up to [`Rounds::with_url_hold`](crate::rmcp::Rounds::with_url_hold), then answers with a state-only `InputRequiredResult` ("still waiting": no input requests; the client retries with the state). These rounds do not count toward [`Rounds::with_most_rounds`](crate::rmcp::Rounds::with_most_rounds) |
     /// | the step done | the call goes on (send the completion notification as for any URL elicitation, [`ConnectionPeers::notify`](crate::rmcp::ConnectionPeers::notify)) | the retry collects the completion, once (an earlier state replayed after that is refused with -32602), and the handler goes on; there is no notification |
     /// | how long at most | until the elicitation expires (the tracker's time to live): [`ElicitError::NotCompleted`] | the same: the first retry after it expired gives [`ElicitError::NotCompleted`] |
-    /// | the client goes away | [`ElicitError::SessionEnded`], and the elicitation is discarded | once the user consented, each retry keeps the elicitation for [`Rounds::url_lease`](crate::rmcp::Rounds::url_lease) (a minute) more: a client that stops retrying leaves it, and it stops counting against the user's limit one lease later |
+    /// | the client goes away | [`ElicitError::SessionEnded`], and the elicitation is discarded | once the user consented, each retry keeps the elicitation for [`Rounds::with_url_lease`](crate::rmcp::Rounds::with_url_lease) (a minute) more: a client that stops retrying leaves it, and it stops counting against the user's limit one lease later |
     ///
     /// A client that did not declare URL mode gets [`ElicitError::ModeNotSupported`] (which a
     /// handler that lets it through answers with -32021 and `requiredCapabilities`
@@ -153,13 +149,9 @@ impl Ask {
                         .as_ref()
                         .and_then(ElicitationCapability::of_rmcp_client);
                     let by = exchange.awaited_by();
-                    let prepared = tracker.prepare_awaited(
-                        by,
-                        initiator,
-                        client.as_ref(),
-                        message.into(),
-                        url,
-                    );
+                    let prepared = tracker
+                        .prepare(initiator, client.as_ref(), message, url)
+                        .map(|prepared| prepared.with_awaited_by(by));
                     Step::Start(key, Box::new(prepared))
                 }
             },
@@ -169,7 +161,9 @@ impl Ask {
                 Step::Refused(error) => return Err(error),
                 Step::Going(key, flow) => (key, flow),
                 Step::Start(key, prepared) => {
-                    let pending = exchange.in_store(tracker.store_prepared(*prepared)).await?;
+                    let pending = exchange
+                        .in_store(async { tracker.store_prepared((*prepared)?).await })
+                        .await?;
                     let flow = UrlFlow::asked(&pending);
                     exchange.keep_flow(&key, &flow);
                     (key, flow)

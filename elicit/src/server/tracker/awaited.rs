@@ -9,14 +9,10 @@
 //! same store: bound to the same user, with the same expiry, removed atomically when
 //! collected, shared by the replicas of a `RedisStore`.
 
-use std::future::Future;
 use std::time::SystemTime;
 
-use crate::server::{
-    AwaitedBy, CompletionError, ElicitationStore, ElicitationTracker, EntryState, Initiator,
-    PendingEntry, PendingUrlElicitation, StartError, UserId,
-};
-use crate::wire::{ElicitationCapability, ElicitationId};
+use crate::server::{CompletionError, ElicitationStore, ElicitationTracker, EntryState, UserId};
+use crate::wire::ElicitationId;
 
 /// What a waiting handler finds when it [collects](ElicitationTracker::collect).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,35 +25,6 @@ pub enum Collected {
 
 /// The waiting side: what an SDK integration's handler calls.
 impl<S: ElicitationStore> ElicitationTracker<S> {
-    /// [`start`](Self::start) for an elicitation that `by` waits on: its completion is kept
-    /// until [`collect`](Self::collect) takes it.
-    pub fn start_awaited<'a, M, U>(
-        &'a self,
-        by: AwaitedBy,
-        initiator: &Initiator,
-        client: Option<&ElicitationCapability>,
-        message: M,
-        url: U,
-    ) -> impl Future<Output = Result<PendingUrlElicitation, StartError>> + Send + use<'a, S, M, U>
-    where
-        M: Into<String>,
-        U: FnOnce(&ElicitationId) -> String,
-    {
-        self.store_prepared(self.prepare_awaited(by, initiator, client, message.into(), url))
-    }
-
-    /// [`prepare`](Self::prepare) for an elicitation that `by` waits on.
-    pub(crate) fn prepare_awaited(
-        &self,
-        by: AwaitedBy,
-        initiator: &Initiator,
-        client: Option<&ElicitationCapability>,
-        message: String,
-        url: impl FnOnce(&ElicitationId) -> String,
-    ) -> Result<(PendingEntry, PendingUrlElicitation), StartError> {
-        self.prepare_entry(Some(by), initiator, client, message, url)
-    }
-
     /// Keeps the waited-on elicitation `id` of `user` pending until `until` and no longer,
     /// while it is: how a 2026-07-28 call's retries keep it, and how it stops counting against
     /// the user's limit once they stop. Nothing is done for one that is not pending, another
@@ -121,7 +88,8 @@ impl<S: ElicitationStore> ElicitationTracker<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server::{ConnectionId, UrlPolicy};
+    use crate::server::{AwaitedBy, ConnectionId, Initiator, UrlPolicy};
+    use crate::wire::ElicitationCapability;
 
     fn initiator(subject: &str) -> Initiator {
         Initiator::new(
@@ -132,13 +100,10 @@ mod tests {
 
     async fn started(tracker: &ElicitationTracker, by: AwaitedBy, who: &Initiator) -> String {
         let pending = tracker
-            .start_awaited(
-                by,
-                who,
-                Some(&ElicitationCapability::url()),
-                "Connect",
-                |id| format!("https://mcp.example.com/connect?elicitationId={id}"),
-            )
+            .start(who, Some(&ElicitationCapability::url()), "Connect", |id| {
+                format!("https://mcp.example.com/connect?elicitationId={id}")
+            })
+            .with_awaited_by(by)
             .await
             .unwrap();
         pending.id().as_str().to_owned()

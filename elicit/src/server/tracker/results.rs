@@ -106,7 +106,7 @@ impl CompletedElicitation {
         self.entry.started_at
     }
 
-    /// Who waits on it ([`start_awaited`](crate::server::ElicitationTracker::start_awaited)),
+    /// Who waits on it ([`with_awaited_by`](crate::server::StartUrl::with_awaited_by)),
     /// `None` for a plain elicitation. One a retry waits on ([`AwaitedBy::Retry`]) has no
     /// completion notification to send: its revision has none.
     pub fn awaited_by(&self) -> Option<AwaitedBy> {
