@@ -453,7 +453,8 @@ impl ConformanceServer {
         let declared = ask
             .client_capabilities()
             .as_ref()
-            .and_then(ElicitationCapability::of_rmcp_client);
+            .and_then(|client| client.elicitation.as_ref())
+            .map(ElicitationCapability::from);
         ElicitationCapability::require(declared.as_ref(), ElicitMode::Form)
             .map_err(|missing| ErrorData::from(ElicitError::from(missing)))?;
         let request = ElicitRequestFormParams::new(

@@ -49,7 +49,8 @@ mod page;
 
 use elicit_examples::http::{self, ServerOptions};
 use elicit_mcp::rmcp::{
-    Ask, ConnectionPeers, ElicitError, ElicitPeer, RequestStateSeal, Rounds, UrlOutcome,
+    Ask, ConnectionPeers, ElicitError, ElicitPeer, ElicitUrlPeer, RequestStateSeal, Rounds,
+    UrlOutcome,
 };
 use elicit_mcp::server::{
     CompletedElicitation, ConnectionId, ElicitationStore, ElicitationTracker, Initiator, Inserted,

@@ -43,7 +43,9 @@ pub mod tui;
 
 pub use identity::ServerIdentity;
 #[cfg(feature = "url-mode")]
+#[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use review::{UrlReview, UrlReviewError, UrlWarning};
 pub use validate::{InvalidElicitRequestError, accept_form, validate_request};
 #[cfg(feature = "url-mode")]
+#[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use watch::{Completion, UrlElicitationWatch, WatchFullError};

@@ -1,7 +1,7 @@
 //! What to put in front of rmcp's streamable HTTP server ([`StreamableHttpService`]), for what
 //! it cannot be told to do itself (rmcp 3.11):
 //!
-//! - **A limit on request bodies**, 256 KiB unless [`Guard::most_body_bytes`] says otherwise.
+//! - **A limit on request bodies**, 256 KiB unless [`Guard::with_most_body_bytes`] says otherwise.
 //!   rmcp parses a whole body into its message types at once, and that parse amplifies: a
 //!   4 MiB body of small numbers raises the server's peak memory by about 470 MiB. A body
 //!   declared larger (`Content-Length`) is answered 413 before anything reads it, and a
@@ -22,7 +22,7 @@
 //!   session the server holds, and per peer address for the rest. rmcp's parse costs memory in
 //!   proportion to the body, so what one client can make the server hold at once is bounded
 //!   by bytes, not requests: by default one body at the body limit, or any number of small
-//!   ones that fit in it ([`Guard::most_bytes_in_flight_per_client`]). A JSON POST counts from
+//!   ones that fit in it ([`Guard::with_most_bytes_in_flight_per_client`]). A JSON POST counts from
 //!   before its body is read until rmcp has answered; one that does not fit waits, unread,
 //!   for its client's others to finish.
 //!
@@ -77,8 +77,8 @@ type ClientAddress = Arc<dyn Fn(&Parts) -> Option<IpAddr> + Send + Sync>;
 ///
 /// // Bodies up to 64 KiB; at most two at that size in flight per client.
 /// let guard = Guard::new()
-///     .most_body_bytes(64 * 1024)
-///     .most_bytes_in_flight_per_client(128 * 1024);
+///     .with_most_body_bytes(64 * 1024)
+///     .with_most_bytes_in_flight_per_client(128 * 1024);
 /// assert_eq!(guard.body_limit(), 64 * 1024);
 /// ```
 #[derive(Clone)]
@@ -127,7 +127,7 @@ impl Guard {
 
     /// The largest request body accepted, in bytes; a larger one is answered 413, with a text
     /// that names the limit.
-    pub fn most_body_bytes(mut self, bytes: usize) -> Self {
+    pub fn with_most_body_bytes(mut self, bytes: usize) -> Self {
         self.most_body_bytes = bytes;
         self
     }
@@ -142,10 +142,10 @@ impl Guard {
     /// # Panics
     ///
     /// If `bytes` is 0, which would limit nothing.
-    pub fn most_bytes_in_flight_per_client(mut self, bytes: usize) -> Self {
+    pub fn with_most_bytes_in_flight_per_client(mut self, bytes: usize) -> Self {
         assert!(
             bytes > 0,
-            "Guard::most_bytes_in_flight_per_client(0) would limit nothing; give at least 1"
+            "Guard::with_most_bytes_in_flight_per_client(0) would limit nothing; give at least 1"
         );
         self.most_bytes_in_flight_per_client = Some(bytes);
         self
@@ -161,13 +161,13 @@ impl Guard {
     /// ```
     /// use elicit_mcp::http::Guard;
     ///
-    /// let guard = Guard::new().client_address(|request| {
+    /// let guard = Guard::new().with_client_address(|request| {
     ///     let forwarded = request.headers.get("x-real-ip")?.to_str().ok()?;
     ///     forwarded.parse().ok()
     /// });
     /// # let _ = guard;
     /// ```
-    pub fn client_address(
+    pub fn with_client_address(
         mut self,
         address: impl Fn(&Parts) -> Option<IpAddr> + Send + Sync + 'static,
     ) -> Self {

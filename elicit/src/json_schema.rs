@@ -49,6 +49,7 @@ macro_rules! __impl_json_schema {
 
 /// What the expansion of `__impl_json_schema!` calls, as `__private::json_schema`.
 #[cfg(feature = "schemars")]
+#[cfg_attr(docsrs, doc(cfg(feature = "schemars")))]
 pub mod with_schemars {
     use std::borrow::Cow;
 

@@ -3,10 +3,6 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
-// Form mode alone (no `url-mode`) documents the wire model, whose docs link to the URL-mode
-// items that use it; those links cannot resolve there. The default and docs.rs builds check
-// every link.
-#![cfg_attr(not(feature = "url-mode"), allow(rustdoc::broken_intra_doc_links))]
 
 pub mod client;
 mod error;

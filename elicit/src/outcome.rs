@@ -103,8 +103,8 @@ impl<T> ElicitOutcome<T> {
 /// `is_consented()`, `is_declined()`, `is_cancelled()`.
 ///
 /// An accept means the user consented to open the URL, not that the interaction is done: that
-/// is known only when the server completes it (see
-/// [`ElicitationTracker::complete`](crate::server::ElicitationTracker::complete)).
+/// is known only when the server completes it (with `url-mode`, see
+/// `ElicitationTracker::complete` in [`server`](crate::server)).
 ///
 /// ```
 /// use elicit_mcp::UrlElicitOutcome;

@@ -1,8 +1,9 @@
-//! The server side of URL mode: the URL checks before sending, the [`ElicitationTracker`] that
+//! The server side of URL mode: the URL checks before sending, the `ElicitationTracker` that
 //! binds each URL elicitation to its user and completes it only for that user, and the lint for
-//! links in form-mode requests.
+//! links in form-mode requests. All of it but the lint and who a request stands for comes with
+//! the feature `url-mode` (a default feature).
 //!
-//! The tracker keeps pending elicitations in an [`ElicitationStore`]: [`MemoryStore`] for one
+//! The tracker keeps pending elicitations in an `ElicitationStore`: `MemoryStore` for one
 //! process, or `RedisStore` (feature `redis`) for a server running as several replicas, which
 //! also routes each completion to the replica holding the session that started it.
 //!
@@ -49,7 +50,6 @@ mod memory_store;
 mod policy;
 #[cfg(feature = "redis")]
 mod redis_store;
-mod replay;
 #[cfg(feature = "url-mode")]
 mod store;
 mod store_error;
@@ -57,21 +57,25 @@ mod store_error;
 mod tracker;
 
 #[cfg(feature = "url-mode")]
+#[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use clock::{Clock, SystemClock};
 pub use identity::{ConnectionId, EmptyUserIdError, Initiator, UserId};
 pub use links::{LinkInForm, links_in_form};
 #[cfg(feature = "url-mode")]
+#[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use memory_store::MemoryStore;
 #[cfg(feature = "url-mode")]
+#[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use policy::{CheckedUrl, Environment, UnsafeUrlError, UrlNotice, UrlPolicy};
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub use redis_store::{Completions, RedisStore, Routed};
-pub use replay::{MemoryReplayGuard, ReplayGuard};
 #[cfg(feature = "url-mode")]
+#[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use store::{AwaitedBy, ElicitationStore, EntryState, Inserted, PendingEntry};
 pub use store_error::StoreError;
 #[cfg(feature = "url-mode")]
+#[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use tracker::{
     Addressed, Collected, CompletedElicitation, CompletionError, ElicitationTracker,
     PendingUrlElicitation, PreparedUrlElicitation, StartError, StartUrl,

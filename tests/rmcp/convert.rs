@@ -676,14 +676,10 @@ fn capabilities_convert_both_ways() {
         .enable_elicitation()
         .build();
     assert!(
-        ElicitationCapability::of_rmcp_client(&caps)
-            .unwrap()
+        ElicitationCapability::from(caps.elicitation.as_ref().unwrap())
             .supports(elicit_mcp::wire::ElicitMode::Form)
     );
-    assert_eq!(
-        ElicitationCapability::of_rmcp_client(&sdk::ClientCapabilities::default()),
-        None
-    );
+    assert_eq!(sdk::ClientCapabilities::default().elicitation, None);
 }
 
 #[test]

@@ -10,7 +10,7 @@ use std::time::Duration;
 use crate::support::connect_page::connect_url;
 use crate::support::rmcp::{call, client_info, error_of, forward_completion, seal, serve, text};
 use elicit_mcp::client::{UrlElicitationWatch, accept_form, validate_request};
-use elicit_mcp::rmcp::{ConnectionPeers, ElicitError, ElicitPeer, Rounds};
+use elicit_mcp::rmcp::{ConnectionPeers, ElicitError, ElicitPeer, ElicitUrlPeer, Rounds};
 use elicit_mcp::schema::{PrimitiveSchema, RequestedSchema};
 use elicit_mcp::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
 use elicit_mcp::wire::{

@@ -241,7 +241,7 @@ impl Drop for Watch {
 impl TestServer {
     fn new(seal: RequestStateSeal, limits: impl FnOnce(Rounds) -> Rounds, renamed: bool) -> Self {
         let user: Arc<Mutex<Option<UserId>>> = Arc::default();
-        let rounds = limits(Rounds::new(seal)).user({
+        let rounds = limits(Rounds::new(seal)).with_user({
             let user = user.clone();
             move |_context| user.lock().unwrap().clone()
         });
@@ -1491,7 +1491,7 @@ async fn an_ask_on_a_router_that_rounds_does_not_run_says_how_to_fix_it() {
         assert_eq!(error.code, sdk::ErrorCode::INTERNAL_ERROR, "{protocol}");
         assert_eq!(
             error.message,
-            "this tool takes an `Ask`, but the server's router does not run it through \
+            "this method takes an `Ask`, but the server's router does not run it through \
              `elicit_mcp::rmcp::Rounds`: wrap the tool router with `rounds.tools(..)`, or answer \
              prompts with `rounds.get_prompt(..)`"
         );

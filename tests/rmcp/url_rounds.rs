@@ -367,7 +367,7 @@ impl Setup {
             .with_most_rounds(self.most_rounds);
         if self.bind_state {
             let user = user.clone();
-            rounds = rounds.user(move |_context| Some(user.lock().unwrap().clone()));
+            rounds = rounds.with_user(move |_context| Some(user.lock().unwrap().clone()));
         }
         let server = UrlServer {
             rounds,

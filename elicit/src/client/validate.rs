@@ -34,6 +34,7 @@ pub enum InvalidElicitRequestError {
     /// The `url` of a URL-mode request is not an absolute http(s) URL, so there is nothing the
     /// client could safely offer to open.
     #[cfg(feature = "url-mode")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
     InvalidUrl(UrlReviewError),
     /// A required member is missing or of the wrong type.
     Malformed {

@@ -54,6 +54,7 @@ pub enum ElicitError {
     /// The URL-mode elicitation could not be started: the URL breaks the policy, no
     /// randomness, the store failed.
     #[cfg(feature = "url-mode")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
     Start(StartError),
     /// The user accepted, but the content does not match the form: every field error.
     InvalidContent(ContentError),
@@ -66,6 +67,7 @@ pub enum ElicitError {
     /// [`Ask::url`](crate::rmcp::Ask::url), but it did not complete: it expired first, or was
     /// discarded, or the store failed.
     #[cfg(feature = "url-mode")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
     NotCompleted(CompletionError),
     /// The client did not answer within the ask's timeout
     /// ([`Rounds::with_timeout`](crate::rmcp::Rounds::with_timeout), or
@@ -308,6 +310,7 @@ impl From<ContentError> for ElicitError {
 }
 
 #[cfg(feature = "url-mode")]
+#[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 impl From<StartError> for ElicitError {
     fn from(e: StartError) -> Self {
         match e {

@@ -3,7 +3,7 @@
 //! - [`Ask`]: the one way a handler asks the user, on both protocol revisions: a form
 //!   ([`Ask::form`], [`Ask::form_with_message`], options on the [`FormAsk`]: a key, run-time defaults,
 //!   a re-ask after field errors, a timeout), two forms in one round ([`Ask::forms`]), URL
-//!   mode ([`Ask::url`]), and the other input requests of 2026-07-28 ([`Ask::sample`],
+//!   mode (`Ask::url`, with `url-mode`), and the other input requests of 2026-07-28 ([`Ask::sample`],
 //!   [`Ask::roots`]). A `#[tool]` or `#[prompt]` method takes it as a parameter.
 //! - [`Rounds`], set up once per server: it wraps the tool router
 //!   ([`Rounds::tools`]) so that each method that asks does so by `elicitation/create` on
@@ -14,10 +14,11 @@
 //!   did not.
 //! - [`ElicitError`], the same on both revisions, which turns into an error tool result or an
 //!   rmcp `ErrorData` ([`ElicitError::into_call_result`] does the usual).
-//! - [`ElicitPeer`], on `Peer<RoleServer>` and `RequestContext<RoleServer>`: the URL-mode calls
-//!   wired to the [`ElicitationTracker`](crate::server::ElicitationTracker), the -32042 error and
-//!   the `notifications/elicitation/complete` notification, which rmcp 3 no longer ships, sent
-//!   as the spec writes them; [`ElicitPeer::ask`] for code outside a router.
+//! - [`ElicitPeer`], on `Peer<RoleServer>` and `RequestContext<RoleServer>`: what the client
+//!   declared, the `notifications/elicitation/complete` notification, which rmcp 3 no longer
+//!   ships, sent as the spec writes it, and [`ElicitPeer::ask`] for code outside a router; with
+//!   `url-mode`, `ElicitUrlPeer` on the same types: the URL-mode calls wired to the
+//!   `ElicitationTracker`, and the -32042 error.
 //! - Conversions both ways between this crate's model and rmcp's (`From`/`TryFrom` on the
 //!   types themselves): `RequestedSchema` and `ElicitationSchema`, the request params, the
 //!   result, the capability, the -32042 error, the notification. See the `convert` notes below.
@@ -111,13 +112,18 @@ mod tasks;
 
 pub use askable::AskableForm;
 #[cfg(feature = "url-mode")]
+#[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use connections::ConnectionPeers;
 pub use convert::{InvalidResultError, NotElicitationCompleteError, UnrepresentableError};
 pub use error::ElicitError;
 pub use peer::ElicitPeer;
 #[cfg(feature = "url-mode")]
-pub use peer::UrlElicitation;
+#[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
+pub use peer::{ElicitUrlPeer, UrlElicitation};
 #[cfg(feature = "url-mode")]
+#[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use rounds::UrlOutcome;
-pub use rounds::{Ask, FormAsk, RequestStateSeal, Rounds, SealKeyError};
+pub use rounds::{
+    Ask, FormAsk, MemoryReplayGuard, ReplayGuard, RequestStateSeal, Rounds, SealKeyError,
+};
 pub use tasks::{TaskSetupError, TaskSupport, Tasks};

@@ -39,15 +39,19 @@ mod url;
 
 pub use ask::Ask;
 use binding::{AskUse, Binding, Call};
-use exchange::{Exchange, UrlWait};
+use exchange::Exchange;
+#[cfg(feature = "url-mode")]
+use exchange::UrlWait;
 use extract::Offered;
 pub use form::FormAsk;
 pub(crate) use in_task::{Escalation, Gathered, InTask};
 use keys::Keys;
+pub use replay::{MemoryReplayGuard, ReplayGuard};
 pub use seal::{RequestStateSeal, SealKeyError};
 use sealed::{SealedState, nonce};
 use state::{RoundEnd, RoundLeft, RoundState};
 #[cfg(feature = "url-mode")]
+#[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use url::UrlOutcome;
 
 /// Who the request's user is, from its context: the server's own check of their
@@ -145,8 +149,8 @@ type UserBinding = dyn Fn(&RequestContext<RoleServer>) -> Option<UserId> + Send 
 #[derive(Clone)]
 pub struct Rounds {
     seal: RequestStateSeal,
-    url_hold: Duration,
-    url_lease: Duration,
+    #[cfg(feature = "url-mode")]
+    url_wait: UrlWait,
     user: Option<Arc<UserBinding>>,
     timeout: Option<Duration>,
     most_asks: u32,
@@ -157,10 +161,11 @@ pub struct Rounds {
 
 impl fmt::Debug for Rounds {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Rounds")
-            .field("seal", &self.seal)
-            .field("url_hold", &self.url_hold)
-            .field("url_lease", &self.url_lease)
+        let mut rounds = f.debug_struct("Rounds");
+        rounds.field("seal", &self.seal);
+        #[cfg(feature = "url-mode")]
+        rounds.field("url_wait", &self.url_wait);
+        rounds
             .field("user", &self.user.as_ref().map(|_| "binding"))
             .field("timeout", &self.timeout)
             .field("most_asks", &self.most_asks)
@@ -172,12 +177,6 @@ impl fmt::Debug for Rounds {
 }
 
 impl Rounds {
-    /// How long a retry waits, by default, for a URL-mode elicitation's out-of-band step
-    /// before it answers "still waiting" ([`with_url_hold`](Self::with_url_hold)).
-    pub const DEFAULT_URL_HOLD: Duration = Duration::from_secs(5);
-    /// How long, by default, a URL-mode elicitation is kept after a retry that found it
-    /// waiting ([`with_url_lease`](Self::with_url_lease)).
-    pub const DEFAULT_URL_LEASE: Duration = Duration::from_secs(60);
     /// How long, by default, a 2025-11-25 ask waits for the client's answer
     /// ([`with_timeout`](Self::with_timeout)).
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10 * 60);
@@ -195,8 +194,8 @@ impl Rounds {
     pub fn new(seal: RequestStateSeal) -> Self {
         Rounds {
             seal,
-            url_hold: Self::DEFAULT_URL_HOLD,
-            url_lease: Self::DEFAULT_URL_LEASE,
+            #[cfg(feature = "url-mode")]
+            url_wait: UrlWait::DEFAULT,
             user: None,
             timeout: Some(Self::DEFAULT_TIMEOUT),
             most_asks: Self::DEFAULT_MOST_ASKS,
@@ -216,41 +215,18 @@ impl Rounds {
     ///
     /// // Over streamable HTTP, rmcp puts the HTTP request's parts in the context: here a
     /// // header that the server's authentication layer set after checking the credentials.
-    /// let rounds = Rounds::new(RequestStateSeal::generated().unwrap()).user(|context| {
+    /// let rounds = Rounds::new(RequestStateSeal::generated().unwrap()).with_user(|context| {
     ///     let parts = context.extensions.get::<http::request::Parts>()?;
     ///     let subject = parts.headers.get("x-verified-subject")?.to_str().ok()?;
     ///     UserId::from_verified_subject(subject).ok()
     /// });
     /// # let _ = rounds;
     /// ```
-    pub fn user(
+    pub fn with_user(
         mut self,
         user: impl Fn(&RequestContext<RoleServer>) -> Option<UserId> + Send + Sync + 'static,
     ) -> Self {
         self.user = Some(Arc::new(user));
-        self
-    }
-
-    /// On 2026-07-28, how long a retry waits for the out-of-band step of a URL-mode
-    /// elicitation ([`Ask::url`]) to complete before it answers with a state-only
-    /// `InputRequiredResult` ("still waiting", and the client retries again). The spec lets
-    /// the server block; holding the retry a while spares round trips, and makes a client's
-    /// limit on rounds (rmcp's is 10 by default, with a back-off of at most 250 ms) last
-    /// that many holds rather than a couple of seconds. Zero answers at once.
-    pub fn with_url_hold(mut self, hold: Duration) -> Self {
-        self.url_hold = hold;
-        self
-    }
-
-    /// On 2026-07-28, how long a URL-mode elicitation whose out-of-band step is under way is
-    /// kept after each retry that found it waiting: a client that stops retrying (it went
-    /// away) leaves it, and one lease later it stops counting against the user's
-    /// [limit](crate::server::ElicitationTracker::with_max_pending_per_user) and expires; a
-    /// retry after that gives [`ElicitError::NotCompleted`](crate::rmcp::ElicitError::NotCompleted).
-    /// Never shorter than the [`with_url_hold`](Self::with_url_hold) plus a second; never past the
-    /// elicitation's own expiry. Default: [`DEFAULT_URL_LEASE`](Self::DEFAULT_URL_LEASE).
-    pub fn with_url_lease(mut self, lease: Duration) -> Self {
-        self.url_lease = lease;
         self
     }
 
@@ -442,10 +418,8 @@ impl Rounds {
         let (state, asked) = RoundState::resumed(opened, responses.unwrap_or_default());
         let exchange = Exchange::Round {
             client: context.client_capabilities(),
-            url_wait: UrlWait {
-                hold: self.url_hold,
-                lease: self.url_lease.max(self.url_hold + Duration::from_secs(1)),
-            },
+            #[cfg(feature = "url-mode")]
+            url_wait: self.url_wait,
             state: Box::new(Mutex::new(state)),
         };
         Ok(Prepared {

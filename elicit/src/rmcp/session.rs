@@ -16,8 +16,6 @@ use crate::wire::{
     ElicitMode, ElicitRequest, ElicitRequestFormParams, ElicitRequestParams, ElicitResult,
     ElicitationCapability,
 };
-#[cfg(feature = "url-mode")]
-use crate::{UrlElicitOutcome, server::PendingUrlElicitation};
 
 /// What the typed calls read from the peer or the request context. Public in a private
 /// module: it seals [`ElicitPeer`](crate::rmcp::ElicitPeer), which only these two implement.
@@ -64,26 +62,13 @@ pub(crate) fn client_elicitation<P: Session + ?Sized>(
     session
         .client_capabilities()
         .as_ref()
-        .and_then(ElicitationCapability::of_rmcp_client)
+        .and_then(|client| client.elicitation.as_ref())
+        .map(ElicitationCapability::from)
 }
 
 /// Whether the session's protocol lets the server send requests to the client.
 pub(crate) fn server_requests_allowed<P: Session + ?Sized>(session: &P) -> bool {
     refuse_on_stateless_protocol(session).is_ok()
-}
-
-/// Sends a URL-mode elicitation the tracker started, and reads what the user did.
-#[cfg(feature = "url-mode")]
-pub(crate) async fn send_url_elicitation<P: Session + ?Sized>(
-    session: &P,
-    pending: &PendingUrlElicitation,
-) -> Result<UrlElicitOutcome, ElicitError> {
-    let capability = client_elicitation(session);
-    refuse_on_stateless_protocol(session)?;
-    ElicitationCapability::require(capability.as_ref(), ElicitMode::Url)?;
-    let params = ElicitRequestParams::Url(pending.params().clone());
-    let result = send(session.peer(), &params, None).await?;
-    UrlElicitOutcome::from_result(&result).map_err(ElicitError::UnexpectedContent)
 }
 
 /// `RequestsNotAllowed` from 2026-07-28 on, where the server may not send requests.

@@ -90,7 +90,7 @@ impl UserId {
     }
 
     /// What must not appear in a URL sent for this user: the whole id and the subject.
-    #[cfg_attr(not(feature = "url-mode"), allow(dead_code))]
+    #[cfg(feature = "url-mode")]
     pub(crate) fn identifiers(&self) -> [&str; 2] {
         [self.as_str(), self.subject()]
     }

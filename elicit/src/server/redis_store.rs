@@ -13,11 +13,13 @@ use sha2::{Digest, Sha256};
 
 use crate::server::store::DuplicateId;
 use crate::server::{
-    AwaitedBy, ConnectionId, ElicitationStore, EntryState, Inserted, PendingEntry, ReplayGuard,
-    StoreError, UserId,
+    AwaitedBy, ConnectionId, ElicitationStore, EntryState, Inserted, PendingEntry, StoreError,
+    UserId,
 };
 use crate::wire::ElicitationId;
 
+#[cfg(feature = "rmcp")]
+mod replay;
 mod routing;
 
 pub use routing::{Completions, Routed};
@@ -222,11 +224,6 @@ impl RedisStore {
         format!("{}:e:{}", self.prefix, sha256_hex(id))
     }
 
-    /// The record that a single-use `requestState` was opened.
-    fn opened_state_key(&self, nonce: &str) -> String {
-        format!("{}:s:{}", self.prefix, sha256_hex(nonce))
-    }
-
     fn user_key(&self, user: &UserId) -> String {
         format!("{}:u:{}", self.prefix, sha256_hex(user.as_str()))
     }
@@ -331,27 +328,6 @@ impl ElicitationStore for RedisStore {
     async fn remove_expired(&self, _now: SystemTime) -> Result<usize, StoreError> {
         // Entries expire in Redis (PX); the per-user sets are trimmed on insert.
         Ok(0)
-    }
-}
-
-/// Single-use `requestState` across replicas: `SET NX` records a state's nonce, so of any
-/// number of replicas opening one state, one does; the record expires with the state.
-impl ReplayGuard for RedisStore {
-    async fn first_open(&self, nonce: &str, until: SystemTime) -> Result<bool, StoreError> {
-        // At least 1 ms: PX refuses 0.
-        let ttl_ms = millis(until)?
-            .saturating_sub(millis(SystemTime::now())?)
-            .max(1);
-        let set: Option<String> = ::redis::cmd("SET")
-            .arg(self.opened_state_key(nonce))
-            .arg(1)
-            .arg("NX")
-            .arg("PX")
-            .arg(ttl_ms)
-            .query_async(&mut self.connection.clone())
-            .await
-            .map_err(store_error)?;
-        Ok(set.is_some())
     }
 }
 

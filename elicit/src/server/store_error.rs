@@ -4,7 +4,7 @@ use std::error::Error;
 use std::fmt;
 
 /// A failure of a shared store: the storage behind an `ElicitationStore` (URL mode), or the
-/// record of opened states behind a [`ReplayGuard`](crate::server::ReplayGuard).
+/// record of opened states behind a `ReplayGuard` (feature `rmcp`).
 #[derive(Debug)]
 pub struct StoreError {
     source: Box<dyn Error + Send + Sync>,

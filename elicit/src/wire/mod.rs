@@ -34,6 +34,7 @@ pub use notification::{ElicitationCompleteNotification, ElicitationCompleteParam
 pub use request::{ElicitRequest, ElicitRequestParams};
 pub use result::{ElicitAction, ElicitResult};
 #[cfg(feature = "url-mode")]
+#[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use url::RandomnessUnavailableError;
 pub use url::{ElicitRequestUrlParams, ElicitationId};
 pub use url_required::{NotUrlElicitationRequiredError, UrlElicitationRequiredError};

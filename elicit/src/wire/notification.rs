@@ -41,10 +41,9 @@ impl ElicitationCompleteParams {
 /// `{"jsonrpc": "2.0", "method", "params": {"elicitationId"}}`.
 ///
 /// A server gets one, addressed to the client connection that started the elicitation, from
-/// [`ElicitationTracker::complete`](crate::server::ElicitationTracker::complete). A client
-/// passes the ones it receives to
-/// [`UrlElicitationWatch::on_complete`](crate::client::UrlElicitationWatch::on_complete), which
-/// ignores unknown and already-completed ids as the spec requires.
+/// `elicit_mcp::server::ElicitationTracker::complete`. A client passes the ones it receives to
+/// `elicit_mcp::client::UrlElicitationWatch::on_complete`, which ignores unknown and
+/// already-completed ids as the spec requires (both with `url-mode`).
 ///
 /// ```
 /// use elicit_mcp::wire::{ElicitationCompleteNotification, ElicitationId};

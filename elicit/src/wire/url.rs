@@ -10,10 +10,17 @@ use serde_json::{Map, Value};
 
 use super::mode::ElicitMode;
 
+#[cfg(feature = "url-mode")]
+mod random;
+
+#[cfg(feature = "url-mode")]
+#[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
+pub use random::RandomnessUnavailableError;
+
 /// The id of a URL-mode elicitation: opaque to the client, unguessable when the server makes it.
 ///
-/// [`ElicitationId::random`] draws [`ElicitationId::RANDOM_BITS`] bits from the operating
-/// system, so an id seen by no one cannot be guessed. An id received from a peer is wrapped with
+/// `ElicitationId::random` (with `url-mode`) draws `ElicitationId::RANDOM_BITS` bits from the
+/// operating system, so an id seen by no one cannot be guessed. An id received from a peer is wrapped with
 /// [`ElicitationId::new`] and treated as an opaque string.
 ///
 /// ```
@@ -28,51 +35,10 @@ use super::mode::ElicitMode;
 #[serde(transparent)]
 pub struct ElicitationId(String);
 
-/// The operating system could not supply random bytes for an [`ElicitationId`].
-#[cfg(feature = "url-mode")]
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RandomnessUnavailableError {
-    reason: String,
-}
-
-#[cfg(feature = "url-mode")]
-impl fmt::Display for RandomnessUnavailableError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "the operating system's random source failed: {}",
-            self.reason
-        )
-    }
-}
-
-#[cfg(feature = "url-mode")]
-impl std::error::Error for RandomnessUnavailableError {}
-
 impl ElicitationId {
-    /// How many bits of OS randomness [`random`](ElicitationId::random) puts in an id.
-    #[cfg(feature = "url-mode")]
-    pub const RANDOM_BITS: usize = 128;
-
     /// An id as received from a peer, kept as the opaque string it is.
     pub fn new(id: impl Into<String>) -> Self {
         ElicitationId(id.into())
-    }
-
-    /// A fresh id of [`RANDOM_BITS`](ElicitationId::RANDOM_BITS) bits from the operating
-    /// system's random source, as lowercase hex (URL-safe as it is).
-    #[cfg(feature = "url-mode")]
-    pub fn random() -> Result<Self, RandomnessUnavailableError> {
-        let mut bytes = [0u8; Self::RANDOM_BITS / 8];
-        getrandom::fill(&mut bytes).map_err(|e| RandomnessUnavailableError {
-            reason: e.to_string(),
-        })?;
-        let mut hex = String::with_capacity(bytes.len() * 2);
-        for byte in bytes {
-            hex.push(char::from(HEX[usize::from(byte >> 4)]));
-            hex.push(char::from(HEX[usize::from(byte & 0x0f)]));
-        }
-        Ok(ElicitationId(hex))
     }
 
     /// The id as a string.
@@ -80,9 +46,6 @@ impl ElicitationId {
         &self.0
     }
 }
-
-#[cfg(feature = "url-mode")]
-const HEX: &[u8; 16] = b"0123456789abcdef";
 
 impl fmt::Debug for ElicitationId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -169,7 +132,7 @@ impl ElicitRequestUrlParams {
     }
 
     /// The URL the user should navigate to, as sent. A client reviews it with
-    /// [`UrlReview`](crate::client::UrlReview) before asking for consent.
+    /// `elicit_mcp::client::UrlReview` (with `url-mode`) before asking for consent.
     pub fn url(&self) -> &str {
         &self.url
     }

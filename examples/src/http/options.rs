@@ -133,9 +133,9 @@ impl ServerOptions {
 
     /// The guard in front of rmcp, with the limits given.
     pub fn guard(&self) -> Guard {
-        let guard = Guard::new().most_body_bytes(self.max_body_bytes);
+        let guard = Guard::new().with_most_body_bytes(self.max_body_bytes);
         match self.max_bytes_in_flight {
-            Some(bytes) => guard.most_bytes_in_flight_per_client(bytes),
+            Some(bytes) => guard.with_most_bytes_in_flight_per_client(bytes),
             None => guard,
         }
     }

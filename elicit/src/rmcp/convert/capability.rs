@@ -78,10 +78,9 @@ impl TryFrom<&ElicitationCapability> for sdk::ElicitationCapability {
 ///
 /// let capabilities = ClientCapabilities::try_from(&ElicitationCapability::form_and_url()).unwrap();
 /// let info = ClientConfig::new(capabilities, Implementation::new("my-client", "1.0.0"));
-/// assert_eq!(
-///     ElicitationCapability::of_rmcp_client(&info.capabilities),
-///     Some(ElicitationCapability::form_and_url())
-/// );
+/// // And back: what a server reads from the client's declaration.
+/// let declared = info.capabilities.elicitation.as_ref().map(ElicitationCapability::from);
+/// assert_eq!(declared, Some(ElicitationCapability::form_and_url()));
 /// ```
 impl TryFrom<&ElicitationCapability> for sdk::ClientCapabilities {
     type Error = UnrepresentableError;
@@ -90,16 +89,5 @@ impl TryFrom<&ElicitationCapability> for sdk::ClientCapabilities {
         let mut capabilities = sdk::ClientCapabilities::default();
         capabilities.elicitation = Some(sdk::ElicitationCapability::try_from(capability)?);
         Ok(capabilities)
-    }
-}
-
-impl ElicitationCapability {
-    /// The `elicitation` capability of a client's rmcp `ClientCapabilities`, `None` if it
-    /// declared none.
-    pub fn of_rmcp_client(capabilities: &sdk::ClientCapabilities) -> Option<Self> {
-        capabilities
-            .elicitation
-            .as_ref()
-            .map(ElicitationCapability::from)
     }
 }

@@ -29,7 +29,7 @@ use crate::{Elicit, HasMessage};
 /// - [`form::<T>()`](Ask::form) and [`form_with_message::<T>(message)`](Ask::form_with_message)
 ///   give a [`FormAsk`] to await, after setting its key, run-time defaults or timeout;
 /// - [`forms::<A, B>()`](Ask::forms) asks for two forms at once;
-/// - [`url`](Ask::url) sends the user to a URL (URL mode) and goes on once the out-of-band
+/// - `url` (with `url-mode`) sends the user to a URL and goes on once the out-of-band
 ///   step is done;
 /// - [`sample`](Ask::sample) and [`roots`](Ask::roots) ask the client's model or roots;
 /// - [`continue_as_task`](Ask::continue_as_task) goes on as a task once the asks before it are

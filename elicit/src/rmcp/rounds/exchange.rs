@@ -29,6 +29,9 @@ use crate::wire::{ElicitResult, ElicitationCapability};
 mod out_of_band;
 mod task;
 
+#[cfg(feature = "url-mode")]
+pub(super) use out_of_band::UrlWait;
+
 /// Where a call's asks go.
 pub(super) enum Exchange {
     /// 2025-11-25: each ask is a request on the session, waiting at most `timeout` unless it
@@ -43,7 +46,7 @@ pub(super) enum Exchange {
         client: Option<sdk::ClientCapabilities>,
         /// How long a retry waits for a URL-mode elicitation to complete, and how long after
         /// it the elicitation is kept for the next retry.
-        #[cfg_attr(not(feature = "url-mode"), allow(dead_code))]
+        #[cfg(feature = "url-mode")]
         url_wait: UrlWait,
         state: Box<Mutex<RoundState>>,
     },
@@ -57,16 +60,6 @@ pub(super) enum Exchange {
         client: Option<sdk::ClientCapabilities>,
         carried: BTreeMap<String, Answer>,
     },
-}
-
-/// How a 2026-07-28 call waits for a URL-mode elicitation's out-of-band step.
-#[derive(Clone, Copy, Debug)]
-#[cfg_attr(not(feature = "url-mode"), allow(dead_code))]
-pub(super) struct UrlWait {
-    /// How long a retry waits for the step before it answers "still waiting".
-    pub hold: Duration,
-    /// How long after a retry that found it waiting the elicitation is kept for the next one.
-    pub lease: Duration,
 }
 
 /// What an ask sends, the same whichever way it goes.
@@ -422,7 +415,9 @@ impl Request {
             Request::Form {
                 schema, message, ..
             } => {
-                let declared = client.and_then(ElicitationCapability::of_rmcp_client);
+                let declared = client
+                    .and_then(|client| client.elicitation.as_ref())
+                    .map(ElicitationCapability::from);
                 form_input_request(schema.clone(), declared.as_ref(), message.clone())
             }
             // Without an id of its own: the tracker's id stays in the sealed state. (rmcp

@@ -1,10 +1,7 @@
 //! [`Ask`] as a parameter of `#[tool]` and `#[prompt]` methods: rmcp's extractors.
 
-use ::rmcp::handler::server::common::FromContextPart;
-use ::rmcp::handler::server::prompt::PromptContext;
-use ::rmcp::handler::server::tool::ToolCallContext;
+use ::rmcp::handler::server::common::{AsRequestContext, FromContextPart};
 use ::rmcp::model as sdk;
-use ::rmcp::service::{RequestContext, RoleServer};
 
 use super::Ask;
 
@@ -14,30 +11,19 @@ use super::Ask;
 #[derive(Clone)]
 pub(super) struct Offered(pub Ask);
 
-/// The ask offered to the method, marked as taken; a router that was not wrapped has none,
-/// which is the server's mistake, said so.
-fn ask_of(context: &RequestContext<RoleServer>, method: &str) -> Result<Ask, sdk::ErrorData> {
-    let offered = context.extensions.get::<Offered>();
-    offered.map(|Offered(ask)| ask.taken()).ok_or_else(|| {
-        sdk::ErrorData::internal_error(
-            format!(
-                "this {method} takes an `Ask`, but the server's router does not run it through \
+/// The ask offered to the method, marked as taken, from any context rmcp gives a `#[tool]` or
+/// `#[prompt]` method; a router that was not wrapped has none, which is the server's mistake,
+/// said so.
+impl<C: AsRequestContext> FromContextPart<C> for Ask {
+    fn from_context_part(context: &mut C) -> Result<Self, sdk::ErrorData> {
+        let offered = context.as_request_context().extensions.get::<Offered>();
+        offered.map(|Offered(ask)| ask.taken()).ok_or_else(|| {
+            sdk::ErrorData::internal_error(
+                "this method takes an `Ask`, but the server's router does not run it through \
                  `elicit_mcp::rmcp::Rounds`: wrap the tool router with `rounds.tools(..)`, or \
-                 answer prompts with `rounds.get_prompt(..)`"
-            ),
-            None,
-        )
-    })
-}
-
-impl<S> FromContextPart<ToolCallContext<'_, S>> for Ask {
-    fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, sdk::ErrorData> {
-        ask_of(&context.request_context, "tool")
-    }
-}
-
-impl<S> FromContextPart<PromptContext<'_, S>> for Ask {
-    fn from_context_part(context: &mut PromptContext<'_, S>) -> Result<Self, sdk::ErrorData> {
-        ask_of(&context.context, "prompt")
+                 answer prompts with `rounds.get_prompt(..)`",
+                None,
+            )
+        })
     }
 }

@@ -107,7 +107,7 @@ impl Keys {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Asker {
     Form(&'static str),
-    #[cfg_attr(not(feature = "url-mode"), allow(dead_code))]
+    #[cfg(feature = "url-mode")]
     Url,
     Sampling,
     Roots,
@@ -121,6 +121,7 @@ impl Asker {
     pub fn kind(&self) -> AskKind {
         match self {
             Asker::Form(_) => AskKind::Form,
+            #[cfg(feature = "url-mode")]
             Asker::Url => AskKind::Url,
             Asker::Sampling => AskKind::Sampling,
             Asker::Roots => AskKind::Roots,
@@ -172,11 +173,11 @@ mod tests {
 
         // The other way round: the repeat first, then the explicit key.
         let mut keys = Keys::default();
-        keys.take("url", Asker::Url, 5).unwrap();
-        keys.take("url", Asker::Url, 5).unwrap();
-        let error = keys.take("url-2", Asker::Sampling, 5).unwrap_err();
+        keys.take("roots", Asker::Roots, 5).unwrap();
+        keys.take("roots", Asker::Roots, 5).unwrap();
+        let error = keys.take("roots-2", Asker::Sampling, 5).unwrap_err();
         assert!(
-            matches!(&error, ElicitError::DuplicateKey { key, .. } if key == "url-2"),
+            matches!(&error, ElicitError::DuplicateKey { key, .. } if key == "roots-2"),
             "{error}"
         );
     }

@@ -9,8 +9,8 @@ use ::rmcp::model as sdk;
 
 use super::binding::Binding;
 use super::replay;
+use super::replay::{MemoryReplayGuard, ReplayGuard};
 use super::sealed::SealedState;
-use crate::server::{MemoryReplayGuard, ReplayGuard};
 
 /// Seals and opens the `requestState` of the input-required flow.
 ///
@@ -82,7 +82,7 @@ impl SealKeyError {
 }
 
 impl RequestStateSeal {
-    /// How long a sealed `requestState` stays valid unless [`ttl`](Self::ttl) says otherwise.
+    /// How long a sealed `requestState` stays valid unless [`with_ttl`](Self::with_ttl) says otherwise.
     pub const DEFAULT_TTL: Duration = Duration::from_secs(10 * 60);
 
     /// A seal with `codec`'s keys and the [`DEFAULT_TTL`](Self::DEFAULT_TTL).

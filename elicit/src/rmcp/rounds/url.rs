@@ -2,13 +2,14 @@
 //! out-of-band step is done, on either revision.
 
 use std::future::Future;
+use std::time::Duration;
 
 use ::rmcp::service::ServiceError;
 
-use super::Ask;
-use super::exchange::Request;
+use super::exchange::{Request, UrlWait};
 use super::keys::Asker;
 use super::sealed::{Answer, UrlFlow, UrlStatus};
+use super::{Ask, Rounds};
 use crate::UrlElicitOutcome;
 use crate::rmcp::error::ElicitError;
 use crate::server::{
@@ -63,6 +64,39 @@ impl UrlOutcome {
     }
 }
 
+/// The URL-mode settings of a call's rounds.
+impl Rounds {
+    /// How long a retry waits, by default, for a URL-mode elicitation's out-of-band step
+    /// before it answers "still waiting" ([`with_url_hold`](Self::with_url_hold)).
+    pub const DEFAULT_URL_HOLD: Duration = UrlWait::DEFAULT.hold;
+    /// How long, by default, a URL-mode elicitation is kept after a retry that found it
+    /// waiting ([`with_url_lease`](Self::with_url_lease)).
+    pub const DEFAULT_URL_LEASE: Duration = UrlWait::DEFAULT.lease;
+
+    /// On 2026-07-28, how long a retry waits for the out-of-band step of a URL-mode
+    /// elicitation ([`Ask::url`]) to complete before it answers with a state-only
+    /// `InputRequiredResult` ("still waiting", and the client retries again). The spec lets
+    /// the server block; holding the retry a while spares round trips, and makes a client's
+    /// limit on rounds (rmcp's is 10 by default, with a back-off of at most 250 ms) last
+    /// that many holds rather than a couple of seconds. Zero answers at once.
+    pub fn with_url_hold(mut self, hold: Duration) -> Self {
+        self.url_wait.hold = hold;
+        self
+    }
+
+    /// On 2026-07-28, how long a URL-mode elicitation whose out-of-band step is under way is
+    /// kept after each retry that found it waiting: a client that stops retrying (it went
+    /// away) leaves it, and one lease later it stops counting against the user's
+    /// [limit](crate::server::ElicitationTracker::with_max_pending_per_user) and expires; a
+    /// retry after that gives [`ElicitError::NotCompleted`](crate::rmcp::ElicitError::NotCompleted).
+    /// Never shorter than the [`with_url_hold`](Self::with_url_hold) plus a second; never past the
+    /// elicitation's own expiry. Default: [`DEFAULT_URL_LEASE`](Self::DEFAULT_URL_LEASE).
+    pub fn with_url_lease(mut self, lease: Duration) -> Self {
+        self.url_wait.lease = lease;
+        self
+    }
+}
+
 /// What [`Ask::url`] does, decided before its future (so that `url` need not be `Send`).
 enum Step {
     /// Refused before anything is sent: the key is taken.
@@ -79,7 +113,7 @@ impl Ask {
     /// [`UrlOutcome`], the same on both revisions.
     ///
     /// The elicitation is started with `tracker` as
-    /// [`ElicitPeer::send_tracked_url`](crate::rmcp::ElicitPeer::send_tracked_url) starts it: bound to
+    /// [`ElicitUrlPeer::send_tracked_url`](crate::rmcp::ElicitUrlPeer::send_tracked_url) starts it: bound to
     /// `initiator`'s user, `url` built from the new id and checked by the tracker's URL policy
     /// (a URL the policy refuses gives [`ElicitError::Start`], and nothing is sent), at most
     /// the tracker's number pending per user, expiring after its time to live. The page the
@@ -147,7 +181,8 @@ impl Ask {
                     let client = self
                         .client_capabilities()
                         .as_ref()
-                        .and_then(ElicitationCapability::of_rmcp_client);
+                        .and_then(|client| client.elicitation.as_ref())
+                        .map(ElicitationCapability::from);
                     let by = exchange.awaited_by();
                     let prepared = tracker
                         .prepare(initiator, client.as_ref(), message, url)

@@ -19,6 +19,29 @@ use crate::server::{
 };
 use crate::wire::ElicitationId;
 
+/// How a 2026-07-28 call waits for a URL-mode elicitation's out-of-band step: what
+/// `Rounds::with_url_hold` and `with_url_lease` set.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::rmcp::rounds) struct UrlWait {
+    /// How long a retry waits for the step before it answers "still waiting".
+    pub hold: Duration,
+    /// How long after a retry that found it waiting the elicitation is kept for the next one.
+    pub lease: Duration,
+}
+
+impl UrlWait {
+    pub const DEFAULT: UrlWait = UrlWait {
+        hold: Duration::from_secs(5),
+        lease: Duration::from_secs(60),
+    };
+
+    /// The lease a retry grants: never shorter than the hold plus a second, so that the
+    /// elicitation outlives the retry that holds it.
+    fn granted_lease(self) -> Duration {
+        self.lease.max(self.hold + Duration::from_secs(1))
+    }
+}
+
 impl Exchange {
     /// Runs `work`, a call to the tracker's store, with the round held open until it is done:
     /// what the store did (an elicitation stored, a completion collected) must reach the state
@@ -103,7 +126,7 @@ impl Exchange {
         // Kept one lease past this retry, never past its own expiry: once the client stops
         // retrying, it stops counting against the user's limit. A store that fails here fails
         // the look that follows too.
-        let until = (tracker.now() + hold.lease).min(expires_at);
+        let until = (tracker.now() + hold.granted_lease()).min(expires_at);
         let kept = tracker.keep_waiting(id, &initiator.user, until);
         let _ = self.in_store(kept).await;
         match self
