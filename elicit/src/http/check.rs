@@ -3,7 +3,10 @@
 //! `RawValue`s, whose kinds are read from their first byte.
 
 use rmcp::model::{ErrorData, RequestId};
-use serde::de::IgnoredAny;
+use std::marker::PhantomData;
+
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::error::Category;
 use serde_json::value::RawValue;
@@ -41,6 +44,46 @@ impl Refusal {
 
 /// `None` when rmcp can take `body` as it is; otherwise what to answer instead.
 pub(super) fn check(body: &[u8]) -> Option<Refusal> {
+    if well_formed_request(body) {
+        return None;
+    }
+    refusal(body)
+}
+
+/// Whether `body` is certainly a request rmcp can take, decided in one read of it: the common
+/// case, where reading the params again (as [`refusal`] does, to name what is wrong) would
+/// double the guard's cost. Anything it does not accept goes to [`refusal`], which decides.
+fn well_formed_request(body: &[u8]) -> bool {
+    // serde reads a struct from an array too (by position): only an object is read as one.
+    if body.iter().find(|byte| !byte.is_ascii_whitespace()) != Some(&b'{') {
+        return false;
+    }
+    let Ok(text) = std::str::from_utf8(body) else {
+        return false;
+    };
+    let Ok(message) = serde_json::from_str::<RequestEnvelope<'_>>(text) else {
+        return false;
+    };
+    if message.jsonrpc.get() != r#""2.0""#
+        || message.result.is_some()
+        || message.error.is_some()
+        || usable_id(Some(message.id)).is_none()
+    {
+        return false;
+    }
+    let Some(method) = method_name(Some(message.method)) else {
+        return false;
+    };
+    match required_member(&method) {
+        None => true,
+        Some(required) => message
+            .params
+            .is_some_and(|ObjectParams(members)| members_problems(&members, required).is_none()),
+    }
+}
+
+/// The checks that name what is wrong with `body`, `None` when nothing is.
+fn refusal(body: &[u8]) -> Option<Refusal> {
     // serde reads a struct from an array too (its members by position): only an object is
     // read as one.
     let first = body.iter().find(|byte| !byte.is_ascii_whitespace());
@@ -123,11 +166,7 @@ fn request(message: &Envelope<'_>) -> Option<Refusal> {
             format!("`params` must be an object, got {}", kind(params)),
         ));
     }
-    let required = match method.as_ref() {
-        "tools/call" | "prompts/get" => "name",
-        "resources/read" => "uri",
-        _ => return None,
-    };
+    let required = required_member(&method)?;
     let problems = match message.params.filter(|params| params.get() != "null") {
         None => format!("`{method}` needs params with `{required}`"),
         Some(params) => params_problems(params, required)?,
@@ -198,6 +237,16 @@ fn error_response(message: &Envelope<'_>) -> Option<Refusal> {
     Some(Refusal::InvalidRequest(usable_id(id), problem))
 }
 
+/// The member of its params that rmcp's model needs for a request elicit serves: `name` for
+/// `tools/call` and `prompts/get`, `uri` for `resources/read`; `None` for other methods.
+fn required_member(method: &str) -> Option<&'static str> {
+    match method {
+        "tools/call" | "prompts/get" => Some("name"),
+        "resources/read" => Some("uri"),
+        _ => None,
+    }
+}
+
 /// Every member of the params of `tools/call`, `prompts/get` or `resources/read` that rmcp's
 /// model would not take (its request enum is untagged, so such a request falls through to a
 /// custom request answered -32601), listed together; `None` when there is none.
@@ -209,6 +258,11 @@ fn params_problems(params: &RawValue, required: &str) -> Option<String> {
         }
         Err(error) => return Some(format!("`params`: {error}")),
     };
+    members_problems(&members, required)
+}
+
+/// Every member of `members` (params read as an object) that rmcp's model would not take.
+fn members_problems(members: &ParamsProbe<'_>, required: &str) -> Option<String> {
     let required_value = if required == "name" {
         members.name
     } else {
@@ -322,6 +376,48 @@ struct ParamsProbe<'a> {
     input_responses: Option<&'a RawValue>,
 }
 
+/// A request's members as [`well_formed_request`] reads them: a message without `jsonrpc`,
+/// `id` or `method`, or with params that are not an object, does not read as one.
+#[derive(Deserialize)]
+struct RequestEnvelope<'a> {
+    #[serde(borrow)]
+    jsonrpc: &'a RawValue,
+    #[serde(borrow)]
+    id: &'a RawValue,
+    #[serde(borrow)]
+    method: &'a RawValue,
+    #[serde(borrow, default)]
+    params: Option<ObjectParams<'a>>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    result: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    error: Option<&'a RawValue>,
+}
+
+/// Params that are a JSON object (serde would read a struct from an array too), their members
+/// read in the same pass as the message.
+struct ObjectParams<'a>(ParamsProbe<'a>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for ObjectParams<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(ObjectVisitor(PhantomData))
+    }
+}
+
+struct ObjectVisitor<'a>(PhantomData<ObjectParams<'a>>);
+
+impl<'de: 'a, 'a> Visitor<'de> for ObjectVisitor<'a> {
+    type Value = ObjectParams<'a>;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        formatter.write_str("params that are an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        ParamsProbe::deserialize(MapAccessDeserializer::new(map)).map(ObjectParams)
+    }
+}
+
 #[derive(Deserialize)]
 struct ErrorProbe<'a> {
     #[serde(borrow)]
@@ -379,6 +475,31 @@ mod tests {
             message,
             "Invalid params: `uri` must be a string, got nothing"
         );
+    }
+
+    #[test]
+    fn the_one_read_accepts_only_what_the_full_check_accepts() {
+        let good = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{}}}"#;
+        assert!(well_formed_request(good.as_bytes()));
+        for body in [
+            // A struct read by position from an array, in the message and in its params.
+            r#"["2.0",1,"tools/call",{"name":"x"}]"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","name":"y"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/list"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":null}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"},"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#,
+            r#"{"jsonrpc":"1.0","id":1,"method":"tools/list"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":5}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"name":"x"}}"#,
+        ] {
+            assert!(!well_formed_request(body.as_bytes()), "{body}");
+            assert!(refusal(body.as_bytes()).is_some(), "{body}");
+        }
+        // Params by position: the full check decides.
+        let by_position = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":["x",{}]}"#;
+        assert!(!well_formed_request(by_position.as_bytes()));
     }
 
     #[test]

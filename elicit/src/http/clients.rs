@@ -3,6 +3,7 @@
 //! map holds only the clients being served.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -84,11 +85,13 @@ impl Drop for Ticket {
         let permit = self.permit.take();
         // Every clone of a client's semaphore is made under this lock: the map's, one per
         // permit and one per waiting request. The map's and this permit's alone mean that no
-        // other request of this client is in flight or waiting.
-        if let Some(semaphore) = clients.get(&self.key)
-            && Arc::strong_count(semaphore) == 2
+        // other request of this client is in flight or waiting. (One entry, so the key is
+        // hashed once.)
+        let key = std::mem::replace(&mut self.key, ClientKey::Unknown);
+        if let Entry::Occupied(entry) = clients.entry(key)
+            && Arc::strong_count(entry.get()) == 2
         {
-            clients.remove(&self.key);
+            entry.remove();
         }
         drop(permit);
     }

@@ -15,6 +15,7 @@ use http::{HeaderMap, Method, Request, Response, StatusCode, header};
 use http_body::Body;
 use http_body_util::combinators::{BoxBody, UnsyncBoxBody};
 use http_body_util::{BodyExt, Full, LengthLimitError};
+use rmcp::ServerHandler;
 use rmcp::model::JsonRpcError;
 use rmcp::transport::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::SessionStore;
@@ -72,7 +73,7 @@ impl<H, M> Layer<StreamableHttpService<H, M>> for GuardLayer<M> {
         let deletes = mcp.config.legacy_session_mode;
         let store = mcp.config.session_store.clone();
         let core = Core {
-            inner: mcp,
+            inner: Arc::new(mcp),
             sessions: self.sessions.clone(),
             store,
             deletes,
@@ -94,7 +95,7 @@ pub struct Guarded<S, M> {
     most_body_bytes: usize,
 }
 
-impl<S: Clone, M> Clone for Guarded<S, M> {
+impl<S, M> Clone for Guarded<S, M> {
     fn clone(&self) -> Self {
         Guarded {
             limited: self.limited.clone(),
@@ -103,14 +104,9 @@ impl<S: Clone, M> Clone for Guarded<S, M> {
     }
 }
 
-impl<S, M, B, R> Service<Request<B>> for Guarded<S, M>
+impl<H, M, B> Service<Request<B>> for Guarded<StreamableHttpService<H, M>, M>
 where
-    S: Service<Request<GuardedBody>, Response = Response<R>, Error = Infallible>
-        + Clone
-        + Send
-        + 'static,
-    S::Future: Send + 'static,
-    R: Body<Data = Bytes, Error = Infallible> + Send + Sync + 'static,
+    H: ServerHandler + Send + 'static,
     M: SessionManager,
     B: Body<Data = Bytes> + Send + 'static,
     B::Error: Into<BoxError>,
@@ -140,7 +136,9 @@ where
 
 /// What stands behind the body limit: the DELETE check, the per-client limit, the JSON check.
 struct Core<S, M> {
-    inner: S,
+    /// Shared, not cloned per request: rmcp's `handle` answers by reference, where its
+    /// `Service::call` would clone the whole service (its config's host lists included).
+    inner: Arc<S>,
     sessions: Arc<M>,
     store: Option<Arc<dyn SessionStore>>,
     /// rmcp serves DELETE (its legacy session mode, the 2025-11-25 sessions).
@@ -149,7 +147,7 @@ struct Core<S, M> {
     client_address: super::ClientAddress,
 }
 
-impl<S: Clone, M> Clone for Core<S, M> {
+impl<S, M> Clone for Core<S, M> {
     fn clone(&self) -> Self {
         Core {
             inner: self.inner.clone(),
@@ -162,14 +160,9 @@ impl<S: Clone, M> Clone for Core<S, M> {
     }
 }
 
-impl<S, M, B, R> Service<Request<Limited<B>>> for Core<S, M>
+impl<H, M, B> Service<Request<Limited<B>>> for Core<StreamableHttpService<H, M>, M>
 where
-    S: Service<Request<GuardedBody>, Response = Response<R>, Error = Infallible>
-        + Clone
-        + Send
-        + 'static,
-    S::Future: Send + 'static,
-    R: Body<Data = Bytes, Error = Infallible> + Send + Sync + 'static,
+    H: ServerHandler + Send + 'static,
     M: SessionManager,
     B: Body<Data = Bytes> + Send + 'static,
     B::Error: Into<BoxError>,
@@ -188,14 +181,12 @@ where
     }
 }
 
-impl<S, M, R> Core<S, M>
+impl<H, M> Core<StreamableHttpService<H, M>, M>
 where
-    S: Service<Request<GuardedBody>, Response = Response<R>, Error = Infallible>,
-    S::Future: Send + 'static,
-    R: Body<Data = Bytes, Error = Infallible> + Send + Sync + 'static,
+    H: ServerHandler + Send + 'static,
     M: SessionManager,
 {
-    async fn serve<B>(mut self, request: Request<Limited<B>>) -> GuardedResponse
+    async fn serve<B>(self, request: Request<Limited<B>>) -> GuardedResponse
     where
         B: Body<Data = Bytes> + Send + 'static,
         B::Error: Into<BoxError>,
@@ -219,20 +210,20 @@ where
         // rmcp answers these without reading a body: GET (its event stream), DELETE, and POSTs
         // of another type (415).
         let body = body.map_err(|error| -> BoxError { error }).boxed_unsync();
-        let Ok(response) = call_boxed(&mut self.inner, Request::from_parts(parts, body)).await;
+        let response = handled(self.inner.clone(), Request::from_parts(parts, body)).await;
         if deleting && response.status() == StatusCode::ACCEPTED {
             // rmcp answers a DELETE that ended the session 202; clients expect 200 or 204
             // (the official Python client logs "Session termination failed: 202").
             return no_content();
         }
-        response.map(BoxBody::new)
+        response
     }
 
     /// A JSON POST: counted against its client before it is read and until rmcp has answered
     /// (what rmcp's parse costs grows with the body, and what it built lives while the request
     /// is served), read, checked, and handed on.
     async fn serve_json<B>(
-        mut self,
+        self,
         parts: Parts,
         body: Limited<B>,
         client: ClientKey,
@@ -255,8 +246,7 @@ where
         let body = Full::new(bytes)
             .map_err(|never| -> BoxError { match never {} })
             .boxed_unsync();
-        let Ok(response) = call_boxed(&mut self.inner, Request::from_parts(parts, body)).await;
-        response.map(BoxBody::new)
+        handled(self.inner.clone(), Request::from_parts(parts, body)).await
     }
 
     /// Who a request counts against: its session when the server holds it (an id anyone can
@@ -273,21 +263,25 @@ where
 }
 
 /// rmcp's answer, as a future whose type the guard's own future does not name (a future that
-/// holds `S::Future` itself trips the compiler's check that it is `Send`).
-fn call_boxed<S: Service<Request<GuardedBody>>>(
-    inner: &mut S,
+/// holds rmcp's own trips the compiler's check that it is `Send`).
+fn handled<H, M>(
+    mcp: Arc<StreamableHttpService<H, M>>,
     request: Request<GuardedBody>,
-) -> BoxFuture<Result<S::Response, S::Error>>
+) -> BoxFuture<GuardedResponse>
 where
-    S::Future: Send + 'static,
+    H: ServerHandler + Send + 'static,
+    M: SessionManager,
 {
-    Box::pin(inner.call(request))
+    Box::pin(async move { mcp.handle(request).await })
 }
+
+/// The header that names a 2025-11-25 session; a name made once, not parsed per request.
+const SESSION_ID: header::HeaderName = header::HeaderName::from_static("mcp-session-id");
 
 /// The session the request names, if any, and whether this server holds it.
 async fn held_session(sessions: &impl SessionManager, headers: &HeaderMap) -> Held {
     let Some(id) = headers
-        .get("mcp-session-id")
+        .get(SESSION_ID)
         .and_then(|value| value.to_str().ok())
     else {
         return Held::NotNamed;
