@@ -27,9 +27,10 @@
 //!
 //! [`Rounds`] shows a whole server of `#[tool]` methods. URL mode asks the same way on both
 //! revisions; the tracker binds the elicitation to its user, and the connect page completes
-//! it:
+//! it (with `url-mode`, a default feature):
 //!
 //! ```no_run
+//! # #[cfg(feature = "url-mode")] {
 //! use elicit_mcp::rmcp::{Ask, UrlOutcome};
 //! use elicit_mcp::server::{ElicitationTracker, Initiator, UserId};
 //! use rmcp::model::{CallToolResult, ContentBlock, ErrorData};
@@ -62,6 +63,7 @@
 //!     tracker.complete(elicitation_id, browser_user).await?;
 //!     Ok(())
 //! }
+//! # }
 //! ```
 //!
 //! # Protocol versions

@@ -95,7 +95,7 @@ type UserBinding = dyn Fn(&RequestContext<RoleServer>) -> Option<UserId> + Send 
 /// use rmcp::handler::server::router::tool::ToolRouter;
 /// use rmcp::handler::server::wrapper::Parameters;
 /// use rmcp::model::{CallToolResult, ContentBlock, ErrorData};
-/// use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+/// use rmcp::{ServerHandler, schemars, tool, tool_handler, tool_router};
 ///
 /// #[derive(Elicit, Debug)]
 /// #[elicit(message = "Who is the booking for?")]

@@ -76,7 +76,7 @@ pub enum TaskSupport {
 ///     ServerCapabilities, ServerConfig, UpdateTaskParams,
 /// };
 /// use rmcp::service::{RequestContext, RoleServer};
-/// use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+/// use rmcp::{ServerHandler, schemars, tool, tool_handler, tool_router};
 ///
 /// #[derive(serde::Deserialize, schemars::JsonSchema)]
 /// struct Report {
