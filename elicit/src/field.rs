@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use regex::Regex;
+use crate::matcher::Matcher;
 use serde_json::Value;
 
 use crate::error::{FieldError, Problem};
@@ -95,7 +95,7 @@ pub trait ElicitValue: Sized + DerivedField {
     fn from_json(
         value: &Value,
         schema: &PrimitiveSchema,
-        pattern: Option<&Regex>,
+        pattern: Option<&Matcher>,
     ) -> Result<Self, Problem>;
     /// `from_json` on a value the caller gives away: a type that keeps text (a `String`) takes
     /// it out of the value rather than copying it. The same checks, the same errors.
@@ -104,7 +104,7 @@ pub trait ElicitValue: Sized + DerivedField {
     fn from_json_owned(
         value: Value,
         schema: &PrimitiveSchema,
-        pattern: Option<&Regex>,
+        pattern: Option<&Matcher>,
     ) -> Result<Self, Problem> {
         Self::from_json(&value, schema, pattern)
     }
@@ -137,7 +137,7 @@ pub trait ElicitField: Sized + DerivedField {
     fn from_json(
         value: &Value,
         schema: &PrimitiveSchema,
-        pattern: Option<&Regex>,
+        pattern: Option<&Matcher>,
     ) -> Result<Self, Problem>;
     /// `from_json` on a value the caller gives away (see [`ElicitValue::from_json_owned`]).
     #[doc(hidden)]
@@ -145,7 +145,7 @@ pub trait ElicitField: Sized + DerivedField {
     fn from_json_owned(
         value: Value,
         schema: &PrimitiveSchema,
-        pattern: Option<&Regex>,
+        pattern: Option<&Matcher>,
     ) -> Result<Self, Problem> {
         Self::from_json(&value, schema, pattern)
     }
@@ -321,7 +321,7 @@ impl<T: ElicitValue> ElicitField for Option<T> {
     fn from_json(
         value: &Value,
         schema: &PrimitiveSchema,
-        pattern: Option<&Regex>,
+        pattern: Option<&Matcher>,
     ) -> Result<Self, Problem> {
         T::from_json(value, schema, pattern).map(Some)
     }
@@ -329,7 +329,7 @@ impl<T: ElicitValue> ElicitField for Option<T> {
     fn from_json_owned(
         value: Value,
         schema: &PrimitiveSchema,
-        pattern: Option<&Regex>,
+        pattern: Option<&Matcher>,
     ) -> Result<Self, Problem> {
         T::from_json_owned(value, schema, pattern).map(Some)
     }
@@ -357,7 +357,7 @@ macro_rules! __impl_field_for_value {
             fn from_json(
                 __value: &$crate::__private::Value,
                 __schema: &$crate::schema::PrimitiveSchema,
-                __pattern: ::core::option::Option<&$crate::__private::Regex>,
+                __pattern: ::core::option::Option<&$crate::__private::Matcher>,
             ) -> ::core::result::Result<Self, $crate::Problem> {
                 <$ty as $crate::ElicitValue>::from_json(__value, __schema, __pattern)
             }
@@ -365,7 +365,7 @@ macro_rules! __impl_field_for_value {
             fn from_json_owned(
                 __value: $crate::__private::Value,
                 __schema: &$crate::schema::PrimitiveSchema,
-                __pattern: ::core::option::Option<&$crate::__private::Regex>,
+                __pattern: ::core::option::Option<&$crate::__private::Matcher>,
             ) -> ::core::result::Result<Self, $crate::Problem> {
                 <$ty as $crate::ElicitValue>::from_json_owned(__value, __schema, __pattern)
             }

@@ -11,6 +11,7 @@ mod format;
 #[cfg(feature = "url-mode")]
 mod host;
 mod json_schema;
+mod matcher;
 mod number;
 mod outcome;
 mod read;

@@ -10,7 +10,7 @@ use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::sync::{OnceLock, RwLock};
 
-pub use regex::Regex;
+pub use crate::matcher::Matcher;
 pub use serde_json::{Map, Value};
 
 use crate::error::Problem;

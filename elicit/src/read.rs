@@ -5,12 +5,12 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::matcher::Matcher;
 
 use crate::error::{ContentError, FieldError, Problem};
 
 /// A `pattern` compiled, or why it did not compile.
-type Compiled = Result<Regex, String>;
+type Compiled = Result<Matcher, String>;
 
 /// A field's `pattern`, compiled once on first use.
 pub struct Pattern {
@@ -20,7 +20,7 @@ pub struct Pattern {
 
 impl Pattern {
     /// The pattern `source`, compiled by `compile` on first use.
-    pub const fn new(source: &'static str, compile: fn() -> Result<Regex, String>) -> Self {
+    pub const fn new(source: &'static str, compile: fn() -> Result<Matcher, String>) -> Self {
         Pattern {
             source,
             regex: LazyLock::new(compile),
@@ -28,12 +28,12 @@ impl Pattern {
     }
 
     /// Compiles `pattern`, or says why it does not compile.
-    pub fn compile(pattern: &str) -> Result<Regex, String> {
-        Regex::new(pattern).map_err(|e| e.to_string())
+    pub fn compile(pattern: &str) -> Result<Matcher, String> {
+        Matcher::new(pattern).map_err(|e| e.to_string())
     }
 
     /// The compiled pattern, or the problem a field reports when it did not compile.
-    pub fn get(&self) -> Result<&Regex, Problem> {
+    pub fn get(&self) -> Result<&Matcher, Problem> {
         // The derive proved the pattern compiles; a failure here would be a regex version skew.
         self.regex
             .as_ref()

@@ -8,7 +8,7 @@ use std::fmt;
 use std::ops::Deref;
 use std::str::FromStr;
 
-use regex::Regex;
+use crate::matcher::Matcher;
 use serde_json::Value;
 
 use crate::error::Problem;
@@ -113,7 +113,7 @@ impl std::error::Error for InvalidEmail {}
 fn text_of<'v>(
     value: &'v Value,
     schema: &PrimitiveSchema,
-    pattern: Option<&Regex>,
+    pattern: Option<&Matcher>,
 ) -> Result<&'v str, Problem> {
     let text = validate::as_text(value)?;
     if let PrimitiveSchema::String(s) = schema {
@@ -150,7 +150,7 @@ macro_rules! typed_values {
             fn from_json(
                 value: &Value,
                 schema: &PrimitiveSchema,
-                pattern: Option<&Regex>,
+                pattern: Option<&Matcher>,
             ) -> Result<Self, Problem> {
                 parse_typed(StringFormat::$format, text_of(value, schema, pattern)?, $parse)
             }

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use regex::Regex;
+use crate::matcher::Matcher;
 use serde_json::{Map, Value};
 
 use crate::error::{ContentError, FieldError, Problem};
@@ -17,7 +17,7 @@ use crate::schema::{
 pub(crate) fn check_string(
     schema: &StringSchema,
     value: &str,
-    pattern: Option<&Regex>,
+    pattern: Option<&Matcher>,
 ) -> Result<(), Problem> {
     check_length_and_pattern(schema, value, pattern)?;
     if let Some(format) = schema.format {
@@ -32,7 +32,7 @@ pub(crate) fn check_string(
 pub(crate) fn check_length_and_pattern(
     schema: &StringSchema,
     value: &str,
-    pattern: Option<&Regex>,
+    pattern: Option<&Matcher>,
 ) -> Result<(), Problem> {
     if length_needs_count(schema, value.len()) {
         // JSON Schema counts length in code points, not bytes or graphemes.
@@ -253,7 +253,7 @@ pub(crate) fn multi<'v>(
 pub(crate) fn check_value(
     schema: &PrimitiveSchema,
     value: &Value,
-    pattern: Option<&Regex>,
+    pattern: Option<&Matcher>,
 ) -> Result<(), Problem> {
     match schema {
         PrimitiveSchema::String(s) => {
@@ -287,13 +287,14 @@ pub(crate) fn check_value(
     }
 }
 
-/// A compiled `pattern`, or the problem that makes every value of the field fail.
-fn compile(property: &Property) -> Result<Option<Regex>, Problem> {
+/// A compiled `pattern`, or the problem that makes every value of the field fail. Compiled for
+/// the one value at hand, so without the DFA a derived form's cached pattern gets.
+fn compile(property: &Property) -> Result<Option<Matcher>, Problem> {
     match &property.schema {
         PrimitiveSchema::String(StringSchema {
             pattern: Some(pattern),
             ..
-        }) => Regex::new(pattern)
+        }) => Matcher::for_one_use(pattern)
             .map(Some)
             .map_err(|e| Problem::InvalidPattern {
                 pattern: pattern.to_string(),

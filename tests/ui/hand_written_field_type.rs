@@ -13,7 +13,7 @@ impl ElicitValue for Celsius {
     fn from_json(
         value: &serde_json::Value,
         schema: &PrimitiveSchema,
-        pattern: Option<&elicit_mcp::__private::Regex>,
+        pattern: Option<&elicit_mcp::__private::Matcher>,
     ) -> Result<Self, Problem> {
         f64::from_json(value, schema, pattern).map(Celsius)
     }

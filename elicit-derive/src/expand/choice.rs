@@ -85,7 +85,7 @@ pub fn expand_choice(choice: &Choice) -> TokenStream {
             fn from_json(
                 __value: &#krate::__private::Value,
                 __schema: &#krate::schema::PrimitiveSchema,
-                _: ::core::option::Option<&#krate::__private::Regex>,
+                _: ::core::option::Option<&#krate::__private::Matcher>,
             ) -> ::core::result::Result<Self, #krate::Problem> {
                 #krate::__private::choice::<Self>(__value, __schema)
             }

@@ -82,7 +82,7 @@ pub fn expand_newtype(newtype: &Newtype, with_checks: bool) -> TokenStream {
             fn from_json(
                 __value: &#krate::__private::Value,
                 __schema: &#krate::schema::PrimitiveSchema,
-                __pattern: ::core::option::Option<&#krate::__private::Regex>,
+                __pattern: ::core::option::Option<&#krate::__private::Matcher>,
             ) -> ::core::result::Result<Self, #krate::Problem> {
                 <#inner as #krate::ElicitValue>::from_json(__value, __schema, #pattern).map(Self)
             }
@@ -90,7 +90,7 @@ pub fn expand_newtype(newtype: &Newtype, with_checks: bool) -> TokenStream {
             fn from_json_owned(
                 __value: #krate::__private::Value,
                 __schema: &#krate::schema::PrimitiveSchema,
-                __pattern: ::core::option::Option<&#krate::__private::Regex>,
+                __pattern: ::core::option::Option<&#krate::__private::Matcher>,
             ) -> ::core::result::Result<Self, #krate::Problem> {
                 <#inner as #krate::ElicitValue>::from_json_owned(__value, __schema, #pattern).map(Self)
             }

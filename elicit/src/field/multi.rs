@@ -3,7 +3,7 @@
 use std::collections::{BTreeSet, HashSet};
 use std::hash::{BuildHasher, Hash};
 
-use regex::Regex;
+use crate::matcher::Matcher;
 use serde_json::Value;
 
 use super::{DerivedField, ElicitChoice, ElicitField, ElicitValue, Kind, MultiSelectField};
@@ -73,7 +73,7 @@ macro_rules! multi_selects {
             fn from_default(literal: &'static [E]) -> Result<Self, Problem> {
                 copy_all(literal)
             }
-            fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
+            fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Matcher>) -> Result<Self, Problem> {
                 collect(value, schema)
             }
         }
@@ -86,7 +86,7 @@ macro_rules! multi_selects {
             fn from_default(literal: &'static [E]) -> Result<Self, Problem> {
                 copy_all(literal)
             }
-            fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
+            fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Matcher>) -> Result<Self, Problem> {
                 collect(value, schema)
             }
             fn absent() -> Option<Self> {

@@ -1,6 +1,6 @@
 //! The scalar field types: a string, a boolean, the integers and the floats.
 
-use regex::Regex;
+use crate::matcher::Matcher;
 use serde_json::Value;
 
 use super::{ElicitValue, Kind, StringRules};
@@ -20,7 +20,7 @@ impl ElicitValue for String {
     fn from_json(
         value: &Value,
         schema: &PrimitiveSchema,
-        pattern: Option<&Regex>,
+        pattern: Option<&Matcher>,
     ) -> Result<Self, Problem> {
         checked_str(value, schema, pattern).map(str::to_owned)
     }
@@ -28,7 +28,7 @@ impl ElicitValue for String {
     fn from_json_owned(
         value: Value,
         schema: &PrimitiveSchema,
-        pattern: Option<&Regex>,
+        pattern: Option<&Matcher>,
     ) -> Result<Self, Problem> {
         match value {
             Value::String(text) => {
@@ -53,7 +53,7 @@ impl ElicitValue for String {
 fn checked_str<'v>(
     value: &'v Value,
     schema: &PrimitiveSchema,
-    pattern: Option<&Regex>,
+    pattern: Option<&Matcher>,
 ) -> Result<&'v str, Problem> {
     let text = validate::as_text(value)?;
     if let PrimitiveSchema::String(s) = schema {
@@ -69,7 +69,7 @@ impl ElicitValue for bool {
     fn from_default(literal: bool) -> Result<Self, Problem> {
         Ok(literal)
     }
-    fn from_json(value: &Value, _: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
+    fn from_json(value: &Value, _: &PrimitiveSchema, _: Option<&Matcher>) -> Result<Self, Problem> {
         value.as_bool().ok_or_else(|| Problem::WrongType {
             expected: "a boolean",
             found: crate::schema::kind_of(value),
@@ -101,7 +101,7 @@ macro_rules! integers {
                 Ok(literal)
             }
             #[inline(always)]
-            fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Regex>) -> Result<Self, Problem> {
+            fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Matcher>) -> Result<Self, Problem> {
                 let exact = validate::integer(schema, value)?;
                 <$ty>::try_from(exact).map_err(|_| Problem::OutOfRange {
                     value: value.as_number().cloned().unwrap_or_else(|| 0.into()),
@@ -140,7 +140,7 @@ impl ElicitValue for f64 {
     fn from_json(
         value: &Value,
         schema: &PrimitiveSchema,
-        _: Option<&Regex>,
+        _: Option<&Matcher>,
     ) -> Result<Self, Problem> {
         validate::float(schema, value)
     }
@@ -167,7 +167,7 @@ impl ElicitValue for f32 {
     fn from_json(
         value: &Value,
         schema: &PrimitiveSchema,
-        _: Option<&Regex>,
+        _: Option<&Matcher>,
     ) -> Result<Self, Problem> {
         validate::float(schema, value).map(|f| f as f32)
     }
