@@ -10,7 +10,15 @@ pub(super) fn date(value: &str) -> Result<(), String> {
     if b.len() == 10 && real_day_year(b).is_some() {
         return Ok(());
     }
-    parse_date(value).map(drop)
+    by_time(parse_date, value)
+}
+
+/// `time`'s parse, out of line, as for emails: it decides what the fast paths leave and words
+/// the refusal.
+#[cold]
+#[inline(never)]
+fn by_time<T>(parse: fn(&str) -> Result<T, String>, value: &str) -> Result<(), String> {
+    parse(value).map(drop)
 }
 
 /// A `full-date` as `time`'s date.
@@ -48,7 +56,7 @@ pub(super) fn date_time(value: &str) -> Result<(), String> {
     if is_plain_date_time(value.as_bytes()) {
         return Ok(());
     }
-    parse_date_time(value).map(drop)
+    by_time(parse_date_time, value)
 }
 
 /// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)`, `T` and `Z` in either case: a real day

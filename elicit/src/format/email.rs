@@ -12,6 +12,14 @@ pub(super) fn email(value: &str) -> Result<(), String> {
     if is_plain_address(value.as_bytes()) {
         return Ok(());
     }
+    by_email_address(value)
+}
+
+/// The full parse, out of line: kept apart, it leaves the fast path a call with little to save
+/// and restore.
+#[cold]
+#[inline(never)]
+fn by_email_address(value: &str) -> Result<(), String> {
     value
         .parse::<email_address::EmailAddress>()
         .map(drop)

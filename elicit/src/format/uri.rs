@@ -10,6 +10,13 @@ pub(super) fn uri(value: &str) -> Result<(), String> {
     if is_plain_uri(value.as_bytes()) {
         return Ok(());
     }
+    by_fluent_uri(value)
+}
+
+/// The full parse, out of line, as for emails.
+#[cold]
+#[inline(never)]
+fn by_fluent_uri(value: &str) -> Result<(), String> {
     fluent_uri::Uri::parse(value)
         .map(drop)
         .map_err(|e| e.to_string())
