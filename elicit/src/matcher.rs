@@ -7,6 +7,8 @@
 //! syntax and semantics (same parser, Unicode and UTF-8 modes on), so they accept the same
 //! strings; the tests below hold them to that.
 
+use std::collections::HashMap;
+
 use regex_automata::dfa::{Automaton, dense};
 use regex_automata::util::primitives::StateID;
 use regex_automata::util::{start, syntax};
@@ -24,12 +26,35 @@ pub struct Matcher {
     dfa: Option<Walk>,
 }
 
-/// A forward DFA and its start state for a search from a text's first byte.
+/// A pattern's DFA laid out for `is_match` alone: one table lookup per byte, or per two bytes
+/// when the table of pairs is small, and no test in the loop. Every match state of the DFA is
+/// folded into one absorbing state (a match found is kept whatever follows), so the answer is
+/// read once, at the end.
+///
+/// A walk costs the chain of its lookups, each waiting on the one before; reading two bytes a
+/// lookup halves the chain on a form's short strings.
 #[derive(Debug)]
 struct Walk {
-    dfa: dense::DFA<Vec<u32>>,
-    start: StateID,
+    /// Each byte's equivalence class: bytes no part of the pattern tells apart share one.
+    classes: [u8; 256],
+    /// Each byte's class times the number of classes: its place as the first byte of a pair.
+    firsts: [u32; 256],
+    /// The next state of state `s` on one byte of class `c`, at `s + c`. A state is the first
+    /// index of its row; a row is as wide as the pairs' when there are pairs.
+    single: Box<[u32]>,
+    /// The next state of state `s` on two bytes of classes `c1` and `c2`, at
+    /// `s + c1 * classes + c2`, when that table is at most [`PAIRS_LIMIT`] entries.
+    pairs: Option<Box<[u32]>>,
+    /// Whether the end of the text in state `s` completes a match, at `s`.
+    matches_at_end: Box<[bool]>,
+    start: u32,
+    /// The absorbing state every match state of the DFA became.
+    matched: u32,
 }
+
+/// The most entries of a table of pairs: 256 KiB of transitions, in cache beside a form's
+/// other work. A pattern with many classes (a Unicode class) walks one byte at a time.
+const PAIRS_LIMIT: usize = 1 << 16;
 
 impl Matcher {
     /// Compiles `pattern` in the `regex` crate's syntax, or says why it does not compile.
@@ -55,12 +80,8 @@ impl Matcher {
     /// the whole value), as `regex::Regex::is_match` answers.
     #[inline]
     pub fn is_match(&self, text: &str) -> bool {
-        match self
-            .dfa
-            .as_ref()
-            .and_then(|walk| walk.is_match(text.as_bytes()))
-        {
-            Some(answer) => answer,
+        match &self.dfa {
+            Some(walk) => walk.is_match(text.as_bytes()),
             None => self.general.is_match(text),
         }
     }
@@ -72,43 +93,140 @@ impl Matcher {
 }
 
 impl Walk {
-    /// One transition per byte from the start state, stopping at the first match or at the
-    /// dead state; `None` at a quit state (none is configured, so never in practice), which
-    /// leaves the answer to the general engine.
+    /// Whether `bytes` holds a match: one transition per byte (or pair) from the start state,
+    /// then the end of the text.
     #[inline]
-    fn is_match(&self, bytes: &[u8]) -> Option<bool> {
-        let dfa = &self.dfa;
+    fn is_match(&self, bytes: &[u8]) -> bool {
         let mut state = self.start;
-        for &byte in bytes {
-            state = dfa.next_state(state, byte);
-            if dfa.is_special_state(state) {
-                if dfa.is_match_state(state) {
-                    return Some(true);
-                }
-                if dfa.is_dead_state(state) {
-                    return Some(false);
-                }
-                return None;
+        let mut rest = bytes;
+        // Indexes are in range: a state is a row's first index, and a class (or pair of
+        // classes) is less than the row's width.
+        if let Some(pairs) = &self.pairs {
+            let mut twos = bytes.chunks_exact(2);
+            for two in &mut twos {
+                let pair =
+                    self.firsts[usize::from(two[0])] + u32::from(self.classes[usize::from(two[1])]);
+                state = pairs[(state + pair) as usize];
             }
+            rest = twos.remainder();
         }
-        state = dfa.next_eoi_state(state);
-        if dfa.is_quit_state(state) {
-            return None;
+        for &byte in rest {
+            state = self.single[(state + u32::from(self.classes[usize::from(byte)])) as usize];
         }
-        Some(dfa.is_match_state(state))
+        state == self.matched || self.matches_at_end[state as usize]
+    }
+
+    /// The walk of `dfa` from `start`, or `None` when it reaches a quit state (none is
+    /// configured, so never in practice) or outgrows [`DFA_SIZE_LIMIT`].
+    fn of(dfa: &dense::DFA<Vec<u32>>, start: StateID) -> Option<Walk> {
+        let byte_classes = dfa.byte_classes();
+        let classes: [u8; 256] = std::array::from_fn(|b| byte_classes.get(b as u8));
+        let automaton = Rows::of(dfa, start, &classes)?;
+        let count = automaton.next.len();
+        let class_count = usize::from(classes[255]) + 1;
+        let paired = count * class_count * class_count <= PAIRS_LIMIT;
+        let width = if paired {
+            class_count * class_count
+        } else {
+            class_count
+        };
+        let at = |row: u32| row * width as u32;
+        let mut single = vec![0u32; count * width];
+        let mut matches_at_end = vec![false; count * width];
+        for (row, next) in automaton.next.iter().enumerate() {
+            for (class, &to) in next.iter().enumerate() {
+                single[row * width + class] = at(to);
+            }
+            matches_at_end[row * width] = automaton.matches_at_end[row];
+        }
+        let pairs = paired.then(|| {
+            let mut pairs = vec![0u32; count * width];
+            for (row, next) in automaton.next.iter().enumerate() {
+                for (first, &middle) in next.iter().enumerate() {
+                    for (second, &to) in automaton.next[middle as usize].iter().enumerate() {
+                        pairs[row * width + first * class_count + second] = at(to);
+                    }
+                }
+            }
+            pairs.into_boxed_slice()
+        });
+        Some(Walk {
+            classes,
+            firsts: std::array::from_fn(|b| u32::from(classes[b]) * class_count as u32),
+            single: single.into_boxed_slice(),
+            pairs,
+            matches_at_end: matches_at_end.into_boxed_slice(),
+            start: at(automaton.start),
+            matched: at(Rows::MATCHED),
+        })
     }
 }
 
-/// A dense DFA for `pattern` with the `regex` crate's defaults and its start state at a text's
-/// first byte, or `None` when it cannot be built within [`DFA_SIZE_LIMIT`] (a Unicode word
+/// The states of a DFA reachable from a start, numbered from 1 as they are reached (0 is the
+/// absorbing match state), each with its next state per byte class.
+struct Rows {
+    next: Vec<Vec<u32>>,
+    matches_at_end: Vec<bool>,
+    start: u32,
+}
+
+impl Rows {
+    const MATCHED: u32 = 0;
+
+    fn of(dfa: &dense::DFA<Vec<u32>>, start: StateID, classes: &[u8; 256]) -> Option<Rows> {
+        let class_count = usize::from(classes[255]) + 1;
+        // The first byte of each class stands for all of its bytes.
+        let mut representatives = vec![0u8; class_count];
+        for b in (0..=255u8).rev() {
+            representatives[usize::from(classes[usize::from(b)])] = b;
+        }
+        let mut numbers: HashMap<StateID, u32> = HashMap::new();
+        let mut reached: Vec<StateID> = Vec::new();
+        let mut number_of = |id: StateID, reached: &mut Vec<StateID>| -> u32 {
+            *numbers.entry(id).or_insert_with(|| {
+                reached.push(id);
+                reached.len() as u32
+            })
+        };
+        let start = number_of(start, &mut reached);
+        let mut rows = Rows {
+            next: vec![vec![Rows::MATCHED; class_count]],
+            matches_at_end: vec![true],
+            start,
+        };
+        while let Some(&id) = reached.get(rows.next.len() - 1) {
+            let mut next = Vec::with_capacity(class_count);
+            for &byte in &representatives {
+                let to = dfa.next_state(id, byte);
+                if dfa.is_quit_state(to) {
+                    return None;
+                }
+                next.push(if dfa.is_match_state(to) {
+                    Rows::MATCHED
+                } else {
+                    number_of(to, &mut reached)
+                });
+            }
+            rows.next.push(next);
+            rows.matches_at_end
+                .push(dfa.is_match_state(dfa.next_eoi_state(id)));
+            if rows.next.len() * class_count * 4 > DFA_SIZE_LIMIT {
+                return None;
+            }
+        }
+        Some(rows)
+    }
+}
+
+/// A dense DFA for `pattern` with the `regex` crate's defaults, walked from a text's first
+/// byte, or `None` when it cannot be built within [`DFA_SIZE_LIMIT`] (a Unicode word
 /// boundary, a large Unicode class repeated), or when the pattern can match the empty string:
-/// the walk reports the earliest match's end, and only the general engine knows to skip an
-/// empty match inside a code point.
+/// the walk finds a match's end, and only the general engine knows to skip an empty match
+/// inside a code point.
 fn build_walk(pattern: &str) -> Option<Walk> {
     let config = dense::Config::new()
         .dfa_size_limit(Some(DFA_SIZE_LIMIT))
         .determinize_size_limit(Some(DFA_SIZE_LIMIT))
-        // No accelerated states: the walk's only special states are match, dead and quit.
         .accelerate(false)
         .specialize_start_states(false);
     let dfa = dense::Builder::new()
@@ -120,7 +238,7 @@ fn build_walk(pattern: &str) -> Option<Walk> {
         return None;
     }
     let start = dfa.start_state(&start::Config::new()).ok()?;
-    Some(Walk { dfa, start })
+    Walk::of(&dfa, start)
 }
 
 #[cfg(test)]
@@ -197,7 +315,15 @@ mod tests {
     #[test]
     fn form_patterns_get_the_dfa_and_empty_matches_and_unicode_word_boundaries_do_not() {
         let phone = Matcher::new(r"^\+?[0-9][0-9 ]{6,18}[0-9]$").unwrap();
-        assert!(phone.dfa.is_some());
+        assert!(phone.dfa.as_ref().is_some_and(|walk| walk.pairs.is_some()));
+        // Too many classes for a table of pairs: one byte a step.
+        let letters = Matcher::new(r"^\p{L}+$").unwrap();
+        assert!(
+            letters
+                .dfa
+                .as_ref()
+                .is_some_and(|walk| walk.pairs.is_none())
+        );
         let word = Matcher::new(r"\bword\b").unwrap();
         assert!(word.dfa.is_none());
         let empty = Matcher::new(r"^[a-z]*$").unwrap();

@@ -32,15 +32,24 @@ impl Pattern {
         Matcher::new(pattern).map_err(|e| e.to_string())
     }
 
-    /// The compiled pattern, or the problem a field reports when it did not compile.
+    /// The compiled pattern, or the problem a field reports when it did not compile. Inlined,
+    /// with the problem built out of line: every read of a field with a pattern asks for it.
+    #[inline]
     pub fn get(&self) -> Result<&Matcher, Problem> {
-        // The derive proved the pattern compiles; a failure here would be a regex version skew.
-        self.regex
-            .as_ref()
-            .map_err(|reason| Problem::InvalidPattern {
-                pattern: self.source.to_owned(),
-                reason: reason.clone(),
-            })
+        match &*self.regex {
+            Ok(matcher) => Ok(matcher),
+            Err(reason) => Err(self.not_compiled(reason)),
+        }
+    }
+
+    /// The derive proved the pattern compiles; a failure here would be a regex version skew.
+    #[cold]
+    #[inline(never)]
+    fn not_compiled(&self, reason: &str) -> Problem {
+        Problem::InvalidPattern {
+            pattern: self.source.to_owned(),
+            reason: reason.to_owned(),
+        }
     }
 }
 

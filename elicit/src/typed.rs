@@ -181,7 +181,7 @@ typed_values! {
     #[cfg(feature = "chrono")]
     #[cfg_attr(docsrs, doc(cfg(feature = "chrono")))]
     chrono::NaiveDate: Date = |text| {
-        let (year, month, day) = format::year_month_day(text)?;
+        let (year, month, day) = format::date::year_month_day(text)?;
         chrono::NaiveDate::from_ymd_opt(year, month.into(), day.into())
             .ok_or_else(|| format!("{text} is not a day of the calendar"))
     };
@@ -202,17 +202,17 @@ typed_values! {
     // `time::Date`: `format: date`.
     #[cfg(feature = "time")]
     #[cfg_attr(docsrs, doc(cfg(feature = "time")))]
-    time::Date: Date = format::parse_date;
+    time::Date: Date = format::date::parse_date;
     // `time::OffsetDateTime`: `format: date-time`; the format's check is this very parse.
     #[cfg(feature = "time")]
     #[cfg_attr(docsrs, doc(cfg(feature = "time")))]
-    time::OffsetDateTime: DateTime = format::parse_date_time;
+    time::OffsetDateTime: DateTime = format::date::parse_date_time;
 
     // `jiff::civil::Date`: `format: date`.
     #[cfg(feature = "jiff")]
     #[cfg_attr(docsrs, doc(cfg(feature = "jiff")))]
     jiff::civil::Date: Date = |text| {
-        let (year, month, day) = format::year_month_day(text)?;
+        let (year, month, day) = format::date::year_month_day(text)?;
         jiff::civil::Date::new(year as i16, month as i8, day as i8).map_err(|e| e.to_string())
     };
     // `jiff::Timestamp`: `format: date-time`.

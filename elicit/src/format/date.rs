@@ -1,0 +1,278 @@
+//! `date` and `date-time`: RFC 3339, by `time`, with fast paths for the common shapes.
+
+use time::format_description::well_known::Rfc3339;
+
+/// RFC 3339 `full-date`: exactly `YYYY-MM-DD`, a real day of the Gregorian calendar.
+pub(super) fn date(value: &str) -> Result<(), String> {
+    // Every `YYYY` is within `time`'s years, so a real day is what `parse_date` accepts; it
+    // runs only to word the refusal.
+    let b = value.as_bytes();
+    if b.len() == 10 && real_day_year(b).is_some() {
+        return Ok(());
+    }
+    by_time(parse_date, value)
+}
+
+/// `time`'s parse, out of line, as for emails: it decides what the fast paths leave and words
+/// the refusal.
+#[cold]
+#[inline(never)]
+fn by_time<T>(parse: fn(&str) -> Result<T, String>, value: &str) -> Result<(), String> {
+    parse(value).map(drop)
+}
+
+/// A `full-date` as `time`'s date.
+pub(crate) fn parse_date(value: &str) -> Result<time::Date, String> {
+    let (year, month, day) = year_month_day(value)?;
+    let month = time::Month::try_from(month).map_err(|e| e.to_string())?;
+    time::Date::from_calendar_date(year, month, day).map_err(|e| e.to_string())
+}
+
+/// The numbers of a text shaped `YYYY-MM-DD`, not yet checked to be a day of the calendar: each
+/// date type checks that itself when built from them.
+pub(crate) fn year_month_day(value: &str) -> Result<(i32, u8, u8), String> {
+    let bytes = value.as_bytes();
+    let shape_ok = bytes.len() == 10
+        && bytes[4] == b'-'
+        && bytes[7] == b'-'
+        && [0, 1, 2, 3, 5, 6, 8, 9]
+            .iter()
+            .all(|&i| bytes[i].is_ascii_digit());
+    if !shape_ok {
+        return Err("expected YYYY-MM-DD".to_owned());
+    }
+    let number = |range: std::ops::Range<usize>| -> i32 {
+        bytes[range]
+            .iter()
+            .fold(0, |n, d| n * 10 + i32::from(d - b'0'))
+    };
+    Ok((number(0..4), number(5..7) as u8, number(8..10) as u8))
+}
+
+pub(super) fn date_time(value: &str) -> Result<(), String> {
+    // As for emails and URIs: the common shape is settled in one pass over the bytes, accepting
+    // only what `time` accepts (a test holds it to that); anything else (a leap second, another
+    // separator, a year at the ends of `time`'s range) goes to `time`, which decides.
+    if is_plain_date_time(value.as_bytes()) {
+        return Ok(());
+    }
+    by_time(parse_date_time, value)
+}
+
+/// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)`, `T` and `Z` in either case: a real day
+/// of a year from 1 to 9998, an hour to 23, minutes and seconds to 59, an offset to 23:59.
+fn is_plain_date_time(b: &[u8]) -> bool {
+    if b.len() < 20 || !matches!(b[10], b'T' | b't') {
+        return false;
+    }
+    let Some(year) = real_day_year(b) else {
+        return false;
+    };
+    // `HH:MM:SS` as one word: colons at lanes 2 and 5, digits elsewhere.
+    let clock = word_at(b, 11);
+    let Some(digits) = digit_lanes(clock, 0xFFFF_00FF_FF00_FFFF) else {
+        return false;
+    };
+    let (hour, minute, second) = (
+        lanes_number(digits, 0, 2),
+        lanes_number(digits, 3, 2),
+        lanes_number(digits, 6, 2),
+    );
+    if clock & 0x0000_FF00_00FF_0000 != 0x0000_3A00_003A_0000
+        || !(1..=9998).contains(&year)
+        || hour > 23
+        || minute > 59
+        || second > 59
+    {
+        return false;
+    }
+    let mut i = 19;
+    if b[i] == b'.' {
+        let digits = b[i + 1..].iter().take_while(|d| d.is_ascii_digit()).count();
+        if digits == 0 {
+            return false;
+        }
+        i += 1 + digits;
+    }
+    match &b[i..] {
+        [b'Z' | b'z'] => true,
+        [b'+' | b'-', _, _, b':', _, _] => matches!(
+            (two_digits(b, i + 1), two_digits(b, i + 4)),
+            (Some(hours), Some(minutes)) if hours <= 23 && minutes <= 59
+        ),
+        _ => false,
+    }
+}
+
+/// The year of the `YYYY-MM-DD` that `b` starts with (at least 10 bytes), when it is a real
+/// day of the Gregorian calendar. The first eight bytes are checked as one word.
+fn real_day_year(b: &[u8]) -> Option<u32> {
+    // `YYYY-MM-`: dashes at lanes 4 and 7, digits elsewhere.
+    let head = word_at(b, 0);
+    let digits = digit_lanes(head, 0x00FF_FF00_FFFF_FFFF)?;
+    if head & 0xFF00_00FF_0000_0000 != 0x2D00_002D_0000_0000 {
+        return None;
+    }
+    let (year, month, day) = (
+        lanes_number(digits, 0, 4),
+        lanes_number(digits, 5, 2),
+        two_digits(b, 8)?,
+    );
+    let real = (1..=12).contains(&month) && day >= 1 && day <= days_in_month(year, month);
+    real.then_some(year)
+}
+
+/// The eight bytes of `b` from `at`, as a little-endian word (byte `at` in the low lane).
+fn word_at(b: &[u8], at: usize) -> u64 {
+    let mut bytes = [0; 8];
+    bytes.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(bytes)
+}
+
+/// The digits' values in the byte lanes of `word` that `lanes` selects (the others zero), when
+/// every one of them is an ASCII digit.
+fn digit_lanes(word: u64, lanes: u64) -> Option<u64> {
+    let values = (word ^ 0x3030_3030_3030_3030) & lanes;
+    // A lane holds a digit when its value is under 10: no high nibble, before or after adding
+    // 6. (A carry out of a lane only ever rejects: the lane it left already failed.)
+    let over =
+        (values | values.wrapping_add(0x0606_0606_0606_0606 & lanes)) & 0xF0F0_F0F0_F0F0_F0F0;
+    (over == 0).then_some(values)
+}
+
+/// The number written by the `count` digit lanes of `digits` from lane `first`.
+fn lanes_number(digits: u64, first: u32, count: u32) -> u32 {
+    (first..first + count).fold(0, |n, lane| n * 10 + ((digits >> (8 * lane)) & 0xFF) as u32)
+}
+
+/// The number of the two ASCII digits at `at`, if both are digits.
+#[inline(always)]
+fn two_digits(b: &[u8], at: usize) -> Option<u32> {
+    let (tens, ones) = (b[at].wrapping_sub(b'0'), b[at + 1].wrapping_sub(b'0'));
+    (tens < 10 && ones < 10).then(|| u32::from(tens) * 10 + u32::from(ones))
+}
+
+/// The days of `month` (1 to 12) in `year` of the Gregorian calendar.
+fn days_in_month(year: u32, month: u32) -> u32 {
+    match month {
+        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => {
+            29
+        }
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// An RFC 3339 `date-time` as `time`'s offset date-time.
+pub(crate) fn parse_date_time(value: &str) -> Result<time::OffsetDateTime, String> {
+    time::OffsetDateTime::parse(value, &Rfc3339).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_must_exist() {
+        assert!(date("2024-02-29").is_ok());
+        assert!(date("2023-02-29").is_err());
+        assert!(date("2024-2-29").is_err());
+        assert!(date("2024-13-01").is_err());
+        assert!(date("２０２４-02-29").is_err());
+    }
+
+    #[test]
+    fn the_fast_date_path_takes_real_days_alone() {
+        for (text, year) in [
+            ("2024-02-29", Some(2024)),
+            ("0000-01-01", Some(0)),
+            ("9999-12-31", Some(9999)),
+            ("1815-12-10", Some(1815)),
+            ("2023-02-29", None),
+            ("1900-02-29", None),
+            ("2000-02-29", Some(2000)),
+            ("2024-04-31", None),
+            ("2024-00-10", None),
+            ("2024-13-10", None),
+            ("2024-01-00", None),
+            ("2024/01/01", None),
+            ("2024-0a-01", None),
+            ("20:4-01-01", None),
+            ("2024-01-0:", None),
+            ("\u{0}024-01-01", None),
+        ] {
+            assert_eq!(real_day_year(text.as_bytes()), year, "{text}");
+            assert_eq!(date(text).is_ok(), year.is_some(), "{text}");
+        }
+    }
+
+    #[test]
+    fn date_times_are_rfc3339() {
+        assert!(date_time("2024-02-29T12:30:00Z").is_ok());
+        assert!(date_time("2024-02-29T12:30:00.5+02:00").is_ok());
+        assert!(date_time("2024-02-29 12:30").is_err());
+        assert!(date_time("2024-02-29T12:30:00").is_err());
+    }
+
+    #[test]
+    fn the_fast_date_time_path_accepts_only_what_time_accepts() {
+        let samples = [
+            "2024-02-29T12:30:00Z",
+            "2024-02-29t12:30:00z",
+            "2023-02-29T12:30:00Z",
+            "1900-02-29T12:30:00Z",
+            "2000-02-29T12:30:00Z",
+            "2024-04-31T12:30:00Z",
+            "2024-02-29T12:30:00.123456789123+02:00",
+            "2024-02-29T12:30:00.+02:00",
+            "2024-02-29T24:00:00Z",
+            "2024-02-29T23:60:00Z",
+            "2024-12-31T23:59:60Z",
+            "2024-02-29T12:30:00+24:00",
+            "2024-02-29T12:30:00+23:60",
+            "2024-02-29T12:30:00-00:00",
+            "2024-02-29 12:30:00Z",
+            "0000-01-01T00:00:00Z",
+            "9999-12-31T23:59:59Z",
+            "2024-02-29T12:30:00",
+            "2024-02-29T12:30:00Z ",
+            "2024-02-29T12:30:00+0200",
+            "+2024-02-29T12:30:00Z",
+        ];
+        for sample in samples {
+            if is_plain_date_time(sample.as_bytes()) {
+                assert!(
+                    parse_date_time(sample).is_ok(),
+                    "the fast path accepted {sample}, which time rejects"
+                );
+            }
+        }
+        for plain in [
+            "2024-02-29T12:30:00Z",
+            "2024-02-29t12:30:00z",
+            "2000-02-29T00:00:00.5-05:30",
+            "2026-03-01T09:30:00+01:00",
+        ] {
+            assert!(is_plain_date_time(plain.as_bytes()), "{plain}");
+        }
+        for not_a_date_time in [
+            "2023-02-29T12:30:00Z",
+            "2024-04-31T12:30:00Z",
+            "1900-02-29T12:30:00Z",
+        ] {
+            assert!(date_time(not_a_date_time).is_err(), "{not_a_date_time}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn fast_date_time_path_is_a_subset_of_time(
+            value in "[0-9]{4}-[0-3][0-9]-[0-3][0-9][Tt ][0-2][0-9]:[0-6][0-9]:[0-6][0-9](\\.[0-9]{0,3})?([Zz]|[+-][0-2][0-9]:[0-6][0-9])?",
+        ) {
+            if is_plain_date_time(value.as_bytes()) {
+                proptest::prop_assert!(parse_date_time(&value).is_ok(), "{}", value);
+            }
+        }
+    }
+}

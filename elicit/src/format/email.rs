@@ -1,0 +1,166 @@
+//! `email`: RFC 5321/5322 mailbox syntax, by `email_address`, with a fast path for the common
+//! shape.
+
+use super::bytes::{ByteSet, DIGITS, LETTERS, run_in};
+
+pub(super) fn email(value: &str) -> Result<(), String> {
+    // Most addresses are a plain dot-atom at a host name; those are settled here in one pass.
+    // Anything else (quoted local parts, address literals, non-ASCII) goes to `email_address`,
+    // whose full RFC 5321/5322 parse costs several times more. The fast path only accepts what
+    // `email_address` accepts too (a test holds it to that), so the answer never depends on
+    // which path ran.
+    if is_plain_address(value.as_bytes()) {
+        return Ok(());
+    }
+    by_email_address(value)
+}
+
+/// The full parse, out of line: kept apart, it leaves the fast path a call with little to save
+/// and restore.
+#[cold]
+#[inline(never)]
+fn by_email_address(value: &str) -> Result<(), String> {
+    value
+        .parse::<email_address::EmailAddress>()
+        .map(drop)
+        .map_err(|e| e.to_string())
+}
+
+/// `local@host.tld`: an ASCII dot-atom local part of at most 64 characters, and a host of at
+/// least two letter-digit-hyphen labels ending in an alphabetic one, at most 253 characters.
+/// One pass over the bytes, with one table lookup each: this runs on every email field.
+fn is_plain_address(bytes: &[u8]) -> bool {
+    let Some(at) = dot_atom_end(bytes) else {
+        return false;
+    };
+    let domain = &bytes[at + 1..];
+    at <= 64 && domain.len() <= 253 && is_host_name(domain)
+}
+
+/// RFC 5322 `atext`: a dot-atom's bytes but the dot.
+const ATEXT: &[u8] = b"!#$%&'*+-/=?^_`{|}~";
+
+/// RFC 5322 `atext`, as a set.
+static ATEXT_SET: ByteSet = ByteSet::of(&[LETTERS, DIGITS, ATEXT]);
+/// Letters, digits and hyphens: a host name label's bytes.
+static LDH: ByteSet = ByteSet::of(&[LETTERS, DIGITS, b"-"]);
+
+/// Where a dot-atom (non-empty atoms of RFC 5322 `atext` joined by single dots) ends at an
+/// `@`; `None` when the bytes before the first `@` are not one, or there is no `@`.
+fn dot_atom_end(bytes: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    loop {
+        let atom = i;
+        i = run_in(bytes, i, &ATEXT_SET);
+        if i == atom {
+            return None;
+        }
+        match bytes.get(i) {
+            Some(b'.') => i += 1,
+            Some(b'@') => return Some(i),
+            _ => return None,
+        }
+    }
+}
+
+/// Dot-separated labels of 1 to 63 letters, digits and inner hyphens; at least two; the last
+/// alphabetic.
+fn is_host_name(domain: &[u8]) -> bool {
+    let (mut i, mut labels) = (0, 0);
+    loop {
+        let start = i;
+        i = run_in(domain, i, &LDH);
+        let label = &domain[start..i];
+        let well_formed = !label.is_empty()
+            && label.len() <= 63
+            && label[0] != b'-'
+            && label[label.len() - 1] != b'-';
+        if !well_formed {
+            return false;
+        }
+        labels += 1;
+        match domain.get(i) {
+            Some(b'.') => i += 1,
+            Some(_) => return false,
+            None => return labels >= 2 && label.iter().all(u8::is_ascii_alphabetic),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLES: &[&str] = &[
+        "octocat@github.com",
+        "a.b.c@d-e.example.org",
+        "x+tag@sub.example.co",
+        "o'neil@example.ie",
+        "a..b@example.com",
+        ".a@example.com",
+        "a.@example.com",
+        "a@-example.com",
+        "a@example-.com",
+        "a@example.-com",
+        "a@ex-.ample.com",
+        "a@example..com",
+        "a@example.com.",
+        "a@example.com-",
+        "a@example",
+        "a@example.123",
+        "a@example.c0m",
+        "a@exa_mple.com",
+        "\"quoted\"@example.com",
+        "a@[127.0.0.1]",
+        "josé@example.com",
+        "a@b@example.com",
+        "@example.com",
+        "a@",
+        "a@.example.com",
+        "a.b@c",
+        "-@a.bc",
+        "a-@a-b.c-d.ef",
+    ];
+
+    #[test]
+    fn the_fast_path_accepts_only_what_email_address_accepts() {
+        for sample in SAMPLES {
+            if is_plain_address(sample.as_bytes()) {
+                assert!(
+                    sample.parse::<email_address::EmailAddress>().is_ok(),
+                    "the fast path accepted {sample}, which email_address rejects"
+                );
+            }
+        }
+        // The common shapes take the fast path.
+        for plain in [
+            "octocat@github.com",
+            "a.b.c@d-e.example.org",
+            "x+tag@sub.example.co",
+        ] {
+            assert!(is_plain_address(plain.as_bytes()), "{plain}");
+        }
+        assert!(!is_plain_address(b"a..b@example.com"));
+        // Not plain, so left to email_address, which decides it either way.
+        assert!(!is_plain_address(b"\"quoted\"@example.com"));
+    }
+
+    #[test]
+    fn emails() {
+        assert!(email("octocat@github.com").is_ok());
+        assert!(email("octocat").is_err());
+        assert!(email("a@b@c").is_err());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn fast_path_is_a_subset_of_email_address(
+            value in "[a-z0-9.+_'-]{0,8}@?[a-z0-9.-]{0,10}(\\.[a-z0-9]{0,4})?",
+        ) {
+            if is_plain_address(value.as_bytes()) {
+                proptest::prop_assert!(value.parse::<email_address::EmailAddress>().is_ok(), "{}", value);
+            }
+        }
+
+    }
+}
