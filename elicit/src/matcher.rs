@@ -52,9 +52,10 @@ struct Walk {
     matched: u32,
 }
 
-/// The most entries of a table of pairs: 256 KiB of transitions, in cache beside a form's
-/// other work. A pattern with many classes (a Unicode class) walks one byte at a time.
-const PAIRS_LIMIT: usize = 1 << 16;
+/// The most entries of a table of pairs: 64 KiB of transitions, small enough to stay in cache
+/// beside a form's other work (a phone number's pattern needs 7 KiB). A pattern with many
+/// classes (a Unicode class) or states walks one byte a lookup.
+const PAIRS_LIMIT: usize = 1 << 14;
 
 impl Matcher {
     /// Compiles `pattern` in the `regex` crate's syntax, or says why it does not compile.
