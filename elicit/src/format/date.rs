@@ -26,21 +26,11 @@ pub(crate) fn parse_date(value: &str) -> Result<time::Date, String> {
 /// date type checks that itself when built from them.
 pub(crate) fn year_month_day(value: &str) -> Result<(i32, u8, u8), String> {
     let bytes = value.as_bytes();
-    let shape_ok = bytes.len() == 10
-        && bytes[4] == b'-'
-        && bytes[7] == b'-'
-        && [0, 1, 2, 3, 5, 6, 8, 9]
-            .iter()
-            .all(|&i| bytes[i].is_ascii_digit());
-    if !shape_ok {
-        return Err("expected YYYY-MM-DD".to_owned());
+    match (bytes.len() == 10).then(|| date_numbers(bytes)).flatten() {
+        // Four digits and two: each number fits.
+        Some((year, month, day)) => Ok((year as i32, month as u8, day as u8)),
+        None => Err("expected YYYY-MM-DD".to_owned()),
     }
-    let number = |range: std::ops::Range<usize>| -> i32 {
-        bytes[range]
-            .iter()
-            .fold(0, |n, d| n * 10 + i32::from(d - b'0'))
-    };
-    Ok((number(0..4), number(5..7) as u8, number(8..10) as u8))
 }
 
 pub(super) fn date_time(value: &str) -> Result<(), String> {
@@ -99,21 +89,28 @@ fn is_plain_date_time(b: &[u8]) -> bool {
 }
 
 /// The year of the `YYYY-MM-DD` that `b` starts with (at least 10 bytes), when it is a real
-/// day of the Gregorian calendar. The first eight bytes are checked as one word.
+/// day of the Gregorian calendar.
 fn real_day_year(b: &[u8]) -> Option<u32> {
+    let (year, month, day) = date_numbers(b)?;
+    let real = (1..=12).contains(&month) && day >= 1 && day <= days_in_month(year, month);
+    real.then_some(year)
+}
+
+/// The year, month and day written by the `YYYY-MM-DD` that `b` starts with (at least 10
+/// bytes), not yet checked to be a day of the calendar. The first eight bytes are checked as
+/// one word.
+fn date_numbers(b: &[u8]) -> Option<(u32, u32, u32)> {
     // `YYYY-MM-`: dashes at lanes 4 and 7, digits elsewhere.
     let head = word_at(b, 0);
     let digits = digit_lanes(head, 0x00FF_FF00_FFFF_FFFF)?;
     if head & 0xFF00_00FF_0000_0000 != 0x2D00_002D_0000_0000 {
         return None;
     }
-    let (year, month, day) = (
+    Some((
         lanes_number(digits, 0, 4),
         lanes_number(digits, 5, 2),
         two_digits(b, 8)?,
-    );
-    let real = (1..=12).contains(&month) && day >= 1 && day <= days_in_month(year, month);
-    real.then_some(year)
+    ))
 }
 
 /// The eight bytes of `b` from `at`, as a little-endian word (byte `at` in the low lane).
@@ -198,6 +195,19 @@ mod tests {
         ] {
             assert_eq!(real_day_year(text.as_bytes()), year, "{text}");
             assert_eq!(date(text).is_ok(), year.is_some(), "{text}");
+        }
+    }
+
+    #[test]
+    fn year_month_day_takes_exactly_ten_bytes() {
+        assert_eq!(year_month_day("2024-02-29"), Ok((2024, 2, 29)));
+        assert_eq!(
+            year_month_day("2024-02-31"),
+            Ok((2024, 2, 31)),
+            "not checked here"
+        );
+        for text in ["", "2024", "2024-02-2", "2024-02-290", "2024-0a-29"] {
+            assert!(year_month_day(text).is_err(), "{text:?}");
         }
     }
 
