@@ -2,8 +2,6 @@
 
 use time::format_description::well_known::Rfc3339;
 
-use super::full_parse::decided_by;
-
 /// RFC 3339 `full-date`: exactly `YYYY-MM-DD`, a real day of the Gregorian calendar.
 pub(super) fn date(value: &str) -> Result<(), String> {
     // Every `YYYY` is within `time`'s years, so a real day is what `parse_date` accepts; it
@@ -12,7 +10,15 @@ pub(super) fn date(value: &str) -> Result<(), String> {
     if b.len() == 10 && real_day_year(b).is_some() {
         return Ok(());
     }
-    decided_by(parse_date, value)
+    by_time(parse_date, value)
+}
+
+/// `time`'s parse, out of line, as for emails: it decides what the fast paths leave and words
+/// the refusal.
+#[cold]
+#[inline(never)]
+fn by_time<T>(parse: fn(&str) -> Result<T, String>, value: &str) -> Result<(), String> {
+    parse(value).map(drop)
 }
 
 /// A `full-date` as `time`'s date.
@@ -40,7 +46,7 @@ pub(super) fn date_time(value: &str) -> Result<(), String> {
     if is_plain_date_time(value.as_bytes()) {
         return Ok(());
     }
-    decided_by(parse_date_time, value)
+    by_time(parse_date_time, value)
 }
 
 /// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)`, `T` and `Z` in either case: a real day

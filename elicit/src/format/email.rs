@@ -2,7 +2,6 @@
 //! shape.
 
 use super::bytes::{ByteSet, DIGITS, LETTERS, run_in};
-use super::full_parse::decided_by;
 
 pub(super) fn email(value: &str) -> Result<(), String> {
     // Most addresses are a plain dot-atom at a host name; those are settled here in one pass.
@@ -13,7 +12,18 @@ pub(super) fn email(value: &str) -> Result<(), String> {
     if is_plain_address(value.as_bytes()) {
         return Ok(());
     }
-    decided_by(str::parse::<email_address::EmailAddress>, value)
+    by_email_address(value)
+}
+
+/// The full parse, out of line: kept apart, it leaves the fast path a call with little to save
+/// and restore.
+#[cold]
+#[inline(never)]
+fn by_email_address(value: &str) -> Result<(), String> {
+    value
+        .parse::<email_address::EmailAddress>()
+        .map(drop)
+        .map_err(|e| e.to_string())
 }
 
 /// `local@host.tld`: an ASCII dot-atom local part of at most 64 characters, and a host of at

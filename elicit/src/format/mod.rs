@@ -6,7 +6,6 @@ use crate::schema::StringFormat;
 mod bytes;
 pub(crate) mod date;
 mod email;
-mod full_parse;
 mod uri;
 
 use date::{date, date_time};

@@ -1,7 +1,6 @@
 //! `uri`: an absolute URI of RFC 3986, by `fluent-uri`, with a fast path for the common shape.
 
 use super::bytes::{ByteSet, DIGITS, LETTERS, run_in};
-use super::full_parse::decided_by;
 
 pub(super) fn uri(value: &str) -> Result<(), String> {
     // As for emails: the common shape (a scheme, a registered host name, no IP literal) is settled
@@ -11,8 +10,16 @@ pub(super) fn uri(value: &str) -> Result<(), String> {
     if is_plain_uri(value.as_bytes()) {
         return Ok(());
     }
-    // The parsed URI borrows the text, so it is dropped inside.
-    decided_by(|text: &str| fluent_uri::Uri::parse(text).map(drop), value)
+    by_fluent_uri(value)
+}
+
+/// The full parse, out of line, as for emails.
+#[cold]
+#[inline(never)]
+fn by_fluent_uri(value: &str) -> Result<(), String> {
+    fluent_uri::Uri::parse(value)
+        .map(drop)
+        .map_err(|e| e.to_string())
 }
 
 /// RFC 3986 `unreserved` and `sub-delims`, the bytes every part below takes.
