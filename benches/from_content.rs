@@ -2,8 +2,9 @@
 //! and jsonschema (formats on) in front of serde. Two forms: `Signup`, ten fields of every kind
 //! (lengths, email, URI, date, integer and float ranges, a choice, a multi-select, a bool), and
 //! `Contact`, ten fields heavy on strings and formats (email, uri, date, date-time, pattern).
-//! A third, `Unchecked`, is `Signup` without a rule beyond the field types: the parser's cost
-//! apart from the checks serde does not make.
+//! Two more, `unchecked_signup` and `unchecked_contact`, read the same contents into the same
+//! fields with no rule beyond their types: the parser's cost apart from the checks serde does
+//! not make, and so the floor under each form's ratio.
 //!
 //! The pairs, and why each is fair:
 //! - borrowed: `T::from_content(&map)` against serde's `T::deserialize(&value)`. Both read the
@@ -23,9 +24,10 @@
 //! The routines of a group alternate round by round within one run (see `common/mod.rs`); each
 //! figure is the median of several runs with their spread, from this run's samples only.
 //!
-//! Run with `cargo bench --bench from_content` (`-- signup`, `-- contact`, `-- unchecked` or
-//! `-- typed` for one group, `-- --quick` for a first look). `-- GROUP --only N` runs the
-//! group's routine N alone, printing nothing, for `valgrind --tool=callgrind`.
+//! Run with `cargo bench --bench from_content` (`-- signup`, `-- contact`,
+//! `-- unchecked_signup`, `-- unchecked_contact` or `-- typed` for one group, `-- unchecked` for
+//! both unchecked ones, `-- --quick` for a first look). `-- GROUP --only N` runs the group's
+//! routine N alone, printing nothing, for `valgrind --tool=callgrind`.
 
 #[path = "common/mod.rs"]
 mod common;
@@ -154,7 +156,7 @@ fn contact() -> Value {
 #[serde(rename_all = "camelCase")]
 #[elicit(rename_all = "camelCase")]
 #[allow(dead_code)]
-struct Unchecked {
+struct UncheckedSignup {
     full_name: String,
     email: String,
     age: u8,
@@ -164,6 +166,25 @@ struct Unchecked {
     score: f64,
     website: Option<String>,
     birthday: String,
+    bio: Option<String>,
+}
+
+/// `Contact`'s fields and content with no rule beyond their types: no lengths, formats or
+/// patterns. Against serde, what `Contact`'s ratio would be if its checks cost nothing.
+#[derive(Elicit, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[elicit(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct UncheckedContact {
+    display_name: String,
+    email: String,
+    work_email: Option<String>,
+    homepage: String,
+    avatar: Option<String>,
+    birthday: String,
+    available_from: String,
+    phone: String,
+    postcode: String,
     bio: Option<String>,
 }
 
@@ -281,6 +302,7 @@ fn typed_group() {
 fn main() {
     form_group::<Signup>("signup", signup());
     form_group::<Contact>("contact", contact());
-    form_group::<Unchecked>("unchecked", signup());
+    form_group::<UncheckedSignup>("unchecked_signup", signup());
+    form_group::<UncheckedContact>("unchecked_contact", contact());
     typed_group();
 }

@@ -83,9 +83,15 @@ pub fn filter() -> Option<String> {
     words.next().map(|(_, arg)| arg.clone())
 }
 
-/// Whether the group `name` runs under this invocation's filter.
+/// Whether the group `name` runs under this invocation's filter: the filter names the group,
+/// or the first words of its name (`unchecked` runs `unchecked_signup` and
+/// `unchecked_contact`, `contact` runs `contact` alone), so a filter never picks up a group
+/// that merely mentions it.
 pub fn selected(name: &str) -> bool {
-    filter().is_none_or(|f| name.contains(&f))
+    filter().is_none_or(|f| {
+        name.strip_prefix(f.as_str())
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('_'))
+    })
 }
 
 /// Whether `--quick` was given: fewer runs and rounds, for a first look.
