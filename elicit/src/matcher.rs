@@ -91,6 +91,13 @@ impl Matcher {
     pub fn as_str(&self) -> &str {
         &self.source
     }
+
+    /// Whether the pattern walks its DFA two bytes a lookup: for the tests of the formats,
+    /// whose fast paths are patterns too.
+    #[cfg(test)]
+    pub(crate) fn walks_in_pairs(&self) -> bool {
+        self.dfa.as_ref().is_some_and(|walk| walk.pairs.is_some())
+    }
 }
 
 impl Walk {
