@@ -83,8 +83,16 @@ impl Matcher {
     pub fn is_match(&self, text: &str) -> bool {
         match &self.dfa {
             Some(walk) => walk.is_match(text.as_bytes()),
-            None => self.general.is_match(text),
+            None => self.general_is_match(text),
         }
+    }
+
+    /// The general engine's answer, out of line: inlined, its search state made every walk
+    /// of a DFA save registers and reserve stack it does not use.
+    #[cold]
+    #[inline(never)]
+    fn general_is_match(&self, text: &str) -> bool {
+        self.general.is_match(text)
     }
 
     /// The pattern as written.
