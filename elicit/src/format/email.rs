@@ -170,7 +170,10 @@ mod tests {
         let long = format!("{}@{}.example.com", "a".repeat(64), "b".repeat(63));
         assert!(is_plain_address(&long), "long addresses are scanned");
         let too_long = format!("{}@example.com", "a".repeat(65));
-        assert!(!is_plain_address(&too_long), "a local part of 65 characters");
+        assert!(
+            !is_plain_address(&too_long),
+            "a local part of 65 characters"
+        );
     }
 
     #[test]
