@@ -2,7 +2,7 @@
 //! by hand, in the same run, over the same in-memory duplex.
 //!
 //! - `round`: the retry that completes a one-form call: the request carries the answer and the
-//!   `requestState` of the first round. Through `Ask` (`Rounds` wrapping a `#[tool]` router) the
+//!   `requestState` of the first round. Through `Ask` (a `#[tool]` router served through an `Elicitation`) the
 //!   server opens and verifies the state, replays the method, parses the answer with the
 //!   derived parser (every rule checked) and completes. By hand, a `#[tool]` with rmcp's own
 //!   `InputResponses` and `RequestState` extractors opens the state with rmcp's
@@ -14,9 +14,9 @@
 //!   retry), rmcp's client answering each round and retrying, as it does; N = 1 to 5, the five
 //!   flows alternating, to show the cost per round is constant.
 //! - `large_call`: a 2026-07-28 call whose arguments are 1 MiB of small numbers, to a tool that
-//!   does not ask: through rmcp's router alone, through `Rounds` when the method takes no `Ask`
+//!   does not ask: through rmcp's router alone, through an `Elicitation` when the method takes no `Ask`
 //!   (no binding after its first call), and when it takes one (bound before it runs, since it
-//!   may ask). What `Rounds` adds to a large call; the same request and client for all three.
+//!   may ask). What the `Elicitation` adds to a large call; the same request and client for all three.
 //!
 //! The routines of a group alternate round by round within one run (see `common/mod.rs`); each
 //! figure is the median of several runs with their spread, from this run's samples only.
@@ -29,14 +29,14 @@ mod common;
 
 use common::{Comparison, Plan, Routine, compare, timed};
 use elicit_mcp::client::accept_form;
-use elicit_mcp::rmcp::{Ask, RequestStateSeal, Rounds};
+use elicit_mcp::rmcp::{Ask, Elicitation, RequestStateSeal};
 use elicit_mcp::wire::ElicitRequestParams;
 use elicit_mcp::{Elicit, ElicitOutcome};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::{InputResponses, RequestState};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model as sdk;
-use rmcp::service::{RequestContext, RoleClient, RunningService, serve_directly};
+use rmcp::service::{RequestContext, RoleClient, RoleServer, RunningService, serve_directly};
 use rmcp::{ClientHandler, ServerHandler, tool, tool_handler, tool_router};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -251,13 +251,16 @@ impl ClientHandler for Answering {
 
 /// `server` and the answering client on 2026-07-28 over an in-memory duplex (no handshake on
 /// that revision: each end starts knowing the other).
-fn connect<S: ServerHandler>(server: S) -> RunningService<RoleClient, Answering> {
+/// A 2026-07-28 client of `server`, as `serve` serves it on one end of a duplex.
+fn connect<S: ServerHandler>(
+    serve: impl FnOnce(tokio::io::DuplexStream, sdk::ClientConfig) -> RunningService<RoleServer, S>,
+) -> RunningService<RoleClient, Answering> {
     let (server_io, client_io) = tokio::io::duplex(1 << 20);
     let mut client_info = Answering.get_info();
     client_info.protocol_version = sdk::ProtocolVersion::V_2026_07_28;
-    let mut server_info = server.get_info();
+    let running = serve(server_io, client_info);
+    let mut server_info = running.service().get_info();
     server_info.protocol_version = sdk::ProtocolVersion::V_2026_07_28;
-    let running = serve_directly(server, server_io, Some(client_info));
     tokio::spawn(async move {
         let _ = running.waiting().await;
     });
@@ -286,13 +289,21 @@ fn main() {
         .expect("a tokio runtime");
     let _entered = runtime.enter();
     let seal = RequestStateSeal::from_keyring("bench", [("bench", KEY)]).expect("a good key");
-    let rounds = Rounds::new(seal);
-    let with_ask = connect(WithAsk {
-        tool_router: rounds.tools(WithAsk::tool_router() + WithAsk::large_router()),
+    let elicitation = Elicitation::new(seal);
+    let with_ask = connect(|io, client| {
+        let server = WithAsk {
+            tool_router: WithAsk::tool_router() + WithAsk::large_router(),
+        };
+        elicitation
+            .serve_directly(server, io, Some(client))
+            .expect("nothing to set up")
     });
-    let by_hand = connect(ByHand {
-        tool_router: ByHand::tool_router() + ByHand::large_router(),
-        codec: sdk::RequestStateCodec::try_new(KEY.to_vec()).expect("a good key"),
+    let by_hand = connect(|io, client| {
+        let server = ByHand {
+            tool_router: ByHand::tool_router() + ByHand::large_router(),
+            codec: sdk::RequestStateCodec::try_new(KEY.to_vec()).expect("a good key"),
+        };
+        serve_directly(server, io, Some(client))
     });
 
     // The retry of each, from its own first round; both must complete, or the bench compares
@@ -400,8 +411,8 @@ fn main() {
         },
         &[
             "rmcp's router alone",
-            "Rounds, the method takes no Ask",
-            "Rounds, the method takes an Ask",
+            "Elicitation, the method takes no Ask",
+            "Elicitation, the method takes an Ask",
         ],
         vec![
             timed(|| count(&by_hand, &plain)),
@@ -410,12 +421,12 @@ fn main() {
         ],
         &[
             Comparison {
-                label: "Rounds without Ask / router alone",
+                label: "Elicitation without Ask / router alone",
                 ours: 1,
                 theirs: 0,
             },
             Comparison {
-                label: "Rounds with Ask / router alone",
+                label: "Elicitation with Ask / router alone",
                 ours: 2,
                 theirs: 0,
             },

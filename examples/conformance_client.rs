@@ -35,6 +35,7 @@ use rmcp::service::{
     ClientLifecycleMode, ClientServiceExt, RequestContext, RoleClient, RunningService,
 };
 use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientHandler, ErrorData};
 
 /// What this client declares: form mode only (it has no browser to open a URL in).
@@ -42,6 +43,7 @@ fn declared_elicitation() -> ElicitationCapability {
     ElicitationCapability::form()
 }
 
+#[derive(Debug)]
 pub struct AcceptDefaultsClient;
 
 impl ClientHandler for AcceptDefaultsClient {
@@ -111,12 +113,27 @@ fn server_url() -> Result<String, Box<dyn Error>> {
 pub async fn connect(
     url: &str,
 ) -> Result<RunningService<RoleClient, AcceptDefaultsClient>, Box<dyn Error>> {
+    connect_with(StreamableHttpClientTransportConfig::with_uri(url)).await
+}
+
+/// As [`connect`], sending `token` as the bearer token of every request.
+pub async fn connect_as(
+    url: &str,
+    token: &str,
+) -> Result<RunningService<RoleClient, AcceptDefaultsClient>, Box<dyn Error>> {
+    connect_with(StreamableHttpClientTransportConfig::with_uri(url).auth_header(token)).await
+}
+
+async fn connect_with(
+    config: StreamableHttpClientTransportConfig,
+) -> Result<RunningService<RoleClient, AcceptDefaultsClient>, Box<dyn Error>> {
     let negotiate = ClientLifecycleMode::Auto {
         preferred_versions: vec![ProtocolVersion::V_2026_07_28],
         legacy_version: Some(ProtocolVersion::V_2025_11_25),
     };
+    let transport = StreamableHttpClientTransport::from_config(config);
     Ok(AcceptDefaultsClient
-        .serve_with_lifecycle(StreamableHttpClientTransport::from_uri(url), negotiate)
+        .serve_with_lifecycle(transport, negotiate)
         .await?)
 }
 

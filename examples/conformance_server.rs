@@ -21,7 +21,7 @@
 //! | `test_elicitation_sep1034_defaults` | `elicitation-sep1034-defaults` | [`DefaultsForm`] |
 //! | `test_elicitation_sep1330_enums` | `elicitation-sep1330-enums` | [`EnumsForm`] |
 //!
-//! Every tool is a `#[tool]` method that asks through an [`Ask`], run by [`Rounds`] on both
+//! Every tool is a `#[tool]` method that asks through an [`Ask`], served through an [`Elicitation`] on both
 //! revisions, and listed the same on both. On 2026-07-28 requests (no session, no
 //! `initialize`) the `input-required-result-*` scenarios use these tools and prompt, each form
 //! under its `#[elicit(key = "..")]`, the key the suite expects:
@@ -59,7 +59,7 @@ mod tasks;
 mod texts;
 
 use elicit_examples::http::{self, ServerOptions};
-use elicit_mcp::rmcp::{Ask, ElicitError, RequestStateSeal, Rounds, TaskSetupError, Tasks};
+use elicit_mcp::rmcp::{Ask, ElicitError, Elicitation, RequestStateSeal, Tasks};
 use elicit_mcp::schema::{LegacyTitledEnumSchema, PrimitiveSchema, RequestedSchema};
 use elicit_mcp::wire::{ElicitMode, ElicitRequestFormParams, ElicitResult, ElicitationCapability};
 use elicit_mcp::{Elicit, ElicitOutcome};
@@ -68,13 +68,12 @@ use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::InputResponses;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolResponse, CallToolResult, CancelTaskParams, ErrorData, GetPromptRequestParams,
-    GetPromptResponse, GetPromptResult, GetTaskParams, GetTaskResult, Implementation, InputRequest,
-    InputRequests, InputRequiredResult, ListPromptsResult, PaginatedRequestParams, PromptMessage,
-    Role, ServerCapabilities, ServerConfig, UpdateTaskParams,
+    CallToolResponse, CallToolResult, ErrorData, GetPromptResult, Implementation, InputRequest,
+    InputRequests, InputRequiredResult, PromptMessage, Role, ServerCapabilities, ServerConfig,
 };
-use rmcp::service::{RequestContext, RoleServer};
-use rmcp::{ServerHandler, prompt, prompt_router, schemars, tool, tool_handler, tool_router};
+use rmcp::{
+    ServerHandler, prompt, prompt_handler, prompt_router, schemars, tool, tool_handler, tool_router,
+};
 use serde::{Deserialize, Serialize};
 use texts::{
     action_name, completed, content_json, outcome_text, sampled_text, sampling, text_result,
@@ -246,23 +245,29 @@ struct MessageArgument {
 pub struct ConformanceServer {
     tool_router: ToolRouter<Self>,
     prompt_router: PromptRouter<Self>,
-    rounds: Rounds,
-    tasks: Tasks,
+}
+
+impl Default for ConformanceServer {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 #[tool_router]
 impl ConformanceServer {
-    /// The server, its tools and prompt run by `rounds`, its task tools on `tasks` (which
-    /// gets their task support).
-    pub fn new(rounds: &Rounds, tasks: Tasks) -> Result<Self, TaskSetupError> {
-        let tasks = tasks::task_tools(tasks);
-        let tool_router = tasks.tools(rounds.tools(Self::tool_router() + tasks::router()))?;
-        Ok(ConformanceServer {
-            tool_router,
+    /// The server: the tools and the prompt of the elicitation scenarios and the fixtures of
+    /// the tasks scenarios. Served through [`ConformanceServer::elicitation`].
+    pub fn new() -> Self {
+        ConformanceServer {
+            tool_router: Self::tool_router() + tasks::router(),
             prompt_router: Self::prompt_router(),
-            rounds: rounds.clone(),
-            tasks,
-        })
+        }
+    }
+
+    /// What serves it, built once per process: `seal` for `requestState`, and the task
+    /// support of the tasks fixtures.
+    pub fn elicitation(seal: RequestStateSeal) -> Elicitation {
+        Elicitation::new(seal).with_tasks(tasks::task_tools(Tasks::new()))
     }
 
     // --- 2025-11-25: the elicitation scenarios -------------------------------------------------
@@ -432,7 +437,7 @@ impl ConformanceServer {
     }
 
     /// The ephemeral flow: an input request without `requestState`, the retry carrying only
-    /// the answer. Written with rmcp's own extractors; `Rounds` passes a response that is
+    /// the answer. Written with rmcp's own extractors; the `Elicitation` passes a response that is
     /// already complete through as it is.
     #[tool(description = "Asks for a confirmation without requestState (the ephemeral flow)")]
     async fn test_mrtr_no_state(
@@ -510,68 +515,22 @@ impl ConformanceServer {
 }
 
 // Every revision rmcp knows: 2025-11-25 sessions over `initialize`, 2026-07-28 requests found
-// by `server/discover`; the same tools and prompt, listed the same, on both.
+// by `server/discover`; the same tools and prompt, listed the same, on both. The tasks
+// extension, `tasks/*` and the prompt's rounds come from the `Elicitation` serving it.
 #[tool_handler(router = self.tool_router)]
+#[prompt_handler(router = self.prompt_router)]
 impl ServerHandler for ConformanceServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_prompts()
-                .enable_tasks()
                 .build(),
         )
         .with_server_info(Implementation::new(
             "elicit-conformance-server",
             env!("CARGO_PKG_VERSION"),
         ))
-    }
-
-    async fn list_prompts(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListPromptsResult, ErrorData> {
-        Ok(ListPromptsResult::with_all_items(
-            self.prompt_router.list_all(),
-        ))
-    }
-
-    // rmcp's `#[prompt_handler]` drops `inputResponses` and `requestState`: one line by hand.
-    async fn get_prompt(
-        &self,
-        request: GetPromptRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<GetPromptResponse, ErrorData> {
-        self.rounds
-            .get_prompt(&self.prompt_router, self, request, context)
-            .await
-    }
-
-    // The task methods, answered by `Tasks` (rmcp refuses them with -32021 first for a client
-    // that did not declare the extension).
-    async fn get_task(
-        &self,
-        request: GetTaskParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<GetTaskResult, ErrorData> {
-        self.tasks.get(&request)
-    }
-
-    async fn update_task(
-        &self,
-        request: UpdateTaskParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.tasks.update(request)
-    }
-
-    async fn cancel_task(
-        &self,
-        request: CancelTaskParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.tasks.cancel(&request)
     }
 }
 
@@ -599,14 +558,20 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let Some(options) = ServerOptions::parse(USAGE)? else {
         return Ok(());
     };
-    // One process: a sealing key of its own, made at start, shared by every session.
-    let rounds = options.rounds(Rounds::new(RequestStateSeal::generated()?));
+    // One process: a sealing key of its own, made at start, and one task runtime (a task
+    // outlives the request and the session that created it), shared by every session.
+    let elicitation = options.elicitation(ConformanceServer::elicitation(
+        RequestStateSeal::generated()?,
+    ));
     let listener = options.listen().await?;
     // The line `.ci/conformance` waits for: the URL to test.
     println!("listening on http://{}/mcp", listener.local_addr()?);
-    // One task runtime for the process: a task outlives the request (and the session) that
-    // created it.
-    let server = ConformanceServer::new(&rounds, Tasks::new())?;
-    let server = move || server.clone();
-    http::serve(listener, server, axum::Router::new(), &options).await
+    http::serve(
+        listener,
+        &elicitation,
+        ConformanceServer::new,
+        axum::Router::new(),
+        &options,
+    )
+    .await
 }

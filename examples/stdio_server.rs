@@ -23,14 +23,15 @@ use std::error::Error;
 use std::fmt::Write as _;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use elicit_mcp::rmcp::{Ask, RequestStateSeal, Rounds};
+use elicit_mcp::rmcp::{Ask, Elicitation, RequestStateSeal};
+use elicit_mcp::server::UserId;
 use elicit_mcp::{Elicit, ElicitOutcome};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolResult, ContentBlock, ErrorData, Implementation, ServerCapabilities, ServerConfig,
 };
-use rmcp::{ServerHandler, ServiceExt, schemars, tool, tool_handler, tool_router};
+use rmcp::{ServerHandler, schemars, tool, tool_handler, tool_router};
 use serde::Deserialize;
 
 /// The booking form of `book_room`.
@@ -128,15 +129,21 @@ pub struct Hotel {
     tool_router: ToolRouter<Self>,
 }
 
+impl Default for Hotel {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 #[tool_router]
 impl Hotel {
-    /// The hotel, its tools run by `rounds` (set up once: the seal of `requestState`, the
-    /// limits of a call).
-    pub fn new(rounds: &Rounds) -> Self {
+    /// The hotel, with no bookings yet. What its asks need (the seal of `requestState`, the
+    /// limits of a call, who the user is) is the [`Elicitation`] that serves it.
+    pub fn new() -> Self {
         Hotel {
             bookings: Arc::default(),
             contact: Arc::default(),
-            tool_router: rounds.tools(Self::tool_router()),
+            tool_router: Self::tool_router(),
         }
     }
 
@@ -145,7 +152,7 @@ impl Hotel {
         // Today is a default known only at run time.
         let today = time::OffsetDateTime::now_utc().date().to_string();
         // A wrong answer is asked again by itself, the errors in the message and the fields
-        // the user got right kept (a call asks one form at most `Rounds::with_most_asks` times).
+        // the user got right kept (a call asks one form at most `Elicitation::with_most_asks` times).
         let asked = ask
             .form::<BookingRequest>()
             .with_default("checkIn", today.as_str())
@@ -282,9 +289,15 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
     eprintln!("elicit-hotel: MCP over stdio; tools book_room, update_contact, cancel_booking");
-    // One process: a sealing key of its own, made at start.
-    let rounds = Rounds::new(RequestStateSeal::generated()?);
-    let running = Hotel::new(&rounds).serve(rmcp::transport::stdio()).await?;
+    // One process, used by the person who started it: a sealing key of its own, made at
+    // start, and the local user, said once.
+    let user = std::env::var("USER").ok().filter(|user| !user.is_empty());
+    let user = user.unwrap_or_else(|| "local".to_owned());
+    let elicitation = Elicitation::new(RequestStateSeal::generated()?)
+        .with_local_user(UserId::from_verified_subject(user)?);
+    let running = elicitation
+        .serve(Hotel::new(), rmcp::transport::stdio())
+        .await?;
     running.waiting().await?;
     Ok(())
 }

@@ -47,14 +47,13 @@ use std::time::SystemTime;
 #[path = "url_mode_server/page.rs"]
 mod page;
 
-use elicit_examples::http::{self, ServerOptions};
+use elicit_examples::http::{self, DEMO_USER, ServerOptions, development_user_or_demo};
 use elicit_mcp::rmcp::{
-    Ask, ConnectionPeers, ElicitError, ElicitPeer, ElicitUrlPeer, RequestStateSeal, Rounds,
-    UrlOutcome,
+    Ask, ElicitError, ElicitPeer, ElicitUrlPeer, Elicitation, RequestStateSeal, UrlOutcome,
 };
 use elicit_mcp::server::{
-    CompletedElicitation, ConnectionId, ElicitationStore, ElicitationTracker, Initiator, Inserted,
-    MemoryStore, PendingEntry, RedisStore, Routed, StoreError, UrlPolicy, UserId,
+    CompletedElicitation, ElicitationStore, ElicitationTracker, Inserted, MemoryStore,
+    PendingEntry, RedisStore, Routed, StoreError, UrlPolicy, UserId,
 };
 use elicit_mcp::wire::ElicitationId;
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -62,15 +61,11 @@ use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabiliti
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
 
-/// The subject every MCP session and every signed-in browser stands for in this example.
-const DEMO_USER: &str = "demo-user";
-
 /// What the MCP side and the connect page share.
 pub struct ConnectState {
-    tracker: ElicitationTracker<Store>,
-    peers: ConnectionPeers,
-    /// This process's name among the replicas, when it is one of several.
-    replica: Option<String>,
+    tracker: Arc<ElicitationTracker<Store>>,
+    /// What serves the MCP side, built once: it sends the completion notifications.
+    elicitation: Elicitation,
     /// The page's own origin, e.g. `http://127.0.0.1:3000`.
     base_url: String,
     /// Example Co tokens, per user, once connected.
@@ -80,21 +75,22 @@ pub struct ConnectState {
 }
 
 impl ConnectState {
-    /// One process, nothing shared: the elicitations, tokens and browser sessions in memory.
-    pub fn in_memory(base_url: String) -> Self {
+    /// One process, nothing shared: the elicitations, tokens and browser sessions in memory,
+    /// served through an [`Elicitation`] sealing with `seal`.
+    pub fn in_memory(base_url: String, seal: RequestStateSeal) -> Self {
+        let tracker = Arc::new(tracker(Store::Memory(MemoryStore::new())));
         ConnectState {
-            // Development: plain http on loopback is allowed. `UrlPolicy::production()` is
-            // https only.
-            tracker: ElicitationTracker::with_store(
-                Store::Memory(MemoryStore::new()),
-                UrlPolicy::development(),
-            ),
-            peers: ConnectionPeers::new(),
-            replica: None,
+            elicitation: elicitation(seal, &tracker),
+            tracker,
             base_url,
             tokens: Shared::Local(Mutex::default()),
             browser_sessions: Shared::Local(Mutex::default()),
         }
+    }
+
+    /// What serves the MCP side.
+    pub fn elicitation(&self) -> &Elicitation {
+        &self.elicitation
     }
 
     fn connect_url(&self, id: &ElicitationId) -> String {
@@ -110,8 +106,8 @@ impl ConnectState {
                 .await
                 .map(|routed| routed == Routed::Delivered),
             Store::Memory(_) => self
-                .peers
-                .notify(completed)
+                .elicitation
+                .notify_completed(completed)
                 .await
                 .map_err(|e| StoreError::new(e.to_string())),
         };
@@ -216,6 +212,20 @@ impl Shared {
     }
 }
 
+/// The tracker of this example: development rules (plain http on loopback is allowed;
+/// `UrlPolicy::production()` is https only).
+fn tracker(store: Store) -> ElicitationTracker<Store> {
+    ElicitationTracker::with_store(store, UrlPolicy::development())
+}
+
+/// What serves the MCP side: URL mode on `tracker`, and the user of a request from its bearer
+/// token (the demo user without one, for the clients that send none).
+fn elicitation(seal: RequestStateSeal, tracker: &Arc<ElicitationTracker<Store>>) -> Elicitation {
+    Elicitation::new(seal)
+        .with_url_mode(tracker.clone())
+        .with_authentication(development_user_or_demo)
+}
+
 #[derive(Clone)]
 pub struct FilesServer {
     state: Arc<ConnectState>,
@@ -224,46 +234,11 @@ pub struct FilesServer {
 
 #[tool_router]
 impl FilesServer {
-    pub fn new(state: Arc<ConnectState>, rounds: &Rounds) -> Self {
+    pub fn new(state: Arc<ConnectState>) -> Self {
         FilesServer {
             state,
-            tool_router: rounds.tools(Self::tool_router()),
+            tool_router: Self::tool_router(),
         }
-    }
-
-    /// Who is calling, from which session; the session's peer is kept to notify it later.
-    fn initiator(&self, context: &RequestContext<RoleServer>) -> Result<Initiator, ErrorData> {
-        let session = context
-            .extensions
-            .get::<axum::http::request::Parts>()
-            .and_then(|parts| parts.headers.get("mcp-session-id"))
-            .and_then(|value| value.to_str().ok())
-            .map(str::to_owned);
-        let session = match session {
-            Some(session) => session,
-            // 2026-07-28 has no sessions, and no completion notification to route: the
-            // retry collects the completion. The connection names this request alone.
-            None if !context.server_requests_allowed() => ElicitationId::random()
-                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?
-                .as_str()
-                .to_owned(),
-            None => {
-                return Err(ErrorData::invalid_request(
-                    "this server needs an MCP session (Mcp-Session-Id)",
-                    None,
-                ));
-            }
-        };
-        let connection = match &self.state.replica {
-            Some(replica) => ConnectionId::on_replica(replica, &session),
-            None => ConnectionId::new(&session),
-        };
-        self.state
-            .peers
-            .register(connection.clone(), context.peer.clone());
-        let user = UserId::from_verified_subject(DEMO_USER)
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        Ok(Initiator::new(user, connection))
     }
 
     #[tool(
@@ -274,7 +249,7 @@ impl FilesServer {
         ask: Ask,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let initiator = self.initiator(&context)?;
+        let initiator = ask.initiator().map_err(ErrorData::from)?;
         if let Some(token) = self.token(&initiator.user).await? {
             return Ok(list_with(&token));
         }
@@ -295,7 +270,7 @@ impl FilesServer {
         }
         // 2026-07-28 has no -32042: the call asks for the URL step itself and goes on once
         // the connect page has completed it.
-        match self.connect(&ask, &initiator).await? {
+        match self.connect(&ask).await? {
             UrlOutcome::Completed(_) => match self.token(&initiator.user).await? {
                 Some(token) => Ok(list_with(&token)),
                 None => Ok(text("Example Co was connected, but no token was stored.")),
@@ -307,16 +282,12 @@ impl FilesServer {
     }
 
     #[tool(description = "Asks the user to connect their Example Co account in the browser")]
-    async fn connect_example_co(
-        &self,
-        ask: Ask,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let initiator = self.initiator(&context)?;
-        if self.token(&initiator.user).await?.is_some() {
+    async fn connect_example_co(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
+        let user = ask.user().ok_or(ElicitError::NoUser)?.clone();
+        if self.token(&user).await?.is_some() {
             return Ok(text("Example Co is already connected."));
         }
-        Ok(match self.connect(&ask, &initiator).await {
+        Ok(match self.connect(&ask).await {
             Ok(UrlOutcome::Completed(id)) => {
                 text(format!("Example Co is connected (elicitation {id})."))
             }
@@ -336,13 +307,10 @@ impl FilesServer {
 
 impl FilesServer {
     /// The URL step, on either revision: consent, then the connect page completes it.
-    async fn connect(&self, ask: &Ask, initiator: &Initiator) -> Result<UrlOutcome, ElicitError> {
-        let state = &self.state;
+    async fn connect(&self, ask: &Ask) -> Result<UrlOutcome, ElicitError> {
         ask.url(
-            &state.tracker,
-            initiator,
             "Connect your Example Co account to let this server read your files.",
-            |id| state.connect_url(id),
+            |id| self.state.connect_url(id),
         )
         .await
     }
@@ -373,10 +341,10 @@ impl ServerHandler for FilesServer {
     }
 }
 
-/// The rounds of 2026-07-28, whose `requestState` is sealed with the keys of the environment's
+/// The seal of 2026-07-28 `requestState`: with the keys of the environment's
 /// `ELICIT_STATE_KEYS` (`id:HEX,..`, the first signing; the same on every replica, and each
 /// state opens once across them through Redis), or with a key of this process's own.
-fn rounds(store: &Store) -> Result<Rounds, Box<dyn Error>> {
+fn seal(store: Option<&RedisStore>) -> Result<RequestStateSeal, Box<dyn Error>> {
     let seal = match std::env::var("ELICIT_STATE_KEYS") {
         Ok(keys) => {
             let (signing, keyring) = RequestStateSeal::parse_keyring(&keys)
@@ -385,7 +353,7 @@ fn rounds(store: &Store) -> Result<Rounds, Box<dyn Error>> {
                 .map_err(|e| format!("ELICIT_STATE_KEYS: {e}"))?
         }
         Err(_) => {
-            if let Store::Redis(_) = store {
+            if store.is_some() {
                 eprintln!(
                     "no ELICIT_STATE_KEYS: this replica seals 2026-07-28 requestState with a key \
                      of its own, so a retry must come back to it"
@@ -394,11 +362,10 @@ fn rounds(store: &Store) -> Result<Rounds, Box<dyn Error>> {
             RequestStateSeal::generated()?
         }
     };
-    let seal = match store {
-        Store::Redis(redis) => seal.with_replay_guard(redis.clone()),
-        Store::Memory(_) => seal.single_use(),
-    };
-    Ok(Rounds::new(seal))
+    Ok(match store {
+        Some(redis) => seal.with_replay_guard(redis.clone()),
+        None => seal.single_use(),
+    })
 }
 
 fn text(text: impl Into<String>) -> CallToolResult {
@@ -459,7 +426,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let address = listener.local_addr()?;
     let base_url = format!("http://{address}");
     let state = Arc::new(match &arguments.redis {
-        None => ConnectState::in_memory(base_url),
+        None => ConnectState::in_memory(base_url, seal(None)?),
         Some(url) => {
             let store = RedisStore::connect(url)
                 .await
@@ -470,13 +437,11 @@ async fn main() -> Result<(), Box<dyn Error>> {
                 .await?;
             // Each process is one replica, named at random.
             let replica = ElicitationId::random()?.as_str()[..12].to_owned();
+            let seal = seal(Some(&store))?;
+            let tracker = Arc::new(tracker(Store::Redis(store)));
             ConnectState {
-                tracker: ElicitationTracker::with_store(
-                    Store::Redis(store),
-                    UrlPolicy::development(),
-                ),
-                peers: ConnectionPeers::new(),
-                replica: Some(replica),
+                elicitation: elicitation(seal, &tracker).with_replica(replica),
+                tracker,
                 base_url,
                 tokens: Shared::Redis {
                     connection: connection.clone(),
@@ -489,7 +454,9 @@ async fn main() -> Result<(), Box<dyn Error>> {
             }
         }
     });
-    if let (Store::Redis(redis), Some(replica)) = (state.tracker.store(), &state.replica) {
+    if let (Store::Redis(redis), Some(replica)) =
+        (state.tracker.store(), state.elicitation.replica())
+    {
         // Completions made on any replica for this replica's sessions arrive here.
         let mut completions = redis.completions(replica).await?;
         let state = state.clone();
@@ -497,7 +464,10 @@ async fn main() -> Result<(), Box<dyn Error>> {
             while let Some(completion) = completions.next().await {
                 match completion {
                     Ok(notification) => {
-                        if let Err(e) = state.peers.send(notification).await {
+                        let Some(connections) = state.elicitation.connections() else {
+                            continue;
+                        };
+                        if let Err(e) = connections.send(notification).await {
                             eprintln!("could not notify the session: {e}");
                         }
                     }
@@ -510,9 +480,9 @@ async fn main() -> Result<(), Box<dyn Error>> {
             arguments.redis.as_deref().unwrap_or_default()
         );
     }
-    let rounds = arguments.server.rounds(rounds(state.tracker.store())?);
+    let elicitation = arguments.server.elicitation(state.elicitation.clone());
     let pages = page::routes(state.clone());
     println!("listening on http://{address}/mcp (connect page: http://{address}/login first)");
-    let server = move || FilesServer::new(state.clone(), &rounds);
-    http::serve(listener, server, pages, &arguments.server).await
+    let server = move || FilesServer::new(state.clone());
+    http::serve(listener, &elicitation, server, pages, &arguments.server).await
 }

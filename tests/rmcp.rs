@@ -1,5 +1,5 @@
 //! The rmcp integration: conversions to and from rmcp's model, `ElicitPeer` end to end, one
-//! handler on both protocol revisions (`Rounds`, `Ask`), URL mode through rmcp, the bytes a
+//! handler on both protocol revisions (`Elicitation`, `Ask`), URL mode through rmcp, the bytes a
 //! client receives, the HTTP guard on loopback, the rmcp examples in-process, and two example server processes sharing
 //! one Redis.
 //!

@@ -51,6 +51,7 @@
 //! # }
 //! ```
 
+mod authenticate;
 mod check;
 mod clients;
 mod service;
@@ -62,6 +63,10 @@ use std::sync::Arc;
 use http::request::Parts;
 use rmcp::ServerHandler;
 use rmcp::transport::streamable_http_server::SessionManager;
+
+use crate::rmcp::{Elicitation, Elicited, SetupError};
+pub use authenticate::{Authenticate, Unauthenticated};
+pub(crate) use authenticate::{Authenticated, SharedAuthenticate};
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 pub use service::{BoxError, GuardLayer, Guarded, GuardedBody, GuardedResponse};
 use tower_layer::Layer;
@@ -87,6 +92,8 @@ pub struct Guard {
     /// `None`: the body limit.
     most_bytes_in_flight_per_client: Option<usize>,
     client_address: ClientAddress,
+    /// Who a request's user is: the elicitation's check, when served through one.
+    authenticate: Option<SharedAuthenticate>,
 }
 
 impl Default for Guard {
@@ -110,7 +117,7 @@ impl fmt::Debug for Guard {
 impl Guard {
     /// The largest request body accepted unless set otherwise: ample for elicitation traffic
     /// (a 2026-07-28 retry carries its `requestState`, at most
-    /// [`Rounds::with_most_state_bytes`](crate::rmcp::Rounds::with_most_state_bytes), 64 KiB by
+    /// [`Elicitation::with_most_state_bytes`](crate::rmcp::Elicitation::with_most_state_bytes), 64 KiB by
     /// default, and the answers), and small enough that rmcp's parse of a hostile body stays
     /// within about 30 MiB.
     pub const DEFAULT_MOST_BODY_BYTES: usize = 256 * 1024;
@@ -122,6 +129,7 @@ impl Guard {
             most_body_bytes: Self::DEFAULT_MOST_BODY_BYTES,
             most_bytes_in_flight_per_client: None,
             client_address: Arc::new(service::connect_info_address),
+            authenticate: None,
         }
     }
 
@@ -202,6 +210,45 @@ impl Guard {
     {
         let mcp = StreamableHttpService::new(handler, sessions.clone(), config);
         self.layer(sessions).layer(mcp)
+    }
+
+    /// Serves the handlers `handler` makes (one per 2025-11-25 session, or per 2026-07-28
+    /// request) through `elicitation`, over rmcp's [`StreamableHttpService`] with this guard in
+    /// front: the elicitation's state (its seal, tasks, tracker) is the one value every
+    /// session shares, and its check of who the user is
+    /// ([`Elicitation::with_authentication`]) runs on every request before rmcp reads it, a
+    /// refusal answered 401 with its `WWW-Authenticate` challenge.
+    ///
+    /// `handler` makes the server's own handler, which holds nothing of the elicitation (it
+    /// cannot: no other way gives it one); `sessions` is the manager the guard asks whether a
+    /// session exists.
+    ///
+    /// # Errors
+    ///
+    /// A [`SetupError`] before anything is served, found on a first handler made here: a task
+    /// declaration that does not hold, or URL mode without
+    /// [`with_authentication`](Elicitation::with_authentication).
+    pub fn serve<H, M>(
+        &self,
+        elicitation: &Elicitation,
+        handler: impl Fn() -> H + Send + Sync + 'static,
+        sessions: Arc<M>,
+        config: StreamableHttpServerConfig,
+    ) -> Result<Guarded<StreamableHttpService<Elicited<H>, M>, M>, SetupError>
+    where
+        H: ServerHandler + Send + 'static,
+        M: SessionManager,
+    {
+        elicitation.check(&handler(), crate::rmcp::Serving::Http)?;
+        let mut guard = self.clone();
+        guard.authenticate = elicitation.authentication();
+        let elicitation = elicitation.clone();
+        let mcp = StreamableHttpService::new(
+            move || Ok(elicitation.wrap(handler())),
+            sessions.clone(),
+            config,
+        );
+        Ok(guard.layer(sessions).layer(mcp))
     }
 
     /// The guard as a tower layer over a [`StreamableHttpService`] built elsewhere, whose

@@ -50,6 +50,7 @@ mod memory_store;
 mod policy;
 #[cfg(feature = "redis")]
 mod redis_store;
+mod replay;
 #[cfg(feature = "url-mode")]
 mod store;
 mod store_error;
@@ -70,6 +71,7 @@ pub use policy::{CheckedUrl, Environment, UnsafeUrlError, UrlNotice, UrlPolicy};
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub use redis_store::{Completions, RedisStore, Routed};
+pub use replay::{MemoryReplayGuard, ReplayGuard};
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use store::{AwaitedBy, ElicitationStore, EntryState, Inserted, PendingEntry};

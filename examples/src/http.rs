@@ -1,29 +1,34 @@
-//! What the example servers on streamable HTTP share: their command line ([`ServerOptions`])
-//! and [`serve`], which puts rmcp's streamable HTTP service at `/mcp` behind elicit's
+//! What the example servers on streamable HTTP share: their command line ([`ServerOptions`]),
+//! the development identity of a loopback server ([`development_user`]), and [`serve`], which
+//! puts rmcp's streamable HTTP service at `/mcp` behind elicit's
 //! [`Guard`](elicit_mcp::http::Guard) (the body limit, JSON-RPC answers to broken JSON-RPC,
-//! DELETE answered as clients expect, the limit on requests in flight per client), next to the
-//! server's own pages, until Ctrl-C or SIGTERM.
+//! DELETE answered as clients expect, the limit on requests in flight per client, who the user
+//! is), next to the server's own pages, until Ctrl-C or SIGTERM.
 
+mod identity;
 mod options;
 
 use std::error::Error;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use elicit_mcp::rmcp::Elicitation;
 use rmcp::ServerHandler;
 use rmcp::transport::StreamableHttpServerConfig;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
+pub use identity::{DEMO_USER, development_user, development_user_or_demo};
 pub use options::{DEFAULT_MAX_BODY_BYTES, OPTIONS_HELP, ServerOptions};
 
-/// Serves `handler`'s servers (one per MCP session, or per 2026-07-28 request) at `/mcp` on
-/// `listener`, and `pages` beside them, until Ctrl-C or SIGTERM; then ends the MCP sessions,
-/// whose event streams would otherwise keep the server open.
+/// Serves `handler`'s servers (one per MCP session, or per 2026-07-28 request) through
+/// `elicitation` at `/mcp` on `listener`, and `pages` beside them, until Ctrl-C or SIGTERM;
+/// then ends the MCP sessions, whose event streams would otherwise keep the server open.
 ///
 /// Every request body is capped at [`ServerOptions::max_body_bytes`]: a larger one is answered
 /// 413 before anything reads it. The pages' bodies get the same cap.
 pub async fn serve<H: ServerHandler>(
     listener: tokio::net::TcpListener,
+    elicitation: &Elicitation,
     handler: impl Fn() -> H + Send + Sync + 'static,
     pages: axum::Router,
     options: &ServerOptions,
@@ -35,7 +40,7 @@ pub async fn serve<H: ServerHandler>(
     if let Some(idle) = options.session_idle() {
         sessions.session_config.keep_alive = Some(idle);
     }
-    let mcp = guard.service(move || Ok(handler()), Arc::new(sessions), config);
+    let mcp = guard.serve(elicitation, handler, Arc::new(sessions), config)?;
     let pages = pages.layer(axum::extract::DefaultBodyLimit::max(guard.body_limit()));
     let router = axum::Router::new().nest_service("/mcp", mcp).merge(pages);
     axum::serve(

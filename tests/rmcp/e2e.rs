@@ -10,7 +10,9 @@ use std::time::Duration;
 use crate::support::connect_page::connect_url;
 use crate::support::rmcp::{call, client_info, error_of, forward_completion, seal, serve, text};
 use elicit_mcp::client::{UrlElicitationWatch, accept_form, validate_request};
-use elicit_mcp::rmcp::{ConnectionPeers, ElicitError, ElicitPeer, ElicitUrlPeer, Rounds};
+use elicit_mcp::rmcp::{
+    Ask, ConnectionPeers, ElicitError, ElicitPeer, ElicitUrlPeer, Elicitation, Elicited,
+};
 use elicit_mcp::schema::{PrimitiveSchema, RequestedSchema};
 use elicit_mcp::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
 use elicit_mcp::wire::{
@@ -206,21 +208,20 @@ impl ServerHandler for TestServer {
         match request.name.as_ref() {
             // The same form on both revisions: `elicitation/create` on 2025-11-25, an
             // input-required result on 2026-07-28.
+            // A hand-written handler finds the call's `Ask` where the `Elicitation` serving
+            // it put it.
             "book" => {
-                let rounds = Rounds::new(seal());
-                rounds
-                    .call_tool(&request, &context, |ask| async move {
-                        // Field errors go to the model as an error result, not asked again.
-                        Ok(match ask.form::<Booking>().with_reask(false).await {
-                            Ok(ElicitOutcome::Accepted(booking)) => {
-                                text(format!("booked for {} on {}", booking.name, booking.date))
-                            }
-                            Ok(ElicitOutcome::Declined) => text("declined"),
-                            Ok(ElicitOutcome::Cancelled) => text("cancelled"),
-                            Err(error) => error.to_tool_result(),
-                        })
-                    })
-                    .await
+                let ask = Ask::current()?;
+                // Field errors go to the model as an error result, not asked again.
+                let result = match ask.form::<Booking>().with_reask(false).await {
+                    Ok(ElicitOutcome::Accepted(booking)) => {
+                        text(format!("booked for {} on {}", booking.name, booking.date))
+                    }
+                    Ok(ElicitOutcome::Declined) => text("declined"),
+                    Ok(ElicitOutcome::Cancelled) => text("cancelled"),
+                    Err(error) => error.to_tool_result(),
+                };
+                Ok(sdk::CallToolResponse::Complete(result))
             }
             "files" => Err(context
                 .url_elicitation_required(
@@ -245,7 +246,7 @@ impl ServerHandler for TestServer {
 struct Session {
     client: RunningService<RoleClient, TestClient>,
     handler: TestClient,
-    server: RunningService<RoleServer, TestServer>,
+    server: RunningService<RoleServer, Elicited<TestServer>>,
     tracker: Arc<ElicitationTracker>,
     /// Every line the server wrote, as the client read it.
     wire: Arc<Mutex<Vec<String>>>,
@@ -337,7 +338,11 @@ async fn session(declared: ElicitationCapability) -> Session {
         tracker: tracker.clone(),
     };
     let (handler, completions) = test_client(declared);
-    let (server, client) = tokio::join!(server.serve(server_io), handler.clone().serve(client_io));
+    let elicitation = Elicitation::new(seal());
+    let (server, client) = tokio::join!(
+        elicitation.serve(server, server_io),
+        handler.clone().serve(client_io)
+    );
     Session {
         client: client.unwrap(),
         handler,
@@ -793,7 +798,14 @@ async fn session_2026(
     let server = TestServer {
         tracker: Arc::new(ElicitationTracker::new(UrlPolicy::production())),
     };
-    let (peer, client) = serve(server, handler, sdk::ProtocolVersion::V_2026_07_28).await;
+    let elicitation = Elicitation::new(seal());
+    let (peer, client) = serve(
+        &elicitation,
+        server,
+        handler,
+        sdk::ProtocolVersion::V_2026_07_28,
+    )
+    .await;
     (client, peer)
 }
 

@@ -15,7 +15,8 @@ use std::sync::{Arc, Mutex};
 use crate::support::load;
 use crate::support::rmcp::{seal, serve};
 use crate::{conformance_client, conformance_server, stdio_server, url_mode_server};
-use elicit_mcp::rmcp::{Rounds, Tasks};
+use elicit_mcp::rmcp::Elicitation;
+use elicit_mcp::server::UserId;
 use elicit_mcp::wire::ElicitationCapability;
 use rmcp::model::{
     self as sdk, CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig,
@@ -25,10 +26,17 @@ use rmcp::service::{RequestContext, RoleClient, RunningService};
 use rmcp::{ClientHandler, ErrorData, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
-/// The conformance server as its `main` builds it, with a task runtime of its own.
-fn conformance(rounds: &Rounds) -> conformance_server::ConformanceServer {
-    conformance_server::ConformanceServer::new(rounds, Tasks::new())
-        .expect("every task tool of the fixtures is in the router")
+/// The conformance server as its `main` builds it, with what serves it.
+fn conformance() -> (Elicitation, conformance_server::ConformanceServer) {
+    (
+        conformance_server::ConformanceServer::elicitation(seal()),
+        conformance_server::ConformanceServer::new(),
+    )
+}
+
+/// The stdio hotel, with what serves it.
+fn hotel() -> (Elicitation, stdio_server::Hotel) {
+    (Elicitation::new(seal()), stdio_server::Hotel::new())
 }
 
 /// A client that declares form mode and answers each elicitation with the next scripted result,
@@ -81,19 +89,23 @@ impl ClientHandler for ScriptedClient {
 
 /// A 2025-11-25 connection, over the `initialize` handshake.
 async fn connect<S: ServerHandler, C: ClientHandler>(
-    server: S,
+    (elicitation, server): (Elicitation, S),
     client: C,
 ) -> RunningService<RoleClient, C> {
-    serve(server, client, ProtocolVersion::V_2025_11_25).await.1
+    serve(&elicitation, server, client, ProtocolVersion::V_2025_11_25)
+        .await
+        .1
 }
 
 /// A 2026-07-28 connection: that revision has no `initialize`, so both ends start knowing the
 /// other.
 async fn connect_2026<S: ServerHandler, C: ClientHandler>(
-    server: S,
+    (elicitation, server): (Elicitation, S),
     client: C,
 ) -> RunningService<RoleClient, C> {
-    serve(server, client, ProtocolVersion::V_2026_07_28).await.1
+    serve(&elicitation, server, client, ProtocolVersion::V_2026_07_28)
+        .await
+        .1
 }
 
 async fn call(
@@ -131,7 +143,7 @@ async fn the_conformance_tools_answer_as_the_suite_expects() {
         json!({"action": "accept", "content": {"name": "Jane Smith", "age": -1, "status": "retired"}}),
         json!({"action": "decline"}),
     ]);
-    let client = connect(conformance(&Rounds::new(seal())), script.clone()).await;
+    let client = connect(conformance(), script.clone()).await;
 
     let result = call(
         &client,
@@ -219,11 +231,7 @@ async fn the_conformance_tools_answer_as_the_suite_expects() {
 
 #[tokio::test]
 async fn the_example_client_accepts_the_example_servers_defaults() {
-    let client = connect(
-        conformance(&Rounds::new(seal())),
-        conformance_client::AcceptDefaultsClient,
-    )
-    .await;
+    let client = connect(conformance(), conformance_client::AcceptDefaultsClient).await;
     let result = call(&client, "test_elicitation_sep1034_defaults", json!({})).await;
     assert_eq!(
         text(&result),
@@ -251,11 +259,7 @@ async fn the_hotel_books_and_cancels_after_confirmation() {
         json!({"action": "accept", "content": {"confirm": false}}),
         json!({"action": "accept", "content": {"confirm": true}}),
     ]);
-    let client = connect(
-        stdio_server::Hotel::new(&Rounds::new(seal())),
-        script.clone(),
-    )
-    .await;
+    let client = connect(hotel(), script.clone()).await;
 
     // The first answer has field errors: the tool asks again, within the same call. The
     // second answer leaves out the nights, which the user got right the first time: they are
@@ -316,7 +320,7 @@ async fn on_2026_07_28_the_conformance_tools_ask_through_input_required_results(
         json!({"action": "accept", "content": {"name": "Bob"}}),
         json!({"action": "accept", "content": {"color": "teal"}}),
     ]);
-    let client = connect_2026(conformance(&Rounds::new(seal())), script.clone()).await;
+    let client = connect_2026(conformance(), script.clone()).await;
     // rmcp's client answers each input request through the handler and retries the call.
     let result = call(&client, "test_input_required_result_elicitation", json!({})).await;
     assert_eq!(text(&result), r#"user_name accepted: {"name":"Alice"}"#);
@@ -345,11 +349,7 @@ async fn on_2026_07_28_the_conformance_tools_ask_through_input_required_results(
 async fn on_2026_07_28_the_example_client_answers_from_the_retry_loop() {
     // The same client as on 2025-11-25 (`accept_form` with the defaults): a form whose
     // required field has no default is declined, from inside rmcp's retry loop.
-    let client = connect_2026(
-        conformance(&Rounds::new(seal())),
-        conformance_client::AcceptDefaultsClient,
-    )
-    .await;
+    let client = connect_2026(conformance(), conformance_client::AcceptDefaultsClient).await;
     let result = call(&client, "test_input_required_result_elicitation", json!({})).await;
     assert_eq!(text(&result), "user_name declined");
     client.cancel().await.unwrap();
@@ -357,11 +357,7 @@ async fn on_2026_07_28_the_example_client_answers_from_the_retry_loop() {
 
 #[tokio::test]
 async fn on_2026_07_28_the_mrtr_tools_behave_as_the_suite_describes() {
-    let client = connect_2026(
-        conformance(&Rounds::new(seal())),
-        conformance_client::AcceptDefaultsClient,
-    )
-    .await;
+    let client = connect_2026(conformance(), conformance_client::AcceptDefaultsClient).await;
     // `test_mrtr_echo_state` seals a state; `test_mrtr_no_state` sends none.
     let first = |tool: &'static str| client.call_tool_once(CallToolRequestParams::new(tool));
     let sdk::CallToolResponse::InputRequired(echo) = first("test_mrtr_echo_state").await.unwrap()
@@ -412,10 +408,10 @@ async fn on_2026_07_28_the_mrtr_tools_behave_as_the_suite_describes() {
 #[tokio::test]
 async fn on_2025_11_25_a_tool_written_in_the_2026_style_asks_by_request() {
     // `test_mrtr_no_state` answers with an InputRequiredResult of its own: on 2025-11-25
-    // `Rounds` sends its input request as `elicitation/create` and runs it again with the answer.
+    // The `Elicitation` sends its input request as `elicitation/create` and runs it again with the answer.
     let script =
         ScriptedClient::answering([json!({"action": "accept", "content": {"confirmed": true}})]);
-    let client = connect(conformance(&Rounds::new(seal())), script.clone()).await;
+    let client = connect(conformance(), script.clone()).await;
     let result = call(&client, "test_mrtr_no_state", json!({})).await;
     assert_eq!(
         text(&result),
@@ -431,10 +427,18 @@ async fn on_2025_11_25_a_tool_written_in_the_2026_style_asks_by_request() {
 }
 
 /// The tools a client sees from `server` on `protocol`.
-async fn listed_tools<S: ServerHandler>(server: S, protocol: ProtocolVersion) -> Vec<sdk::Tool> {
-    let client = serve(server, ScriptedClient::answering([]), protocol)
-        .await
-        .1;
+async fn listed_tools<S: ServerHandler>(
+    (elicitation, server): (Elicitation, S),
+    protocol: ProtocolVersion,
+) -> Vec<sdk::Tool> {
+    let client = serve(
+        &elicitation,
+        server,
+        ScriptedClient::answering([]),
+        protocol,
+    )
+    .await
+    .1;
     let tools = client
         .list_all_tools()
         .await
@@ -444,7 +448,7 @@ async fn listed_tools<S: ServerHandler>(server: S, protocol: ProtocolVersion) ->
 }
 
 /// `make` builds the same server twice: its tools on 2025-11-25 and on 2026-07-28 are the same.
-async fn assert_same_tools<S: ServerHandler>(name: &str, make: impl Fn() -> S) {
+async fn assert_same_tools<S: ServerHandler>(name: &str, make: impl Fn() -> (Elicitation, S)) {
     let on_2025 = listed_tools(make(), ProtocolVersion::V_2025_11_25).await;
     let on_2026 = listed_tools(make(), ProtocolVersion::V_2026_07_28).await;
     assert!(!on_2025.is_empty(), "{name} lists no tools");
@@ -453,14 +457,20 @@ async fn assert_same_tools<S: ServerHandler>(name: &str, make: impl Fn() -> S) {
 
 #[tokio::test]
 async fn every_example_server_lists_the_same_tools_on_both_revisions() {
-    let rounds = Rounds::new(seal());
-    assert_same_tools("stdio_server", || stdio_server::Hotel::new(&rounds)).await;
-    assert_same_tools("conformance_server", || conformance(&rounds)).await;
+    assert_same_tools("stdio_server", hotel).await;
+    assert_same_tools("conformance_server", conformance).await;
     let files = std::sync::Arc::new(url_mode_server::ConnectState::in_memory(
         "http://127.0.0.1:1".to_owned(),
+        seal(),
     ));
+    // One connection: every request is the demo user's.
+    let demo = UserId::from_verified_subject(elicit_examples::http::DEMO_USER).unwrap();
     assert_same_tools("url_mode_server", || {
-        url_mode_server::FilesServer::new(files.clone(), &rounds)
+        let elicitation = files.elicitation().clone().with_local_user(demo.clone());
+        (
+            elicitation,
+            url_mode_server::FilesServer::new(files.clone()),
+        )
     })
     .await;
 }
@@ -471,14 +481,16 @@ async fn hotel_over_http() -> (String, tokio::sync::oneshot::Sender<()>) {
     use rmcp::transport::StreamableHttpServerConfig;
     use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
-    let rounds = Rounds::new(seal());
     let config = StreamableHttpServerConfig::default();
     let cancel = config.cancellation_token.clone();
-    let service = elicit_mcp::http::Guard::new().service(
-        move || Ok(stdio_server::Hotel::new(&rounds)),
-        std::sync::Arc::new(LocalSessionManager::default()),
-        config,
-    );
+    let service = elicit_mcp::http::Guard::new()
+        .serve(
+            &Elicitation::new(seal()),
+            stdio_server::Hotel::new,
+            std::sync::Arc::new(LocalSessionManager::default()),
+            config,
+        )
+        .expect("the hotel declares nothing that could fail");
     let router = axum::Router::new().nest_service("/mcp", service);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
@@ -733,9 +745,17 @@ async fn the_http_server_example_prints_its_url_and_books_through_its_guard() {
         .and_then(|rest| rest.strip_suffix("/mcp"))
         .and_then(|port| port.parse::<u16>().ok());
     assert!(port.is_some_and(|port| port != 0), "{url}");
+    // Who the user is, checked on every request: none, and the server answers 401 with its
+    // challenge before rmcp reads anything.
+    let refused = conformance_client::connect(&url).await.unwrap_err();
+    assert!(
+        format!("{refused:?}")
+            .contains(r#"AuthRequired(AuthRequiredError { www_authenticate_header: "Bearer" })"#),
+        "{refused:?}"
+    );
     // Its name, not rmcp's default, and a booking through a client that accepts defaults is
     // declined (the check-in date has none): the tool answers so.
-    let client = conformance_client::connect(&url)
+    let client = conformance_client::connect_as(&url, "alice")
         .await
         .expect("the client negotiates");
     let info = client.peer_info().expect("the server's info");
@@ -785,13 +805,10 @@ async fn a_short_load_run_completes_every_flow_and_vanished_clients_leave_nothin
     }
 }
 
-/// The official Python client (`pip install mcp`, 2.3.0) books on `http_server` over a
-/// 2025-11-25 session and closes it: no "Session termination failed" (it warns unless the
-/// server answers its DELETE 200 or 204; rmcp alone answers 202).
+/// The official Python client (`pip install mcp`, 2.3.0), installed into a venv under the temp
+/// dir once: its interpreter.
 #[cfg(target_os = "linux")]
-#[test]
-#[ignore = "needs python3 with venv and network access to PyPI (it installs mcp==2.3.0 into a venv under the temp dir); run with --ignored"]
-fn the_official_python_client_books_and_closes_its_session_without_a_warning() {
+fn python_with_mcp() -> std::path::PathBuf {
     use std::process::Command;
 
     let venv = std::env::temp_dir().join("elicit-python-mcp-2.3.0");
@@ -809,16 +826,31 @@ fn the_official_python_client_books_and_closes_its_session_without_a_warning() {
         .status()
         .expect("pip runs");
     assert!(status.success(), "pip install mcp==2.3.0 failed");
+    python
+}
 
+/// A script of `tests/data/python/`, as cargo gives the package's folder to the running test
+/// (see `examples_built.rs`).
+#[cfg(target_os = "linux")]
+fn python_script(name: &str) -> std::path::PathBuf {
+    std::path::PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo runs the test"))
+        .join("tests/data/python")
+        .join(name)
+}
+
+/// The official Python client (`pip install mcp`, 2.3.0) books on `http_server` over a
+/// 2025-11-25 session and closes it: no "Session termination failed" (it warns unless the
+/// server answers its DELETE 200 or 204; rmcp alone answers 202).
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore = "needs python3 with venv and network access to PyPI (it installs mcp==2.3.0 into a venv under the temp dir); run with --ignored"]
+fn the_official_python_client_books_and_closes_its_session_without_a_warning() {
+    let python = python_with_mcp();
     let server = load::server::ServerProcess::start("http_server", &["127.0.0.1:0"]);
-    // The package's folder as cargo gives it to the running test (see `examples_built.rs`).
-    let script = std::path::PathBuf::from(
-        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo runs the test"),
-    )
-    .join("tests/data/python/book_and_close.py");
-    let output = Command::new(&python)
-        .arg(script)
+    let output = std::process::Command::new(&python)
+        .arg(python_script("book_and_close.py"))
         .arg(server.url())
+        .arg("alice")
         .output()
         .expect("the Python client runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -833,4 +865,39 @@ fn the_official_python_client_books_and_closes_its_session_without_a_warning() {
         !stderr.contains("Session termination failed"),
         "the client warned at close: {stderr}"
     );
+}
+
+/// The crate page's recipe (`http_server`: the guard, the identity function, a task tool)
+/// with the official Python client on both revisions: a form in the call; the task created,
+/// polled, asking, answered by `tasks/update`, completed; and a second client with another
+/// user's token that can neither read nor answer the task.
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore = "needs python3 with venv and network access to PyPI (it installs mcp==2.3.0 into a venv under the temp dir); run with --ignored"]
+fn the_official_python_client_runs_the_recipe_s_task_on_both_revisions_and_no_other_user_can_touch_it()
+ {
+    let python = python_with_mcp();
+    let server = load::server::ServerProcess::start("http_server", &["127.0.0.1:0"]);
+    for (mode, revision) in [("auto", "2026-07-28"), ("legacy", "2025-11-25")] {
+        let output = std::process::Command::new(&python)
+            .arg(python_script("recipe_tasks.py"))
+            .args([server.url(), mode, "alice", "mallory"])
+            .output()
+            .expect("the Python client runs");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{mode}: {stdout}\n{stderr}");
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.len(), 6, "{mode}: {stdout}\n{stderr}");
+        assert_eq!(lines[0], format!("revision {revision}"));
+        assert_eq!(lines[1], "book: 2 nights at Ritz from 2026-12-24");
+        assert_eq!(lines[2], "task asks: scope");
+        for (line, what) in [(lines[3], "reads"), (lines[4], "answers")] {
+            assert!(
+                line.starts_with(&format!("other user {what}: -32602 unknown task: ")),
+                "{mode}: {line}"
+            );
+        }
+        assert_eq!(lines[5], "task completed: cleaned up, 2 years archived");
+    }
 }

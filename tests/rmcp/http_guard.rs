@@ -12,7 +12,6 @@ use std::time::Duration;
 use crate::conformance_server::ConformanceServer;
 use crate::support::rmcp::seal;
 use elicit_mcp::http::Guard;
-use elicit_mcp::rmcp::{Rounds, Tasks};
 use rmcp::transport::StreamableHttpServerConfig;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use serde_json::{Value, json};
@@ -28,21 +27,28 @@ struct Server {
 
 /// The conformance server's tools behind `guard`, or behind nothing (rmcp alone).
 async fn start(guard: Option<Guard>) -> Server {
-    let rounds = Rounds::new(seal());
+    let elicitation = ConformanceServer::elicitation(seal());
     let config = StreamableHttpServerConfig::default();
     let cancel = config.cancellation_token.clone();
     let sessions = Arc::new(LocalSessionManager::default());
-    let server = ConformanceServer::new(&rounds, Tasks::new())
-        .expect("every task tool of the fixtures is in the router");
-    let handler = move || Ok(server.clone());
     let app = match guard {
         Some(guard) => {
-            axum::Router::new().nest_service("/mcp", guard.service(handler, sessions, config))
+            let guarded = guard
+                .serve(&elicitation, ConformanceServer::new, sessions, config)
+                .expect("the fixtures' task tools are the server's");
+            axum::Router::new().nest_service("/mcp", guarded)
         }
-        None => axum::Router::new().nest_service(
-            "/mcp",
-            rmcp::transport::StreamableHttpService::new(handler, sessions, config),
-        ),
+        None => {
+            let handler = move || {
+                elicitation
+                    .handler(ConformanceServer::new())
+                    .map_err(std::io::Error::other)
+            };
+            axum::Router::new().nest_service(
+                "/mcp",
+                rmcp::transport::StreamableHttpService::new(handler, sessions, config),
+            )
+        }
     };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();

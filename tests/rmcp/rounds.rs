@@ -1,5 +1,5 @@
 //! One handler, both protocol revisions: tools written once against `elicit_mcp::rmcp::Ask`, run
-//! by `Rounds`, served to an rmcp client over an in-memory duplex on a 2025-11-25 session
+//! through an `Elicitation`, served to an rmcp client over an in-memory duplex on a 2025-11-25 session
 //! (`elicitation/create` requests) and on 2026-07-28 (input-required results and retries, with a
 //! sealed `requestState`). The client answers each form with elicit's `accept_form` from the
 //! schema it receives, scripted by the form's message.
@@ -15,7 +15,7 @@ use crate::support::rmcp::{
 };
 use crate::support::{self, redis_server};
 use elicit_mcp::client::accept_form;
-use elicit_mcp::rmcp::{Ask, ElicitError, RequestStateSeal, Rounds};
+use elicit_mcp::rmcp::{Ask, ElicitError, Elicitation, RequestStateSeal};
 use elicit_mcp::server::{RedisStore, UserId};
 use elicit_mcp::wire::{ElicitRequestParams, ElicitResult, ElicitationCapability};
 use elicit_mcp::{Elicit, ElicitOutcome};
@@ -24,7 +24,10 @@ use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::InputResponses;
 use rmcp::model as sdk;
 use rmcp::service::{Peer, RequestContext, RoleClient, RoleServer, RunningService, ServiceError};
-use rmcp::{ClientHandler, ServerHandler, prompt, prompt_router, tool, tool_handler, tool_router};
+use rmcp::{
+    ClientHandler, ServerHandler, prompt, prompt_handler, prompt_router, tool, tool_handler,
+    tool_router,
+};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use std::future::IntoFuture;
@@ -208,14 +211,11 @@ async fn booking_prompt(ask: Ask) -> Result<sdk::GetPromptResult, sdk::ErrorData
 }
 
 /// The tools and the prompt above as rmcp users write them: `#[tool]` and `#[prompt]` methods
-/// that take an `Ask`, their router wrapped by `Rounds`.
+/// that take an `Ask`, the server served through an `Elicitation`.
 #[derive(Clone)]
 struct TestServer {
     tool_router: ToolRouter<TestServer>,
     prompt_router: PromptRouter<TestServer>,
-    rounds: Rounds,
-    /// The authenticated user, as the server's auth layer would give it.
-    user: Arc<Mutex<Option<UserId>>>,
     /// The `tools/call` requests received.
     calls: Arc<AtomicUsize>,
     /// Whether this build of the server has renamed the guest form's type.
@@ -239,17 +239,10 @@ impl Drop for Watch {
 
 #[tool_router]
 impl TestServer {
-    fn new(seal: RequestStateSeal, limits: impl FnOnce(Rounds) -> Rounds, renamed: bool) -> Self {
-        let user: Arc<Mutex<Option<UserId>>> = Arc::default();
-        let rounds = limits(Rounds::new(seal)).with_user({
-            let user = user.clone();
-            move |_context| user.lock().unwrap().clone()
-        });
+    fn new(renamed: bool) -> Self {
         TestServer {
-            tool_router: rounds.tools(Self::tool_router()),
+            tool_router: Self::tool_router(),
             prompt_router: Self::prompt_router(),
-            rounds,
-            user,
             calls: Arc::default(),
             renamed,
             watched: Arc::default(),
@@ -409,6 +402,7 @@ impl TestServer {
 }
 
 #[tool_handler(router = self.tool_router)]
+#[prompt_handler(router = self.prompt_router)]
 impl ServerHandler for TestServer {
     fn get_info(&self) -> sdk::ServerConfig {
         sdk::InitializeResult::new(
@@ -417,16 +411,6 @@ impl ServerHandler for TestServer {
                 .enable_prompts()
                 .build(),
         )
-    }
-
-    async fn get_prompt(
-        &self,
-        request: sdk::GetPromptRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<sdk::GetPromptResponse, sdk::ErrorData> {
-        self.rounds
-            .get_prompt(&self.prompt_router, self, request, context)
-            .await
     }
 }
 
@@ -566,8 +550,10 @@ struct Setup {
     declared: Option<ElicitationCapability>,
     script: HashMap<String, Answer>,
     seal: RequestStateSeal,
-    limits: fn(Rounds) -> Rounds,
+    limits: fn(Elicitation) -> Elicitation,
     renamed: bool,
+    /// Every request's user, as over stdio; none when `None`.
+    user: Option<&'static str>,
 }
 
 impl Setup {
@@ -577,13 +563,19 @@ impl Setup {
             declared: Some(ElicitationCapability::form()),
             script: script(),
             seal: seal(),
-            limits: |rounds| rounds,
+            limits: |elicitation| elicitation,
             renamed: false,
+            user: None,
         }
     }
 
-    fn limits(mut self, limits: fn(Rounds) -> Rounds) -> Self {
+    fn limits(mut self, limits: fn(Elicitation) -> Elicitation) -> Self {
         self.limits = limits;
+        self
+    }
+
+    fn user(mut self, user: &'static str) -> Self {
+        self.user = Some(user);
         self
     }
 
@@ -608,14 +600,19 @@ impl Setup {
     }
 
     async fn start(self) -> Session {
-        let server = TestServer::new(self.seal, self.limits, self.renamed);
+        let server = TestServer::new(self.renamed);
+        let mut elicitation = (self.limits)(Elicitation::new(self.seal));
+        if let Some(user) = self.user {
+            elicitation = elicitation.with_local_user(UserId::from_verified_subject(user).unwrap());
+        }
         let handler = TestClient {
             declared: self.declared,
             protocol: self.protocol.clone(),
             script: Arc::new(self.script),
             received: Arc::default(),
         };
-        let (peer, client) = serve(server.clone(), handler.clone(), self.protocol).await;
+        let (peer, client) =
+            serve(&elicitation, server.clone(), handler.clone(), self.protocol).await;
         Session {
             client,
             handler,
@@ -714,7 +711,7 @@ async fn on_2026_07_28_the_form_goes_out_in_an_input_required_result() {
 async fn invalid_content_gives_every_field_error_on_both_revisions() {
     // Re-asks off: the field errors come back to the handler.
     let bad = Answer::SendUnchecked(json!({"name": "", "date": "soon", "guests": 40}));
-    let once = |rounds: Rounds| rounds.with_reask(false);
+    let once = |elicitation: Elicitation| elicitation.with_reask(false);
     let old = v2025()
         .answer("Book a table", bad.clone())
         .limits(once)
@@ -882,8 +879,10 @@ async fn tampered_state_is_refused() {
 
 #[tokio::test]
 async fn state_is_bound_to_the_tool_its_arguments_and_the_user() {
-    let session = v2026().start().await;
-    *session.server.user.lock().unwrap() = Some(UserId::from_verified_subject("alice").unwrap());
+    // Two servers sealing with one key, as replicas do: alice's, and mallory's.
+    let key = seal();
+    let session = v2026().seal(key.clone()).user("alice").start().await;
+    let mallory = v2026().seal(key).user("mallory").start().await;
     let arguments = object(json!({"table": 4, "where": {"a": 1, "b": 2}}));
     let first = input_required(
         once(
@@ -907,11 +906,9 @@ async fn state_is_bound_to_the_tool_its_arguments_and_the_user() {
     let error = error_of(once(&session, retry("book", other)).await);
     assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
     // Another user: refused.
-    *session.server.user.lock().unwrap() = Some(UserId::from_verified_subject("mallory").unwrap());
-    let error = error_of(once(&session, retry("book", arguments.clone())).await);
+    let error = error_of(once(&mallory, retry("book", arguments.clone())).await);
     assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
     // The same user, the same arguments with the keys in another order: accepted.
-    *session.server.user.lock().unwrap() = Some(UserId::from_verified_subject("alice").unwrap());
     let reordered = object(json!({"where": {"b": 2, "a": 1}, "table": 4}));
     assert!(matches!(
         once(&session, retry("book", reordered)).await.unwrap(),
@@ -1325,7 +1322,7 @@ async fn a_form_is_asked_at_most_most_asks_times_on_both_revisions() {
         let session = setup
             .answer("Book a table", Answer::SendUnchecked(wrong.clone()))
             .answer("Book a table (again)", Answer::SendUnchecked(wrong))
-            .limits(|rounds| rounds.with_most_asks(3))
+            .limits(|elicitation| elicitation.with_most_asks(3))
             .start()
             .await;
         let text = session.call("reask").await.unwrap();
@@ -1343,7 +1340,7 @@ async fn a_form_is_asked_at_most_most_asks_times_on_both_revisions() {
 #[tokio::test]
 async fn a_call_that_never_gets_its_answer_stops_at_most_rounds() {
     let session = v2026()
-        .limits(|rounds| rounds.with_most_rounds(2))
+        .limits(|elicitation| elicitation.with_most_rounds(2))
         .start()
         .await;
     let mut state = first_round(&session, "book").await.request_state;
@@ -1459,7 +1456,7 @@ async fn the_state_carries_only_what_the_form_reads_and_has_a_size_limit() {
     );
 }
 
-/// A server that forgot to wrap its router with `Rounds::tools`.
+/// A server served by rmcp alone, not through an `Elicitation`.
 #[derive(Clone)]
 struct Unwrapped {
     tool_router: ToolRouter<Unwrapped>,
@@ -1477,7 +1474,7 @@ impl Unwrapped {
 impl ServerHandler for Unwrapped {}
 
 #[tokio::test]
-async fn an_ask_on_a_router_that_rounds_does_not_run_says_how_to_fix_it() {
+async fn an_ask_on_a_server_not_served_through_an_elicitation_says_how_to_fix_it() {
     for protocol in [
         sdk::ProtocolVersion::V_2025_11_25,
         sdk::ProtocolVersion::V_2026_07_28,
@@ -1486,14 +1483,15 @@ async fn an_ask_on_a_router_that_rounds_does_not_run_says_how_to_fix_it() {
             tool_router: Unwrapped::tool_router(),
         };
         let handler = v2025().start().await.handler;
-        let (_peer, client) = serve(server, handler, protocol.clone()).await;
+        let (_peer, client) = support::rmcp::serve_alone(server, handler, protocol.clone()).await;
         let error = error_of(support::rmcp::call(&client, "book").await);
         assert_eq!(error.code, sdk::ErrorCode::INTERNAL_ERROR, "{protocol}");
         assert_eq!(
             error.message,
-            "this method takes an `Ask`, but the server's router does not run it through \
-             `elicit_mcp::rmcp::Rounds`: wrap the tool router with `rounds.tools(..)`, or answer \
-             prompts with `rounds.get_prompt(..)`"
+            "this handler asks through an `Ask`, but it does not run in a call of a server \
+             served through `elicit_mcp::rmcp::Elicitation`: serve the server with \
+             `elicitation.serve(..)` or `elicit_mcp::http::Guard::serve(..)`, and ask in the \
+             handler's own task"
         );
     }
 }
@@ -1504,7 +1502,7 @@ async fn an_ask_on_a_router_that_rounds_does_not_run_says_how_to_fix_it() {
 #[tokio::test]
 async fn on_2025_11_25_an_unanswered_ask_ends_at_its_timeout_with_a_clear_outcome() {
     let session = v2025()
-        .limits(|rounds| rounds.with_timeout(Some(Duration::from_millis(200))))
+        .limits(|elicitation| elicitation.with_timeout(Some(Duration::from_millis(200))))
         .answer("Book a table", Answer::Never)
         .start()
         .await;

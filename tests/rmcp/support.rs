@@ -14,5 +14,3 @@ pub mod load;
 pub mod redis_server;
 #[path = "../support/rmcp.rs"]
 pub mod rmcp;
-#[path = "../support/task_server.rs"]
-pub mod task_server;

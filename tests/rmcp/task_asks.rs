@@ -11,20 +11,19 @@
 use std::time::Duration;
 
 use crate::support::rmcp::{client_info, seal, serve};
-use crate::support::task_server::task_server_handler;
 use crate::tasks::{
     call, conformance_over_http, http_client, negotiating, result_text, settled, task_id,
     tasks_extension,
 };
 use elicit_mcp::Elicit;
-use elicit_mcp::rmcp::{Ask, Rounds, Tasks};
+use elicit_mcp::rmcp::{Ask, Elicitation, Tasks};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
     self as sdk, CallToolResult, ContentBlock, ErrorData, InputRequest, ProtocolVersion,
     TaskPayload, TaskStatus,
 };
 use rmcp::service::{RoleClient, RunningService};
-use rmcp::{ClientHandler, tool, tool_router};
+use rmcp::{ClientHandler, ServerHandler, tool, tool_handler, tool_router};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -47,12 +46,18 @@ struct Room {
 #[derive(Clone)]
 struct Desk {
     tool_router: ToolRouter<Desk>,
-    tasks: Tasks,
 }
 
 #[tool_router]
 impl Desk {
     fn new() -> Self {
+        Desk {
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    /// What serves it: every tool may run as a task, two only once they have asked.
+    fn elicitation() -> Elicitation {
         let tasks = Tasks::new()
             .optional("book")
             .optional("pair")
@@ -61,12 +66,7 @@ impl Desk {
             .optional("own_rounds")
             .required_after_asks("then_task")
             .optional_after_asks("then_task_optional");
-        Desk {
-            tool_router: tasks
-                .tools(Rounds::new(seal()).tools(Self::tool_router()))
-                .expect("every declared tool is in the router"),
-            tasks,
-        }
+        Elicitation::new(seal()).with_tasks(tasks)
     }
 
     #[tool(description = "Asks who the table is for")]
@@ -157,7 +157,12 @@ impl Desk {
     }
 }
 
-task_server_handler!(Desk, tasks);
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Desk {
+    fn get_info(&self) -> sdk::ServerConfig {
+        sdk::ServerConfig::new(sdk::ServerCapabilities::builder().enable_tools().build())
+    }
+}
 
 fn text(text: String) -> CallToolResult {
     CallToolResult::success(vec![ContentBlock::text(text)])
@@ -170,7 +175,7 @@ async fn desk(protocol: ProtocolVersion) -> RunningService<RoleClient, sdk::Clie
     let form = elicit_mcp::wire::ElicitationCapability::form();
     let mut info = client_info("task-asks", protocol.clone(), Some(&form), true);
     info.capabilities.extensions = tasks_extension().extensions;
-    let (_, client) = serve(Desk::new(), info, protocol).await;
+    let (_, client) = serve(&Desk::elicitation(), Desk::new(), info, protocol).await;
     client
 }
 
@@ -469,7 +474,7 @@ async fn desk_2026(declared: bool) -> RunningService<RoleClient, sdk::ClientConf
     if declared {
         info.capabilities.extensions = tasks_extension().extensions;
     }
-    let (_, client) = serve(Desk::new(), info, protocol).await;
+    let (_, client) = serve(&Desk::elicitation(), Desk::new(), info, protocol).await;
     client
 }
 

@@ -7,11 +7,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::support::rmcp::{client_info, seal, serve};
-use crate::support::task_server::task_server_handler;
 use crate::task_asks::pending;
 use crate::tasks::{call, result_text, settled, task_id, tasks_extension};
-use elicit_mcp::rmcp::{Ask, Rounds, Tasks, UrlOutcome};
-use elicit_mcp::server::{ConnectionId, ElicitationTracker, Initiator, UrlPolicy, UserId};
+use elicit_mcp::rmcp::{Ask, Elicitation, Tasks, UrlOutcome};
+use elicit_mcp::server::{ElicitationTracker, UrlPolicy, UserId};
 use elicit_mcp::wire::ElicitationCapability;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
@@ -19,7 +18,7 @@ use rmcp::model::{
     TaskPayload, TaskStatus,
 };
 use rmcp::service::{RoleClient, RunningService};
-use rmcp::{tool, tool_router};
+use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use serde_json::{Value, json};
 
 fn alice() -> UserId {
@@ -29,28 +28,32 @@ fn alice() -> UserId {
 #[derive(Clone)]
 struct Connector {
     tool_router: ToolRouter<Connector>,
-    tasks: Tasks,
+    /// The server's own handle to the tracker, as its connect page would hold it.
     tracker: Arc<ElicitationTracker>,
 }
 
 #[tool_router]
 impl Connector {
     fn new(tracker: ElicitationTracker) -> Self {
-        let tasks = Tasks::new().required("connect");
         Connector {
-            tool_router: tasks
-                .tools(Rounds::new(seal()).tools(Self::tool_router()))
-                .expect("the declared tool is in the router"),
-            tasks,
+            tool_router: Self::tool_router(),
             tracker: Arc::new(tracker),
         }
     }
 
+    /// What serves it: `connect` only as a task, URL mode on its tracker, every request
+    /// alice's (one connection, as over stdio).
+    fn elicitation(&self) -> Elicitation {
+        Elicitation::new(seal())
+            .with_tasks(Tasks::new().required("connect"))
+            .with_url_mode(self.tracker.clone())
+            .with_local_user(alice())
+    }
+
     #[tool(description = "Sends the user to connect their account")]
     async fn connect(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
-        let initiator = Initiator::new(alice(), ConnectionId::new("connection-1"));
         let outcome = ask
-            .url(&self.tracker, &initiator, "Connect your account.", |id| {
+            .url("Connect your account.", |id| {
                 format!("https://mcp.example.com/connect?elicitationId={id}")
             })
             .await;
@@ -63,7 +66,12 @@ impl Connector {
     }
 }
 
-task_server_handler!(Connector, tasks);
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Connector {
+    fn get_info(&self) -> sdk::ServerConfig {
+        sdk::ServerConfig::new(sdk::ServerCapabilities::builder().enable_tools().build())
+    }
+}
 
 async fn connector(
     tracker: ElicitationTracker,
@@ -73,7 +81,7 @@ async fn connector(
     let declared = ElicitationCapability::form_and_url();
     let mut info = client_info("task-url", protocol.clone(), Some(&declared), false);
     info.capabilities.extensions = tasks_extension().extensions;
-    let (_, client) = serve(server.clone(), info, protocol).await;
+    let (_, client) = serve(&server.elicitation(), server.clone(), info, protocol).await;
     (server, client)
 }
 

@@ -11,8 +11,7 @@ use std::time::Duration;
 
 use crate::conformance_server;
 use crate::support::rmcp::{client_info, completed_text, error_of, input_required, seal, serve};
-use crate::support::task_server::task_server_handler;
-use elicit_mcp::rmcp::{Ask, Rounds, TaskSetupError, TaskSupport, Tasks};
+use elicit_mcp::rmcp::{Ask, Elicitation, SetupError, TaskSetupError, TaskSupport, Tasks};
 use elicit_mcp::{Elicit, ElicitOutcome};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -21,7 +20,7 @@ use rmcp::model::{
     ErrorData, ProtocolVersion, TaskPayload, TaskStatus,
 };
 use rmcp::service::{RequestContext, RoleClient, RoleServer, RunningService};
-use rmcp::{ClientHandler, schemars, tool, tool_router};
+use rmcp::{ClientHandler, ServerHandler, schemars, tool, tool_handler, tool_router};
 use serde_json::{Value, json};
 
 #[derive(Debug, Elicit)]
@@ -40,7 +39,6 @@ struct Sum {
 #[derive(Clone)]
 struct Jobs {
     tool_router: ToolRouter<Jobs>,
-    tasks: Tasks,
     /// Set when `wait`'s request context is cancelled.
     wait_cancelled: Arc<AtomicBool>,
 }
@@ -48,20 +46,21 @@ struct Jobs {
 #[tool_router]
 impl Jobs {
     fn new() -> Self {
+        Jobs {
+            tool_router: Self::tool_router(),
+            wait_cancelled: Arc::default(),
+        }
+    }
+
+    /// What serves it: its tools declared for tasks, each way `Tasks` offers.
+    fn elicitation() -> Elicitation {
         let tasks = Tasks::new()
             .optional("sum")
             .required("report")
             .optional("explode")
             .optional("wait")
             .optional("asks");
-        let rounds = Rounds::new(seal());
-        Jobs {
-            tool_router: tasks
-                .tools(rounds.tools(Self::tool_router()))
-                .expect("every declared tool is in the router"),
-            tasks,
-            wait_cancelled: Arc::default(),
-        }
+        Elicitation::new(seal()).with_tasks(tasks)
     }
 
     #[tool(description = "Adds; a task when the client can poll one")]
@@ -108,7 +107,13 @@ impl Jobs {
     }
 }
 
-task_server_handler!(Jobs, tasks);
+// No `tasks/*` method and no tasks capability here: the `Elicitation` serving it adds both.
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Jobs {
+    fn get_info(&self) -> sdk::ServerConfig {
+        sdk::ServerConfig::new(sdk::ServerCapabilities::builder().enable_tools().build())
+    }
+}
 
 pub(crate) fn tasks_extension() -> sdk::ClientCapabilities {
     sdk::ClientCapabilities::builder().enable_tasks().build()
@@ -130,7 +135,7 @@ async fn jobs(
 ) -> (Jobs, RunningService<RoleClient, sdk::ClientConfig>) {
     let server = Jobs::new();
     let info = client(protocol.clone(), declared);
-    let (_, client) = serve(server.clone(), info, protocol).await;
+    let (_, client) = serve(&Jobs::elicitation(), server.clone(), info, protocol).await;
     (server, client)
 }
 
@@ -338,29 +343,38 @@ async fn an_ask_is_a_round_in_a_plain_call_and_an_input_request_inside_a_task() 
     client.cancel().await.unwrap();
 }
 
-#[test]
-fn a_declaration_that_does_not_fit_the_router_is_an_error_naming_the_tool() {
-    let router = || Jobs::tool_router();
-    let unknown = Tasks::new().optional("summ").tools(router()).unwrap_err();
+/// How a server with `tasks` fails to start, if it does.
+fn start_with(tasks: Tasks) -> Result<(), SetupError> {
+    let (server_io, _client_io) = tokio::io::duplex(64);
+    let elicitation = Elicitation::new(seal()).with_tasks(tasks);
+    elicitation
+        .serve_directly(
+            Jobs::new(),
+            server_io,
+            Some(client(ProtocolVersion::V_2026_07_28, true)),
+        )
+        .map(drop)
+}
+
+#[tokio::test]
+async fn a_declaration_that_does_not_fit_the_server_stops_it_at_start_naming_the_tool() {
+    let unknown = start_with(Tasks::new().optional("summ")).unwrap_err();
     assert_eq!(
         unknown,
-        TaskSetupError::UnknownTool {
+        SetupError::Tasks(TaskSetupError::UnknownTool {
             tool: "summ".to_owned()
-        }
+        })
     );
     assert_eq!(
         unknown.to_string(),
-        "`summ` is declared for tasks, but the tool router has no tool of that name"
+        "cannot serve the tasks: `summ` is declared for tasks, but the server has no tool of that name"
     );
-    let twice = Tasks::new()
-        .optional("sum")
-        .required("sum")
-        .tools(router())
-        .unwrap_err();
+    let twice = start_with(Tasks::new().optional("sum").required("sum")).unwrap_err();
     assert_eq!(
         twice.to_string(),
-        "`sum` is declared for tasks twice: optional then required"
+        "cannot serve the tasks: `sum` is declared for tasks twice: optional then required"
     );
+    assert_eq!(start_with(Tasks::new().optional("sum")), Ok(()));
     let tasks = Tasks::new().required("report");
     assert_eq!(tasks.support("report"), Some(TaskSupport::Required));
     assert_eq!(tasks.support("sum"), None);
@@ -371,15 +385,20 @@ fn a_declaration_that_does_not_fit_the_router_is_an_error_naming_the_tool() {
 /// The conformance server over streamable HTTP on a free loopback port, as its `main` serves
 /// it; it stops when the sender is sent or dropped.
 pub(crate) async fn conformance_over_http() -> (String, tokio::sync::oneshot::Sender<()>) {
+    use rmcp::transport::StreamableHttpServerConfig;
     use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-    use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
-    let server = conformance_server::ConformanceServer::new(&Rounds::new(seal()), Tasks::new())
-        .expect("every task tool of the fixtures is in the router");
+    let elicitation = conformance_server::ConformanceServer::elicitation(seal());
     let config = StreamableHttpServerConfig::default();
     let cancel = config.cancellation_token.clone();
-    let service: StreamableHttpService<conformance_server::ConformanceServer, LocalSessionManager> =
-        StreamableHttpService::new(move || Ok(server.clone()), Default::default(), config);
+    let service = elicit_mcp::http::Guard::new()
+        .serve(
+            &elicitation,
+            conformance_server::ConformanceServer::new,
+            Arc::new(LocalSessionManager::default()),
+            config,
+        )
+        .expect("every task tool of the fixtures is the server's");
     let router = axum::Router::new().nest_service("/mcp", service);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());

@@ -1,6 +1,6 @@
 //! URL mode through `Ask::url`, one handler on both revisions, over rmcp's in-memory duplex:
 //! on 2025-11-25 an `elicitation/create` request with its `elicitationId`, the handler waiting
-//! for the tracker's completion; on 2026-07-28 an input request without an id, consent on the
+//! for the tracker's completion; on 2026-07-28 an input request with the same id, consent on the
 //! retry, state-only rounds while the out-of-band step goes on, and the completion collected
 //! from the tracker through the sealed `requestState`. A "browser" task completes the
 //! elicitation through the tracker, as the server's connect page would.
@@ -18,10 +18,10 @@ use crate::support::rmcp::{
     text, work_root,
 };
 use crate::support::{self, redis_server};
-use elicit_mcp::rmcp::{Ask, ConnectionPeers, ElicitError, Rounds, UrlOutcome};
+use elicit_mcp::rmcp::{Ask, ElicitError, Elicitation, UrlOutcome};
 use elicit_mcp::server::{
-    CompletedElicitation, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker,
-    Initiator, Inserted, MemoryStore, PendingEntry, RedisStore, StoreError, UrlPolicy, UserId,
+    CompletedElicitation, CompletionError, ElicitationStore, ElicitationTracker, Inserted,
+    MemoryStore, PendingEntry, RedisStore, StoreError, UrlPolicy, UserId,
 };
 use elicit_mcp::wire::ElicitationCapability;
 use elicit_mcp::{Elicit, ElicitOutcome};
@@ -46,48 +46,30 @@ struct Label {
 }
 
 struct UrlServer<S = MemoryStore> {
-    rounds: Rounds,
+    /// The server's own handle to the tracker, as its connect page holds it.
     tracker: Arc<Tracker<S>>,
-    /// The authenticated user, as the server's auth layer would give it.
-    user: Arc<Mutex<UserId>>,
-    /// Whether the sealed state is bound to the user too (the tracker binds the elicitation
-    /// to the user either way).
-    bind_state: bool,
     /// The URL, `{id}` standing for the elicitation id.
     url: Arc<str>,
     calls: Arc<AtomicUsize>,
 }
 
-fn connection() -> ConnectionId {
-    ConnectionId::new("connection-1")
-}
-
-/// The URL step the connect tools ask: its tracker, who asks, and the URL (`{id}` standing for
-/// the elicitation id).
-struct ConnectStep<S> {
-    tracker: Arc<Tracker<S>>,
-    initiator: Initiator,
+/// The URL step the connect tools ask: the URL (`{id}` standing for the elicitation id).
+struct ConnectStep {
     url: Arc<str>,
 }
 
-impl<S: ElicitationStore> ConnectStep<S> {
+impl ConnectStep {
     /// Asks the user to connect the Example account.
     async fn ask(&self, ask: &Ask) -> Result<UrlOutcome, ElicitError> {
-        ask.url(
-            &self.tracker,
-            &self.initiator,
-            "Connect your Example account.",
-            |id| self.url.replace("{id}", id.as_str()),
-        )
+        ask.url("Connect your Example account.", |id| {
+            self.url.replace("{id}", id.as_str())
+        })
         .await
     }
 }
 
 /// The tool, written once: connect an account, and say how it went.
-async fn connect<S: ElicitationStore>(
-    ask: Ask,
-    step: ConnectStep<S>,
-) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+async fn connect(ask: Ask, step: ConnectStep) -> Result<sdk::CallToolResult, sdk::ErrorData> {
     let outcome = step.ask(&ask).await;
     Ok(match outcome {
         Ok(UrlOutcome::Completed(id)) => text(format!("connected {id}")),
@@ -100,9 +82,9 @@ async fn connect<S: ElicitationStore>(
 }
 
 /// Connect, then a form: the rounds after the completion replay the URL step from the state.
-async fn connect_then_label<S: ElicitationStore>(
+async fn connect_then_label(
     ask: Ask,
-    step: ConnectStep<S>,
+    step: ConnectStep,
 ) -> Result<sdk::CallToolResult, sdk::ErrorData> {
     let outcome = step.ask(&ask).await?;
     let UrlOutcome::Completed(id) = outcome else {
@@ -115,9 +97,9 @@ async fn connect_then_label<S: ElicitationStore>(
 }
 
 /// A form and the URL awaited together: both go out in the first round.
-async fn label_and_connect<S: ElicitationStore>(
+async fn label_and_connect(
     ask: Ask,
-    step: ConnectStep<S>,
+    step: ConnectStep,
 ) -> Result<sdk::CallToolResult, sdk::ErrorData> {
     let (label, connected) = tokio::join!(ask.form::<Label>(), step.ask(&ask));
     Ok(match (label?, connected?) {
@@ -151,10 +133,7 @@ async fn roots(ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
 impl<S> Clone for UrlServer<S> {
     fn clone(&self) -> Self {
         UrlServer {
-            rounds: self.rounds.clone(),
             tracker: self.tracker.clone(),
-            user: self.user.clone(),
-            bind_state: self.bind_state,
             url: self.url.clone(),
             calls: self.calls.clone(),
         }
@@ -169,39 +148,26 @@ impl<S: ElicitationStore + 'static> ServerHandler for UrlServer<S> {
     async fn call_tool(
         &self,
         request: sdk::CallToolRequestParams,
-        context: RequestContext<RoleServer>,
+        _context: RequestContext<RoleServer>,
     ) -> Result<sdk::CallToolResponse, sdk::ErrorData> {
         self.calls.fetch_add(1, Ordering::SeqCst);
-        let user = self.user.lock().unwrap().clone();
         let step = ConnectStep {
-            tracker: self.tracker.clone(),
-            initiator: Initiator::new(user.clone(), connection()),
             url: self.url.clone(),
         };
-        let rounds = &self.rounds;
-        match request.name.as_ref() {
-            "connect" => {
-                rounds
-                    .call_tool(&request, &context, |ask| connect(ask, step))
-                    .await
-            }
-            "connect_then_label" => {
-                rounds
-                    .call_tool(&request, &context, |ask| connect_then_label(ask, step))
-                    .await
-            }
-            "label_and_connect" => {
-                rounds
-                    .call_tool(&request, &context, |ask| label_and_connect(ask, step))
-                    .await
-            }
-            "sample" => rounds.call_tool(&request, &context, sample).await,
-            "roots" => rounds.call_tool(&request, &context, roots).await,
+        // A hand-written handler: the call's `Ask` is where the `Elicitation` put it.
+        let ask = Ask::current()?;
+        let result = match request.name.as_ref() {
+            "connect" => connect(ask, step).await,
+            "connect_then_label" => connect_then_label(ask, step).await,
+            "label_and_connect" => label_and_connect(ask, step).await,
+            "sample" => sample(ask).await,
+            "roots" => roots(ask).await,
             other => Err(sdk::ErrorData::invalid_params(
                 format!("no tool `{other}`"),
                 None,
             )),
-        }
+        };
+        result.map(sdk::CallToolResponse::Complete)
     }
 }
 
@@ -312,7 +278,6 @@ struct Setup {
     declared: Option<ElicitationCapability>,
     sampling_and_roots: bool,
     consent: Consent,
-    bind_state: bool,
     url: &'static str,
     hold: Duration,
     max_pending: usize,
@@ -323,8 +288,10 @@ struct Session<S = MemoryStore> {
     client: RunningService<RoleClient, UrlClient>,
     handler: UrlClient,
     server: UrlServer<S>,
+    /// What serves the server: URL mode on its tracker, every request alice's.
+    elicitation: Elicitation,
     clock: TestClock,
-    server_peer: Peer<RoleServer>,
+    _server_peer: Peer<RoleServer>,
     /// The consented URLs, as the user's browser gets them.
     browser: mpsc::UnboundedReceiver<String>,
 }
@@ -335,11 +302,10 @@ fn setup(protocol: sdk::ProtocolVersion) -> Setup {
         declared: Some(ElicitationCapability::form_and_url()),
         sampling_and_roots: true,
         consent: Consent::Accept,
-        bind_state: true,
         url: URL,
         hold: Duration::from_millis(20),
         max_pending: Tracker::<MemoryStore>::DEFAULT_MAX_PENDING_PER_USER,
-        most_rounds: Rounds::DEFAULT_MOST_ROUNDS,
+        most_rounds: Elicitation::DEFAULT_MOST_ROUNDS,
     }
 }
 
@@ -361,22 +327,16 @@ impl Setup {
         let tracker = ElicitationTracker::with_store(store, UrlPolicy::production())
             .with_clock(clock.clone())
             .with_max_pending_per_user(self.max_pending);
-        let user = Arc::new(Mutex::new(alice()));
-        let mut rounds = Rounds::new(seal())
-            .with_url_hold(self.hold)
-            .with_most_rounds(self.most_rounds);
-        if self.bind_state {
-            let user = user.clone();
-            rounds = rounds.with_user(move |_context| Some(user.lock().unwrap().clone()));
-        }
         let server = UrlServer {
-            rounds,
             tracker: Arc::new(tracker),
-            user,
-            bind_state: self.bind_state,
             url: self.url.into(),
             calls: Arc::default(),
         };
+        let elicitation = Elicitation::new(seal())
+            .with_url_hold(self.hold)
+            .with_most_rounds(self.most_rounds)
+            .with_url_mode(server.tracker.clone())
+            .with_local_user(alice());
         let (browser_sender, browser) = mpsc::unbounded_channel();
         let handler = UrlClient {
             protocol: self.protocol.clone(),
@@ -386,13 +346,15 @@ impl Setup {
             received: Arc::default(),
             browser: browser_sender,
         };
-        let (server_peer, client) = serve(server.clone(), handler.clone(), self.protocol).await;
+        let (server_peer, client) =
+            serve(&elicitation, server.clone(), handler.clone(), self.protocol).await;
         Session {
             client,
             handler,
             server,
+            elicitation,
             clock,
-            server_peer,
+            _server_peer: server_peer,
             browser,
         }
     }
@@ -430,15 +392,39 @@ impl<S: ElicitationStore + 'static> Session<S> {
         responses: Option<Value>,
         state: Option<&str>,
     ) -> Result<sdk::CallToolResponse, ServiceError> {
-        let mut request = sdk::CallToolRequestParams::new(tool.to_owned());
-        if let Some(responses) = responses {
-            request = request.with_input_responses(serde_json::from_value(responses).unwrap());
-        }
-        if let Some(state) = state {
-            request = request.with_request_state(state.to_owned());
-        }
-        self.client.call_tool_once(request).await
+        once(&self.client, tool, responses, state).await
     }
+
+    /// A client of the same server (its tracker, its seal) whose requests are `user`'s.
+    async fn as_user(&self, user: UserId) -> RunningService<RoleClient, UrlClient> {
+        let elicitation = self.elicitation.clone().with_local_user(user);
+        let protocol = self.handler.protocol.clone();
+        serve(
+            &elicitation,
+            self.server.clone(),
+            self.handler.clone(),
+            protocol,
+        )
+        .await
+        .1
+    }
+}
+
+/// One request of `client`, without rmcp's retry loop.
+async fn once(
+    client: &RunningService<RoleClient, UrlClient>,
+    tool: &str,
+    responses: Option<Value>,
+    state: Option<&str>,
+) -> Result<sdk::CallToolResponse, ServiceError> {
+    let mut request = sdk::CallToolRequestParams::new(tool.to_owned());
+    if let Some(responses) = responses {
+        request = request.with_input_responses(serde_json::from_value(responses).unwrap());
+    }
+    if let Some(state) = state {
+        request = request.with_request_state(state.to_owned());
+    }
+    client.call_tool_once(request).await
 }
 
 /// The whole `connect` call, the user's browser completing the elicitation after `delay`: the
@@ -494,8 +480,11 @@ async fn on_2026_07_28_consent_then_waiting_rounds_then_the_completion_reaches_t
     assert_eq!(text, format!("connected {id}"));
     // The first round, the consent, and state-only rounds while the user was at the page.
     assert!(session.calls() >= 3, "{} calls", session.calls());
-    // The request carried the URL, and no id of its own: the id is in the sealed state only.
-    assert_eq!(session.received(), vec![(URL.replace("{id}", &id), None)]);
+    // The request carried the URL and the tracker's id, as on 2025-11-25.
+    assert_eq!(
+        session.received(),
+        vec![(URL.replace("{id}", &id), Some(id.clone()))]
+    );
     assert_eq!(session.pending(), 0);
 }
 
@@ -510,15 +499,9 @@ async fn on_2026_07_28_each_round_by_hand() {
         requests["url"]["params"]["message"],
         "Connect your Example account."
     );
-    // rmcp 3.11's model writes `elicitationId` as "" when there is none; elicit puts no id there.
-    assert_eq!(
-        requests["url"]["params"]
-            .get("elicitationId")
-            .and_then(Value::as_str)
-            .unwrap_or(""),
-        ""
-    );
+    // The URL request carries the tracker's id, the one in its URL: never an empty one.
     let id = id_in(requests["url"]["params"]["url"].as_str().unwrap());
+    assert_eq!(requests["url"]["params"]["elicitationId"], id.as_str());
     assert_eq!(session.pending(), 1);
 
     // Consent is not completion: the answer is a state-only "still waiting".
@@ -537,9 +520,13 @@ async fn on_2026_07_28_each_round_by_hand() {
 
     // The connect page completes it; 2026-07-28 has no notification to send.
     let completed = session.complete(&id).await.unwrap();
-    let peers = ConnectionPeers::new();
-    peers.register(connection(), session.server_peer.clone());
-    assert!(!peers.notify(&completed).await.unwrap());
+    assert!(
+        !session
+            .elicitation
+            .notify_completed(&completed)
+            .await
+            .unwrap()
+    );
 
     let done = session.once("connect", None, Some(&state)).await.unwrap();
     assert_eq!(completed_text(done), format!("connected {id}"));
@@ -709,29 +696,14 @@ async fn decline_and_cancel_come_back_as_such_and_discard_the_elicitation() {
 
 #[tokio::test]
 async fn another_users_state_is_refused() {
-    // The state bound to the user: the seal refuses it.
+    // The state is bound to its user: a server sealing with the same key and sharing the
+    // tracker, whose requests are mallory's, refuses it; and the completion stays alice's.
     let session = v2026().start().await;
     let (state, id) = consented(&session).await;
     session.complete(&id).await.unwrap();
-    *session.server.user.lock().unwrap() = mallory();
-    let error = error_of(session.once("connect", None, Some(&state)).await);
+    let mallory = session.as_user(mallory()).await;
+    let error = error_of(once(&mallory, "connect", None, Some(&state)).await);
     assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
-
-    // The state not bound to the user: the tracker refuses it, and the completion stays
-    // Alice's.
-    let session = Setup {
-        bind_state: false,
-        ..v2026()
-    }
-    .start()
-    .await;
-    let (state, id) = consented(&session).await;
-    session.complete(&id).await.unwrap();
-    *session.server.user.lock().unwrap() = mallory();
-    let error = error_of(session.once("connect", None, Some(&state)).await);
-    assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
-    assert!(error.message.contains("not pending"), "{}", error.message);
-    *session.server.user.lock().unwrap() = alice();
     let done = session.once("connect", None, Some(&state)).await.unwrap();
     assert_eq!(completed_text(done), format!("connected {id}"));
 }
@@ -793,7 +765,7 @@ async fn an_elicitation_whose_call_stops_retrying_stops_counting_against_the_lim
     // longer counts, and another call starts one.
     session
         .clock
-        .advance(Rounds::DEFAULT_URL_LEASE + Duration::from_secs(1));
+        .advance(Elicitation::DEFAULT_URL_LEASE + Duration::from_secs(1));
     let started = input_required(session.once("connect", None, None).await.unwrap());
     assert!(started.input_requests.unwrap().contains_key("url"));
     // A late retry of the first call: its elicitation expired.

@@ -6,25 +6,73 @@
 use ::rmcp::model as sdk;
 use ::rmcp::service::{Peer, RoleClient, RoleServer, RunningService, ServiceError, serve_directly};
 use ::rmcp::{ClientHandler, ServerHandler, ServiceExt};
-use elicit_mcp::rmcp::RequestStateSeal;
+use elicit_mcp::rmcp::{Elicitation, RequestStateSeal};
 use elicit_mcp::wire::{ElicitationCapability, ElicitationCompleteNotification};
 use serde_json::json;
 use tokio::sync::mpsc;
 
-/// Serves `server` and `client` to each other over an in-memory duplex on `protocol`: on
-/// 2025-11-25 over the `initialize` handshake; on 2026-07-28, which has no handshake, each end
-/// starts with what the other is (its `get_info`, on `protocol`), as rmcp's own tests of the
-/// input-required flow do. The server runs in a task of its own; its peer and the running client
-/// come back.
+/// Serves `server` through `elicitation` and `client` to each other over an in-memory duplex
+/// on `protocol`: on 2025-11-25 over the `initialize` handshake; on 2026-07-28, which has no
+/// handshake, each end starts with what the other is (its `get_info`, on `protocol`), as rmcp's
+/// own tests of the input-required flow do. The server runs in a task of its own; its peer and
+/// the running client come back.
 pub async fn serve<S: ServerHandler, C: ClientHandler>(
+    elicitation: &Elicitation,
     server: S,
     client: C,
     protocol: sdk::ProtocolVersion,
 ) -> (Peer<RoleServer>, RunningService<RoleClient, C>) {
+    pair(
+        server,
+        client,
+        protocol,
+        |server, io| elicitation.serve(server, io),
+        |server, io, client_info| {
+            elicitation
+                .serve_directly(server, io, Some(client_info))
+                .expect("the server starts")
+        },
+    )
+    .await
+}
+
+/// As [`serve`], with rmcp alone: `server` is not served through an `Elicitation`.
+pub async fn serve_alone<S: ServerHandler, C: ClientHandler>(
+    server: S,
+    client: C,
+    protocol: sdk::ProtocolVersion,
+) -> (Peer<RoleServer>, RunningService<RoleClient, C>) {
+    pair(
+        server,
+        client,
+        protocol,
+        |server, io| server.serve(io),
+        |server, io, client_info| {
+            serve_directly::<RoleServer, _, _, _, _>(server, io, Some(client_info))
+        },
+    )
+    .await
+}
+
+/// `server`, started by `handshake` (2025-11-25) or `direct` (2026-07-28), and `client`, on
+/// the two ends of one duplex.
+async fn pair<H, S, C, E, F>(
+    server: H,
+    client: C,
+    protocol: sdk::ProtocolVersion,
+    handshake: impl FnOnce(H, tokio::io::DuplexStream) -> F,
+    direct: impl FnOnce(H, tokio::io::DuplexStream, sdk::ClientConfig) -> RunningService<RoleServer, S>,
+) -> (Peer<RoleServer>, RunningService<RoleClient, C>)
+where
+    S: ServerHandler,
+    C: ClientHandler,
+    E: std::fmt::Debug,
+    F: std::future::Future<Output = Result<RunningService<RoleServer, S>, E>>,
+{
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
     if protocol == sdk::ProtocolVersion::V_2025_11_25 {
         let (running_server, client) =
-            tokio::join!(server.serve(server_io), client.serve(client_io));
+            tokio::join!(handshake(server, server_io), client.serve(client_io));
         let running_server = running_server.expect("the server starts");
         let peer = running_server.peer().clone();
         tokio::spawn(async move {
@@ -34,10 +82,9 @@ pub async fn serve<S: ServerHandler, C: ClientHandler>(
     }
     let mut client_info = client.get_info();
     client_info.protocol_version = protocol.clone();
-    let mut server_info = server.get_info();
+    let running_server = direct(server, server_io, client_info);
+    let mut server_info = running_server.service().get_info();
     server_info.protocol_version = protocol;
-    let running_server =
-        serve_directly::<RoleServer, _, _, _, _>(server, server_io, Some(client_info));
     let peer = running_server.peer().clone();
     tokio::spawn(async move {
         let _ = running_server.waiting().await;

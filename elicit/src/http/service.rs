@@ -26,6 +26,7 @@ use tower_layer::Layer;
 use tower_service::Service;
 
 use super::Guard;
+use super::authenticate::{Authenticated, SharedAuthenticate, Unauthenticated};
 use super::check::check;
 use super::clients::{ClientKey, InFlight};
 
@@ -79,6 +80,7 @@ impl<H, M> Layer<StreamableHttpService<H, M>> for GuardLayer<M> {
             deletes,
             in_flight: Arc::new(InFlight::new(self.guard.bytes_in_flight_limit())),
             client_address: self.guard.client_address.clone(),
+            authenticate: self.guard.authenticate.clone(),
         };
         Guarded {
             limited: RequestBodyLimit::new(core, self.guard.most_body_bytes),
@@ -145,6 +147,8 @@ struct Core<S, M> {
     deletes: bool,
     in_flight: Arc<InFlight>,
     client_address: super::ClientAddress,
+    /// Who the request's user is, checked before anything else is done with it.
+    authenticate: Option<SharedAuthenticate>,
 }
 
 impl<S, M> Clone for Core<S, M> {
@@ -156,6 +160,7 @@ impl<S, M> Clone for Core<S, M> {
             deletes: self.deletes,
             in_flight: self.in_flight.clone(),
             client_address: self.client_address.clone(),
+            authenticate: self.authenticate.clone(),
         }
     }
 }
@@ -191,7 +196,17 @@ where
         B: Body<Data = Bytes> + Send + 'static,
         B::Error: Into<BoxError>,
     {
-        let (parts, body) = request.into_parts();
+        let (mut parts, body) = request.into_parts();
+        if let Some(check) = &self.authenticate {
+            // Every request, its event stream and DELETE included: each carries its
+            // credentials (MCP authorization), and nothing of a session is another user's.
+            match check.authenticate(&parts).await {
+                Ok(user) => {
+                    parts.extensions.insert(Authenticated(user));
+                }
+                Err(refused) => return unauthorized(&refused),
+            }
+        }
         let session = held_session(&*self.sessions, &parts.headers).await;
         let deleting = parts.method == Method::DELETE;
         if deleting && self.deletes {
@@ -367,6 +382,30 @@ fn too_large(most_body_bytes: usize) -> GuardedResponse {
             "Payload Too Large: this server accepts request bodies of at most {most_body_bytes} bytes\n"
         ),
     )
+}
+
+/// 401 with the refusal's challenge, as MCP authorization answers a request without valid
+/// credentials.
+fn unauthorized(refused: &Unauthenticated) -> GuardedResponse {
+    let mut response = text(
+        StatusCode::UNAUTHORIZED,
+        "Unauthorized: this server needs valid credentials\n".to_owned(),
+    );
+    match header::HeaderValue::from_str(refused.challenge()) {
+        Ok(challenge) => {
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, challenge);
+        }
+        // A challenge that is no header value: the scheme alone still says how.
+        Err(_) => {
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                header::HeaderValue::from_static("Bearer"),
+            );
+        }
+    }
+    response
 }
 
 fn session_not_found() -> GuardedResponse {

@@ -41,8 +41,9 @@ pub enum ElicitError {
         capability: &'static str,
     },
     /// The session's protocol (2026-07-28 or later) forbids server-to-client requests: the ask
-    /// came from [`ElicitPeer::ask`](crate::rmcp::ElicitPeer::ask) rather than from an `Ask` that
-    /// [`Rounds`](crate::rmcp::Rounds) runs, which would answer with an input-required result.
+    /// came from [`ElicitPeer::ask`](crate::rmcp::ElicitPeer::ask) rather than from an `Ask` of
+    /// a call an [`Elicitation`](crate::rmcp::Elicitation) runs, which would answer with an
+    /// input-required result.
     RequestsNotAllowed {
         /// The negotiated protocol version.
         protocol_version: String,
@@ -70,7 +71,7 @@ pub enum ElicitError {
     #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
     NotCompleted(CompletionError),
     /// The client did not answer within the ask's timeout
-    /// ([`Rounds::with_timeout`](crate::rmcp::Rounds::with_timeout), or
+    /// ([`Elicitation::with_timeout`](crate::rmcp::Elicitation::with_timeout), or
     /// [`FormAsk::with_timeout`](crate::rmcp::FormAsk::with_timeout)) on 2025-11-25, or within the
     /// ask's own [`FormAsk::with_timeout`](crate::rmcp::FormAsk::with_timeout) inside a task. The request
     /// was cancelled (`notifications/cancelled`; inside a task it is withdrawn from the task's
@@ -102,7 +103,7 @@ pub enum ElicitError {
         second: String,
     },
     /// The form under `key` was asked as many times as one call may
-    /// ([`Rounds::with_most_asks`](crate::rmcp::Rounds::with_most_asks)) and the answers kept failing
+    /// ([`Elicitation::with_most_asks`](crate::rmcp::Elicitation::with_most_asks)) and the answers kept failing
     /// it. Nothing more was sent.
     TooManyAsks {
         /// The form's key.
@@ -122,6 +123,56 @@ pub enum ElicitError {
         /// The ask this run made instead.
         now: String,
     },
+    /// The call that asked was cancelled by the client (`notifications/cancelled`) while the
+    /// ask waited: the request was withdrawn from the client (2025-11-25).
+    CallCancelled,
+    /// The task the ask was made in is gone (expired, or the runtime shut down), or refused
+    /// the ask's input request: the server's side, never the client's.
+    TaskGone {
+        /// What the task runtime said.
+        message: String,
+    },
+    /// An ask was made outside a call an [`Elicitation`](crate::rmcp::Elicitation) runs: a
+    /// server that is not served through one, or a task the handler spawned itself
+    /// ([`Ask::current`](crate::rmcp::Ask::current), or a method taking an `Ask`). The
+    /// handler's mistake. Nothing was sent.
+    NotInCall,
+    /// The handler calls [`Ask::continue_as_task`](crate::rmcp::Ask::continue_as_task), but its
+    /// tool is not declared with [`Tasks::optional_after_asks`](crate::rmcp::Tasks::optional_after_asks)
+    /// or [`required_after_asks`](crate::rmcp::Tasks::required_after_asks). The handler's
+    /// mistake.
+    NotDeclaredForTasks,
+    /// The handler asks in URL mode ([`Ask::url`](crate::rmcp::Ask::url)), but the elicitation
+    /// has no tracker ([`Elicitation::with_url_mode`](crate::rmcp::Elicitation::with_url_mode)).
+    /// The handler's mistake. Nothing was sent.
+    UrlModeNotConfigured,
+    /// The handler asks in URL mode, which binds the elicitation to its user, but the
+    /// elicitation knows no user for this request
+    /// ([`Elicitation::with_authentication`](crate::rmcp::Elicitation::with_authentication),
+    /// [`with_local_user`](crate::rmcp::Elicitation::with_local_user)). Nothing was sent.
+    NoUser,
+    /// A [step](crate::rmcp::Ask::step) could not be recorded or replayed: its result cannot be
+    /// written as JSON, or the result an earlier run recorded does not read as the step's type.
+    Step {
+        /// The step's number in the handler, from 1.
+        step: u32,
+        /// What was wrong.
+        problem: String,
+    },
+    /// A method that answers with an `InputRequiredResult` of its own asked, under `key`, for
+    /// something a 2025-11-25 session cannot send as a request. The handler's mistake.
+    UnsendableInputRequest {
+        /// The input key.
+        key: String,
+        /// The input request, as rmcp's model shows it.
+        request: String,
+    },
+    /// A hand-written handler asked on a call of a tool whose earlier calls all answered
+    /// without asking, so the call was not bound to its arguments before the handler took
+    /// them, and its state cannot be sealed. From now on the tool's calls are bound before
+    /// they run: the next call asks as it should. A handler that asks on some calls only
+    /// takes its ask first ([`Ask::current`](crate::rmcp::Ask::current)) on every call.
+    AskedWithoutBinding,
     /// A default given at run time ([`FormAsk::with_default`](crate::rmcp::FormAsk::with_default)) names
     /// a field the form does not have, or a value the field refuses. Nothing was sent.
     InvalidDefault {
@@ -210,9 +261,9 @@ impl fmt::Display for ElicitError {
             ElicitError::RequestsNotAllowed { protocol_version } => write!(
                 f,
                 "cannot elicit: protocol {protocol_version} forbids server-to-client requests; \
-                 ask through an `Ask` that `elicit_mcp::rmcp::Rounds` runs (a `#[tool]` method \
-                 of a router wrapped by `Rounds::tools`), which answers with an input-required \
-                 result instead"
+                 ask through the `Ask` of a call (a `#[tool]` method of a server served through \
+                 `elicit_mcp::rmcp::Elicitation`), which answers with an input-required result \
+                 instead"
             ),
             ElicitError::Unrepresentable(e) => write!(f, "cannot send the form: {e}"),
             #[cfg(feature = "url-mode")]
@@ -268,6 +319,51 @@ impl fmt::Display for ElicitError {
                     "cannot send the form `{key}`: a default is invalid:\n{errors}"
                 )
             }
+            ElicitError::CallCancelled => write!(
+                f,
+                "the client cancelled the call while it waited for the user's answer"
+            ),
+            ElicitError::TaskGone { message } => {
+                write!(f, "the task can no longer ask the user: {message}")
+            }
+            ElicitError::NotInCall => write!(
+                f,
+                "this handler asks through an `Ask`, but it does not run in a call of a server \
+                 served through `elicit_mcp::rmcp::Elicitation`: serve the server with \
+                 `elicitation.serve(..)` or `elicit_mcp::http::Guard::serve(..)`, and ask in \
+                 the handler's own task"
+            ),
+            ElicitError::NotDeclaredForTasks => write!(
+                f,
+                "the handler calls `Ask::continue_as_task`, but its tool is not declared with \
+                 `Tasks::optional_after_asks` or `Tasks::required_after_asks`"
+            ),
+            ElicitError::UrlModeNotConfigured => write!(
+                f,
+                "the handler asks in URL mode (`Ask::url`), but the elicitation has no tracker: \
+                 give one with `Elicitation::with_url_mode`"
+            ),
+            ElicitError::NoUser => write!(
+                f,
+                "URL mode binds each elicitation to its user, and this request has none: give \
+                 `Elicitation::with_authentication` (HTTP) or `Elicitation::with_local_user` \
+                 (stdio)"
+            ),
+            ElicitError::Step { step, problem } => {
+                write!(f, "step {step} of the handler: {problem}")
+            }
+            ElicitError::UnsendableInputRequest { key, request } => write!(
+                f,
+                "the handler asks under `{key}` for {request}, which a 2025-11-25 session \
+                 cannot send as a request"
+            ),
+            ElicitError::AskedWithoutBinding => write!(
+                f,
+                "the handler asked on a call of a tool whose earlier calls answered without \
+                 asking, so this call was not bound before it ran; its next call will be: ask \
+                 again (a handler that asks on some calls only takes its ask with \
+                 `Ask::current()` on every call)"
+            ),
         }
     }
 }
@@ -292,6 +388,15 @@ impl std::error::Error for ElicitError {
             | ElicitError::TaskCancelled => None,
             ElicitError::TooManyAsks { errors, .. } => errors.as_ref().map(|e| e as _),
             ElicitError::DuplicateKey { .. } | ElicitError::AskedOutOfOrder { .. } => None,
+            ElicitError::CallCancelled
+            | ElicitError::TaskGone { .. }
+            | ElicitError::NotInCall
+            | ElicitError::NotDeclaredForTasks
+            | ElicitError::UrlModeNotConfigured
+            | ElicitError::NoUser
+            | ElicitError::Step { .. }
+            | ElicitError::UnsendableInputRequest { .. }
+            | ElicitError::AskedWithoutBinding => None,
             ElicitError::InvalidDefault { errors, .. } => Some(errors),
         }
     }

@@ -1,47 +1,49 @@
 //! Elicitation on [rmcp](https://docs.rs/rmcp), the official Rust MCP SDK (feature `rmcp`).
 //!
+//! - [`Elicitation`], built once per process: the key that seals 2026-07-28 `requestState`
+//!   ([`RequestStateSeal`]), who the user is ([`Elicitation::with_local_user`], or
+//!   `with_authentication` over HTTP), the tools that run as tasks ([`Tasks`]), URL mode
+//!   (`with_url_mode`) and the limits of a call. It serves an rmcp `ServerHandler`
+//!   ([`Elicitation::serve`], or `elicit_mcp::http::Guard::serve` over streamable HTTP) as an
+//!   [`Elicited`] handler, and every session gets a handle to the same value.
 //! - [`Ask`]: the one way a handler asks the user, on both protocol revisions: a form
-//!   ([`Ask::form`], [`Ask::form_with_message`], options on the [`FormAsk`]: a key, run-time defaults,
-//!   a re-ask after field errors, a timeout), two forms in one round ([`Ask::forms`]), URL
-//!   mode (`Ask::url`, with `url-mode`), and the other input requests of 2026-07-28 ([`Ask::sample`],
-//!   [`Ask::roots`]). A `#[tool]` or `#[prompt]` method takes it as a parameter.
-//! - [`Rounds`], set up once per server: it wraps the tool router
-//!   ([`Rounds::tools`]) so that each method that asks does so by `elicitation/create` on
-//!   2025-11-25 and by input-required results on 2026-07-28, its `requestState` sealed by
-//!   [`RequestStateSeal`] and bound to the tool, its arguments and the user.
-//! - [`Tasks`]: tools that run as tasks (the extension `io.modelcontextprotocol/tasks`) on
-//!   rmcp's task runtime, for a client that declared it; a plain call or -32021 for one that
-//!   did not.
+//!   ([`Ask::form`], [`Ask::form_with_message`], options on the [`FormAsk`]: a key, a re-ask
+//!   after field errors, a timeout), two forms in one round ([`Ask::forms`]), work that runs
+//!   once in a call ([`Ask::step`]), URL mode (`Ask::url`, with `url-mode`), and the other
+//!   input requests of 2026-07-28 ([`Ask::sample`], [`Ask::roots`]). A `#[tool]` or
+//!   `#[prompt]` method takes it as a parameter; a hand-written handler calls
+//!   [`Ask::current`].
 //! - [`ElicitError`], the same on both revisions, which turns into an error tool result or an
 //!   rmcp `ErrorData` ([`ElicitError::into_call_result`] does the usual).
 //! - [`ElicitPeer`], on `Peer<RoleServer>` and `RequestContext<RoleServer>`: what the client
 //!   declared, the `notifications/elicitation/complete` notification, which rmcp 3 no longer
-//!   ships, sent as the spec writes it, and [`ElicitPeer::ask`] for code outside a router; with
+//!   ships, sent as the spec writes it, and [`ElicitPeer::ask`] for code outside a call; with
 //!   `url-mode`, `ElicitUrlPeer` on the same types: the URL-mode calls wired to the
 //!   `ElicitationTracker`, and the -32042 error.
 //! - Conversions both ways between this crate's model and rmcp's (`From`/`TryFrom` on the
 //!   types themselves): `RequestedSchema` and `ElicitationSchema`, the request params, the
 //!   result, the capability, the -32042 error, the notification. See the `convert` notes below.
 //!
+//! Each revision's way of asking is a module of its own behind one trait, decided once per
+//! call: `elicitation/create` requests inside the call (2025-11-25), input-required rounds
+//! (2026-07-28), and a task's input requests. `ARCHITECTURE.md` in the repository follows one
+//! ask along each.
+//!
 //! # Example
 //!
-//! [`Rounds`] shows a whole server of `#[tool]` methods. URL mode asks the same way on both
-//! revisions; the tracker binds the elicitation to its user, and the connect page completes
-//! it (with `url-mode`, a default feature):
+//! [`Elicitation`] shows a whole server of `#[tool]` methods. URL mode asks the same way on
+//! both revisions; the tracker binds the elicitation to the request's user, and the connect
+//! page completes it (with `url-mode`, a default feature):
 //!
 //! ```no_run
 //! # #[cfg(feature = "url-mode")] {
-//! use elicit_mcp::rmcp::{Ask, UrlOutcome};
-//! use elicit_mcp::server::{ElicitationTracker, Initiator, UserId};
+//! use elicit_mcp::rmcp::{Ask, Elicitation, UrlOutcome};
+//! use elicit_mcp::server::{ElicitationTracker, UserId};
 //! use rmcp::model::{CallToolResult, ContentBlock, ErrorData};
 //!
-//! async fn connect(
-//!     ask: &Ask,
-//!     tracker: &ElicitationTracker,
-//!     initiator: &Initiator,
-//! ) -> Result<CallToolResult, ErrorData> {
+//! async fn connect(ask: Ask) -> Result<CallToolResult, ErrorData> {
 //!     let outcome = ask
-//!         .url(tracker, initiator, "Connect your account.", |id| {
+//!         .url("Connect your account.", |id| {
 //!             format!("https://mcp.example.com/connect?elicitationId={id}")
 //!         })
 //!         .await;
@@ -54,13 +56,15 @@
 //! }
 //!
 //! // The connect page, once the browser's session says who the user is: only the user who
-//! // started the elicitation completes it.
+//! // started the elicitation completes it, and the session that started it hears so.
 //! async fn connect_page_done(
+//!     elicitation: &Elicitation,
 //!     tracker: &ElicitationTracker,
 //!     elicitation_id: &str,
 //!     browser_user: &UserId,
 //! ) -> Result<(), Box<dyn std::error::Error>> {
-//!     tracker.complete(elicitation_id, browser_user).await?;
+//!     let completed = tracker.complete(elicitation_id, browser_user).await?;
+//!     elicitation.notify_completed(&completed).await?;
 //!     Ok(())
 //! }
 //! # }
@@ -70,10 +74,10 @@
 //!
 //! rmcp 3 knows protocol 2026-07-28 as its latest, and there a server may not send requests
 //! to the client: `elicitation/create` is refused, and a tool asks through an input-required
-//! result instead, which [`Rounds`] does. Over the `initialize` handshake (which 2026-07-28 no
-//! longer has) an rmcp server answers with the newest revision that has one, 2025-11-25, where
-//! elicitation is a request; a client that negotiates by `server/discover` lands on 2026-07-28.
-//! No pinning is needed: the same methods serve both.
+//! result instead, which the [`Elicitation`] does. Over the `initialize` handshake (which
+//! 2026-07-28 no longer has) an rmcp server answers with the newest revision that has one,
+//! 2025-11-25, where elicitation is a request; a client that negotiates by `server/discover`
+//! lands on 2026-07-28. No pinning is needed: the same methods serve both.
 //!
 //! # Conversions
 //!
@@ -101,31 +105,44 @@
 //! The input-required flow goes through rmcp's model: there, patterns are not sent (the
 //! server still checks them in the answer).
 
+mod ask;
 mod askable;
+mod call;
 #[cfg(feature = "url-mode")]
 mod connections;
 mod convert;
+mod elicitation;
 mod error;
 mod input;
 mod peer;
+mod request;
+mod requests;
 mod rounds;
+mod running;
+mod served;
 mod session;
+mod task;
 mod tasks;
+#[cfg(feature = "url-mode")]
+mod tracking;
 
+#[cfg(feature = "url-mode")]
+#[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
+pub use ask::UrlOutcome;
+pub use ask::{Ask, FormAsk};
 pub use askable::AskableForm;
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use connections::ConnectionPeers;
 pub use convert::{InvalidResultError, NotElicitationCompleteError, UnrepresentableError};
+pub use elicitation::{Elicitation, SetupError};
 pub use error::ElicitError;
 pub use peer::ElicitPeer;
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use peer::{ElicitUrlPeer, UrlElicitation};
-#[cfg(feature = "url-mode")]
-#[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
-pub use rounds::UrlOutcome;
-pub use rounds::{
-    Ask, FormAsk, MemoryReplayGuard, ReplayGuard, RequestStateSeal, Rounds, SealKeyError,
-};
+pub use rounds::{RequestStateSeal, SealKeyError};
+#[cfg(feature = "http")]
+pub(crate) use served::Serving;
+pub use served::{Elicited, ServeError};
 pub use tasks::{TaskSetupError, TaskSupport, Tasks};

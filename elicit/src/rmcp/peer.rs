@@ -6,8 +6,8 @@ use std::future::Future;
 use ::rmcp::model as sdk;
 use ::rmcp::service::{Peer, RequestContext, RoleServer};
 
+use crate::rmcp::ask::Ask;
 use crate::rmcp::error::ElicitError;
-use crate::rmcp::rounds::Ask;
 use crate::rmcp::session::{self, Session};
 use crate::wire::{ElicitationCapability, ElicitationCompleteNotification};
 
@@ -22,8 +22,9 @@ pub use url::{ElicitUrlPeer, UrlElicitation};
 /// `RequestContext<RoleServer>` (prefer the context inside a handler: it knows the request's
 /// own protocol version and client capabilities).
 ///
-/// Forms are asked through an [`Ask`]: a `#[tool]` method gets one from
-/// [`Rounds`](crate::rmcp::Rounds), and other code on a 2025-11-25 session from
+/// Forms are asked through an [`Ask`]: a `#[tool]` method of a server served through an
+/// [`Elicitation`](crate::rmcp::Elicitation) gets one as a parameter, and other code on a
+/// 2025-11-25 session from
 /// [`ask`](Self::ask). This trait adds what the session declared and the completion
 /// notification; with `url-mode`, `ElicitUrlPeer` adds the
 /// URL-mode calls wired to the tracker.
@@ -35,13 +36,14 @@ pub trait ElicitPeer: Session + Sync {
 
     /// Whether the session's protocol lets the server send requests to the client: `false` from
     /// 2026-07-28 on, where a handler asks through an input-required result instead, which
-    /// [`Rounds`](crate::rmcp::Rounds) does for it.
+    /// the [`Elicitation`](crate::rmcp::Elicitation) serving it does for it.
     fn server_requests_allowed(&self) -> bool {
         session::server_requests_allowed(self)
     }
 
-    /// An [`Ask`] on this session, for code that is not run by
-    /// [`Rounds`](crate::rmcp::Rounds) (a `#[tool]` method gets its `Ask` as a parameter):
+    /// An [`Ask`] on this session, for code that does not run in a call of an
+    /// [`Elicitation`](crate::rmcp::Elicitation) (a `#[tool]` method gets its `Ask` as a
+    /// parameter):
     /// on 2025-11-25 each ask is a request to the client, with no timeout unless the ask sets
     /// one; from 2026-07-28 on, where the server may not send requests, each ask fails with
     /// [`ElicitError::RequestsNotAllowed`].

@@ -3,11 +3,15 @@
 //! both [`ElicitPeer`](crate::rmcp::ElicitPeer) and [`Ask`](crate::rmcp::Ask) build on it.
 
 use std::borrow::Cow;
-use std::time::Duration;
+use std::future::Future;
+use std::pin::pin;
+use std::time::{Duration, Instant};
 
 use ::rmcp::model as sdk;
 use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer};
+use futures_util::future::{Either, select};
 use serde::Deserialize;
+use tokio_util::sync::CancellationToken;
 
 use crate::rmcp::convert::{InvalidResultError, UnrepresentableError};
 use crate::rmcp::error::ElicitError;
@@ -92,11 +96,12 @@ pub(crate) async fn elicit_schema_on(
     schema: Cow<'static, RequestedSchema>,
     message: String,
     timeout: Option<Duration>,
+    watch: Option<&CallWatch>,
 ) -> Result<ElicitResult, ElicitError> {
     refuse_on_stateless_protocol(peer)?;
     ElicitationCapability::require(client_elicitation(peer).as_ref(), ElicitMode::Form)?;
     let params = ElicitRequestParams::Form(ElicitRequestFormParams::new(message, schema));
-    send(peer, &params, timeout).await
+    send(peer, &params, timeout, watch).await
 }
 
 /// Sends `elicitation/create` with the params as elicit writes them, and reads the result.
@@ -110,6 +115,7 @@ pub(crate) async fn send(
     peer: &Peer<RoleServer>,
     params: &ElicitRequestParams,
     timeout: Option<Duration>,
+    watch: Option<&CallWatch>,
 ) -> Result<ElicitResult, ElicitError> {
     let params = serde_json::to_value(params)
         .map_err(|e| ElicitError::Unrepresentable(UnrepresentableError::unserializable(e)))?;
@@ -117,7 +123,7 @@ pub(crate) async fn send(
         ElicitRequest::METHOD,
         Some(params),
     ));
-    let response = request(peer, custom, timeout).await?;
+    let response = request(peer, custom, timeout, watch).await?;
     match response {
         sdk::ClientResult::ElicitResult(result) => {
             ElicitResult::try_from(&result).map_err(ElicitError::InvalidResult)
@@ -133,18 +139,94 @@ pub(crate) async fn send(
     }
 }
 
+/// What a request sent inside a call watches of that call: its progress token, on which the
+/// client hears that the server waits for the user (a client that resets its timeout on
+/// progress then waits as long as the user takes), and its cancellation, which withdraws the
+/// request at once.
+pub(crate) struct CallWatch {
+    pub progress: Option<sdk::ProgressToken>,
+    pub cancelled: CancellationToken,
+}
+
+impl CallWatch {
+    /// How often the client hears that the server still waits: well within the 60 seconds
+    /// after which the TypeScript SDK's client gives up on a request by default.
+    pub const PROGRESS_EVERY: Duration = Duration::from_secs(10);
+
+    /// The watch of the call `context` is the context of.
+    pub fn of(context: &RequestContext<RoleServer>) -> Self {
+        CallWatch {
+            progress: context.meta.get_progress_token(),
+            cancelled: context.ct.clone(),
+        }
+    }
+}
+
 /// Sends `request` on a 2025-11-25 session and waits for the client's result, at most
-/// `timeout` (then rmcp cancels the request, and the ask is [`ElicitError::TimedOut`]).
+/// `timeout` (then rmcp cancels the request, and the ask is [`ElicitError::TimedOut`]). Inside
+/// a call (`watch`), the call's progress token hears every
+/// [`PROGRESS_EVERY`](CallWatch::PROGRESS_EVERY) that the server waits for the user, and the
+/// call's cancellation withdraws the request (`notifications/cancelled`) and gives
+/// [`ElicitError::CallCancelled`].
 pub(crate) async fn request(
     peer: &Peer<RoleServer>,
     request: sdk::ServerRequest,
     timeout: Option<Duration>,
+    watch: Option<&CallWatch>,
 ) -> Result<sdk::ClientResult, ElicitError> {
     let mut options = PeerRequestOptions::no_options();
     options.timeout = timeout;
-    Ok(peer
-        .send_request_with_option(request, options)
-        .await?
-        .await_response()
-        .await?)
+    let handle = peer.send_request_with_option(request, options).await?;
+    let Some(watch) = watch else {
+        return Ok(handle.await_response().await?);
+    };
+    let id = handle.id.clone();
+    let answered = pin!(handle.await_response());
+    let waiting = pin!(watch.tell_until_cancelled(peer));
+    match select(answered, waiting).await {
+        Either::Left((answer, _)) => Ok(answer?),
+        Either::Right(((), _)) => {
+            withdraw(peer, id).await;
+            Err(ElicitError::CallCancelled)
+        }
+    }
+}
+
+impl CallWatch {
+    /// Tells the client, on the call's progress token, that the server waits for the user,
+    /// until the call is cancelled (and forever if it is not: the caller races this).
+    fn tell_until_cancelled<'a>(
+        &'a self,
+        peer: &'a Peer<RoleServer>,
+    ) -> impl Future<Output = ()> + 'a {
+        let started = Instant::now();
+        let telling = async move {
+            let Some(token) = &self.progress else {
+                return std::future::pending().await;
+            };
+            loop {
+                tokio::time::sleep(Self::PROGRESS_EVERY).await;
+                // The seconds waited: progress must grow with each notification.
+                let waited = started.elapsed().as_secs_f64().floor();
+                let progress = sdk::ProgressNotificationParam::new(token.clone(), waited)
+                    .with_message("waiting for the user to answer");
+                // A client that went away stops hearing; the request's own end says why.
+                let _ = peer.notify_progress(progress).await;
+            }
+        };
+        let cancelled = self.cancelled.cancelled();
+        async move {
+            let (telling, cancelled) = (pin!(telling), pin!(cancelled));
+            select(telling, cancelled).await;
+        }
+    }
+}
+
+/// Withdraws request `id` from the client: the call it was asked for was cancelled.
+async fn withdraw(peer: &Peer<RoleServer>, id: sdk::RequestId) {
+    let notification = sdk::CancelledNotification::new(sdk::CancelledNotificationParam::new(
+        Some(id),
+        Some("the call that asked was cancelled".to_owned()),
+    ));
+    let _ = peer.send_notification(notification.into()).await;
 }

@@ -18,7 +18,6 @@ use crate::server::{
 };
 use crate::wire::ElicitationId;
 
-#[cfg(feature = "rmcp")]
 mod replay;
 mod routing;
 

@@ -5,7 +5,7 @@ use std::error::Error;
 use std::time::Duration;
 
 use elicit_mcp::http::Guard;
-use elicit_mcp::rmcp::Rounds;
+use elicit_mcp::rmcp::Elicitation;
 
 /// The largest request body the example servers accept unless told otherwise: the guard's
 /// default.
@@ -20,7 +20,7 @@ pub const OPTIONS_HELP: &str = concat!(
     "                          how many bytes of request bodies one client (a session, or an\n",
     "                          address) may have in flight; more wait (default: the body limit)\n",
     "  --ask-timeout SECONDS   how long a 2025-11-25 ask waits for the client's answer before\n",
-    "                          the tool sees a timeout (default: elicit's Rounds::DEFAULT_TIMEOUT)\n",
+    "                          the tool sees a timeout (default: elicit's Elicitation::DEFAULT_TIMEOUT)\n",
     "  --session-idle SECONDS  how long a 2025-11-25 session that sends nothing is kept, as one\n",
     "                          whose client vanished without a DELETE (default: rmcp's, 300)",
 );
@@ -145,11 +145,11 @@ impl ServerOptions {
         self.session_idle
     }
 
-    /// `rounds` with the ask timeout given, if one was.
-    pub fn rounds(&self, rounds: Rounds) -> Rounds {
+    /// `elicitation` with the ask timeout given, if one was.
+    pub fn elicitation(&self, elicitation: Elicitation) -> Elicitation {
         match self.ask_timeout {
-            Some(timeout) => rounds.with_timeout(Some(timeout)),
-            None => rounds,
+            Some(timeout) => elicitation.with_timeout(Some(timeout)),
+            None => elicitation,
         }
     }
 

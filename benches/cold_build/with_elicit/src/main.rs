@@ -1,11 +1,11 @@
 //! One tool, one form, over stdio: `update_contact` asks the user for their contact details
 //! with elicit's `Ask`, on either protocol revision rmcp speaks.
 
-use elicit_mcp::rmcp::{Ask, RequestStateSeal, Rounds};
+use elicit_mcp::rmcp::{Ask, Elicitation, RequestStateSeal};
 use elicit_mcp::{Elicit, ElicitOutcome};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{CallToolResult, ContentBlock, ErrorData, ServerCapabilities, ServerConfig};
-use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 
 #[derive(Debug, Elicit)]
 #[elicit(message = "How can we reach you?", rename_all = "camelCase")]
@@ -52,10 +52,14 @@ fn text(text: impl Into<String>) -> CallToolResult {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let rounds = Rounds::new(RequestStateSeal::generated()?);
+    let elicitation = Elicitation::new(RequestStateSeal::generated()?);
     let contacts = Contacts {
-        tool_router: rounds.tools(Contacts::tool_router()),
+        tool_router: Contacts::tool_router(),
     };
-    contacts.serve(rmcp::transport::stdio()).await?.waiting().await?;
+    elicitation
+        .serve(contacts, rmcp::transport::stdio())
+        .await?
+        .waiting()
+        .await?;
     Ok(())
 }

@@ -71,7 +71,7 @@ impl UrlElicitation {
 /// [`ElicitationTracker`]: implemented for every `ElicitPeer` (`Peer<RoleServer>` and
 /// `RequestContext<RoleServer>`), so importing the trait is all it takes.
 ///
-/// A `#[tool]` method run by [`Rounds`](crate::rmcp::Rounds) asks with
+/// A `#[tool]` method served through an [`Elicitation`](crate::rmcp::Elicitation) asks with
 /// [`Ask::url`](crate::rmcp::Ask::url) instead, which does this on both revisions.
 pub trait ElicitUrlPeer: ElicitPeer {
     /// Sends a URL-mode elicitation the tracker started, and reads what the user did. The
@@ -165,6 +165,6 @@ async fn send_url_elicitation<P: Session + ?Sized>(
     refuse_on_stateless_protocol(session)?;
     ElicitationCapability::require(capability.as_ref(), ElicitMode::Url)?;
     let params = ElicitRequestParams::Url(pending.params().clone());
-    let result = send(session.peer(), &params, None).await?;
+    let result = send(session.peer(), &params, None, None).await?;
     UrlElicitOutcome::from_result(&result).map_err(ElicitError::UnexpectedContent)
 }

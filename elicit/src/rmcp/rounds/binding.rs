@@ -1,13 +1,11 @@
 //! What a sealed state is bound to: the request it belongs to and its user, as a digest.
 //!
-//! The digest is computed only when a state is opened or sealed, or, for a `#[tool]` whose
-//! method takes an [`Ask`](super::Ask), before the method runs: rmcp moves the arguments into
-//! the method, so a state the method's asks will seal must be bound while they are still
-//! there. A tool whose method does not take an `Ask` cannot ask, and pays nothing
-//! ([`AskUse`]).
+//! The digest is computed only when a state is opened, or before a handler that may ask runs:
+//! the handler takes the request's arguments, so a state its asks will seal must be bound while
+//! they are still there. A tool known not to take an `Ask` cannot ask, and pays nothing
+//! (`AskUse`).
 
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicU8, Ordering};
 
 use ::rmcp::model as sdk;
 use serde_json::Value;
@@ -17,7 +15,7 @@ use crate::server::UserId;
 
 /// What a request is, for binding its state: the method, the tool, prompt or resource, and
 /// its arguments.
-pub(super) struct Call<'a> {
+pub(crate) struct Call<'a> {
     pub method: &'static str,
     pub name: &'a str,
     pub arguments: Option<&'a sdk::JsonObject>,
@@ -25,7 +23,7 @@ pub(super) struct Call<'a> {
 
 /// The associated data a state is sealed with: a SHA-256 digest of the request and its user.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) struct Binding([u8; 32]);
+pub(crate) struct Binding([u8; 32]);
 
 impl Binding {
     /// The binding of `call` for `user`. Arguments are hashed with every object's keys
@@ -103,38 +101,6 @@ fn write_object(out: &mut DigestWriter, map: &sdk::JsonObject) {
     out.0.update(b"}");
 }
 
-/// Whether a route's method takes an [`Ask`](super::Ask), learned from its calls: the
-/// method's signature does not change, so once known it holds for every later call.
-#[derive(Default)]
-pub(super) struct AskUse(AtomicU8);
-
-impl AskUse {
-    const UNKNOWN: u8 = 0;
-    const TAKES_ASK: u8 = 1;
-    const NO_ASK: u8 = 2;
-
-    /// Whether a call without state must bind its arguments before the method runs: unless
-    /// the method is known not to take an `Ask`.
-    pub fn may_ask(&self) -> bool {
-        self.0.load(Ordering::Relaxed) != Self::NO_ASK
-    }
-
-    /// What one call showed: the method took its `Ask`, or it ran to an `Ok` without
-    /// taking it. An error says nothing: an extractor before the `Ask` may have failed.
-    pub fn learn(&self, took_ask: bool, succeeded: bool) {
-        if took_ask {
-            self.0.store(Self::TAKES_ASK, Ordering::Relaxed);
-        } else if succeeded {
-            let _ = self.0.compare_exchange(
-                Self::UNKNOWN,
-                Self::NO_ASK,
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            );
-        }
-    }
-}
-
 #[cfg(test)]
 pub(super) mod tests {
     use std::cell::Cell;
@@ -190,22 +156,5 @@ pub(super) mod tests {
         };
         assert_ne!(bound("ab", Some(&user("c"))), bound("a", Some(&user("bc"))));
         assert_ne!(bound("a", None), bound("a", Some(&user("a"))));
-    }
-
-    #[test]
-    fn a_route_is_known_not_to_ask_only_after_a_call_that_succeeded_without_it() {
-        let route = AskUse::default();
-        assert!(route.may_ask());
-        route.learn(false, false);
-        assert!(
-            route.may_ask(),
-            "an error may come from an earlier extractor"
-        );
-        route.learn(false, true);
-        assert!(!route.may_ask());
-        let asking = AskUse::default();
-        asking.learn(true, false);
-        asking.learn(false, true);
-        assert!(asking.may_ask(), "a method that took its Ask keeps it");
     }
 }

@@ -2,15 +2,16 @@
 //! that signs and opens it.
 
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use ::rmcp::model as sdk;
 
 use super::binding::Binding;
-use super::replay;
-use super::replay::{MemoryReplayGuard, ReplayGuard};
 use super::sealed::SealedState;
+use crate::server::{MemoryReplayGuard, ReplayGuard, StoreError};
 
 /// Seals and opens the `requestState` of the input-required flow.
 ///
@@ -56,7 +57,7 @@ pub struct RequestStateSeal {
     codec: sdk::RequestStateCodec,
     ttl: Duration,
     /// Where the states already opened are recorded; `Some` makes every state single-use.
-    used: Option<replay::Guard>,
+    used: Option<Guard>,
 }
 
 /// Why a seal's keys were refused: what was wrong, and where.
@@ -183,7 +184,7 @@ impl RequestStateSeal {
     /// in this process (clones of the seal share it), until the states expire. Replicas behind
     /// a load balancer share one record with [`with_replay_guard`](Self::with_replay_guard) instead.
     pub fn single_use(mut self) -> Self {
-        self.used = Some(replay::Guard(Arc::new(MemoryReplayGuard::new())));
+        self.used = Some(Guard(Arc::new(MemoryReplayGuard::new())));
         self
     }
 
@@ -195,20 +196,20 @@ impl RequestStateSeal {
     /// ```no_run
     /// # #[cfg(feature = "redis")]
     /// # async fn example() -> Result<(), Box<dyn std::error::Error>> {
-    /// use elicit_mcp::rmcp::{RequestStateSeal, Rounds};
+    /// use elicit_mcp::rmcp::{Elicitation, RequestStateSeal};
     /// use elicit_mcp::server::RedisStore;
     ///
     /// let store = RedisStore::connect("redis://127.0.0.1/").await?;
     /// let keys = std::env::var("STATE_KEYS")?;
     /// let (signing, keyring) = RequestStateSeal::parse_keyring(&keys)?;
     /// let seal = RequestStateSeal::from_keyring(&signing, keyring)?.with_replay_guard(store);
-    /// let rounds = Rounds::new(seal);
-    /// # let _ = rounds;
+    /// let elicitation = Elicitation::new(seal);
+    /// # let _ = elicitation;
     /// # Ok(())
     /// # }
     /// ```
     pub fn with_replay_guard(mut self, guard: impl ReplayGuard) -> Self {
-        self.used = Some(replay::Guard(Arc::new(guard)));
+        self.used = Some(Guard(Arc::new(guard)));
         self
     }
 
@@ -230,19 +231,11 @@ impl RequestStateSeal {
         sealed: &str,
         bound_to: &Binding,
     ) -> Result<SealedState, sdk::ErrorData> {
-        // One client-facing message whatever failed, as rmcp's codec asks: the detail would
-        // tell an attacker which check to work on.
-        let refused = || {
-            sdk::ErrorData::invalid_params(
-                "requestState is invalid, expired, already used, or belongs to another request",
-                None,
-            )
-        };
         let state: SealedState = self
             .codec
             .open_json_with(sealed, bound_to.as_bytes())
             .map_err(|_| refused())?;
-        if let Some(replay::Guard(used)) = &self.used {
+        if let Some(Guard(used)) = &self.used {
             // Remembered as long as the token could still open: after that it expires anyway.
             let until = SystemTime::now() + self.ttl;
             let first = used.first_open(&state.nonce, until).await.map_err(|e| {
@@ -257,6 +250,38 @@ impl RequestStateSeal {
         }
         Ok(state)
     }
+}
+
+type Opening<'a> = Pin<Box<dyn Future<Output = Result<bool, StoreError>> + Send + 'a>>;
+
+/// [`ReplayGuard`] as an object, so the seal stays one type whatever records its states.
+trait DynReplayGuard: Send + Sync {
+    fn first_open<'a>(&'a self, nonce: &'a str, until: SystemTime) -> Opening<'a>;
+}
+
+impl<G: ReplayGuard> DynReplayGuard for G {
+    fn first_open<'a>(&'a self, nonce: &'a str, until: SystemTime) -> Opening<'a> {
+        Box::pin(ReplayGuard::first_open(self, nonce, until))
+    }
+}
+
+/// The record of a seal's opened states, shared by its clones.
+#[derive(Clone)]
+struct Guard(Arc<dyn DynReplayGuard>);
+
+impl fmt::Debug for Guard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ReplayGuard")
+    }
+}
+
+/// The refusal of a state that does not open: one client-facing message whatever failed, as
+/// rmcp's codec asks (the detail would tell an attacker which check to work on).
+pub(super) fn refused() -> sdk::ErrorData {
+    sdk::ErrorData::invalid_params(
+        "requestState is invalid, expired, already used, or belongs to another request",
+        None,
+    )
 }
 
 fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {

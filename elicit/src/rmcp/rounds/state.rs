@@ -6,14 +6,18 @@ use std::collections::BTreeMap;
 use ::rmcp::model as sdk;
 use serde_json::{Map, Value};
 
-use super::sealed::{Answer, AskedUnder, SealedState, UrlFlow};
+use super::sealed::SealedState;
+use crate::rmcp::ask::keys::AskedUnder;
+#[cfg(feature = "url-mode")]
+use crate::rmcp::ask::url::UrlFlow;
+use crate::rmcp::request::Answer;
 
 #[cfg(feature = "url-mode")]
 mod url;
 
 /// What one run of a handler on 2026-07-28 knows and asks. Its fields are its own: the asks
-/// read and record through its methods, and [`Rounds`](super::Rounds) turns it into the next
-/// round's state when the round ends.
+/// read and record through its methods, and the round turns it into the next round's state
+/// when it ends.
 #[derive(Default)]
 pub(super) struct RoundState {
     /// The answers carried in from the earlier rounds, and those read from this request's
@@ -29,16 +33,19 @@ pub(super) struct RoundState {
     /// The input requests of this round, by key.
     asking: sdk::InputRequests,
     /// The URL-mode elicitations asked, from the earlier rounds and as they went on this one.
+    #[cfg(feature = "url-mode")]
     flows: BTreeMap<String, UrlFlow>,
+    /// The results of the handler's steps, from the earlier rounds and this one.
+    steps: BTreeMap<String, Value>,
     /// A URL-mode elicitation is still waiting for its out-of-band step.
     still_waiting: bool,
     /// The request is refused (a URL-mode elicitation in the state is another user's, or its
     /// completion was already used).
     refused: Option<sdk::ErrorData>,
-    /// Calls to a store in flight: the round does not end in the middle of one, so that what
-    /// the store did (an elicitation stored, a completion collected) is in the state the round
-    /// seals.
-    in_store: usize,
+    /// Work in flight (a step, a call to a store): the round does not end in the middle of
+    /// it, so that what it did (a step's result, an elicitation stored, a completion
+    /// collected) is in the state the round seals.
+    in_work: usize,
     /// How many rounds of the call asked for input before this one.
     rounds: u32,
     /// The handler reached `Ask::continue_as_task`: the rest runs as a task.
@@ -55,7 +62,7 @@ pub(super) enum RoundEnd {
     /// The request cannot go on: this error answers it.
     Refused(sdk::ErrorData),
     /// Every ask so far is answered and the handler continues as a task
-    /// ([`Ask::continue_as_task`](super::Ask::continue_as_task)).
+    /// ([`Ask::continue_as_task`](crate::rmcp::Ask::continue_as_task)).
     Escalate,
 }
 
@@ -76,14 +83,18 @@ impl RoundState {
             shown,
             asked,
             nonce: _,
+            #[cfg(feature = "url-mode")]
             flows,
+            steps,
             rounds,
         } = state;
         let round = RoundState {
             answers,
             shown_before: shown,
             responses,
+            #[cfg(feature = "url-mode")]
             flows,
+            steps,
             rounds,
             ..RoundState::default()
         };
@@ -123,7 +134,7 @@ impl RoundState {
     /// Whether the round ends now that the handler cannot go further: it waits for input, for
     /// a URL-mode step, or was refused; and no store call is in flight.
     pub fn ends(&self) -> bool {
-        self.in_store == 0
+        self.in_work == 0
             && (self.refused.is_some()
                 || !self.asking.is_empty()
                 || self.still_waiting
@@ -133,6 +144,26 @@ impl RoundState {
     /// The handler continues as a task from here.
     pub fn escalate(&mut self) {
         self.escalated = true;
+    }
+
+    /// The result of the step under `key`, recorded by an earlier run.
+    pub fn step(&self, key: &str) -> Option<&Value> {
+        self.steps.get(key)
+    }
+
+    /// Records the result of the step under `key`.
+    pub fn record_step(&mut self, key: &str, result: Value) {
+        self.steps.insert(key.to_owned(), result);
+    }
+
+    /// Work starts: the round stays open until it is done.
+    pub fn enter_work(&mut self) {
+        self.in_work += 1;
+    }
+
+    /// That work is done.
+    pub fn leave_work(&mut self) {
+        self.in_work = self.in_work.saturating_sub(1);
     }
 
     /// Ends the round: why, and what the next one starts from. `asked` is every ask of the
@@ -151,7 +182,9 @@ impl RoundState {
             shown: self.shown_now,
             asked,
             nonce,
+            #[cfg(feature = "url-mode")]
             flows: self.flows,
+            steps: self.steps,
             rounds: asking_rounds,
         };
         RoundLeft {

@@ -3,11 +3,11 @@
 
 use ::rmcp::handler::server::router::tool::ToolRouter;
 use ::rmcp::model as sdk;
-use ::rmcp::service::{RoleClient, RoleServer, RunningService, serve_directly};
+use ::rmcp::service::{RoleClient, RunningService, serve_directly};
 use ::rmcp::{ClientHandler, ServerHandler, tool, tool_handler, tool_router};
 
 use super::binding::tests::bindings_computed;
-use super::{Ask, RequestStateSeal, Rounds};
+use crate::rmcp::{Ask, Elicitation, RequestStateSeal};
 
 #[derive(crate::Elicit, Debug)]
 #[elicit(crate = "crate", message = "Who is it for?")]
@@ -63,12 +63,13 @@ impl ClientHandler for Client {
 fn session() -> RunningService<RoleClient, Client> {
     let seal = RequestStateSeal::generated().unwrap();
     let server = Server {
-        tool_router: Rounds::new(seal).tools(Server::tool_router()),
+        tool_router: Server::tool_router(),
     };
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
     let server_info = server.get_info();
-    let running =
-        serve_directly::<RoleServer, _, _, _, _>(server, server_io, Some(Client.get_info()));
+    let running = Elicitation::new(seal)
+        .serve_directly(server, server_io, Some(Client.get_info()))
+        .unwrap();
     tokio::spawn(async move {
         let _ = running.waiting().await;
     });

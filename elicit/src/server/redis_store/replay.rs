@@ -1,15 +1,13 @@
-//! With the rmcp integration: the Redis store as the record of opened `requestState`s, shared
-//! by the replicas.
+//! The Redis store as the record of opened single-use tokens (the rmcp integration's sealed
+//! `requestState`s), shared by the replicas.
 
 use std::time::SystemTime;
 
 use super::{RedisStore, millis, sha256_hex, store_error};
-use crate::rmcp::ReplayGuard;
-use crate::server::StoreError;
+use crate::server::{ReplayGuard, StoreError};
 
 /// Single-use `requestState` across replicas: `SET NX` records a state's nonce, so of any
 /// number of replicas opening one state, one does; the record expires with the state.
-#[cfg_attr(docsrs, doc(cfg(feature = "rmcp")))]
 impl ReplayGuard for RedisStore {
     async fn first_open(&self, nonce: &str, until: SystemTime) -> Result<bool, StoreError> {
         // At least 1 ms: PX refuses 0.

@@ -1,10 +1,10 @@
-//! What URL mode records in a round: its elicitations, a wait for the out-of-band step, a
-//! refusal, and the store calls the round may not end in the middle of.
+//! What URL mode records in a round: its elicitations, a wait for the out-of-band step, and a
+//! refusal.
 
 use ::rmcp::model as sdk;
 
 use super::RoundState;
-use crate::rmcp::rounds::sealed::UrlFlow;
+use crate::rmcp::ask::url::UrlFlow;
 
 impl RoundState {
     /// The elicitation asked under `key` in an earlier round (or this one).
@@ -25,15 +25,5 @@ impl RoundState {
     /// The request is refused with `error` (the first refusal stands).
     pub fn refuse(&mut self, error: sdk::ErrorData) {
         self.refused.get_or_insert(error);
-    }
-
-    /// A store call starts: the round stays open until it is done.
-    pub fn enter_store(&mut self) {
-        self.in_store += 1;
-    }
-
-    /// A store call is done.
-    pub fn leave_store(&mut self) {
-        self.in_store -= 1;
     }
 }

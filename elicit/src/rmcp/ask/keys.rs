@@ -5,12 +5,13 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use super::sealed::{AskKind, AskedUnder};
+use serde::{Deserialize, Serialize};
+
 use crate::rmcp::error::ElicitError;
 
 /// The keys taken so far in this run of the handler.
 #[derive(Default)]
-pub(super) struct Keys {
+pub(crate) struct Keys {
     /// Each base key (`booking`): who asks under it, and how many times it was asked.
     bases: HashMap<String, BaseUse>,
     /// Every key handed out (`booking`, `booking-2`), and who it went to.
@@ -20,6 +21,8 @@ pub(super) struct Keys {
     /// The asks of the earlier runs of this call (2026-07-28), in order: this run must
     /// repeat them.
     replayed: Vec<AskedUnder>,
+    /// How many steps this run has taken.
+    steps: u32,
 }
 
 struct BaseUse {
@@ -76,20 +79,49 @@ impl Keys {
             key,
             kind: asker.kind(),
         };
-        if let Some(before) = self.replayed.get(self.taken.len())
-            && *before != asked
-        {
-            return Err(ElicitError::AskedOutOfOrder {
-                before: before.to_string(),
-                now: asked.to_string(),
-            });
-        }
+        check_replay(&self.replayed, self.taken.len(), &asked)?;
         used.uses += 1;
         self.issued.insert(asked.key.clone(), asker);
         self.taken.push(asked.clone());
         Ok(asked.key)
     }
 
+    /// The key of the handler's next [`step`](super::Ask::step): `#1`, `#2`, … in the order the
+    /// steps run. Steps are not asks: no limit on their number, and no input key (a `#` does
+    /// not start one an ask can be given by mistake: the key only orders the steps among the
+    /// asks, for a replay to repeat).
+    pub fn take_step(&mut self) -> Result<String, ElicitError> {
+        self.steps += 1;
+        let asked = AskedUnder {
+            key: format!("#{}", self.steps),
+            kind: AskKind::Step,
+        };
+        self.check_replay(&asked)?;
+        self.taken.push(asked.clone());
+        Ok(asked.key)
+    }
+
+    /// Refuses an ask where the handler's earlier run asked something else at this point.
+    fn check_replay(&self, asked: &AskedUnder) -> Result<(), ElicitError> {
+        check_replay(&self.replayed, self.taken.len(), asked)
+    }
+}
+
+/// Refuses `asked` as the ask number `at` of a run where the earlier run asked something
+/// else.
+fn check_replay(replayed: &[AskedUnder], at: usize, asked: &AskedUnder) -> Result<(), ElicitError> {
+    {
+        match replayed.get(at) {
+            Some(before) if before != asked => Err(ElicitError::AskedOutOfOrder {
+                before: before.to_string(),
+                now: asked.to_string(),
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl Keys {
     /// Every ask of the call so far, in order, for the next round's state: this run's, or the
     /// earlier runs' where they went further.
     pub fn into_asked(self) -> Vec<AskedUnder> {
@@ -105,7 +137,7 @@ impl Keys {
 /// client's model or its roots. Not sealed: a form's type may be renamed between two rounds
 /// of a call (a deploy), and its key says what it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Asker {
+pub(crate) enum Asker {
     Form(&'static str),
     #[cfg(feature = "url-mode")]
     Url,
@@ -134,6 +166,46 @@ impl fmt::Display for Asker {
         match self {
             Asker::Form(name) => write!(f, "the form `{name}`"),
             other => other.kind().fmt(f),
+        }
+    }
+}
+
+/// What kind of ask went under a key, as a 2026-07-28 state carries it.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum AskKind {
+    Form,
+    Url,
+    Sampling,
+    Roots,
+    /// Work done once before an ask, its result recorded ([`Ask::step`](super::Ask::step)).
+    Step,
+}
+
+impl fmt::Display for AskKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            AskKind::Form => "a form",
+            AskKind::Url => "`Ask::url`",
+            AskKind::Sampling => "`Ask::sample`",
+            AskKind::Roots => "`Ask::roots`",
+            AskKind::Step => "`Ask::step`",
+        })
+    }
+}
+
+/// One ask of a call: the key it went under, and what kind of ask it was.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub(crate) struct AskedUnder {
+    pub key: String,
+    pub kind: AskKind,
+}
+
+impl fmt::Display for AskedUnder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            AskKind::Step => write!(f, "step {} (`Ask::step`)", &self.key[1..]),
+            _ => write!(f, "`{}` ({})", self.key, self.kind),
         }
     }
 }

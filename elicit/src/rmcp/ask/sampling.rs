@@ -8,10 +8,9 @@ use ::rmcp::model as sdk;
 use ::rmcp::service::ServiceError;
 
 use super::Ask;
-use super::exchange::Request;
 use super::keys::Asker;
-use super::sealed::Answer;
 use crate::rmcp::error::ElicitError;
+use crate::rmcp::request::{Answer, Request};
 
 impl Ask {
     /// Asks the client's model to sample a message (`sampling/createMessage`), answered under
@@ -25,7 +24,7 @@ impl Ask {
     ) -> Result<sdk::CreateMessageResult, ElicitError> {
         let key = self.take_key(key, Asker::Sampling)?;
         match self
-            .exchange()
+            .way()
             .answer(&key, Request::Sampling(params), None)
             .await?
         {
@@ -39,7 +38,7 @@ impl Ask {
     /// both revisions, and nothing is sent.
     pub async fn roots(&self, key: &str) -> Result<sdk::ListRootsResult, ElicitError> {
         let key = self.take_key(key, Asker::Roots)?;
-        match self.exchange().answer(&key, Request::Roots, None).await? {
+        match self.way().answer(&key, Request::Roots, None).await? {
             Answer::Roots(result) => Ok(result),
             _ => Err(ElicitError::Service(ServiceError::UnexpectedResponse)),
         }

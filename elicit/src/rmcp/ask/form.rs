@@ -9,13 +9,12 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::Ask;
-use super::exchange::Request;
 use super::keys::Asker;
-use super::sealed::Answer;
 use crate::Elicit;
 use crate::ElicitOutcome;
 use crate::error::ContentError;
 use crate::rmcp::error::ElicitError;
+use crate::rmcp::request::{Answer, Request};
 use crate::schema::RequestedSchema;
 use crate::wire::ElicitResult;
 
@@ -35,10 +34,10 @@ use crate::wire::ElicitResult;
 /// An answer with field errors is asked again by itself: the errors go in the message, and the
 /// fields the user got right are shown as defaults, so they are kept even if the client sends
 /// back only the fields it corrected. A form is asked at most
-/// [`Rounds::with_most_asks`](super::Rounds::with_most_asks) times in a call
+/// [`Elicitation::with_most_asks`](crate::rmcp::Elicitation::with_most_asks) times in a call
 /// ([`ElicitError::TooManyAsks`], with the last answer's errors, after that). A handler that
 /// wants the field errors instead says so with [`with_reask(false)`](Self::with_reask), or for every
-/// ask with [`Rounds::with_reask`](super::Rounds::with_reask).
+/// ask with [`Elicitation::with_reask`](crate::rmcp::Elicitation::with_reask).
 ///
 /// ```no_run
 /// use elicit_mcp::rmcp::{Ask, ElicitError};
@@ -68,7 +67,7 @@ pub struct FormAsk<'a, T> {
     timeout: Option<Duration>,
     /// What to send instead of `T`'s own schema.
     schema: Option<RequestedSchema>,
-    /// Whether an answer with field errors is asked again; `None`: as the `Rounds` says.
+    /// Whether an answer with field errors is asked again; `None`: as the `Elicitation` says.
     reask: Option<bool>,
     form: PhantomData<fn() -> T>,
 }
@@ -95,7 +94,7 @@ struct Rejected {
 }
 
 impl<'a, T: Elicit + Send> FormAsk<'a, T> {
-    pub(super) fn new(ask: &'a Ask, message: String) -> Self {
+    pub(crate) fn new(ask: &'a Ask, message: String) -> Self {
         FormAsk {
             ask,
             message,
@@ -127,7 +126,7 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
     }
 
     /// Whether an answer with field errors is asked again (the default, unless
-    /// [`Rounds::with_reask`](super::Rounds::with_reask) says otherwise), or comes back as
+    /// [`Elicitation::with_reask`](crate::rmcp::Elicitation::with_reask) says otherwise), or comes back as
     /// [`ElicitError::InvalidContent`] for the handler to deal with.
     pub fn with_reask(mut self, reask: bool) -> Self {
         self.reask = Some(reask);
@@ -143,7 +142,7 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
     }
 
     /// On 2025-11-25, gives up after `timeout` ([`ElicitError::TimedOut`], and the request is
-    /// cancelled) instead of the server's [`Rounds::with_timeout`](super::Rounds::with_timeout). On
+    /// cancelled) instead of the server's [`Elicitation::with_timeout`](crate::rmcp::Elicitation::with_timeout). On
     /// 2026-07-28 the client holds the form, and the state's TTL bounds the wait. Inside a
     /// task, gives up after `timeout` too ([`ElicitError::TimedOut`], and the ask is withdrawn
     /// from the task's `inputRequests`); without one the task's TTL bounds the wait.
@@ -165,11 +164,7 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
                 taken => taken?,
             };
             let request = self.request(&key, rejected.as_ref())?;
-            let answer = self
-                .ask
-                .exchange()
-                .answer(&key, request, self.timeout)
-                .await?;
+            let answer = self.ask.way().answer(&key, request, self.timeout).await?;
             let result = elicit_result(&key, answer)?;
             match T::from_result(&result) {
                 Ok(outcome) => return Ok(outcome),

@@ -1,0 +1,180 @@
+//! Who the user of a request is: [`Authenticate`], the server's own check of the credentials a
+//! request carries, said once and used for every ask on every revision.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use http::request::Parts;
+
+use crate::server::UserId;
+
+/// The server's own check of who sent a request: from the HTTP request's parts (its
+/// `Authorization` header, a cookie, a header a proxy in front verified) to the [`UserId`] it
+/// stands for, or a refusal.
+///
+/// Given once to [`Elicitation::with_authentication`](crate::rmcp::Elicitation::with_authentication)
+/// and checked by the guard before rmcp reads the request: a refused request is answered
+/// `401 Unauthorized` with the refusal's `WWW-Authenticate` challenge, and the user of an
+/// accepted one binds every ask of the request (the sealed `requestState` of 2026-07-28, URL-mode
+/// elicitations, tasks) on both protocol revisions.
+///
+/// A closure `Fn(&Parts) -> Result<UserId, Unauthenticated>` is one. A check that has to wait
+/// (a token introspection, a database) implements the trait:
+///
+/// ```
+/// use elicit_mcp::http::{Authenticate, Unauthenticated};
+/// use elicit_mcp::server::UserId;
+/// use http::request::Parts;
+///
+/// struct Introspection;
+///
+/// impl Authenticate for Introspection {
+///     async fn authenticate(&self, request: &Parts) -> Result<UserId, Unauthenticated> {
+///         let token = Unauthenticated::bearer_token(request)?;
+///         // ... ask the authorization server about `token` ...
+///         # let subject = token.to_owned();
+///         UserId::from_verified_subject(subject).map_err(|_| Unauthenticated::bearer("invalid_token"))
+///     }
+/// }
+/// # let _ = Introspection;
+/// ```
+pub trait Authenticate: Send + Sync + 'static {
+    /// The user `request` stands for, or why it is refused.
+    fn authenticate(
+        &self,
+        request: &Parts,
+    ) -> impl Future<Output = Result<UserId, Unauthenticated>> + Send;
+}
+
+impl<F> Authenticate for F
+where
+    F: Fn(&Parts) -> Result<UserId, Unauthenticated> + Send + Sync + 'static,
+{
+    async fn authenticate(&self, request: &Parts) -> Result<UserId, Unauthenticated> {
+        self(request)
+    }
+}
+
+/// Why a request was refused: answered `401 Unauthorized` with this `WWW-Authenticate`
+/// challenge, which tells the client how to authenticate (RFC 9110 section 11.6.1; for bearer
+/// tokens RFC 6750 section 3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unauthenticated {
+    challenge: String,
+}
+
+impl Unauthenticated {
+    /// A refusal with the challenge `challenge`, the value of `WWW-Authenticate` as it is sent.
+    pub fn new(challenge: impl Into<String>) -> Self {
+        Unauthenticated {
+            challenge: challenge.into(),
+        }
+    }
+
+    /// A bearer-token refusal: `Bearer error="<error>"` (`invalid_request`, `invalid_token` or
+    /// `insufficient_scope`, RFC 6750), or plain `Bearer` when `error` is empty (no credentials
+    /// at all).
+    pub fn bearer(error: &str) -> Self {
+        if error.is_empty() {
+            Unauthenticated::new("Bearer")
+        } else {
+            Unauthenticated::new(format!("Bearer error=\"{error}\""))
+        }
+    }
+
+    /// The token of `Authorization: Bearer TOKEN`, or the refusal to answer when there is none
+    /// (`Bearer`) or the header is not a bearer token (`invalid_request`).
+    pub fn bearer_token(request: &Parts) -> Result<&str, Unauthenticated> {
+        let Some(header) = request.headers.get(http::header::AUTHORIZATION) else {
+            return Err(Unauthenticated::bearer(""));
+        };
+        let value = header
+            .to_str()
+            .map_err(|_| Unauthenticated::bearer("invalid_request"))?;
+        let (scheme, token) = value
+            .split_once(' ')
+            .ok_or_else(|| Unauthenticated::bearer("invalid_request"))?;
+        let token = token.trim();
+        if !scheme.eq_ignore_ascii_case("bearer") || token.is_empty() {
+            return Err(Unauthenticated::bearer("invalid_request"));
+        }
+        Ok(token)
+    }
+
+    /// The `WWW-Authenticate` value.
+    pub fn challenge(&self) -> &str {
+        &self.challenge
+    }
+}
+
+impl fmt::Display for Unauthenticated {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the request is not authenticated ({})", self.challenge)
+    }
+}
+
+impl std::error::Error for Unauthenticated {}
+
+/// The user the guard authenticated, in the HTTP request's extensions (which rmcp hands on to
+/// the handler as the request's `Parts`). A type of this module's own, so that only the guard's
+/// check can put one there.
+#[derive(Clone, Debug)]
+pub(crate) struct Authenticated(pub UserId);
+
+type Checking<'a> = Pin<Box<dyn Future<Output = Result<UserId, Unauthenticated>> + Send + 'a>>;
+
+/// [`Authenticate`] as an object, so that the elicitation holds one whatever type checks.
+pub(crate) trait DynAuthenticate: Send + Sync {
+    fn authenticate<'a>(&'a self, request: &'a Parts) -> Checking<'a>;
+}
+
+impl<A: Authenticate> DynAuthenticate for A {
+    fn authenticate<'a>(&'a self, request: &'a Parts) -> Checking<'a> {
+        Box::pin(Authenticate::authenticate(self, request))
+    }
+}
+
+/// The check an elicitation was given, shared by its clones.
+pub(crate) type SharedAuthenticate = Arc<dyn DynAuthenticate>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(authorization: Option<&str>) -> Parts {
+        let mut request = http::Request::builder();
+        if let Some(value) = authorization {
+            request = request.header("authorization", value);
+        }
+        request.body(()).unwrap().into_parts().0
+    }
+
+    #[test]
+    fn a_bearer_token_is_read_and_anything_else_refused_with_its_challenge() {
+        assert_eq!(
+            Unauthenticated::bearer_token(&parts(Some("Bearer abc"))),
+            Ok("abc")
+        );
+        assert_eq!(
+            Unauthenticated::bearer_token(&parts(Some("bearer  abc "))),
+            Ok("abc")
+        );
+        assert_eq!(
+            Unauthenticated::bearer_token(&parts(None))
+                .unwrap_err()
+                .challenge(),
+            "Bearer"
+        );
+        for wrong in ["Basic YTpi", "Bearer", "Bearer ", "token"] {
+            assert_eq!(
+                Unauthenticated::bearer_token(&parts(Some(wrong)))
+                    .unwrap_err()
+                    .challenge(),
+                "Bearer error=\"invalid_request\"",
+                "{wrong}"
+            );
+        }
+    }
+}

@@ -1,0 +1,373 @@
+//! One call of a handler served through an [`Elicitation`]: `tools/call`, `prompts/get` or
+//! `resources/read`. The one place that decides, once per call, which way its asks go: a
+//! task's input requests (a tool declared for tasks, for a client that declared the
+//! extension), requests on a 2025-11-25 session, or 2026-07-28's input-required rounds.
+
+use std::sync::Arc;
+
+use ::rmcp::ServerHandler;
+use ::rmcp::model as sdk;
+use ::rmcp::service::{RequestContext, RoleServer};
+use tokio_util::sync::CancellationToken;
+
+use crate::rmcp::elicitation::Elicitation;
+use crate::rmcp::rounds::{self, Binding, Call, Ran};
+use crate::rmcp::running::{Gathered, Handler, Response, Retry, Start};
+use crate::rmcp::session::server_requests_allowed;
+use crate::rmcp::task::{self, TaskCall};
+use crate::rmcp::tasks::{
+    Start as TaskStart, TaskSupport, declares_tasks, missing_tasks_extension,
+};
+use crate::rmcp::{requests, running::AskUse};
+use crate::server::UserId;
+
+#[cfg(feature = "url-mode")]
+use crate::server::ConnectionId;
+
+/// Who a call is, from the served handler that got it.
+pub(crate) struct Caller<'a> {
+    pub elicitation: &'a Elicitation,
+    pub user: Option<UserId>,
+    /// The connection a 2025-11-25 completion notification goes to.
+    #[cfg(feature = "url-mode")]
+    pub connection: ConnectionId,
+}
+
+impl Caller<'_> {
+    fn start<'u>(&self, ask_use: Option<&'u AskUse>, after_asks: bool) -> Start<'u> {
+        let mut settings = self.elicitation.settings;
+        settings.ask.after_asks = after_asks;
+        Start {
+            settings,
+            user: self.user.clone(),
+            #[cfg(feature = "url-mode")]
+            url: self
+                .elicitation
+                .url
+                .as_ref()
+                .map(|url| (url.tracker.clone(), self.connection.clone())),
+            ask_use,
+        }
+    }
+}
+
+/// The way a call's asks go, decided once.
+enum Way {
+    /// 2025-11-25: requests on the session.
+    Requests,
+    /// 2026-07-28: input-required rounds.
+    Rounds,
+}
+
+impl Way {
+    fn of(context: &RequestContext<RoleServer>) -> Self {
+        if server_requests_allowed(context) {
+            Way::Requests
+        } else {
+            Way::Rounds
+        }
+    }
+}
+
+/// `tools/call`: a task, for a tool declared for tasks and a client that declared the
+/// extension; else the method on the revision's way, which may continue as a task.
+pub(crate) async fn call_tool<H: ServerHandler>(
+    caller: Caller<'_>,
+    server: &Arc<H>,
+    request: sdk::CallToolRequestParams,
+    context: RequestContext<RoleServer>,
+) -> Result<sdk::CallToolResponse, sdk::ErrorData> {
+    let runtime = caller.elicitation.task_runtime();
+    let declared = runtime.and_then(|runtime| runtime.declared(&request.name));
+    let client_declares_tasks = declares_tasks(&context);
+    match declared {
+        Some((TaskSupport::Required, _)) if !client_declares_tasks => {
+            return Err(missing_tasks_extension());
+        }
+        Some((_, TaskStart::AtOnce)) if client_declares_tasks => {
+            let task = spawn(&caller, server, request, context, Gathered::default(), true);
+            return Ok(sdk::CreateTaskResult::new(task).into());
+        }
+        _ => {}
+    }
+    let after_asks = matches!(declared, Some((_, TaskStart::AfterAsks)));
+    let may_become_task = after_asks && client_declares_tasks;
+    let ask_use = caller.elicitation.ask_use(&request.name);
+    let name = request.name.clone();
+    let state = request.request_state.clone();
+    let responses = request.input_responses.clone();
+    let start = caller.start(Some(&ask_use), after_asks);
+    let binding = (Way::of(&context), start.may_ask() || state.is_some());
+    let binding = match binding {
+        (Way::Rounds, true) => Some(Binding::of(&tool_call(&request), caller.user.as_ref())),
+        _ => None,
+    };
+    // For a task the call continues as: the request without the state and responses it
+    // consumed (nothing of them goes into the task's envelope).
+    let escalated_request = may_become_task.then(|| {
+        let mut plain = sdk::CallToolRequestParams::new(request.name.clone());
+        plain.arguments = request.arguments.clone();
+        plain.meta = request.meta.clone();
+        plain
+    });
+    let retried = Way::of(&context);
+    let handler = tool_handler(
+        server,
+        request,
+        context.clone(),
+        matches!(retried, Way::Requests),
+    );
+    let response = run(
+        &caller,
+        start,
+        &context,
+        binding,
+        state,
+        responses,
+        may_become_task,
+        handler,
+    )
+    .await;
+    match response {
+        Ok(Ran::Answered(response)) => Ok(response),
+        Ok(Ran::ContinueAsTask(gathered)) => {
+            let request =
+                escalated_request.unwrap_or_else(|| sdk::CallToolRequestParams::new(name));
+            let task = spawn(&caller, server, request, context, gathered, false);
+            Ok(sdk::CreateTaskResult::new(task).into())
+        }
+        Err(error) => {
+            if is_unknown_tool(&error) {
+                caller.elicitation.forget_ask_use(&name);
+            }
+            Err(error)
+        }
+    }
+}
+
+/// `prompts/get`, whose prompt may ask.
+pub(crate) async fn get_prompt<H: ServerHandler>(
+    caller: Caller<'_>,
+    server: &Arc<H>,
+    request: sdk::GetPromptRequestParams,
+    context: RequestContext<RoleServer>,
+) -> Result<sdk::GetPromptResponse, sdk::ErrorData> {
+    let start = caller.start(None, false);
+    let binding = match Way::of(&context) {
+        Way::Rounds => Some(Binding::of(
+            &Call {
+                method: "prompts/get",
+                name: &request.name,
+                arguments: request.arguments.as_ref(),
+            },
+            caller.user.as_ref(),
+        )),
+        Way::Requests => None,
+    };
+    let (state, responses) = (
+        request.request_state.clone(),
+        request.input_responses.clone(),
+    );
+    let server = server.clone();
+    let again = matches!(Way::of(&context), Way::Requests).then(|| request.clone());
+    let mut first = Some(request);
+    let handler: Handler<'static, sdk::GetPromptResponse> = {
+        let context = context.clone();
+        Box::new(move |retry| {
+            let request = next_request(&mut first, &again, retry, |request, retry| {
+                request.input_responses = retry.responses;
+                request.request_state = retry.request_state;
+            });
+            let (server, context) = (server.clone(), context.clone());
+            Box::pin(async move { server.get_prompt(request, context).await })
+        })
+    };
+    answered(
+        run(
+            &caller, start, &context, binding, state, responses, false, handler,
+        )
+        .await,
+    )
+}
+
+/// `resources/read`, whose handler may ask.
+pub(crate) async fn read_resource<H: ServerHandler>(
+    caller: Caller<'_>,
+    server: &Arc<H>,
+    request: sdk::ReadResourceRequestParams,
+    context: RequestContext<RoleServer>,
+) -> Result<sdk::ReadResourceResponse, sdk::ErrorData> {
+    let start = caller.start(None, false);
+    let binding = match Way::of(&context) {
+        Way::Rounds => Some(Binding::of(
+            &Call {
+                method: "resources/read",
+                name: &request.uri,
+                arguments: None,
+            },
+            caller.user.as_ref(),
+        )),
+        Way::Requests => None,
+    };
+    let (state, responses) = (
+        request.request_state.clone(),
+        request.input_responses.clone(),
+    );
+    let server = server.clone();
+    let again = matches!(Way::of(&context), Way::Requests).then(|| request.clone());
+    let mut first = Some(request);
+    let handler: Handler<'static, sdk::ReadResourceResponse> = {
+        let context = context.clone();
+        Box::new(move |retry| {
+            let request = next_request(&mut first, &again, retry, |request, retry| {
+                request.input_responses = retry.responses;
+                request.request_state = retry.request_state;
+            });
+            let (server, context) = (server.clone(), context.clone());
+            Box::pin(async move { server.read_resource(request, context).await })
+        })
+    };
+    answered(
+        run(
+            &caller, start, &context, binding, state, responses, false, handler,
+        )
+        .await,
+    )
+}
+
+/// Runs the call's handler on the way its request takes.
+#[allow(clippy::too_many_arguments)]
+async fn run<R: Response>(
+    caller: &Caller<'_>,
+    start: Start<'_>,
+    context: &RequestContext<RoleServer>,
+    binding: Option<Binding>,
+    state: Option<String>,
+    responses: Option<sdk::InputResponses>,
+    may_become_task: bool,
+    handler: Handler<'_, R>,
+) -> Result<Ran<R>, sdk::ErrorData> {
+    match Way::of(context) {
+        Way::Requests => requests::run(start, context, handler)
+            .await
+            .map(Ran::Answered),
+        Way::Rounds => {
+            let seal = &caller.elicitation.seal;
+            let resumed = rounds::resume(seal, binding, state.as_deref(), responses).await?;
+            let client = context.client_capabilities();
+            rounds::run(start, seal, client, may_become_task, resumed, handler).await
+        }
+    }
+}
+
+/// The response of a call that cannot become a task.
+fn answered<R>(ran: Result<Ran<R>, sdk::ErrorData>) -> Result<R, sdk::ErrorData> {
+    match ran? {
+        Ran::Answered(response) => Ok(response),
+        Ran::ContinueAsTask(_) => Err(sdk::ErrorData::internal_error(
+            "only a tool declared for tasks continues as one",
+            None,
+        )),
+    }
+}
+
+/// The handler of a `tools/call`: the server's own `call_tool`, with the request as it came,
+/// or (2025-11-25, `retried`) again with a retry's answers.
+fn tool_handler<H: ServerHandler>(
+    server: &Arc<H>,
+    request: sdk::CallToolRequestParams,
+    context: RequestContext<RoleServer>,
+    retried: bool,
+) -> Handler<'static, sdk::CallToolResponse> {
+    let server = server.clone();
+    // The arguments are kept only where the method may run again: a 2025-11-25 method that
+    // answers with input requests of its own. On 2026-07-28 they move into the method.
+    let again = retried.then(|| request.clone());
+    let mut first = Some(request);
+    Box::new(move |retry| {
+        let request = next_request(&mut first, &again, retry, |request, retry| {
+            request.input_responses = retry.responses;
+            request.request_state = retry.request_state;
+        });
+        let (server, context) = (server.clone(), context.clone());
+        Box::pin(async move { server.call_tool(request, context).await })
+    })
+}
+
+/// The request of a handler's next run: the one that came, first; then `again` with the
+/// retry's answers.
+fn next_request<P: Clone>(
+    first: &mut Option<P>,
+    again: &Option<P>,
+    retry: Option<Retry>,
+    with_retry: impl FnOnce(&mut P, Retry),
+) -> P {
+    match (retry, first.take()) {
+        (None, Some(request)) => request,
+        (retry, first) => {
+            let mut request = again
+                .clone()
+                .or(first)
+                .expect("a handler runs again only where its request was kept");
+            if let Some(retry) = retry {
+                with_retry(&mut request, retry);
+            }
+            request
+        }
+    }
+}
+
+/// Creates the task a tool runs as, and runs the method in it: at once (`as_called`: with the
+/// request as it came), or where the call's rounds reached `continue_as_task`.
+fn spawn<H: ServerHandler>(
+    caller: &Caller<'_>,
+    server: &Arc<H>,
+    request: sdk::CallToolRequestParams,
+    mut context: RequestContext<RoleServer>,
+    gathered: Gathered,
+    as_called: bool,
+) -> sdk::Task {
+    let runtime = caller
+        .elicitation
+        .task_runtime()
+        .expect("only a declared tool runs as a task");
+    // The method's own cancellation, now the task's: the call that created it is over.
+    let cancel = CancellationToken::new();
+    context.ct = cancel.clone();
+    let client = context.client_capabilities();
+    let mut request = request;
+    if !as_called {
+        request.input_responses = None;
+        request.request_state = None;
+    }
+    let tool = request.name.to_string();
+    // Where the method calls `continue_as_task` again in the task, it returns at once.
+    let after_asks = matches!(runtime.declared(&tool), Some((_, TaskStart::AfterAsks)));
+    let start = caller.start(None, after_asks);
+    let handler = tool_handler(server, request, context, false);
+    let call = TaskCall {
+        manager: runtime.manager().clone(),
+        options: runtime.options(),
+        client,
+        tool,
+        gathered,
+    };
+    let user = caller.user.clone();
+    let created = task::spawn(start, call, cancel, handler);
+    runtime.own(&created.task_id, user);
+    created
+}
+
+/// What a `tools/call` is, for its binding.
+fn tool_call(request: &sdk::CallToolRequestParams) -> Call<'_> {
+    Call {
+        method: "tools/call",
+        name: &request.name,
+        arguments: request.arguments.as_ref(),
+    }
+}
+
+/// rmcp's answer to a call of a tool the router does not have.
+fn is_unknown_tool(error: &sdk::ErrorData) -> bool {
+    error.code == sdk::ErrorCode::INVALID_PARAMS && error.message.contains("tool not found")
+}
