@@ -35,6 +35,8 @@ mod e2e;
 mod examples;
 #[path = "rmcp/http_guard.rs"]
 mod http_guard;
+#[path = "rmcp/one_server.rs"]
+mod one_server;
 #[path = "rmcp/replicas.rs"]
 mod replicas;
 #[path = "rmcp/rounds.rs"]

@@ -54,8 +54,9 @@ impl<H> fmt::Debug for Elicited<H> {
 pub enum ServeError {
     /// A mistake in the elicitation's setup.
     Setup(SetupError),
-    /// The transport or the `initialize` handshake failed.
-    Initialize(ServerInitializeError),
+    /// The transport or the `initialize` handshake failed (boxed: rmcp's error is large,
+    /// and a `Result` of it would be as large on every path).
+    Initialize(Box<ServerInitializeError>),
 }
 
 impl fmt::Display for ServeError {
@@ -71,7 +72,7 @@ impl std::error::Error for ServeError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             ServeError::Setup(e) => Some(e),
-            ServeError::Initialize(e) => Some(e),
+            ServeError::Initialize(e) => Some(&**e),
         }
     }
 }
@@ -129,7 +130,7 @@ impl Elicitation {
         served
             .serve(transport)
             .await
-            .map_err(ServeError::Initialize)
+            .map_err(|e| ServeError::Initialize(Box::new(e)))
     }
 
     /// As [`serve`](Self::serve), without a handshake: the server starts knowing the client as
