@@ -18,9 +18,10 @@
 //!   secret-looking names), and every error of one derive is collected in a `ctxt::Ctxt` and
 //!   reported together. `respan` moves tokens onto the user's span.
 //! - `expand/`, code generation: `form`, `choice` and `newtype` expand the three shapes of
-//!   input; `field` is one form field's code, `typeck` the checks the compiler makes against a
-//!   field's type, `bound` a generic form's where-clause and `fallback` what a form with errors
-//!   expands to beside them; `literal` and `runtime` are the leaves they share.
+//!   input; `field` is one form field's code, `defaults` a form's run-time defaults type,
+//!   `typeck` the checks the compiler makes against a field's type, `bound` a generic form's
+//!   where-clause and `fallback` what a form with errors expands to beside them; `literal` and
+//!   `runtime` are the leaves they share.
 //! - `dummy`: the unnamed constant every generated impl goes in.
 //!
 //! No module imports one that imports it back: `internals` never names `expand`.

@@ -108,6 +108,11 @@ pub trait ElicitValue: Sized + DerivedField {
     ) -> Result<Self, Problem> {
         Self::from_json(&value, schema, pattern)
     }
+    /// The value as the client sends it: a string's text, a typed value's wire text (a date's
+    /// `YYYY-MM-DD`), a choice's wire value, a multi-select's array of them, a newtype's
+    /// field's. What a run-time default ([`FormDefault`](crate::FormDefault)) is shown as.
+    #[doc(hidden)]
+    fn to_json(&self) -> Value;
 }
 
 /// A type that can be a form field: an [`ElicitValue`], or an `Option` of one. Sealed, as
@@ -129,6 +134,10 @@ pub trait ElicitField: Sized + DerivedField {
     const NARROWED: bool = false;
     #[doc(hidden)]
     const OPTIONAL: bool;
+    /// The type of the field's values: the `T` of an `Option<T>`, else the type itself. A
+    /// run-time default of the field is one ([`FormDefault::set`](crate::FormDefault::set)).
+    #[doc(hidden)]
+    type Value: ElicitValue;
     #[doc(hidden)]
     type DefaultLiteral;
     #[doc(hidden)]
@@ -313,6 +322,7 @@ impl<T: ElicitValue> ElicitField for Option<T> {
     const KIND: Kind = T::KIND;
     const NARROWED: bool = T::NARROWED;
     const OPTIONAL: bool = true;
+    type Value = T;
     type DefaultLiteral = T::DefaultLiteral;
     fn from_default(literal: Self::DefaultLiteral) -> Result<Self, Problem> {
         T::from_default(literal).map(Some)
@@ -349,6 +359,7 @@ macro_rules! __impl_field_for_value {
             const KIND: $crate::__private::Kind = <$ty as $crate::ElicitValue>::KIND;
             const NARROWED: bool = <$ty as $crate::ElicitValue>::NARROWED;
             const OPTIONAL: bool = false;
+            type Value = $ty;
             type DefaultLiteral = <$ty as $crate::ElicitValue>::DefaultLiteral;
             fn from_default(__literal: Self::DefaultLiteral) -> ::core::result::Result<Self, $crate::Problem> {
                 <$ty as $crate::ElicitValue>::from_default(__literal)

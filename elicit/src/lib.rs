@@ -5,6 +5,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod client;
+mod defaults;
 mod error;
 mod field;
 mod format;
@@ -35,6 +36,7 @@ pub mod http;
 
 // The derive's reference, on the page users open; its examples run as this crate's doc tests.
 // (One fragment: with several, rustdoc names the tests after lines of this file.)
+pub use defaults::{DefaultFrom, FormDefault, FormDefaults, defaults_of};
 #[doc = include_str!("derive.md")]
 pub use elicit_mcp_derive::Elicit;
 pub use error::{ContentError, FieldError, Problem};
@@ -117,6 +119,31 @@ pub trait Elicit: Sized {
     /// assert_eq!(BookingV2::INPUT_KEY, RoomBooking::INPUT_KEY);
     /// ```
     const INPUT_KEY: &'static str;
+
+    /// The form's defaults known only at run time, typed: a type of the derive's own with one
+    /// public field per asked field, named as the Rust field, each a [`FormDefault`] of the
+    /// field's type, set with a value of the field's values (the `T` of an `Option<T>` field).
+    /// Fill it in a closure given to [`defaults_of`], which gives the wire map that
+    /// [`RequestedSchema::with_defaults`](schema::RequestedSchema::with_defaults) checks and
+    /// shows; a field the form does not have, or a value of another type, does not compile.
+    ///
+    /// ```
+    /// use elicit_mcp::{Elicit, defaults_of};
+    ///
+    /// #[derive(Elicit)]
+    /// #[elicit(rename_all = "camelCase")]
+    /// struct Stay {
+    ///     #[elicit(format = "date")]
+    ///     check_in: String,
+    ///     #[elicit(minimum = 1, maximum = 30)]
+    ///     nights: u8,
+    /// }
+    ///
+    /// let today = "2026-12-24";
+    /// let defaults = defaults_of::<Stay>(|d| d.check_in.set(today));
+    /// assert_eq!(serde_json::Value::Object(defaults), serde_json::json!({"checkIn": "2026-12-24"}));
+    /// ```
+    type Defaults: FormDefaults;
 
     /// The `requestedSchema` of this form.
     fn requested_schema() -> &'static RequestedSchema;

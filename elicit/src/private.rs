@@ -10,6 +10,7 @@ use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::sync::{OnceLock, RwLock};
 
+pub use crate::defaults::put as put_default;
 pub use crate::matcher::Matcher;
 pub use serde_json::{Map, Value};
 

@@ -135,7 +135,7 @@ fn checked<T, E: fmt::Display>(
 }
 
 macro_rules! typed_values {
-    ($($(#[$attr:meta])* $ty:ty: $format:ident = $parse:expr;)*) => {$(
+    ($($(#[$attr:meta])* $ty:ty: $format:ident = $parse:expr, text = $text:expr;)*) => {$(
         $(#[$attr])*
         #[diagnostic::do_not_recommend]
         impl ElicitValue for $ty {
@@ -153,6 +153,10 @@ macro_rules! typed_values {
                 pattern: Option<&Matcher>,
             ) -> Result<Self, Problem> {
                 parse_typed(StringFormat::$format, text_of(value, schema, pattern)?, $parse)
+            }
+            fn to_json(&self) -> Value {
+                let text: fn(&$ty) -> String = $text;
+                Value::String(text(self))
             }
         }
         $(#[$attr])*
@@ -175,7 +179,8 @@ fn parse_typed<T>(
 }
 
 typed_values! {
-    Email: Email = |text| format::check(StringFormat::Email, text).map(|()| Email(text.to_owned()));
+    Email: Email = |text| format::check(StringFormat::Email, text).map(|()| Email(text.to_owned())),
+        text = |email| email.0.clone();
 
     // `chrono::NaiveDate`: `format: date`.
     #[cfg(feature = "chrono")]
@@ -184,29 +189,41 @@ typed_values! {
         let (year, month, day) = format::date::year_month_day(text)?;
         chrono::NaiveDate::from_ymd_opt(year, month.into(), day.into())
             .ok_or_else(|| format!("{text} is not a day of the calendar"))
+    }, text = |date| {
+        use chrono::Datelike;
+        wire::date(date.year(), date.month(), date.day())
     };
     // `chrono::DateTime<FixedOffset>`: `format: date-time`, keeping the offset sent.
     #[cfg(feature = "chrono")]
     #[cfg_attr(docsrs, doc(cfg(feature = "chrono")))]
     chrono::DateTime<chrono::FixedOffset>: DateTime = |text| {
         checked(StringFormat::DateTime, text, chrono::DateTime::parse_from_rfc3339)
-    };
+    }, text = |at| at.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true);
     // `chrono::DateTime<Utc>`: `format: date-time`, converted to UTC.
     #[cfg(feature = "chrono")]
     #[cfg_attr(docsrs, doc(cfg(feature = "chrono")))]
     chrono::DateTime<chrono::Utc>: DateTime = |text| {
         checked(StringFormat::DateTime, text, chrono::DateTime::parse_from_rfc3339)
             .map(|at| at.with_timezone(&chrono::Utc))
-    };
+    }, text = |at| at.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true);
 
     // `time::Date`: `format: date`.
     #[cfg(feature = "time")]
     #[cfg_attr(docsrs, doc(cfg(feature = "time")))]
-    time::Date: Date = format::date::parse_date;
+    time::Date: Date = format::date::parse_date,
+        text = |date| wire::date(date.year(), u8::from(date.month()).into(), date.day().into());
     // `time::OffsetDateTime`: `format: date-time`; the format's check is this very parse.
     #[cfg(feature = "time")]
     #[cfg_attr(docsrs, doc(cfg(feature = "time")))]
-    time::OffsetDateTime: DateTime = format::date::parse_date_time;
+    time::OffsetDateTime: DateTime = format::date::parse_date_time, text = |at| {
+        let date = wire::date(at.year(), u8::from(at.month()).into(), at.day().into());
+        let (hours, minutes, _) = at.offset().as_hms();
+        wire::date_time(
+            &date,
+            (at.hour(), at.minute(), at.second(), at.nanosecond()),
+            i32::from(hours) * 60 + i32::from(minutes),
+        )
+    };
 
     // `jiff::civil::Date`: `format: date`.
     #[cfg(feature = "jiff")]
@@ -214,14 +231,57 @@ typed_values! {
     jiff::civil::Date: Date = |text| {
         let (year, month, day) = format::date::year_month_day(text)?;
         jiff::civil::Date::new(year as i16, month as i8, day as i8).map_err(|e| e.to_string())
+    }, text = |date| {
+        wire::date(date.year().into(), date.month().unsigned_abs().into(), date.day().unsigned_abs().into())
     };
     // `jiff::Timestamp`: `format: date-time`.
     #[cfg(feature = "jiff")]
     #[cfg_attr(docsrs, doc(cfg(feature = "jiff")))]
-    jiff::Timestamp: DateTime = |text| checked(StringFormat::DateTime, text, str::parse::<jiff::Timestamp>);
+    jiff::Timestamp: DateTime = |text| checked(StringFormat::DateTime, text, str::parse::<jiff::Timestamp>),
+        // RFC 3339 in UTC, `Z`, with the fraction only when there is one.
+        text = |at| at.to_string();
 
     // `url::Url`: `format: uri`.
     #[cfg(feature = "url")]
     #[cfg_attr(docsrs, doc(cfg(feature = "url")))]
-    url::Url: Uri = |text| checked(StringFormat::Uri, text, url::Url::parse);
+    url::Url: Uri = |text| checked(StringFormat::Uri, text, url::Url::parse),
+        text = |url| url.as_str().to_owned();
+}
+
+/// The wire texts of dates and times, written from their numbers so that every crate's type
+/// gives the same text, the one its field parses.
+#[allow(dead_code)] // `date_time` only with the `time` feature
+mod wire {
+    /// RFC 3339 `full-date`: `YYYY-MM-DD`. A year outside 0 to 9999 has no such text, and is
+    /// written with its sign and digits (`+10000-01-01`), which the field's check refuses.
+    pub(super) fn date(year: i32, month: u32, day: u32) -> String {
+        if (0..=9999).contains(&year) {
+            format!("{year:04}-{month:02}-{day:02}")
+        } else {
+            format!("{year:+}-{month:02}-{day:02}")
+        }
+    }
+
+    /// RFC 3339 `date-time` from a `full-date`, the time of day (nanoseconds written only when
+    /// there are some, without trailing zeros) and the offset in minutes (`Z` for none).
+    pub(super) fn date_time(
+        date: &str,
+        (hour, minute, second, nanosecond): (u8, u8, u8, u32),
+        offset_minutes: i32,
+    ) -> String {
+        let mut text = format!("{date}T{hour:02}:{minute:02}:{second:02}");
+        if nanosecond > 0 {
+            let fraction = format!("{nanosecond:09}");
+            text.push('.');
+            text.push_str(fraction.trim_end_matches('0'));
+        }
+        if offset_minutes == 0 {
+            text.push('Z');
+        } else {
+            let sign = if offset_minutes < 0 { '-' } else { '+' };
+            let minutes = offset_minutes.unsigned_abs();
+            text.push_str(&format!("{sign}{:02}:{:02}", minutes / 60, minutes % 60));
+        }
+        text
+    }
 }

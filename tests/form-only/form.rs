@@ -6,6 +6,8 @@ mod support;
 
 #[path = "../form/agreement.rs"]
 mod agreement;
+#[path = "../form/defaults.rs"]
+mod defaults;
 #[path = "../form/parse.rs"]
 mod parse;
 #[path = "../form/protocol.rs"]

@@ -38,6 +38,9 @@ const schema: () = ();
 const pattern: () = ();
 struct slots;
 fn property() {}
+struct FormDefault;
+trait FormDefaults {}
+struct PhantomData;
 fn panic() {}
 macro_rules! panic {
     ($($t:tt)*) => {
@@ -77,9 +80,21 @@ struct Order {
 #[elicit(pattern = "^[a-z]+$")]
 struct Word(::std::string::String);
 
+/// Named as `Words`' defaults type would be: the derive names its own otherwise, so that it
+/// does not shadow this one where the field's type is written.
+#[derive(::elicit_mcp::Elicit, Debug, PartialEq)]
+struct WordsDefaults(::std::string::String);
+
 #[derive(::elicit_mcp::Elicit, Debug)]
 struct Words {
     word: Word,
+    other: ::core::option::Option<WordsDefaults>,
+}
+
+/// A generic form: its defaults' phantom field must not be captured either.
+#[derive(::elicit_mcp::Elicit)]
+struct Generic<T> {
+    value: T,
 }
 
 fn main() {
@@ -92,4 +107,11 @@ fn main() {
     assert_eq!(order.colors, [Color::Green]);
     assert_eq!(order.count, 2);
     let _ = <Order as ::elicit_mcp::Elicit>::form_request();
+    let defaults = ::elicit_mcp::defaults_of::<Words>(|d| {
+        d.word.set(Word("abc".into()));
+        d.other.set(WordsDefaults("def".into()));
+    });
+    assert_eq!(defaults["other"], "def");
+    let defaults = ::elicit_mcp::defaults_of::<Generic<u8>>(|d| d.value.set(3));
+    assert_eq!(defaults["value"], 3);
 }

@@ -17,6 +17,9 @@ impl ElicitValue for Celsius {
     ) -> Result<Self, Problem> {
         f64::from_json(value, schema, pattern).map(Celsius)
     }
+    fn to_json(&self) -> serde_json::Value {
+        self.0.into()
+    }
 }
 
 fn main() {}

@@ -89,6 +89,9 @@ pub fn expand_choice(choice: &Choice) -> TokenStream {
             ) -> ::core::result::Result<Self, #krate::Problem> {
                 #krate::__private::choice::<Self>(__value, __schema)
             }
+            fn to_json(&self) -> #krate::__private::Value {
+                #krate::__private::Value::from(self.__elicit_wire())
+            }
         }
 
         #krate::__impl_field_for_value!(#ident #ty_generics);

@@ -7,6 +7,7 @@ use quote::quote;
 
 use crate::dummy::wrap_in_const;
 use crate::expand::bound::uses_type_param;
+use crate::expand::defaults::defaults;
 use crate::expand::form::{has_message_impl, input_key};
 use crate::expand::runtime::runtime_path;
 use crate::expand::typeck::{type_checks, typed_default};
@@ -44,12 +45,24 @@ pub fn fallback_form(form: &Form) -> TokenStream {
     }
     let has_message = has_message_impl(&krate, form, &input.generics);
     let input_key = input_key(form);
+    // The real defaults type, so that a use of it does not fail a second time.
+    let asked: Vec<_> = form
+        .fields
+        .iter()
+        .filter(|f| !f.attrs.skip.is_set())
+        .collect();
+    let defaults = defaults(&krate, form, &asked);
+    let defaults_items = &defaults.items;
+    let defaults_ty = &defaults.ty;
     wrap_in_const(quote! {
         #checks
+
+        #defaults_items
 
         #[automatically_derived]
         impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
             const INPUT_KEY: &'static str = #input_key;
+            type Defaults = #defaults_ty;
             fn requested_schema() -> &'static #krate::schema::RequestedSchema {
                 ::core::unreachable!()
             }

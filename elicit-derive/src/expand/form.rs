@@ -6,6 +6,7 @@ use quote::{format_ident, quote};
 
 use crate::dummy::wrap_in_const;
 use crate::expand::bound;
+use crate::expand::defaults::defaults;
 use crate::expand::dispatch::key_dispatch;
 use crate::expand::field::{FieldCode, field_code};
 use crate::expand::runtime::{json_schema_impl, runtime_path};
@@ -36,6 +37,9 @@ pub fn expand_form(form: &Form) -> TokenStream {
     let checks = codes.iter().map(|c| &c.checks);
     let items = codes.iter().map(|c| &c.items);
 
+    let defaults = defaults(&krate, form, &asked);
+    let defaults_items = &defaults.items;
+    let defaults_ty = &defaults.ty;
     let has_message = has_message_impl(&krate, form, &generics);
     let input_key = input_key(form);
     let schema_fns = schema_fns(&krate, form);
@@ -65,6 +69,8 @@ pub fn expand_form(form: &Form) -> TokenStream {
     wrap_in_const(quote! {
         #(#items)*
 
+        #defaults_items
+
         #[automatically_derived]
         impl #impl_generics #krate::__private::FormSchema for #ident #ty_generics #where_clause {
             const PROPERTIES: &'static [#krate::__private::Property] = &[#(#properties),*];
@@ -76,6 +82,7 @@ pub fn expand_form(form: &Form) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
             const INPUT_KEY: &'static str = #input_key;
+            type Defaults = #defaults_ty;
 
             #schema_fns
 

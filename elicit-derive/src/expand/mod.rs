@@ -6,13 +6,14 @@
 //! on the field's type.
 //!
 //! `form`, `choice` and `newtype` expand the three shapes of input; `field` is one form field's
-//! code, `dispatch` the branch from a content key (or a choice's wire value) to its field,
+//! code, `defaults` a form's run-time defaults type, `dispatch` the branch from a content key (or a choice's wire value) to its field,
 //! `typeck` the checks the compiler makes against a field's type, `bound` a generic form's
 //! where-clause, and `fallback` what a form with errors expands to beside them. `literal` and
 //! `runtime` are the leaves they share.
 
 mod bound;
 mod choice;
+mod defaults;
 mod dispatch;
 mod fallback;
 mod field;

@@ -94,6 +94,9 @@ pub fn expand_newtype(newtype: &Newtype, with_checks: bool) -> TokenStream {
             ) -> ::core::result::Result<Self, #krate::Problem> {
                 <#inner as #krate::ElicitValue>::from_json_owned(__value, __schema, #pattern).map(Self)
             }
+            fn to_json(&self) -> #krate::__private::Value {
+                <#inner as #krate::ElicitValue>::to_json(&self.0)
+            }
         }
 
         #krate::__impl_field_for_value!(#ident #ty_generics);

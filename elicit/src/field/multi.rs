@@ -64,6 +64,16 @@ fn copy_all<E: ElicitChoice, C: FromIterator<E>>(literal: &'static [E]) -> Resul
         .collect())
 }
 
+/// A selection as the client sends it: the wire values, in the order of the enum's choices
+/// (a `HashSet` has none of its own), each as often as it is selected (a `Vec` may repeat one,
+/// which the form's check then refuses).
+fn wire_values<'e, E: ElicitChoice>(selected: impl Iterator<Item = &'e E>) -> Value {
+    let mut values: Vec<&'static str> = selected.map(ElicitChoice::to_wire).collect();
+    let position = |value: &str| E::CHOICES.values.iter().position(|choice| choice == value);
+    values.sort_by_key(|value| position(value));
+    Value::Array(values.into_iter().map(Value::from).collect())
+}
+
 macro_rules! multi_selects {
     ($([$($param:tt)*] [$($unbounded:tt)*] $ty:ty;)*) => {$(
         #[diagnostic::do_not_recommend]
@@ -76,12 +86,16 @@ macro_rules! multi_selects {
             fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Matcher>) -> Result<Self, Problem> {
                 collect(value, schema)
             }
+            fn to_json(&self) -> Value {
+                wire_values(self.iter())
+            }
         }
 
         #[diagnostic::do_not_recommend]
         impl<$($param)*> ElicitField for $ty {
             const KIND: Kind = <$ty as ElicitValue>::KIND;
             const OPTIONAL: bool = false;
+            type Value = Self;
             type DefaultLiteral = &'static [E];
             fn from_default(literal: &'static [E]) -> Result<Self, Problem> {
                 copy_all(literal)

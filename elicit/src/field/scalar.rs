@@ -41,6 +41,9 @@ impl ElicitValue for String {
             other => checked_str(&other, schema, pattern).map(str::to_owned),
         }
     }
+    fn to_json(&self) -> Value {
+        Value::String(self.clone())
+    }
 }
 
 /// A string value checked against the property's lengths, pattern and format.
@@ -75,6 +78,9 @@ impl ElicitValue for bool {
             found: crate::schema::kind_of(value),
         })
     }
+    fn to_json(&self) -> Value {
+        Value::Bool(*self)
+    }
 }
 
 macro_rules! integers {
@@ -108,6 +114,16 @@ macro_rules! integers {
                     minimum: Some(Number::from_i64(integer_bounds(<$ty as ElicitValue>::KIND).0)),
                     maximum: Some(Number::from_i64(integer_bounds(<$ty as ElicitValue>::KIND).1)),
                 })
+            }
+            fn to_json(&self) -> Value {
+                // Exactly when `serde_json` holds it (64 bits), else the nearest double, which
+                // is past every integer field's bounds and refused as such when checked.
+                let value = *self;
+                match (i64::try_from(value), u64::try_from(value)) {
+                    (Ok(small), _) => Value::from(small),
+                    (_, Ok(large)) => Value::from(large),
+                    _ => Value::from(value as f64),
+                }
             }
         }
         crate::__impl_field_for_value!($ty);
@@ -144,6 +160,10 @@ impl ElicitValue for f64 {
     ) -> Result<Self, Problem> {
         validate::float(schema, value)
     }
+    fn to_json(&self) -> Value {
+        // NaN and the infinities, which JSON cannot carry, become `null`: refused as a default.
+        Value::from(*self)
+    }
 }
 
 #[diagnostic::do_not_recommend]
@@ -170,6 +190,12 @@ impl ElicitValue for f32 {
         _: Option<&Matcher>,
     ) -> Result<Self, Problem> {
         validate::float(schema, value).map(|f| f as f32)
+    }
+    fn to_json(&self) -> Value {
+        // By the shortest text that reads back as this `f32` (`0.1`, not 0.10000000149011612,
+        // which `as f64` would give).
+        let shortest = self.to_string().parse::<f64>().unwrap_or(f64::NAN);
+        Value::from(shortest)
     }
 }
 
