@@ -155,7 +155,7 @@ impl Hotel {
         // the user got right kept (a call asks one form at most `Elicitation::with_most_asks` times).
         let asked = ask
             .form::<BookingRequest>()
-            .with_default("checkIn", today.as_str())
+            .with_defaults(|d| d.check_in.set(today))
             .await;
         let request = match asked {
             Ok(ElicitOutcome::Accepted(request)) => request,

@@ -173,8 +173,8 @@ pub enum ElicitError {
     /// they run: the next call asks as it should. A handler that asks on some calls only
     /// takes its ask first ([`Ask::current`](crate::rmcp::Ask::current)) on every call.
     AskedWithoutBinding,
-    /// A default given at run time ([`FormAsk::with_default`](crate::rmcp::FormAsk::with_default)) names
-    /// a field the form does not have, or a value the field refuses. Nothing was sent.
+    /// A default given at run time ([`FormAsk::with_defaults`](crate::rmcp::FormAsk::with_defaults))
+    /// that the field's rules refuse (a range, a pattern, a length). Nothing was sent.
     InvalidDefault {
         /// The form's key.
         key: String,

@@ -25,8 +25,8 @@ use crate::wire::ElicitResult;
 ///
 /// A field the form shows with a default may be left out of the answer, and then takes the
 /// value shown: whether the default comes from `#[elicit(default = ..)]`, from
-/// [`with_default`](Self::with_default) at run time, or from the user's own earlier answer that a re-ask
-/// keeps. The same on both revisions,
+/// [`with_defaults`](Self::with_defaults) at run time, or from the user's own earlier answer that
+/// a re-ask keeps. The same on both revisions,
 /// whenever the answer comes back.
 ///
 /// # Re-asks
@@ -53,9 +53,10 @@ use crate::wire::ElicitResult;
 /// }
 ///
 /// async fn arrival(ask: &Ask, today: &str) -> Result<ElicitOutcome<Arrival>, ElicitError> {
-///     // A default known only at run time, checked against the form before it is sent; a
-///     // wrong answer is asked again with its errors, the right fields kept.
-///     ask.form::<Arrival>().with_default("date", today).await
+///     // A default known only at run time, by field and type: a misspelt field or a value of
+///     // another type does not compile. A wrong answer is asked again with its errors, the
+///     // right fields kept.
+///     ask.form::<Arrival>().with_defaults(|d| d.date.set(today)).await
 /// }
 /// ```
 #[must_use = "an ask does nothing until it is awaited"]
@@ -115,13 +116,17 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
         self
     }
 
-    /// Shows field `field` (its name on the wire) with `value` as its default, for a default
-    /// known only at run time (today's date, a setting's current value); an answer that
-    /// leaves the field out takes `value`. The value is checked against the field's schema
-    /// before anything is sent: a field the form does not have, or a value it would refuse,
-    /// is [`ElicitError::InvalidDefault`].
-    pub fn with_default(mut self, field: &str, value: impl Into<Value>) -> Self {
-        self.defaults.insert(field.to_owned(), value.into());
+    /// Shows fields with defaults known only at run time (today's date, a setting's current
+    /// value), set by field on the form's defaults type ([`Elicit::Defaults`]): `|d|
+    /// d.check_in.set(today)`. A field the form does not have, or a value of another type, is a
+    /// compile error; an answer that leaves a field out takes the value shown. The values are
+    /// checked against the form's rules (a range, a pattern) before anything is sent: one
+    /// they refuse is [`ElicitError::InvalidDefault`]. Called again, the later values win.
+    pub fn with_defaults(mut self, fill: impl FnOnce(&mut T::Defaults)) -> Self
+    where
+        T: Elicit,
+    {
+        self.defaults.extend(crate::defaults_of::<T>(fill));
         self
     }
 
