@@ -589,3 +589,68 @@ async fn over_streamable_http_a_task_is_known_to_its_replica_only() {
     on_second.cancel().await.unwrap();
     let _ = (stop_first.send(()), stop_second.send(()));
 }
+
+// --- Tasks only where they are understood -------------------------------------------------------
+
+/// A validator of `#/$defs/{def}` of the official schema of `protocol`, with formats checked.
+fn result_schema(protocol: &ProtocolVersion, def: &str) -> jsonschema::Validator {
+    let text = if *protocol == ProtocolVersion::V_2025_11_25 {
+        include_str!("../data/spec/schema-2025-11-25.json")
+    } else {
+        include_str!("../data/spec/schema-2026-07-28.json")
+    };
+    let schema: Value = serde_json::from_str(text).expect("the spec's schema is JSON");
+    let root = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$ref": format!("#/$defs/{def}"),
+        "$defs": schema["$defs"],
+    });
+    jsonschema::draft202012::options()
+        .build(&root)
+        .unwrap_or_else(|e| panic!("no validator for {def}: {e}"))
+}
+
+#[tokio::test]
+async fn a_client_without_the_extension_never_gets_a_task_and_every_result_fits_its_revision() {
+    for protocol in [ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2026_07_28] {
+        let (_, client) = jobs(protocol.clone(), false).await;
+        // Every way a tool is declared: optional, optional and asking, not declared; then
+        // required, which such a client cannot call.
+        for (tool, arguments) in [
+            ("sum", json!({"a": 2, "b": 3})),
+            ("asks", json!({})),
+            ("plain", json!({})),
+        ] {
+            let response = client.call_tool_once(call(tool, arguments)).await.unwrap();
+            let wire = match &response {
+                CallToolResponse::Complete(result) => serde_json::to_value(result).unwrap(),
+                CallToolResponse::InputRequired(asking) => serde_json::to_value(asking).unwrap(),
+                other => panic!("{protocol} {tool}: {other:?}"),
+            };
+            let result_type = wire.get("resultType").and_then(Value::as_str);
+            let def = match result_type {
+                // 2025-11-25 has no `resultType`; 2026-07-28 says which result it is.
+                None | Some("complete") => "CallToolResult",
+                Some("input_required") if protocol == ProtocolVersion::V_2026_07_28 => {
+                    "InputRequiredResult"
+                }
+                Some(other) => panic!("{protocol} {tool}: a `{other}` result: {wire}"),
+            };
+            let errors: Vec<String> = result_schema(&protocol, def)
+                .iter_errors(&wire)
+                .map(|e| format!("{e} at {}", e.instance_path()))
+                .collect();
+            assert!(
+                errors.is_empty(),
+                "{protocol} {tool}: not a {def}: {errors:?}\n{wire}"
+            );
+            assert!(
+                wire.get("taskId").is_none() && wire.get("task").is_none(),
+                "{wire}"
+            );
+        }
+        let refused = error_of(client.call_tool_once(call("report", json!({}))).await);
+        assert_eq!(refused.code, ErrorCode(-32021), "{protocol}: {refused:?}");
+        client.cancel().await.unwrap();
+    }
+}
