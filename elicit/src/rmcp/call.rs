@@ -52,6 +52,7 @@ impl Caller<'_> {
 }
 
 /// The way a call's asks go, decided once.
+#[derive(Clone, Copy)]
 enum Way {
     /// 2025-11-25: requests on the session.
     Requests,
@@ -94,12 +95,11 @@ pub(crate) async fn call_tool<H: ServerHandler>(
     let may_become_task = after_asks && client_declares_tasks;
     let ask_use = caller.elicitation.ask_use(&request.name);
     let name = request.name.clone();
-    let state = request.request_state.clone();
-    let responses = request.input_responses.clone();
+    let (state, responses) = request.answers();
     let start = caller.start(Some(&ask_use), after_asks);
-    let binding = (Way::of(&context), start.may_ask() || state.is_some());
-    let binding = match binding {
-        (Way::Rounds, true) => Some(Binding::of(&tool_call(&request), caller.user.as_ref())),
+    let way = Way::of(&context);
+    let binding = match (way, start.may_ask() || state.is_some()) {
+        (Way::Rounds, true) => Some(Binding::of(&request.called(), caller.user.as_ref())),
         _ => None,
     };
     // For a task the call continues as: the request without the state and responses it
@@ -110,12 +110,11 @@ pub(crate) async fn call_tool<H: ServerHandler>(
         plain.meta = request.meta.clone();
         plain
     });
-    let retried = Way::of(&context);
-    let handler = tool_handler(
+    let handler = handler_of(
         server,
         request,
         context.clone(),
-        matches!(retried, Way::Requests),
+        matches!(way, Way::Requests),
     );
     let response = run(
         &caller,
@@ -152,42 +151,7 @@ pub(crate) async fn get_prompt<H: ServerHandler>(
     request: sdk::GetPromptRequestParams,
     context: RequestContext<RoleServer>,
 ) -> Result<sdk::GetPromptResponse, sdk::ErrorData> {
-    let start = caller.start(None, false);
-    let binding = match Way::of(&context) {
-        Way::Rounds => Some(Binding::of(
-            &Call {
-                method: "prompts/get",
-                name: &request.name,
-                arguments: request.arguments.as_ref(),
-            },
-            caller.user.as_ref(),
-        )),
-        Way::Requests => None,
-    };
-    let (state, responses) = (
-        request.request_state.clone(),
-        request.input_responses.clone(),
-    );
-    let server = server.clone();
-    let again = matches!(Way::of(&context), Way::Requests).then(|| request.clone());
-    let mut first = Some(request);
-    let handler: Handler<'static, sdk::GetPromptResponse> = {
-        let context = context.clone();
-        Box::new(move |retry| {
-            let request = next_request(&mut first, &again, retry, |request, retry| {
-                request.input_responses = retry.responses;
-                request.request_state = retry.request_state;
-            });
-            let (server, context) = (server.clone(), context.clone());
-            Box::pin(async move { server.get_prompt(request, context).await })
-        })
-    };
-    answered(
-        run(
-            &caller, start, &context, binding, state, responses, false, handler,
-        )
-        .await,
-    )
+    call_without_tasks(caller, server, request, context).await
 }
 
 /// `resources/read`, whose handler may ask.
@@ -197,42 +161,145 @@ pub(crate) async fn read_resource<H: ServerHandler>(
     request: sdk::ReadResourceRequestParams,
     context: RequestContext<RoleServer>,
 ) -> Result<sdk::ReadResourceResponse, sdk::ErrorData> {
+    call_without_tasks(caller, server, request, context).await
+}
+
+/// A call that never runs as a task (a prompt, a resource): run on its revision's way, bound
+/// on 2026-07-28 to what it calls.
+async fn call_without_tasks<H: ServerHandler, P: CallRequest>(
+    caller: Caller<'_>,
+    server: &Arc<H>,
+    request: P,
+    context: RequestContext<RoleServer>,
+) -> Result<P::Response, sdk::ErrorData> {
     let start = caller.start(None, false);
-    let binding = match Way::of(&context) {
-        Way::Rounds => Some(Binding::of(
-            &Call {
-                method: "resources/read",
-                name: &request.uri,
-                arguments: None,
-            },
-            caller.user.as_ref(),
-        )),
+    let way = Way::of(&context);
+    let binding = match way {
+        Way::Rounds => Some(Binding::of(&request.called(), caller.user.as_ref())),
         Way::Requests => None,
     };
-    let (state, responses) = (
-        request.request_state.clone(),
-        request.input_responses.clone(),
+    let (state, responses) = request.answers();
+    let handler = handler_of(
+        server,
+        request,
+        context.clone(),
+        matches!(way, Way::Requests),
     );
-    let server = server.clone();
-    let again = matches!(Way::of(&context), Way::Requests).then(|| request.clone());
-    let mut first = Some(request);
-    let handler: Handler<'static, sdk::ReadResourceResponse> = {
-        let context = context.clone();
-        Box::new(move |retry| {
-            let request = next_request(&mut first, &again, retry, |request, retry| {
-                request.input_responses = retry.responses;
-                request.request_state = retry.request_state;
-            });
-            let (server, context) = (server.clone(), context.clone());
-            Box::pin(async move { server.read_resource(request, context).await })
-        })
-    };
     answered(
         run(
             &caller, start, &context, binding, state, responses, false, handler,
         )
         .await,
     )
+}
+
+/// The params of a request whose handler may ask, and run again with a retry's answers.
+trait CallRequest: Clone + Send + 'static {
+    /// What the server answers it with.
+    type Response: Response;
+
+    /// What it calls, for the binding of its state.
+    fn called(&self) -> Call<'_>;
+
+    /// The state and the answers it came with.
+    fn answers(&self) -> (Option<String>, Option<sdk::InputResponses>);
+
+    /// The same request, carrying a retry's answers.
+    fn retried(&mut self, retry: Retry);
+
+    /// The server's own handler of it.
+    fn handle<H: ServerHandler>(
+        self,
+        server: Arc<H>,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<Self::Response, sdk::ErrorData>> + Send;
+}
+
+impl CallRequest for sdk::CallToolRequestParams {
+    type Response = sdk::CallToolResponse;
+
+    fn called(&self) -> Call<'_> {
+        Call {
+            method: "tools/call",
+            name: &self.name,
+            arguments: self.arguments.as_ref(),
+        }
+    }
+
+    fn answers(&self) -> (Option<String>, Option<sdk::InputResponses>) {
+        (self.request_state.clone(), self.input_responses.clone())
+    }
+
+    fn retried(&mut self, retry: Retry) {
+        self.input_responses = retry.responses;
+        self.request_state = retry.request_state;
+    }
+
+    async fn handle<H: ServerHandler>(
+        self,
+        server: Arc<H>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<Self::Response, sdk::ErrorData> {
+        server.call_tool(self, context).await
+    }
+}
+
+impl CallRequest for sdk::GetPromptRequestParams {
+    type Response = sdk::GetPromptResponse;
+
+    fn called(&self) -> Call<'_> {
+        Call {
+            method: "prompts/get",
+            name: &self.name,
+            arguments: self.arguments.as_ref(),
+        }
+    }
+
+    fn answers(&self) -> (Option<String>, Option<sdk::InputResponses>) {
+        (self.request_state.clone(), self.input_responses.clone())
+    }
+
+    fn retried(&mut self, retry: Retry) {
+        self.input_responses = retry.responses;
+        self.request_state = retry.request_state;
+    }
+
+    async fn handle<H: ServerHandler>(
+        self,
+        server: Arc<H>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<Self::Response, sdk::ErrorData> {
+        server.get_prompt(self, context).await
+    }
+}
+
+impl CallRequest for sdk::ReadResourceRequestParams {
+    type Response = sdk::ReadResourceResponse;
+
+    fn called(&self) -> Call<'_> {
+        Call {
+            method: "resources/read",
+            name: &self.uri,
+            arguments: None,
+        }
+    }
+
+    fn answers(&self) -> (Option<String>, Option<sdk::InputResponses>) {
+        (self.request_state.clone(), self.input_responses.clone())
+    }
+
+    fn retried(&mut self, retry: Retry) {
+        self.input_responses = retry.responses;
+        self.request_state = retry.request_state;
+    }
+
+    async fn handle<H: ServerHandler>(
+        self,
+        server: Arc<H>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<Self::Response, sdk::ErrorData> {
+        server.read_resource(self, context).await
+    }
 }
 
 /// Runs the call's handler on the way its request takes.
@@ -271,50 +338,36 @@ fn answered<R>(ran: Result<Ran<R>, sdk::ErrorData>) -> Result<R, sdk::ErrorData>
     }
 }
 
-/// The handler of a `tools/call`: the server's own `call_tool`, with the request as it came,
-/// or (2025-11-25, `retried`) again with a retry's answers.
-fn tool_handler<H: ServerHandler>(
+/// The handler of a call: the server's own, with the request as it came, or (2025-11-25,
+/// `retried`) again with a retry's answers.
+fn handler_of<H: ServerHandler, P: CallRequest>(
     server: &Arc<H>,
-    request: sdk::CallToolRequestParams,
+    request: P,
     context: RequestContext<RoleServer>,
     retried: bool,
-) -> Handler<'static, sdk::CallToolResponse> {
+) -> Handler<'static, P::Response> {
     let server = server.clone();
-    // The arguments are kept only where the method may run again: a 2025-11-25 method that
-    // answers with input requests of its own. On 2026-07-28 they move into the method.
+    // The request is kept only where the method may run again: a 2025-11-25 method that
+    // answers with input requests of its own. On 2026-07-28 it moves into the method.
     let again = retried.then(|| request.clone());
     let mut first = Some(request);
     Box::new(move |retry| {
-        let request = next_request(&mut first, &again, retry, |request, retry| {
-            request.input_responses = retry.responses;
-            request.request_state = retry.request_state;
-        });
-        let (server, context) = (server.clone(), context.clone());
-        Box::pin(async move { server.call_tool(request, context).await })
-    })
-}
-
-/// The request of a handler's next run: the one that came, first; then `again` with the
-/// retry's answers.
-fn next_request<P: Clone>(
-    first: &mut Option<P>,
-    again: &Option<P>,
-    retry: Option<Retry>,
-    with_retry: impl FnOnce(&mut P, Retry),
-) -> P {
-    match (retry, first.take()) {
-        (None, Some(request)) => request,
-        (retry, first) => {
-            let mut request = again
-                .clone()
-                .or(first)
-                .expect("a handler runs again only where its request was kept");
-            if let Some(retry) = retry {
-                with_retry(&mut request, retry);
+        let request = match (retry, first.take()) {
+            (None, Some(request)) => request,
+            (retry, first) => {
+                let mut request = again
+                    .clone()
+                    .or(first)
+                    .expect("a handler runs again only where its request was kept");
+                if let Some(retry) = retry {
+                    request.retried(retry);
+                }
+                request
             }
-            request
-        }
-    }
+        };
+        let (server, context) = (server.clone(), context.clone());
+        Box::pin(request.handle(server, context))
+    })
 }
 
 /// Creates the task a tool runs as, and runs the method in it: at once (`as_called`: with the
@@ -344,7 +397,7 @@ fn spawn<H: ServerHandler>(
     // Where the method calls `continue_as_task` again in the task, it returns at once.
     let after_asks = matches!(runtime.declared(&tool), Some((_, TaskStart::AfterAsks)));
     let start = caller.start(None, after_asks);
-    let handler = tool_handler(server, request, context, false);
+    let handler = handler_of(server, request, context, false);
     let call = TaskCall {
         manager: runtime.manager().clone(),
         options: runtime.options(),
@@ -356,15 +409,6 @@ fn spawn<H: ServerHandler>(
     let created = task::spawn(start, call, cancel, handler);
     runtime.own(&created.task_id, user);
     created
-}
-
-/// What a `tools/call` is, for its binding.
-fn tool_call(request: &sdk::CallToolRequestParams) -> Call<'_> {
-    Call {
-        method: "tools/call",
-        name: &request.name,
-        arguments: request.arguments.as_ref(),
-    }
 }
 
 /// rmcp's answer to a call of a tool the router does not have.

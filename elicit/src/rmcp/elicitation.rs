@@ -465,7 +465,7 @@ pub enum SetupError {
     Tasks(TaskSetupError),
     /// URL mode binds each elicitation to its user, and this server would serve without
     /// knowing who its users are: over HTTP without
-    /// [`Elicitation::with_authentication`], over stdio without
+    /// `Elicitation::with_authentication` (feature `http`), over stdio without
     /// [`Elicitation::with_local_user`]. Every elicitation would be nobody's, or one user's
     /// for everyone.
     UrlModeWithoutUser {

@@ -142,13 +142,13 @@ pub enum ElicitError {
     /// or [`required_after_asks`](crate::rmcp::Tasks::required_after_asks). The handler's
     /// mistake.
     NotDeclaredForTasks,
-    /// The handler asks in URL mode ([`Ask::url`](crate::rmcp::Ask::url)), but the elicitation
-    /// has no tracker ([`Elicitation::with_url_mode`](crate::rmcp::Elicitation::with_url_mode)).
+    /// The handler asks in URL mode (`Ask::url`, feature `url-mode`), but the elicitation
+    /// has no tracker (`Elicitation::with_url_mode`).
     /// The handler's mistake. Nothing was sent.
     UrlModeNotConfigured,
     /// The handler asks in URL mode, which binds the elicitation to its user, but the
     /// elicitation knows no user for this request
-    /// ([`Elicitation::with_authentication`](crate::rmcp::Elicitation::with_authentication),
+    /// (`Elicitation::with_authentication`, feature `http`,
     /// [`with_local_user`](crate::rmcp::Elicitation::with_local_user)). Nothing was sent.
     NoUser,
     /// A [step](crate::rmcp::Ask::step) could not be recorded or replayed: its result cannot be

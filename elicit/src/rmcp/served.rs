@@ -157,8 +157,8 @@ impl Elicitation {
 
     /// `handler` with this elicitation around it, for a transport this crate does not serve
     /// itself: a handler of rmcp's own, say `StreamableHttpService` without
-    /// [`Guard`](crate::http::Guard) (which then checks no user: requests are the local
-    /// user's, if one was given, or nobody's). Over HTTP prefer `Guard::serve`.
+    /// `http::Guard` (feature `http`); no user is then checked: requests are the local
+    /// user's, if one was given, or nobody's. Over HTTP prefer `Guard::serve`.
     ///
     /// # Errors
     ///

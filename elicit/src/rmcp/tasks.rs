@@ -49,7 +49,7 @@ pub enum TaskSupport {
 /// outcomes and errors as in a call: each ask is an input request of the task (`input_required`
 /// exactly while one waits, listed by `tasks/get` under its input key) that `tasks/update`
 /// answers. A task belongs to the user whose call created it: with an authenticated user
-/// ([`Elicitation::with_authentication`](super::Elicitation::with_authentication)), another
+/// (`Elicitation::with_authentication`, feature `http`), another
 /// user's `tasks/get`, `tasks/update` and `tasks/cancel` are answered as for a task that does
 /// not exist (-32602), so they learn nothing of it. The task's TTL
 /// ([`with_options`](Self::with_options)) counts from its creation and includes the user's time
