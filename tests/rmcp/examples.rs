@@ -806,27 +806,34 @@ async fn a_short_load_run_completes_every_flow_and_vanished_clients_leave_nothin
 }
 
 /// The official Python client (`pip install mcp`, 2.3.0), installed into a venv under the temp
-/// dir once: its interpreter.
+/// dir once: its interpreter. Once per test process too: the tests that use it run in parallel,
+/// and two `python3 -m venv` of one folder at once fail.
 #[cfg(target_os = "linux")]
 fn python_with_mcp() -> std::path::PathBuf {
     use std::process::Command;
+    use std::sync::OnceLock;
 
-    let venv = std::env::temp_dir().join("elicit-python-mcp-2.3.0");
-    let python = venv.join("bin").join("python");
-    if !python.exists() {
-        let status = Command::new("python3")
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .status()
-            .expect("python3 runs");
-        assert!(status.success(), "python3 -m venv failed");
-    }
-    let status = Command::new(&python)
-        .args(["-m", "pip", "install", "--quiet", "mcp==2.3.0"])
-        .status()
-        .expect("pip runs");
-    assert!(status.success(), "pip install mcp==2.3.0 failed");
-    python
+    static PYTHON: OnceLock<std::path::PathBuf> = OnceLock::new();
+    PYTHON
+        .get_or_init(|| {
+            let venv = std::env::temp_dir().join("elicit-python-mcp-2.3.0");
+            let python = venv.join("bin").join("python");
+            if !python.exists() {
+                let status = Command::new("python3")
+                    .args(["-m", "venv"])
+                    .arg(&venv)
+                    .status()
+                    .expect("python3 runs");
+                assert!(status.success(), "python3 -m venv failed");
+            }
+            let status = Command::new(&python)
+                .args(["-m", "pip", "install", "--quiet", "mcp==2.3.0"])
+                .status()
+                .expect("pip runs");
+            assert!(status.success(), "pip install mcp==2.3.0 failed");
+            python
+        })
+        .clone()
 }
 
 /// A script of `tests/data/python/`, as cargo gives the package's folder to the running test
