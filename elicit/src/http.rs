@@ -25,6 +25,10 @@
 //!   ones that fit in it ([`Guard::with_most_bytes_in_flight_per_client`]). A JSON POST counts from
 //!   before its body is read until rmcp has answered; one that does not fit waits, unread,
 //!   for its client's others to finish.
+//! - **A resumed stream never repeats an event.** rmcp's session manager answers a GET with
+//!   `Last-Event-ID` with the event of that id again, then the ones after it: a 2025-11-25
+//!   client whose connection broke after an `elicitation/create` got the same form twice.
+//!   Here every event at or before `Last-Event-ID` is dropped from the resumed stream.
 //!
 //! ```no_run
 //! # use rmcp::ServerHandler;
@@ -54,6 +58,7 @@
 mod authenticate;
 mod check;
 mod clients;
+mod resume;
 mod service;
 
 use std::fmt;

@@ -29,6 +29,7 @@ use super::Guard;
 use super::authenticate::{Authenticated, SharedAuthenticate, Unauthenticated};
 use super::check::check;
 use super::clients::{ClientKey, InFlight};
+use super::resume::{after, resumed_after};
 
 /// The body the guarded service hands to rmcp's: a JSON POST's body as the guard read it, any
 /// other request's as it came (capped at the limit).
@@ -224,8 +225,14 @@ where
         }
         // rmcp answers these without reading a body: GET (its event stream), DELETE, and POSTs
         // of another type (415).
+        let resumed = (parts.method == Method::GET)
+            .then(|| resumed_after(&parts.headers))
+            .flatten();
         let body = body.map_err(|error| -> BoxError { error }).boxed_unsync();
         let response = handled(self.inner.clone(), Request::from_parts(parts, body)).await;
+        if let Some(last) = resumed {
+            return after(last, response);
+        }
         if deleting && response.status() == StatusCode::ACCEPTED {
             // rmcp answers a DELETE that ended the session 202; clients expect 200 or 204
             // (the official Python client logs "Session termination failed: 202").
