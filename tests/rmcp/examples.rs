@@ -908,3 +908,129 @@ fn the_official_python_client_runs_the_recipe_s_task_on_both_revisions_and_no_ot
         assert_eq!(lines[5], "task completed: cleaned up, 2 years archived");
     }
 }
+
+/// The official TypeScript client (`@modelcontextprotocol/sdk` 1.32.2), installed with npm into
+/// a folder under the temp dir once per test process; that folder, where its scripts run (an ES
+/// module finds its packages from where it lies).
+#[cfg(target_os = "linux")]
+fn typescript_sdk() -> std::path::PathBuf {
+    use std::process::Command;
+    use std::sync::OnceLock;
+
+    static FOLDER: OnceLock<std::path::PathBuf> = OnceLock::new();
+    FOLDER
+        .get_or_init(|| {
+            let folder = std::env::temp_dir().join("elicit-typescript-sdk-1.32.2");
+            std::fs::create_dir_all(&folder).expect("the temp dir takes a folder");
+            let status = Command::new("npm")
+                .args(["install", "--silent", "--no-audit", "--no-fund", "--prefix"])
+                .arg(&folder)
+                .arg("@modelcontextprotocol/sdk@1.32.2")
+                .status()
+                .expect("npm runs");
+            assert!(
+                status.success(),
+                "npm install @modelcontextprotocol/sdk@1.32.2 failed"
+            );
+            folder
+        })
+        .clone()
+}
+
+/// A person takes 90 seconds over a form, on 2025-11-25 with the official TypeScript client,
+/// whose requests time out after 60 seconds unless progress resets the clock: the server tells
+/// the call's progress token that it waits for the user, and the call comes back with the
+/// answer.
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore = "needs node and npm with network access to the npm registry (it installs @modelcontextprotocol/sdk 1.32.2 under the temp dir), and takes 90 s; run with --ignored"]
+fn the_official_typescript_client_keeps_a_call_whose_form_takes_90_seconds() {
+    let folder = typescript_sdk();
+    let script = folder.join("wait_for_person.mjs");
+    let source = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/typescript/wait_for_person.mjs");
+    std::fs::copy(&source, &script).expect("the script is copied beside the SDK");
+    let server = load::server::ServerProcess::start("http_server", &["127.0.0.1:0"]);
+    let output = std::process::Command::new("node")
+        .arg(&script)
+        .args([server.url(), "alice", "90"])
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}\n{stderr}");
+    assert_eq!(lines[0], "revision 2025-11-25");
+    // One every 10 seconds of the 90.
+    let (count, messages) = lines[1]
+        .strip_prefix("progress ")
+        .and_then(|rest| rest.split_once(": "))
+        .expect("the progress line");
+    let count: u32 = count.parse().unwrap();
+    assert!((8..=10).contains(&count), "{}", lines[1]);
+    assert_eq!(messages, "waiting for the user to answer");
+    assert_eq!(lines[2], "book: 2 nights at Ritz from 2026-12-24");
+}
+
+/// On 2026-07-28 a person takes 2 minutes over a URL-mode step: the official Python client
+/// consents, then retries its input-required rounds with its own defaults (at most 10) while
+/// the server holds each retry for an eighth of its 5-minute wait; the person signs in and
+/// completes the page 2 minutes later, and the call comes back connected.
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore = "needs python3 with venv and network access to PyPI (it installs mcp==2.3.0 into a venv under the temp dir), and takes 2 minutes; run with --ignored"]
+fn the_official_python_client_waits_2_minutes_for_a_url_step_on_2026_07_28() {
+    use std::io::BufRead;
+
+    use crate::support::browser::browse;
+
+    let python = python_with_mcp();
+    let server = load::server::ServerProcess::start("url_mode_server", &["127.0.0.1:0"]);
+    /// The client's process, ended if the test fails before it does.
+    struct Client(std::process::Child);
+    impl Drop for Client {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut client = Client(
+        std::process::Command::new(&python)
+            .arg(python_script("url_step.py"))
+            .arg(server.url())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("the Python client runs"),
+    );
+    let mut stdout = std::io::BufReader::new(client.0.stdout.take().expect("stdout is piped"));
+    let mut line = || {
+        let mut line = String::new();
+        stdout
+            .read_line(&mut line)
+            .expect("the client's output reads");
+        line.trim_end().to_owned()
+    };
+    assert_eq!(line(), "revision 2026-07-28");
+    let link = line()
+        .strip_prefix("link ")
+        .map(str::to_owned)
+        .expect("the client got the link");
+
+    std::thread::sleep(std::time::Duration::from_secs(120));
+    let base = &server.url()[..server.url().rfind("/mcp").expect("the MCP path")];
+    let signed_in = browse("GET", &format!("{base}/login?user=demo-user"), None);
+    let cookie = signed_in.set_cookie.expect("a session cookie");
+    assert_eq!(browse("GET", &link, Some(&cookie)).status, 200);
+    let done = browse("POST", &link, Some(&cookie));
+    assert_eq!(done.status, 200, "{}", done.body);
+
+    let connected = line();
+    let status = client.0.wait().expect("the client ends");
+    assert!(status.success(), "{connected}");
+    let id = link.rsplit_once("elicitationId=").expect("the link's id").1;
+    assert_eq!(
+        connected,
+        format!("connect: Example Co is connected (elicitation {id}).")
+    );
+}

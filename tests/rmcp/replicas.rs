@@ -5,13 +5,13 @@
 //! `support::redis_server`, which says why these tests are `#[ignore]`d), and the example
 //! binary, built by `support::examples_built` on first use.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
+use crate::support::browser::browse;
 use crate::support::examples_built;
 use crate::support::redis_server::{self, Redis};
 use crate::support::rmcp::{client_info, forward_completion};
@@ -82,56 +82,6 @@ fn two_replicas(test: &str) -> (Redis, Replica, Replica) {
     let a = Replica::start(&redis.url(), &prefix);
     let b = Replica::start(&redis.url(), &prefix);
     (redis, a, b)
-}
-
-// ---------------------------------------------------------------------------------------------
-// A browser: plain HTTP/1.1 over a socket, one request per connection.
-
-struct Page {
-    status: u16,
-    set_cookie: Option<String>,
-    body: String,
-}
-
-fn browse(method: &str, url: &str, cookie: Option<&str>) -> Page {
-    let rest = url.strip_prefix("http://").expect("an http URL");
-    let (host, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-    let mut stream = TcpStream::connect(host).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(20)))
-        .unwrap();
-    let cookie = cookie
-        .map(|c| format!("Cookie: {c}\r\n"))
-        .unwrap_or_default();
-    write!(
-        stream,
-        "{method} {path} HTTP/1.1\r\nHost: {host}\r\n{cookie}Content-Length: 0\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .unwrap_or_else(|| panic!("no status in {head:?}"));
-    let set_cookie = head.lines().find_map(|line| {
-        let (name, value) = line.split_once(':')?;
-        name.eq_ignore_ascii_case("set-cookie").then(|| {
-            value
-                .trim()
-                .split(';')
-                .next()
-                .unwrap_or_default()
-                .to_owned()
-        })
-    });
-    Page {
-        status,
-        set_cookie,
-        body: body.to_owned(),
-    }
 }
 
 /// Signs a browser in on `replica` as `user`; returns its cookie.

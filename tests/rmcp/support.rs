@@ -1,5 +1,7 @@
 //! The shared test modules (`tests/support/`) this binary uses: only those, and each in full.
 
+#[path = "../support/browser.rs"]
+pub mod browser;
 #[path = "../support/clock.rs"]
 pub mod clock;
 #[path = "../support/connect_page.rs"]

@@ -187,8 +187,8 @@ impl Ask {
     }
 
     /// The user this call stands for, as the elicitation authenticated them
-    /// ([`Elicitation::with_authentication`](crate::rmcp::Elicitation::with_authentication) over
-    /// HTTP, [`with_local_user`](crate::rmcp::Elicitation::with_local_user) over stdio); `None`
+    /// (`Elicitation::with_authentication` over HTTP, feature `http`;
+    /// [`with_local_user`](crate::rmcp::Elicitation::with_local_user) over stdio); `None`
     /// when the elicitation knows no user.
     pub fn user(&self) -> Option<&UserId> {
         self.inner.user.as_ref()
