@@ -6,6 +6,7 @@ use std::fmt;
 use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
 
+use crate::format::described;
 use crate::schema::{Number, StringFormat};
 
 /// Why accepted form `content` does not match the form: one [`FieldError`] per field at fault.
@@ -134,7 +135,8 @@ pub enum Problem {
     InvalidFormat {
         /// The format.
         format: StringFormat,
-        /// Why the value is not of it.
+        /// Why the value is not of it, as the end of a sentence; empty where the format's
+        /// example in the message says it all (a date not written `YYYY-MM-DD`).
         reason: String,
     },
     /// A value that is not one of the choices.
@@ -295,8 +297,11 @@ impl fmt::Display for Problem {
                     "has a pattern that is not a valid regex ({pattern}): {reason}"
                 )
             }
+            Problem::InvalidFormat { format, reason } if reason.is_empty() => {
+                write!(f, "must be {}", described(*format))
+            }
             Problem::InvalidFormat { format, reason } => {
-                write!(f, "must be a valid {}: {reason}", format_name(*format))
+                write!(f, "must be {} ({reason})", described(*format))
             }
             Problem::NotAChoice { value, choices } => {
                 write!(f, "must be one of {}, got \"{value}\"", list(choices))
@@ -326,15 +331,6 @@ impl fmt::Display for Problem {
             ),
             Problem::NotInForm => write!(f, "is not a field of this form"),
         }
-    }
-}
-
-fn format_name(format: StringFormat) -> &'static str {
-    match format {
-        StringFormat::Email => "email address",
-        StringFormat::Uri => "absolute URI",
-        StringFormat::Date => "date (YYYY-MM-DD)",
-        StringFormat::DateTime => "date-time (RFC 3339)",
     }
 }
 

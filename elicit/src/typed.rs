@@ -131,7 +131,7 @@ fn checked<T, E: fmt::Display>(
     build: impl FnOnce(&str) -> Result<T, E>,
 ) -> Result<T, String> {
     format::check(format, text)?;
-    build(text).map_err(|e| e.to_string())
+    build(text).map_err(format::reason)
 }
 
 macro_rules! typed_values {
@@ -188,7 +188,7 @@ typed_values! {
     chrono::NaiveDate: Date = |text| {
         let (year, month, day) = format::date::year_month_day(text)?;
         chrono::NaiveDate::from_ymd_opt(year, month.into(), day.into())
-            .ok_or_else(|| format!("{text} is not a day of the calendar"))
+            .ok_or_else(|| format::date::not_a_day(year, month, day))
     }, text = |date| {
         use chrono::Datelike;
         wire::date(date.year(), date.month(), date.day())
@@ -230,7 +230,8 @@ typed_values! {
     #[cfg_attr(docsrs, doc(cfg(feature = "jiff")))]
     jiff::civil::Date: Date = |text| {
         let (year, month, day) = format::date::year_month_day(text)?;
-        jiff::civil::Date::new(year as i16, month as i8, day as i8).map_err(|e| e.to_string())
+        jiff::civil::Date::new(year as i16, month as i8, day as i8)
+            .map_err(|_| format::date::not_a_day(year, month, day))
     }, text = |date| {
         wire::date(date.year().into(), date.month().unsigned_abs().into(), date.day().unsigned_abs().into())
     };

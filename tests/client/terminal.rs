@@ -395,7 +395,7 @@ fn a_rejected_value_is_corrected_in_place() {
     screen.type_text("ABC");
     screen.press(&["Enter"]);
     screen.answer("Day *", "2024-02-30");
-    screen.wait_for("Day must be a valid date (YYYY-MM-DD)");
+    screen.wait_for("Day must be a date like 2026-12-24");
     screen.press(&["BSpace", "BSpace"]);
     screen.type_text("29");
     screen.press(&["Enter"]);
@@ -1012,7 +1012,7 @@ fn tui_client_books_a_room_in_the_ratatui_widget_by_keystrokes() {
     );
     // A date that does not exist is refused by the field as it is typed.
     screen.type_text("2026-02-30");
-    screen.wait_for("✗ Check-in date must be a valid date (YYYY-MM-DD)");
+    screen.wait_for("✗ Check-in date must be a date like 2026-12-24 (February 2026 has no day 30)");
     screen.press(&["C-u"]);
     screen.type_text("2026-12-24");
     // Nights: 2 instead of the default 1; Guests: the default; Room: the suite.

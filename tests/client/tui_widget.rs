@@ -125,7 +125,7 @@ fn every_field_kind_is_drawn_with_its_label_help_and_default() {
             "[Ada ]",
             "As on your card · at least 2 characters",
             "  Email",
-            "an email address",
+            "an email address like name@example.com",
             "[2]",
             "a whole number from 1 to 30",
             "a number",
@@ -243,7 +243,7 @@ fn invalid_input_is_shown_by_the_field_as_it_is_typed() {
     type_text(&mut widget, "2024-02-30");
     assert_shows(
         &screen(&mut widget),
-        &["✗ Day must be a valid date (YYYY-MM-DD)"],
+        &["✗ Day must be a date like 2026-12-24"],
     );
     press(&mut widget, &[KeyCode::Down]);
     type_text(&mut widget, "x");

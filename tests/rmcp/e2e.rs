@@ -602,7 +602,7 @@ async fn a_tool_elicits_through_its_request_context() {
     let text = &result.content[0].as_text().unwrap().text;
     assert!(
         text.starts_with(
-            "the submitted form is invalid:\n`date`: must be a valid date (YYYY-MM-DD)"
+            "the submitted form is invalid:\n`date`: must be a date like 2026-12-24"
         ),
         "{text}"
     );

@@ -281,7 +281,7 @@ async fn the_hotel_books_and_cancels_after_confirmation() {
         "{message}"
     );
     assert!(
-        message.contains("`checkIn`: must be a valid date"),
+        message.contains("`checkIn`: must be a date like 2026-12-24"),
         "{message}"
     );
     assert!(

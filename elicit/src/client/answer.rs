@@ -7,8 +7,8 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::schema::{
-    NumberSchema, NumberType, PrimitiveSchema, Property, RequestedSchema, StringFormat,
-    StringSchema, TitledOption,
+    NumberSchema, NumberType, PrimitiveSchema, Property, RequestedSchema, StringSchema,
+    TitledOption,
 };
 
 /// The field's label: its title, or its name.
@@ -149,15 +149,7 @@ pub(crate) fn string_rules(schema: &StringSchema) -> Vec<String> {
         (None, None) => {}
     }
     if let Some(format) = schema.format {
-        rules.push(
-            match format {
-                StringFormat::Email => "an email address",
-                StringFormat::Uri => "an absolute URI, like https://example.com/",
-                StringFormat::Date => "a date, YYYY-MM-DD",
-                StringFormat::DateTime => "a date and time, like 2024-02-29T12:00:00Z",
-            }
-            .to_owned(),
-        );
+        rules.push(crate::format::described(format).to_owned());
     }
     if let Some(pattern) = &schema.pattern {
         rules.push(format!("matching {pattern}"));

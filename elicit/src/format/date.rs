@@ -24,8 +24,19 @@ fn by_time<T>(parse: fn(&str) -> Result<T, String>, value: &str) -> Result<(), S
 /// A `full-date` as `time`'s date.
 pub(crate) fn parse_date(value: &str) -> Result<time::Date, String> {
     let (year, month, day) = year_month_day(value)?;
-    let month = time::Month::try_from(month).map_err(|e| e.to_string())?;
-    time::Date::from_calendar_date(year, month, day).map_err(|e| e.to_string())
+    time::Month::try_from(month)
+        .ok()
+        .and_then(|named| time::Date::from_calendar_date(year, named, day).ok())
+        .ok_or_else(|| not_a_day(year, month, day))
+}
+
+/// Why a text shaped `YYYY-MM-DD` is not a day, in words: "February 2026 has no day 30",
+/// "there is no month 13".
+pub(crate) fn not_a_day(year: i32, month: u8, day: u8) -> String {
+    match time::Month::try_from(month) {
+        Ok(named) => format!("{named} {year} has no day {day}"),
+        Err(_) => format!("there is no month {month}"),
+    }
 }
 
 /// The numbers of a text shaped `YYYY-MM-DD`, not yet checked to be a day of the calendar: each
@@ -35,7 +46,8 @@ pub(crate) fn year_month_day(value: &str) -> Result<(i32, u8, u8), String> {
     match (bytes.len() == 10).then(|| date_numbers(bytes)).flatten() {
         // Four digits and two: each number fits.
         Some((year, month, day)) => Ok((year as i32, month as u8, day as u8)),
-        None => Err("expected YYYY-MM-DD".to_owned()),
+        // The format's example says how it is written.
+        None => Err(String::new()),
     }
 }
 
@@ -163,7 +175,7 @@ fn days_in_month(year: u32, month: u32) -> u32 {
 
 /// An RFC 3339 `date-time` as `time`'s offset date-time.
 pub(crate) fn parse_date_time(value: &str) -> Result<time::OffsetDateTime, String> {
-    time::OffsetDateTime::parse(value, &Rfc3339).map_err(|e| e.to_string())
+    time::OffsetDateTime::parse(value, &Rfc3339).map_err(super::reason)
 }
 
 #[cfg(test)]

@@ -46,7 +46,7 @@ fn by_email_address(value: &str) -> Result<(), String> {
     value
         .parse::<email_address::EmailAddress>()
         .map(drop)
-        .map_err(|e| e.to_string())
+        .map_err(super::reason)
 }
 
 /// `local@host.tld`: an ASCII dot-atom local part of at most 64 characters, and a host of at

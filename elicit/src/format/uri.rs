@@ -19,7 +19,7 @@ pub(super) fn uri(value: &str) -> Result<(), String> {
 fn by_fluent_uri(value: &str) -> Result<(), String> {
     fluent_uri::Uri::parse(value)
         .map(drop)
-        .map_err(|e| e.to_string())
+        .map_err(super::reason)
 }
 
 /// RFC 3986 `unreserved` and `sub-delims`, the bytes every part below takes.
