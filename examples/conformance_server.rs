@@ -109,9 +109,11 @@ struct DefaultsForm {
     verified: bool,
 }
 
-/// An untitled single-select: `{"type": "string", "enum": ["active", "inactive", "pending"]}`.
+/// An untitled single-select: `{"type": "string", "enum": ["active", "inactive", "pending"]}`
+/// (`untitled`: the titles the derive would make, "Active" .., would make it a titled one).
 #[derive(Debug, Elicit, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[elicit(untitled)]
 enum AccountStatus {
     Active,
     Inactive,
@@ -142,9 +144,11 @@ struct EnumsForm {
     titled_multi: Vec<TitledChoice>,
 }
 
-/// `option1` .. `option3`, without titles: `enum` / `items.enum`.
+/// `option1` .. `option3`, without titles: `enum` / `items.enum` (`untitled`, as for
+/// [`AccountStatus`]).
 #[derive(Debug, Elicit, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[elicit(untitled)]
 enum PlainOption {
     Option1,
     Option2,

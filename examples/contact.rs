@@ -6,7 +6,8 @@
 use elicit_mcp::wire::ElicitResult;
 use elicit_mcp::{Elicit, ElicitOutcome};
 
-/// The spec's contact form, with a favourite colour and a multi-select added.
+/// The spec's contact form, with a favourite colour and a multi-select added. Every property
+/// gets a title made from its field's name ("Full name"), which hosts show as its label.
 #[derive(Debug, Elicit)]
 #[elicit(
     message = "Please provide your contact information",
@@ -30,13 +31,14 @@ struct Contact {
     colors: Vec<Color>,
 }
 
+/// Sent as hex codes, shown by the titles made from the variants' names ("Red").
 #[derive(Debug, Elicit)]
 enum Color {
-    #[elicit(rename = "#FF0000", title = "Red")]
+    #[elicit(rename = "#FF0000")]
     Red,
-    #[elicit(rename = "#00FF00", title = "Green")]
+    #[elicit(rename = "#00FF00")]
     Green,
-    #[elicit(rename = "#0000FF", title = "Blue")]
+    #[elicit(rename = "#0000FF")]
     Blue,
 }
 

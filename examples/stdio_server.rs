@@ -34,7 +34,8 @@ use rmcp::model::{
 use rmcp::{ServerHandler, schemars, tool, tool_handler, tool_router};
 use serde::Deserialize;
 
-/// The booking form of `book_room`.
+/// The booking form of `book_room`. A field without a `title` gets one made from its name
+/// (`nights` is "Nights"), which clients show as its label.
 #[derive(Debug, Elicit)]
 #[elicit(
     message = "Where and when would you like to stay?",
@@ -45,15 +46,15 @@ struct BookingRequest {
     #[elicit(title = "Check-in date", format = "date")]
     check_in: String,
     /// How many nights you stay
-    #[elicit(title = "Nights", minimum = 1, maximum = 30, default = 1)]
+    #[elicit(minimum = 1, maximum = 30, default = 1)]
     nights: u8,
     /// How many people stay in the room
-    #[elicit(title = "Guests", minimum = 1, maximum = 4, default = 2)]
+    #[elicit(minimum = 1, maximum = 4, default = 2)]
     guests: u8,
     #[elicit(title = "Room type", default = RoomType::Standard)]
     room: RoomType,
     /// Anything to add to the stay
-    #[elicit(title = "Extras", max_items = 3, default = [])]
+    #[elicit(max_items = 3, default = [])]
     extras: Vec<Extra>,
 }
 
@@ -65,17 +66,15 @@ enum RoomType {
     Standard,
     #[elicit(title = "Deluxe room with a view")]
     Deluxe,
-    #[elicit(title = "Suite")]
     Suite,
 }
 
-/// The items of a multi-select with titles (`items.anyOf`).
+/// The items of a multi-select with titles (`items.anyOf`), "Breakfast" and "Parking" made
+/// from the variants' names.
 #[derive(Debug, Clone, Copy, PartialEq, Elicit)]
 #[elicit(rename_all = "kebab-case")]
 enum Extra {
-    #[elicit(title = "Breakfast")]
     Breakfast,
-    #[elicit(title = "Parking")]
     Parking,
     #[elicit(title = "Late check-out")]
     LateCheckOut,
@@ -91,13 +90,13 @@ struct ContactDetails {
     /// Your full name
     #[elicit(title = "Name", min_length = 2, max_length = 80)]
     full_name: String,
-    #[elicit(title = "Email", format = "email")]
+    #[elicit(format = "email")]
     email: String,
     /// Digits, spaces and dashes, with an optional leading +
-    #[elicit(title = "Phone", pattern = r"^\+?[0-9][0-9 \-]{5,19}$")]
+    #[elicit(pattern = r"^\+?[0-9][0-9 \-]{5,19}$")]
     phone: Option<String>,
     /// Send me offers by email
-    #[elicit(title = "Newsletter", default = false)]
+    #[elicit(default = false)]
     newsletter: bool,
 }
 

@@ -13,8 +13,9 @@
 //! Shaped like `serde_derive` and `thiserror-impl`; `lib.rs` holds only the entry point.
 //!
 //! - `internals/`, the parse-and-check side: `ast` reads the input and its attributes (`attr`,
-//!   one table of keys per place, `case` for `rename_all`) into a syntax tree, `check` holds the
-//!   rules beyond syntax (with `format` for format-checked defaults and `sensitive` for
+//!   one table of keys per place, `case` for `rename_all` and the titles made from Rust names)
+//!   into a syntax tree with its wire names and titles resolved, `check` holds the rules
+//!   beyond syntax (with `format` for format-checked defaults and `sensitive` for
 //!   secret-looking names), and every error of one derive is collected in a `ctxt::Ctxt` and
 //!   reported together. `respan` moves tokens onto the user's span.
 //! - `expand/`, code generation: `form`, `choice` and `newtype` expand the three shapes of

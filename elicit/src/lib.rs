@@ -66,7 +66,7 @@ use wire::{ElicitAction, ElicitRequestFormParams, ElicitResult};
 /// // What the server sends: the params of `elicitation/create`.
 /// assert_eq!(
 ///     serde_json::to_string(&Party::form_request()).unwrap(),
-///     r#"{"mode":"form","message":"How many guests are coming?","requestedSchema":{"type":"object","properties":{"guests":{"type":"integer","minimum":1,"maximum":12},"vegetarian":{"type":"boolean"}},"required":["guests"]}}"#
+///     r#"{"mode":"form","message":"How many guests are coming?","requestedSchema":{"type":"object","properties":{"guests":{"type":"integer","title":"Guests","minimum":1,"maximum":12},"vegetarian":{"type":"boolean","title":"Vegetarian"}},"required":["guests"]}}"#
 /// );
 /// // The same schema, typed and as text, both laid down at compile time.
 /// assert!(Party::requested_schema().required().eq(["guests"]));

@@ -32,7 +32,7 @@ use crate::validate;
 ///
 /// assert_eq!(
 ///     Invite::requested_schema_json(),
-///     r#"{"type":"object","properties":{"to":{"type":"string","format":"email","default":"team@example.com"}}}"#
+///     r#"{"type":"object","properties":{"to":{"type":"string","title":"To","format":"email","default":"team@example.com"}}}"#
 /// );
 /// let content = serde_json::json!({"to": "octocat@github.com"});
 /// let invite = Invite::from_content(content.as_object().unwrap()).unwrap();

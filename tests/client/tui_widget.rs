@@ -143,6 +143,61 @@ fn every_field_kind_is_drawn_with_its_label_help_and_default() {
     assert!(!screen.contains('✗'), "{screen}");
 }
 
+/// A derived form as a server sends it: every field titled from its Rust name (but the one
+/// that opts out), and choices titled from their variants' names.
+#[derive(elicit_mcp::Elicit)]
+#[elicit(message = "Tell us about your stay", rename_all = "camelCase")]
+#[allow(dead_code)]
+struct Stay {
+    check_in: String,
+    #[elicit(untitled)]
+    nights: u8,
+    delivery: Delivery,
+}
+
+#[derive(elicit_mcp::Elicit)]
+#[elicit(rename_all = "camelCase")]
+#[allow(dead_code)]
+enum Delivery {
+    NextDay,
+    SameWeek,
+}
+
+#[test]
+fn a_derived_form_is_labelled_by_its_titles_and_answered_under_its_keys() {
+    use elicit_mcp::Elicit;
+    let params = serde_json::to_value(Stay::form_request()).unwrap();
+    let mut widget = widget(params);
+    let shown = screen(&mut widget);
+    // The titles made from the Rust names are the labels; a field without one shows its key.
+    assert_shows(
+        &shown,
+        &[
+            "› Check in *",
+            "  nights *",
+            "  Delivery *",
+            "(•) Next day  ( ) Same week",
+        ],
+    );
+    assert!(!shown.contains("checkIn"), "{shown}");
+    type_text(&mut widget, "2026-12-24");
+    press(&mut widget, &[KeyCode::Down]);
+    type_text(&mut widget, "2");
+    press(&mut widget, &[KeyCode::Down, KeyCode::Right]);
+    press(&mut widget, &[KeyCode::Down, KeyCode::Enter]);
+    let review = screen(&mut widget);
+    assert_shows(
+        &review,
+        &["Check in: 2026-12-24", "nights: 2", "Delivery: Same week"],
+    );
+    // The answer goes back under the wire names, whatever the labels said.
+    assert_eq!(
+        done(press(&mut widget, &[KeyCode::Enter])),
+        json!({"action": "accept", "content": {"checkIn": "2026-12-24", "nights": 2,
+            "delivery": "sameWeek"}})
+    );
+}
+
 #[test]
 fn every_field_kind_is_answered_by_keys_and_sent_after_review() {
     let mut widget = form(

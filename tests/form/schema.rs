@@ -21,17 +21,19 @@ use serde_json::{Value, json};
 // ---------------------------------------------------------------------------------------------
 // The spec's examples.
 
-/// "Example: Simple Text Request".
+/// "Example: Simple Text Request". The spec's example gives its property no title, so the
+/// form opts out of the titles the derive makes (`untitled`) to be that text exactly.
 #[derive(Elicit)]
-#[elicit(message = "Please provide your GitHub username")]
+#[elicit(message = "Please provide your GitHub username", untitled)]
 struct GitHubUsername {
     name: String,
 }
 
 /// "Example: Structured Data Request". The spec types `age` as `number`, so it is an `f64`;
-/// `ContactInfoU8` below shows what an integer type emits instead.
+/// `ContactInfoU8` below shows what an integer type emits instead. Untitled, as the spec's
+/// example is.
 #[derive(Elicit)]
-#[elicit(message = "Please provide your contact information")]
+#[elicit(message = "Please provide your contact information", untitled)]
 struct ContactInfo {
     /// Your full name
     name: String,
@@ -155,7 +157,7 @@ fn structured_data_request_is_the_spec_example() {
         check_schema::<ContactInfoU8>(),
         optional_form(
             "age",
-            json!({"type": "integer", "description": "Your age", "minimum": 18, "maximum": 255})
+            json!({"type": "integer", "title": "Age", "description": "Your age", "minimum": 18, "maximum": 255})
         )
     );
 }
@@ -249,22 +251,22 @@ struct Integers {
 #[test]
 fn every_integer_type_has_its_range() {
     const SAFE: i64 = (1 << 53) - 1;
-    let range = |min: i64, max: i64| json!({"type": "integer", "minimum": min, "maximum": max});
+    let range = |title: &str, min: i64, max: i64| json!({"type": "integer", "title": title, "minimum": min, "maximum": max});
     let schema = check_schema::<Integers>();
     let expected = [
-        ("a_u8", range(0, 255)),
-        ("a_u16", range(0, 65535)),
-        ("a_u32", range(0, 4_294_967_295)),
+        ("a_u8", range("A u8", 0, 255)),
+        ("a_u16", range("A u16", 0, 65535)),
+        ("a_u32", range("A u32", 0, 4_294_967_295)),
         // 64-bit, 128-bit and pointer-sized types: only what a JSON number holds exactly.
-        ("a_u64", range(0, SAFE)),
-        ("a_u128", range(0, SAFE)),
-        ("a_usize", range(0, SAFE)),
-        ("a_i8", range(-128, 127)),
-        ("a_i16", range(-32768, 32767)),
-        ("a_i32", range(-2_147_483_648, 2_147_483_647)),
-        ("a_i64", range(-SAFE, SAFE)),
-        ("a_i128", range(-SAFE, SAFE)),
-        ("a_isize", range(-SAFE, SAFE)),
+        ("a_u64", range("A u64", 0, SAFE)),
+        ("a_u128", range("A u128", 0, SAFE)),
+        ("a_usize", range("A usize", 0, SAFE)),
+        ("a_i8", range("A i8", -128, 127)),
+        ("a_i16", range("A i16", -32768, 32767)),
+        ("a_i32", range("A i32", -2_147_483_648, 2_147_483_647)),
+        ("a_i64", range("A i64", -SAFE, SAFE)),
+        ("a_i128", range("A i128", -SAFE, SAFE)),
+        ("a_isize", range("A isize", -SAFE, SAFE)),
     ];
     for (name, property) in &expected {
         assert_eq!(&schema["properties"][name], property, "{name}");
@@ -296,19 +298,19 @@ fn integer_attributes_narrow_the_type_range() {
     let p = &schema["properties"];
     assert_eq!(
         p["adult"],
-        json!({"type": "integer", "minimum": 18, "maximum": 255})
+        json!({"type": "integer", "title": "Adult", "minimum": 18, "maximum": 255})
     );
     assert_eq!(
         p["small"],
-        json!({"type": "integer", "minimum": -32768, "maximum": 10})
+        json!({"type": "integer", "title": "Small", "minimum": -32768, "maximum": 10})
     );
     assert_eq!(
         p["around_zero"],
-        json!({"type": "integer", "minimum": -5, "maximum": 5})
+        json!({"type": "integer", "title": "Around zero", "minimum": -5, "maximum": 5})
     );
     assert_eq!(
         p["positive"],
-        json!({"type": "integer", "minimum": 1, "maximum": 9_007_199_254_740_991_i64})
+        json!({"type": "integer", "title": "Positive", "minimum": 1, "maximum": 9_007_199_254_740_991_i64})
     );
 }
 
@@ -332,18 +334,21 @@ fn floats_are_numbers() {
     let f32_max = f64::from(f32::MAX);
     assert_eq!(
         p["single"],
-        json!({"type": "number", "minimum": -f32_max, "maximum": f32_max})
+        json!({"type": "number", "title": "Single", "minimum": -f32_max, "maximum": f32_max})
     );
-    assert_eq!(p["double"], json!({"type": "number"}));
+    assert_eq!(p["double"], json!({"type": "number", "title": "Double"}));
     assert_eq!(
         p["bounded"],
-        json!({"type": "number", "minimum": -0.5, "maximum": 1e10})
+        json!({"type": "number", "title": "Bounded", "minimum": -0.5, "maximum": 1e10})
     );
     assert_eq!(
         p["half_up"],
-        json!({"type": "number", "minimum": 0.5, "maximum": f32_max})
+        json!({"type": "number", "title": "Half up", "minimum": 0.5, "maximum": f32_max})
     );
-    assert_eq!(p["integral_bound"], json!({"type": "number", "maximum": 3}));
+    assert_eq!(
+        p["integral_bound"],
+        json!({"type": "number", "title": "Integral bound", "maximum": 3})
+    );
 }
 
 /// Floats past the range where JSON text is plain decimal: the derive must lay down the exact
@@ -361,11 +366,11 @@ fn floats_in_exponent_notation() {
     let schema = check_schema::<ExponentFloats>();
     assert_eq!(
         schema["properties"]["wide"],
-        json!({"type": "number", "minimum": 1e-7, "maximum": 1e300, "default": 2.5e20})
+        json!({"type": "number", "title": "Wide", "minimum": 1e-7, "maximum": 1e300, "default": 2.5e20})
     );
     assert_eq!(
         schema["properties"]["tiny"],
-        json!({"type": "number", "minimum": -1.5e-10, "maximum": f64::from(f32::MAX)})
+        json!({"type": "number", "title": "Tiny", "minimum": -1.5e-10, "maximum": f64::from(f32::MAX)})
     );
 }
 
@@ -381,7 +386,10 @@ fn strings_and_booleans() {
         check_schema::<Scalars>(),
         json!({
             "type": "object",
-            "properties": {"text": {"type": "string"}, "flag": {"type": "boolean"}},
+            "properties": {
+                "text": {"type": "string", "title": "Text"},
+                "flag": {"type": "boolean", "title": "Flag"}
+            },
             "required": ["text", "flag"]
         })
     );
@@ -404,17 +412,23 @@ struct Optionals {
 fn options_are_the_same_property_out_of_required() {
     let schema = check_schema::<Optionals>();
     let p = &schema["properties"];
-    assert_eq!(p["maybe_text"], json!({"type": "string"}));
+    assert_eq!(
+        p["maybe_text"],
+        json!({"type": "string", "title": "Maybe text"})
+    );
     assert_eq!(
         p["maybe_count"],
-        json!({"type": "integer", "minimum": 0, "maximum": 255})
+        json!({"type": "integer", "title": "Maybe count", "minimum": 0, "maximum": 255})
     );
     assert_eq!(p["maybe_ratio"]["type"], "number");
-    assert_eq!(p["maybe_flag"], json!({"type": "boolean"}));
+    assert_eq!(
+        p["maybe_flag"],
+        json!({"type": "boolean", "title": "Maybe flag"})
+    );
     // An optional choice keeps its choices.
     assert_eq!(
         p["maybe_color"],
-        json!({"type": "string", "enum": ["Red", "Green", "Blue"]})
+        json!({"type": "string", "title": "Maybe color", "enum": ["Red", "Green", "Blue"]})
     );
     assert_eq!(
         p["maybe_hex"]["oneOf"][1],
@@ -422,7 +436,7 @@ fn options_are_the_same_property_out_of_required() {
     );
     assert_eq!(
         p["maybe_colors"],
-        json!({"type": "array", "items": {"type": "string", "enum": ["Red", "Green", "Blue"]}})
+        json!({"type": "array", "title": "Maybe colors", "items": {"type": "string", "enum": ["Red", "Green", "Blue"]}})
     );
     assert_eq!(p["maybe_hexes"]["items"]["anyOf"][2]["const"], "#0000FF");
     assert_eq!(schema["required"], json!(["definitely"]));
@@ -442,8 +456,8 @@ fn a_form_without_required_fields_has_no_required_list() {
         json!({
             "type": "object",
             "properties": {
-                "a": {"type": "string"},
-                "b": {"type": "integer", "minimum": 0, "maximum": 255}
+                "a": {"type": "string", "title": "A"},
+                "b": {"type": "integer", "title": "B", "minimum": 0, "maximum": 255}
             }
         })
     );
@@ -460,7 +474,8 @@ fn an_empty_form() {
     );
 }
 
-/// Doc comments on variants are documentation, not titles.
+/// Doc comments on variants are documentation, not titles. The titles made from the variants'
+/// names would only repeat their values, so the select stays the plain `enum` form.
 #[derive(Elicit)]
 enum Plan {
     /// The free tier.
@@ -470,7 +485,8 @@ enum Plan {
     Pro,
 }
 
-/// With one title, the select is titled; a variant without a title shows its value.
+/// With one title written, the select is titled; a variant without one shows the title made
+/// from its name.
 #[derive(Elicit)]
 enum Tier {
     /// Documented and titled.
@@ -491,11 +507,11 @@ fn enums_are_plain_or_titled_and_variant_docs_do_not_break_them() {
     let schema = check_schema::<Selects>();
     assert_eq!(
         schema["properties"]["plan"],
-        json!({"type": "string", "enum": ["Free", "Pro"]})
+        json!({"type": "string", "title": "Plan", "enum": ["Free", "Pro"]})
     );
     assert_eq!(
         schema["properties"]["tier"],
-        json!({"type": "string", "oneOf": [
+        json!({"type": "string", "title": "Tier", "oneOf": [
             {"const": "Basic", "title": "Basic tier"},
             {"const": "Premium", "title": "Premium"}
         ]})
@@ -517,23 +533,31 @@ struct Collections {
 fn vec_btreeset_and_hashset_of_enums_are_multi_selects() {
     let schema = check_schema::<Collections>();
     let p = &schema["properties"];
-    let untitled =
-        json!({"type": "array", "items": {"type": "string", "enum": ["Red", "Green", "Blue"]}});
+    let untitled_items = json!({"type": "string", "enum": ["Red", "Green", "Blue"]});
     let titled_items = json!({"anyOf": [
         {"const": "#FF0000", "title": "Red"},
         {"const": "#00FF00", "title": "Green"},
         {"const": "#0000FF", "title": "Blue"}
     ]});
-    assert_eq!(p["list"], untitled);
-    assert_eq!(p["tree"], untitled);
-    assert_eq!(p["hash"], json!({"type": "array", "items": titled_items}));
+    assert_eq!(
+        p["list"],
+        json!({"type": "array", "title": "List", "items": untitled_items})
+    );
+    assert_eq!(
+        p["tree"],
+        json!({"type": "array", "title": "Tree", "items": untitled_items})
+    );
+    assert_eq!(
+        p["hash"],
+        json!({"type": "array", "title": "Hash", "items": titled_items})
+    );
     assert_eq!(
         p["at_least_one"],
-        json!({"type": "array", "minItems": 1, "items": titled_items})
+        json!({"type": "array", "title": "At least one", "minItems": 1, "items": titled_items})
     );
     assert_eq!(
         p["at_most_three"],
-        json!({"type": "array", "maxItems": 3, "items": {"type": "string", "enum": ["Red", "Green", "Blue"]}})
+        json!({"type": "array", "title": "At most three", "maxItems": 3, "items": untitled_items})
     );
     assert_eq!(
         schema["required"],
@@ -557,12 +581,21 @@ struct Formats {
 fn string_formats() {
     let schema = check_schema::<Formats>();
     let p = &schema["properties"];
-    assert_eq!(p["email"], json!({"type": "string", "format": "email"}));
-    assert_eq!(p["homepage"], json!({"type": "string", "format": "uri"}));
-    assert_eq!(p["birthday"], json!({"type": "string", "format": "date"}));
+    assert_eq!(
+        p["email"],
+        json!({"type": "string", "title": "Email", "format": "email"})
+    );
+    assert_eq!(
+        p["homepage"],
+        json!({"type": "string", "title": "Homepage", "format": "uri"})
+    );
+    assert_eq!(
+        p["birthday"],
+        json!({"type": "string", "title": "Birthday", "format": "date"})
+    );
     assert_eq!(
         p["meeting"],
-        json!({"type": "string", "format": "date-time"})
+        json!({"type": "string", "title": "Meeting", "format": "date-time"})
     );
 }
 
@@ -621,8 +654,9 @@ fn properties_and_required_keep_declaration_order() {
     assert_eq!(
         Order::requested_schema_json(),
         concat!(
-            r#"{"type":"object","properties":{"zulu":{"type":"boolean"},"alpha":{"type":"boolean"},"#,
-            r#""mike":{"type":"boolean"},"bravo":{"type":"boolean"}},"required":["zulu","mike","bravo"]}"#
+            r#"{"type":"object","properties":{"zulu":{"type":"boolean","title":"Zulu"},"#,
+            r#""alpha":{"type":"boolean","title":"Alpha"},"mike":{"type":"boolean","title":"Mike"},"#,
+            r#""bravo":{"type":"boolean","title":"Bravo"}},"required":["zulu","mike","bravo"]}"#
         )
     );
     let names: Vec<&str> = Order::requested_schema()
@@ -672,9 +706,18 @@ fn rename_and_rename_all() {
         schema["required"],
         json!(["fullName", "e-mail", "type", "shirtSize"])
     );
+    // Titles are made from the Rust names, never from the wire names.
+    let p = &schema["properties"];
+    assert_eq!(p["fullName"]["title"], "Full name");
+    assert_eq!(p["e-mail"]["title"], "Email address");
+    assert_eq!(p["type"]["title"], "Type");
     assert_eq!(
-        schema["properties"]["shirtSize"]["enum"],
-        json!(["extra-small", "M", "extra-large"])
+        p["shirtSize"],
+        json!({"type": "string", "title": "Shirt size", "oneOf": [
+            {"const": "extra-small", "title": "Extra small"},
+            {"const": "M", "title": "Medium"},
+            {"const": "extra-large", "title": "Extra large"}
+        ]})
     );
 }
 
@@ -702,8 +745,11 @@ fn serde_rename_and_rename_all_are_honored() {
     let schema = check_schema::<SerdeRenamed>();
     assert_eq!(schema["required"], json!(["FIRST_NAME", "zip", "wireSize"]));
     assert_eq!(
-        schema["properties"]["wireSize"]["enum"],
-        json!(["small", "L"])
+        schema["properties"]["wireSize"],
+        json!({"type": "string", "title": "Size", "oneOf": [
+            {"const": "small", "title": "Small"},
+            {"const": "L", "title": "Large"}
+        ]})
     );
     // Content serde reads is content elicit reads, to the same value.
     let wire = json!({"FIRST_NAME": "Ada", "zip": "12345", "wireSize": "L"});
@@ -797,10 +843,17 @@ fn agrees_with_serde<F: Elicit + Serialize + Default, C: elicit_mcp::ElicitChoic
             std::any::type_name::<C>()
         );
     }
+    // The labels are made from the variants' Rust names whatever the rule, so every rule's
+    // select is titled (`UserName` is never "User name" on the wire).
     let choice_key = elicit_keys.last().unwrap();
+    let options: Vec<Value> = all
+        .iter()
+        .zip(["User name", "A", "HTML parser", "Version2 beta"])
+        .map(|(c, title)| json!({"const": c.to_wire(), "title": title}))
+        .collect();
     assert_eq!(
-        schema["properties"][choice_key]["enum"],
-        json!(all.iter().map(|c| c.to_wire()).collect::<Vec<_>>())
+        schema["properties"][choice_key],
+        json!({"type": "string", "title": "Choice", "oneOf": options})
     );
 }
 
@@ -838,7 +891,7 @@ struct WithSkip {
 fn skipped_fields_are_not_asked() {
     assert_eq!(
         check_schema::<WithSkip>(),
-        json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]})
+        json!({"type": "object", "properties": {"name": {"type": "string", "title": "Name"}}, "required": ["name"]})
     );
 }
 
@@ -869,14 +922,23 @@ struct Defaults {
 fn defaults_are_emitted_and_leave_required() {
     let schema = check_schema::<Defaults>();
     let p = &schema["properties"];
-    assert_eq!(p["name"], json!({"type": "string", "default": "John Doe"}));
+    assert_eq!(
+        p["name"],
+        json!({"type": "string", "title": "Name", "default": "John Doe"})
+    );
     assert_eq!(
         p["age"],
-        json!({"type": "integer", "minimum": 0, "maximum": 255, "default": 30})
+        json!({"type": "integer", "title": "Age", "minimum": 0, "maximum": 255, "default": 30})
     );
     assert_eq!(p["offset"]["default"], json!(-3));
-    assert_eq!(p["subscribe"], json!({"type": "boolean", "default": true}));
-    assert_eq!(p["ratio"], json!({"type": "number", "default": 1.5}));
+    assert_eq!(
+        p["subscribe"],
+        json!({"type": "boolean", "title": "Subscribe", "default": true})
+    );
+    assert_eq!(
+        p["ratio"],
+        json!({"type": "number", "title": "Ratio", "default": 1.5})
+    );
     assert_eq!(p["color"]["default"], "Green");
     assert_eq!(p["colors"]["default"], json!(["#FF0000", "#0000FF"]));
     assert_eq!(p["none_picked"]["default"], json!([]));
@@ -904,12 +966,15 @@ fn generic_forms_have_one_schema_per_instantiation() {
     let as_color = check_schema::<Wrapper<Option<Color>>>();
     assert_eq!(
         as_u8["properties"]["value"],
-        json!({"type": "integer", "minimum": 0, "maximum": 255})
+        json!({"type": "integer", "title": "Value", "minimum": 0, "maximum": 255})
     );
-    assert_eq!(as_bool["properties"]["value"], json!({"type": "boolean"}));
+    assert_eq!(
+        as_bool["properties"]["value"],
+        json!({"type": "boolean", "title": "Value"})
+    );
     assert_eq!(
         as_color["properties"]["value"],
-        json!({"type": "string", "enum": ["Red", "Green", "Blue"]})
+        json!({"type": "string", "title": "Value", "enum": ["Red", "Green", "Blue"]})
     );
     assert_eq!(as_u8["required"], json!(["value", "label"]));
     assert_eq!(as_color["required"], json!(["label"]));
@@ -917,7 +982,10 @@ fn generic_forms_have_one_schema_per_instantiation() {
     assert_eq!(check_schema::<Wrapper<u8>>(), as_u8);
 
     let pair = check_schema::<Pair<String, Vec<HexColor>>>();
-    assert_eq!(pair["properties"]["first"], json!({"type": "string"}));
+    assert_eq!(
+        pair["properties"]["first"],
+        json!({"type": "string", "title": "First"})
+    );
     assert_eq!(pair["properties"]["second"]["type"], "array");
     assert_eq!(pair["required"], json!(["first"]));
 }
@@ -941,13 +1009,16 @@ fn type_aliases_map_like_their_targets() {
     let p = &schema["properties"];
     assert_eq!(
         p["age"],
-        json!({"type": "integer", "minimum": 18, "maximum": 255})
+        json!({"type": "integer", "title": "Age", "minimum": 18, "maximum": 255})
     );
     assert_eq!(
         p["picks"],
-        json!({"type": "array", "items": {"type": "string", "enum": ["Red", "Green", "Blue"]}})
+        json!({"type": "array", "title": "Picks", "items": {"type": "string", "enum": ["Red", "Green", "Blue"]}})
     );
-    assert_eq!(p["text"], json!({"type": "string", "maxLength": 3}));
+    assert_eq!(
+        p["text"],
+        json!({"type": "string", "title": "Text", "maxLength": 3})
+    );
     assert_eq!(schema["required"], json!(["age", "text"]));
 }
 
@@ -983,11 +1054,12 @@ fn the_const_json_writer_escapes_like_serde_json() {
         schema["properties"]["choice"]["oneOf"][0],
         json!({"const": "say \"hi\"", "title": "back\\slash"})
     );
-    // Titled because one variant has a title; the other shows its value.
+    // The other variant's title is made from its name, not its value.
     assert_eq!(
         schema["properties"]["choice"]["oneOf"][1],
-        json!({"const": "tab\there", "title": "tab\there"})
+        json!({"const": "tab\there", "title": "Tab"})
     );
+    assert_eq!(schema["properties"]["naïve ключ"]["title"], "Unicode name");
     assert!(schema["properties"]["naïve ключ"].is_object());
 }
 
@@ -1022,11 +1094,11 @@ fn the_issue_example() {
         json!({
             "type": "object",
             "properties": {
-                "fullName": {"type": "string", "description": "Your full name", "minLength": 3, "maxLength": 50},
-                "email": {"type": "string", "format": "email"},
-                "age": {"type": "integer", "minimum": 18, "maximum": 255},
-                "favorite": {"type": "string", "oneOf": options, "default": "#FF0000"},
-                "colors": {"type": "array", "minItems": 1, "maxItems": 2, "items": {"anyOf": options}}
+                "fullName": {"type": "string", "title": "Full name", "description": "Your full name", "minLength": 3, "maxLength": 50},
+                "email": {"type": "string", "title": "Email", "format": "email"},
+                "age": {"type": "integer", "title": "Age", "minimum": 18, "maximum": 255},
+                "favorite": {"type": "string", "title": "Favorite", "oneOf": options, "default": "#FF0000"},
+                "colors": {"type": "array", "title": "Colors", "minItems": 1, "maxItems": 2, "items": {"anyOf": options}}
             },
             "required": ["fullName", "email", "colors"]
         })

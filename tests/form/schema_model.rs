@@ -103,8 +103,9 @@ fn the_spec_request_schemas_read_and_round_trip() {
 
 #[test]
 fn the_spec_request_params_read_as_form_params() {
+    // Untitled, as the spec's example is.
     #[derive(Elicit)]
-    #[elicit(message = "Please provide your GitHub username")]
+    #[elicit(message = "Please provide your GitHub username", untitled)]
     struct GitHubUsername {
         #[allow(dead_code)]
         name: String,

@@ -60,19 +60,36 @@ fn sample() -> Typed {
 fn each_type_maps_to_its_format_in_a_valid_schema() {
     let schema = check_schema::<Typed>();
     let format = |name: &str| schema["properties"][name].clone();
-    for name in ["chronoDate", "timeDate", "jiffDate"] {
-        assert_eq!(format(name), json!({"type": "string", "format": "date"}));
-    }
-    for name in ["chronoFixed", "chronoUtc", "timeAt", "jiffAt"] {
+    let dates = [
+        ("chronoDate", "Chrono date"),
+        ("timeDate", "Time date"),
+        ("jiffDate", "Jiff date"),
+    ];
+    for (name, title) in dates {
         assert_eq!(
             format(name),
-            json!({"type": "string", "format": "date-time"})
+            json!({"type": "string", "title": title, "format": "date"})
         );
     }
-    assert_eq!(format("url"), json!({"type": "string", "format": "uri"}));
+    let date_times = [
+        ("chronoFixed", "Chrono fixed"),
+        ("chronoUtc", "Chrono utc"),
+        ("timeAt", "Time at"),
+        ("jiffAt", "Jiff at"),
+    ];
+    for (name, title) in date_times {
+        assert_eq!(
+            format(name),
+            json!({"type": "string", "title": title, "format": "date-time"})
+        );
+    }
+    assert_eq!(
+        format("url"),
+        json!({"type": "string", "title": "Url", "format": "uri"})
+    );
     assert_eq!(
         format("email"),
-        json!({"type": "string", "format": "email"})
+        json!({"type": "string", "title": "Email", "format": "email"})
     );
     assert_eq!(schema["required"].as_array().unwrap().len(), 9);
 }
@@ -133,7 +150,7 @@ fn optional_typed_values_and_defaults_written_as_wire_text() {
     let schema = check_schema::<Optional>();
     assert_eq!(
         schema["properties"]["check_in"],
-        json!({"type": "string", "format": "date", "default": "2024-01-31"})
+        json!({"type": "string", "title": "Check in", "format": "date", "default": "2024-01-31"})
     );
     assert_eq!(
         schema["required"],
@@ -190,9 +207,10 @@ struct Billing {
 fn newtypes_declare_their_constraints_once_and_every_form_inherits_them() {
     let shipping = check_schema::<Shipping>();
     let billing = check_schema::<Billing>();
+    // The title is the field's, made from its name; the newtype gives none.
     assert_eq!(
         shipping["properties"]["postcode"],
-        json!({"type": "string", "pattern": "^[0-9]{5}$"})
+        json!({"type": "string", "title": "Postcode", "pattern": "^[0-9]{5}$"})
     );
     assert_eq!(
         billing["properties"]["postcode"],
@@ -200,16 +218,16 @@ fn newtypes_declare_their_constraints_once_and_every_form_inherits_them() {
     );
     assert_eq!(
         shipping["properties"]["tip"],
-        json!({"type": "integer", "minimum": 0, "maximum": 100, "default": 10})
+        json!({"type": "integer", "title": "Tip", "minimum": 0, "maximum": 100, "default": 10})
     );
     // A field narrows what its newtype allows.
     assert_eq!(
         shipping["properties"]["discount"],
-        json!({"type": "integer", "minimum": 0, "maximum": 50})
+        json!({"type": "integer", "title": "Discount", "minimum": 0, "maximum": 50})
     );
     assert_eq!(
         shipping["properties"]["day"],
-        json!({"type": "string", "format": "date"})
+        json!({"type": "string", "title": "Day", "format": "date"})
     );
 
     let ok: Shipping =

@@ -508,9 +508,15 @@ fn schemars_sees_the_derived_schema() {
         serde_json::from_str::<Value>(Profile::requested_schema_json()).unwrap()
     );
 
+    // Titled by default: each title, made from the variant's name, is not its value.
+    let status_options = json!([
+        {"const": "active", "title": "Active"},
+        {"const": "inactive", "title": "Inactive"},
+        {"const": "pending", "title": "Pending"}
+    ]);
     assert_eq!(
-        serde_json::to_value(schemars::schema_for!(Status)).unwrap()["enum"],
-        json!(["active", "inactive", "pending"])
+        serde_json::to_value(schemars::schema_for!(Status)).unwrap()["oneOf"],
+        status_options
     );
     assert_eq!(
         serde_json::to_value(schemars::schema_for!(Color)).unwrap()["oneOf"],
@@ -534,8 +540,12 @@ fn a_derived_enum_used_in_a_schemars_type_gives_its_choices() {
     let reference = schema["properties"]["status"]["$ref"].as_str().unwrap();
     let name = reference.rsplit('/').next().unwrap();
     assert_eq!(
-        schema["$defs"][name]["enum"],
-        json!(["active", "inactive", "pending"])
+        schema["$defs"][name]["oneOf"],
+        json!([
+            {"const": "active", "title": "Active"},
+            {"const": "inactive", "title": "Inactive"},
+            {"const": "pending", "title": "Pending"}
+        ])
     );
 }
 

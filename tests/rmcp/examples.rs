@@ -191,7 +191,7 @@ async fn the_conformance_tools_answer_as_the_suite_expects() {
     assert_eq!(user["required"], json!(["username", "email"]));
     assert_eq!(
         user["properties"]["email"],
-        json!({"type": "string", "description": "User's email address"})
+        json!({"type": "string", "title": "Email", "description": "User's email address"})
     );
     let defaults = &requests[1]["requestedSchema"]["properties"];
     assert_eq!(defaults["name"]["default"], "John Doe");
@@ -377,7 +377,7 @@ async fn on_2026_07_28_the_mrtr_tools_behave_as_the_suite_describes() {
     );
     assert_eq!(
         request["params"]["requestedSchema"]["properties"]["confirmed"],
-        json!({"type": "boolean", "description": "Confirm?"})
+        json!({"type": "boolean", "title": "Confirmed", "description": "Confirm?"})
     );
     // The whole flows, through rmcp's retry loop and the example client.
     for (tool, expected) in [

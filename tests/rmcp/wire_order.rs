@@ -126,7 +126,9 @@ async fn an_rmcp_client_receives_the_properties_in_declaration_order() {
     // The keys of each property keep the spec's order too, and the pattern is sent.
     let postcode = &request[at[1]..at[2]];
     assert!(
-        postcode.starts_with(r#""postcode":{"type":"string","pattern":"^[0-9]{5}$"}"#),
+        postcode.starts_with(
+            r#""postcode":{"type":"string","title":"Postcode","pattern":"^[0-9]{5}$"}"#
+        ),
         "{postcode}"
     );
     // The whole schema, as the derive wrote it.

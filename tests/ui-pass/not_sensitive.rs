@@ -12,8 +12,8 @@ struct Settings {
 fn main() {
     let json = Settings::requested_schema_json();
     assert!(
-        json.contains(r#""token_budget":{"type":"integer""#),
+        json.contains(r#""token_budget":{"type":"integer","title":"Token budget""#),
         "{json}"
     );
-    assert!(json.contains(r#""pin_color":{"type":"string"}"#), "{json}");
+    assert!(json.contains(r#""pin_color":{"type":"string","title":"Pin color"}"#), "{json}");
 }

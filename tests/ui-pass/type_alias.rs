@@ -27,15 +27,15 @@ struct Person {
 fn main() {
     let json = Person::requested_schema_json();
     assert!(
-        json.contains(r#""name":{"type":"string","minLength":2,"default":"Ada"}"#),
+        json.contains(r#""name":{"type":"string","title":"Name","minLength":2,"default":"Ada"}"#),
         "{json}"
     );
     assert!(
-        json.contains(r#""age":{"type":"integer","minimum":18,"maximum":130}"#),
+        json.contains(r#""age":{"type":"integer","title":"Age","minimum":18,"maximum":130}"#),
         "{json}"
     );
     assert!(
-        json.contains(r#""child_age":{"type":"integer","minimum":0,"maximum":20}"#),
+        json.contains(r#""child_age":{"type":"integer","title":"Child age","minimum":0,"maximum":20}"#),
         "{json}"
     );
     assert!(json.contains(r#""required":["age","colors"]"#), "{json}");

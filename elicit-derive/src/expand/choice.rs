@@ -7,7 +7,7 @@ use quote::quote;
 use crate::dummy::wrap_in_const;
 use crate::expand::dispatch::key_dispatch;
 use crate::expand::runtime::{json_schema_impl, runtime_path};
-use crate::internals::ast::Choice;
+use crate::internals::ast::{Choice, Variant};
 
 /// The impls of a choice: `ElicitChoice`, `ElicitValue` and `ElicitField`, `JsonSchema` with
 /// the runtime's `schemars` feature, and the hidden `__elicit_wire`.
@@ -41,20 +41,11 @@ pub fn expand_choice(choice: &Choice) -> TokenStream {
         &ty_generics,
         where_clause,
     );
-    let any_titled = choice.variants.iter().any(|v| v.attrs.title.is_set());
-    let titled = if any_titled {
-        // A titled select needs a title on every option; a variant without one shows its value.
-        let titles = choice.variants.iter().map(|v| {
-            v.attrs
-                .title
-                .get()
-                .map_or(v.wire_name.clone(), |t| t.value())
-        });
-        quote! {
-            ::core::option::Option::Some(&[#(#krate::__private::TitledOption::from_static(#wires, #titles)),*])
-        }
-    } else {
-        quote!(::core::option::Option::None)
+    let titled = match titled_options(choice) {
+        Some(labels) => quote! {
+            ::core::option::Option::Some(&[#(#krate::__private::TitledOption::from_static(#wires, #labels)),*])
+        },
+        None => quote!(::core::option::Option::None),
     };
 
     wrap_in_const(quote! {
@@ -112,4 +103,24 @@ pub fn expand_choice(choice: &Choice) -> TokenStream {
             }
         }
     })
+}
+
+/// Each option's label when the choice is a titled select (`oneOf`, `items.anyOf`), or `None`
+/// for the plain `enum` form. A choice is titled when a title tells a person more than the
+/// value does: some variant has a title written, or a title made from its name that is not
+/// its value (`NextDay`, "Next day"). When every title would repeat its value (`Red`, "Red")
+/// the plain form shows the same labels in a smaller schema. A titled select needs a label
+/// on every option; a variant with none (its enum is `untitled`) shows its value.
+fn titled_options<'a>(choice: &'a Choice) -> Option<Vec<&'a str>> {
+    let says_more = |v: &Variant| {
+        v.attrs.title.is_set() || v.title.as_ref().is_some_and(|title| *title != v.wire_name)
+    };
+    if !choice.variants.iter().any(says_more) {
+        return None;
+    }
+    let labels = choice
+        .variants
+        .iter()
+        .map(|v| v.title.as_deref().unwrap_or(&v.wire_name));
+    Some(labels.collect())
 }

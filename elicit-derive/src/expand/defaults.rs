@@ -71,6 +71,8 @@ pub fn defaults(krate: &TokenStream, form: &Form, asked: &[&Field]) -> Defaults 
     let map = quote!(#krate::__private::Map<::std::string::String, #krate::__private::Value>);
     let items = quote! {
         #[doc = #doc]
+        // Its fields are named as the form's, whose names the form's own lint settings judge.
+        #[allow(non_snake_case)]
         pub struct #ident <#params> #where_clause {
             #(
                 #[doc = #field_docs]

@@ -64,7 +64,7 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
         .get()
         .map(|d| d.value())
         .or_else(|| keys.doc.clone());
-    let attrs = schema_attrs(krate, keys, description, default_value);
+    let attrs = schema_attrs(krate, keys, field.title.clone(), description, default_value);
     let property = quote_spanned! {ty.span()=>
         #krate::__private::property(
             #wire,
@@ -121,6 +121,7 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
 pub fn schema_attrs(
     krate: &TokenStream,
     keys: &FieldKeys,
+    title: Option<String>,
     description: Option<String>,
     default_value: TokenStream,
 ) -> TokenStream {
@@ -130,7 +131,7 @@ pub fn schema_attrs(
         }
         None => quote!(::core::option::Option::None),
     };
-    let title = opt_str(keys.title.get().map(|t| t.value()));
+    let title = opt_str(title);
     let description = opt_str(description);
     let min_length = opt_u64(keys.min_length.get());
     let max_length = opt_u64(keys.max_length.get());

@@ -26,9 +26,12 @@ pub fn expand_newtype(newtype: &Newtype, with_checks: bool) -> TokenStream {
     } else {
         TokenStream::new()
     };
+    // No title: a newtype says what its values are, and the form's field that uses it is what
+    // a person reads a title on (the check refuses one here).
     let attrs = schema_attrs(
         &krate,
         keys,
+        None,
         None,
         quote!(#krate::__private::DefaultValue::None),
     );

@@ -1,9 +1,10 @@
 //! The derive input as a form (struct with named fields) or a choice (unit-only enum), with the
-//! attributes read and the wire names resolved.
+//! attributes read and the wire names and titles resolved.
 
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 
 use crate::internals::attr;
+use crate::internals::case::title_from_name;
 use crate::internals::ctxt::Ctxt;
 
 pub enum Input<'a> {
@@ -33,6 +34,9 @@ pub struct Field<'a> {
     pub attrs: attr::Field,
     /// The key in `properties` and in `content`.
     pub wire_name: String,
+    /// The property's `title`: the one written, else the one made from the field's name, or
+    /// none when the field or its form is `untitled`.
+    pub title: Option<String>,
     /// Whether the field broke none of the derive's own rules (set by `check`): only then do
     /// the compiler's checks of its attributes against its type run beside the derive's errors,
     /// so no mistake is reported twice.
@@ -50,6 +54,9 @@ pub struct Variant<'a> {
     pub attrs: attr::Variant,
     /// The value sent in `content`.
     pub wire_name: String,
+    /// The option's label: the title written, else the one made from the variant's name, or
+    /// none when the enum is `untitled`.
+    pub title: Option<String>,
 }
 
 const SHAPE_HELP: &str = "a form is a struct with named fields, a choice is an enum whose \
@@ -150,6 +157,16 @@ fn wire_name(
         .unwrap_or_else(by_rule)
 }
 
+/// The title written, else (unless `untitled` opts out) the one made from the Rust name: a host
+/// shows the title as the label, and a wire name is often a machine's (`checkIn`).
+fn title(written: &attr::Attr<syn::LitStr>, untitled: bool, rust_name: &str) -> Option<String> {
+    match written.get() {
+        Some(lit) => Some(lit.value()),
+        None if untitled => None,
+        None => Some(title_from_name(rust_name)),
+    }
+}
+
 /// A Rust identifier without its `r#` prefix.
 pub fn unraw(ident: &Ident) -> String {
     let name = ident.to_string();
@@ -167,9 +184,11 @@ impl<'a> Field<'a> {
                 .rename_rule()
                 .map_or(name.clone(), |rule| rule.apply_to_field(&name))
         });
+        let untitled = attrs.untitled.is_set() || container.untitled.is_set();
         Field {
             ident,
             ty: &field.ty,
+            title: title(&attrs.title, untitled, &name),
             attrs,
             wire_name,
             clean: true,
@@ -188,6 +207,7 @@ impl<'a> Variant<'a> {
         });
         Variant {
             ident: &variant.ident,
+            title: title(&attrs.title, container.untitled.is_set(), &name),
             attrs,
             wire_name,
         }

@@ -141,6 +141,7 @@ elicit_keys! {
         "message" => message: LitStr = lit_str,
         "key" => key: LitStr = lit_str,
         "rename_all" => rename_all: RenameRule = |meta: &ParseNestedMeta| RenameRule::from_lit(&lit_str(meta)?),
+        "untitled" => untitled: () = flag,
         "crate" => krate: syn::Path = |meta: &ParseNestedMeta| lit_str(meta)?.parse::<syn::Path>(),
     }
 }
@@ -149,6 +150,7 @@ elicit_keys! {
     /// The `#[elicit(..)]` keys of a form's field.
     pub struct FieldKeys {
         "title" => title: LitStr = lit_str,
+        "untitled" => untitled: () = flag,
         "description" => description: LitStr = lit_str,
         "default" => default: DefaultValue = default_value,
         "format" => format: LitStr = lit_str,
@@ -160,8 +162,8 @@ elicit_keys! {
         "min_items" => min_items: u64 = count,
         "max_items" => max_items: u64 = count,
         "rename" => rename: LitStr = lit_str,
-        "skip" => skip: () = |_: &ParseNestedMeta| syn::Result::Ok(()),
-        "not_sensitive" => not_sensitive: () = |_: &ParseNestedMeta| syn::Result::Ok(()),
+        "skip" => skip: () = flag,
+        "not_sensitive" => not_sensitive: () = flag,
     }
 }
 
@@ -279,6 +281,11 @@ fn unknown(meta: &ParseNestedMeta, allowed: &str) -> syn::Error {
     meta.error(format!(
         "unknown elicit attribute `{name}`; expected one of: {allowed}"
     ))
+}
+
+/// A key that takes no value, such as `skip`: being written is all it says.
+fn flag(_: &ParseNestedMeta) -> syn::Result<()> {
+    Ok(())
 }
 
 fn lit_str(meta: &ParseNestedMeta) -> syn::Result<LitStr> {

@@ -1,4 +1,6 @@
-//! `rename_all` rules, with the names and behaviour of serde's, so both agree on wire names.
+//! Case conversions of Rust names: the `rename_all` rules, with the names and behaviour of
+//! serde's so both agree on wire names; a type's name in snake case (a form's input key); and
+//! the title a person reads, made from a field's or variant's name.
 
 use syn::LitStr;
 
@@ -128,24 +130,74 @@ pub fn type_name_in_snake_case(name: &str) -> String {
     let chars: Vec<char> = name.chars().collect();
     let mut snake = String::with_capacity(name.len() + 4);
     for (i, &c) in chars.iter().enumerate() {
-        if c.is_uppercase() && i > 0 {
-            let previous = chars[i - 1];
-            let next_is_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
-            if previous.is_lowercase()
-                || previous.is_ascii_digit()
-                || (previous.is_uppercase() && next_is_lower)
-            {
-                snake.push('_');
-            }
+        if starts_a_word(&chars, i) {
+            snake.push('_');
         }
         snake.extend(c.to_lowercase());
     }
     snake
 }
 
+/// Whether `chars[i]`, a capital, starts a word of a camel- or PascalCase name: after a
+/// lowercase letter or a digit (`userName`, `Step2Color`), or as the last capital of an
+/// acronym that a lowercase letter follows (the `P` of `HTTPSProxy`).
+fn starts_a_word(chars: &[char], i: usize) -> bool {
+    let c = chars[i];
+    if !c.is_uppercase() || i == 0 {
+        return false;
+    }
+    let previous = chars[i - 1];
+    let next_is_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+    previous.is_lowercase()
+        || previous.is_ascii_digit()
+        || (previous.is_uppercase() && next_is_lower)
+}
+
+/// The title a person reads for a field or variant, made from its Rust name (never its wire
+/// name, which may be a machine's: `checkIn`, `#FF0000`). Words are what underscores and case
+/// changes separate (`check_in` and `CheckIn` are "Check in"); digits stay in the word they
+/// are written in (`address_line2` is "Address line2", `address_line_2` "Address line 2");
+/// a word written in capitals is an acronym and keeps them (`HTTPSProxy` is "HTTPS proxy",
+/// while `https_proxy` is "Https proxy": a lowercase name says nothing of acronyms); every
+/// other word is lowercased, and the first one capitalized.
+pub fn title_from_name(name: &str) -> String {
+    let name = name.strip_prefix("r#").unwrap_or(name);
+    let chars: Vec<char> = name.chars().collect();
+    let mut words: Vec<String> = vec![String::new()];
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '_' || starts_a_word(&chars, i) {
+            words.push(String::new());
+        }
+        if c != '_' {
+            words.last_mut().expect("one word at least").push(c);
+        }
+    }
+    let words = words.into_iter().filter(|word| !word.is_empty());
+    let mut title = String::with_capacity(name.len() + 2);
+    for (i, word) in words.enumerate() {
+        if i > 0 {
+            title.push(' ');
+        }
+        let acronym = word.chars().filter(|c| c.is_alphabetic()).count() > 1
+            && !word.chars().any(char::is_lowercase);
+        match (i, acronym) {
+            (_, true) => title.push_str(&word),
+            (0, false) => {
+                let mut rest = word.chars();
+                if let Some(first) = rest.next() {
+                    title.extend(first.to_uppercase());
+                    title.push_str(&rest.as_str().to_lowercase());
+                }
+            }
+            (_, false) => title.push_str(&word.to_lowercase()),
+        }
+    }
+    title
+}
+
 #[cfg(test)]
 mod tests {
-    use super::type_name_in_snake_case;
+    use super::{title_from_name, type_name_in_snake_case};
 
     #[test]
     fn type_names_in_snake_case() {
@@ -155,5 +207,30 @@ mod tests {
         assert_eq!(type_name_in_snake_case("Step2Color"), "step2_color");
         assert_eq!(type_name_in_snake_case("A"), "a");
         assert_eq!(type_name_in_snake_case("r#Type"), "type");
+    }
+
+    #[test]
+    fn titles_from_field_names() {
+        assert_eq!(title_from_name("check_in"), "Check in");
+        assert_eq!(title_from_name("nights"), "Nights");
+        assert_eq!(title_from_name("r#type"), "Type");
+        assert_eq!(title_from_name("address_line2"), "Address line2");
+        assert_eq!(title_from_name("address_line_2"), "Address line 2");
+        assert_eq!(title_from_name("_private__name_"), "Private name");
+        assert_eq!(title_from_name("https_proxy"), "Https proxy");
+        assert_eq!(title_from_name("x"), "X");
+    }
+
+    #[test]
+    fn titles_from_variant_names() {
+        assert_eq!(title_from_name("NextDay"), "Next day");
+        assert_eq!(title_from_name("Standard"), "Standard");
+        assert_eq!(title_from_name("HTTPSProxy"), "HTTPS proxy");
+        assert_eq!(title_from_name("UsdAccount"), "Usd account");
+        assert_eq!(title_from_name("Step2Color"), "Step2 color");
+        assert_eq!(title_from_name("A"), "A");
+        assert_eq!(title_from_name("OK"), "OK");
+        assert_eq!(title_from_name("r#Type"), "Type");
+        assert_eq!(title_from_name("Élan"), "Élan");
     }
 }

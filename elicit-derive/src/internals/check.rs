@@ -48,6 +48,7 @@ fn check_field(cx: &Ctxt, field: &Field) {
     if field.attrs.skip.is_set() {
         return;
     }
+    check_untitled_has_no_title(cx, field);
     check_not_sensitive(cx, field);
     check_format_is_supported(cx, &field.attrs);
     check_one_kind_of_attributes(cx, &field.attrs);
@@ -138,6 +139,21 @@ fn check_skip_stands_alone(cx: &Ctxt, field: &Field) {
     let others = field.attrs.set_keys();
     if others.iter().any(|(key, _)| *key != "skip") {
         cx.error_spanned_by(skip, "`skip` leaves the field out of the form (it is filled from Default), so its other elicit attributes would have no effect; remove them or `skip`");
+    }
+}
+
+/// `untitled` asks for no title, so a `title` beside it says the opposite; one of them is a
+/// mistake, and the derive cannot tell which.
+fn check_untitled_has_no_title(cx: &Ctxt, field: &Field) {
+    if let (Some(untitled), Some(title)) = (field.attrs.untitled.tokens(), field.attrs.title.get())
+    {
+        cx.error_spanned_by(
+            untitled,
+            format!(
+                "`untitled` leaves the field without a title, but it has `title = \"{}\"`: remove `untitled` to show that title, or `title` to show the raw key",
+                title.value()
+            ),
+        );
     }
 }
 

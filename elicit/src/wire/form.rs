@@ -29,7 +29,7 @@ use crate::schema::RequestedSchema;
 ///     "message": "Please provide your GitHub username",
 ///     "requestedSchema": {
 ///         "type": "object",
-///         "properties": {"name": {"type": "string"}},
+///         "properties": {"name": {"type": "string", "title": "Name"}},
 ///         "required": ["name"]
 ///     }
 /// }));

@@ -1,0 +1,7 @@
+use elicit_mcp::Elicit;
+
+#[derive(Elicit)]
+#[elicit(untitled, pattern = "^[0-9]{5}$")]
+struct Postcode(String);
+
+fn main() {}
