@@ -601,9 +601,7 @@ async fn a_tool_elicits_through_its_request_context() {
     assert_eq!(result.is_error, Some(true));
     let text = &result.content[0].as_text().unwrap().text;
     assert!(
-        text.starts_with(
-            "the submitted form is invalid:\n`date`: must be a date like 2026-12-24"
-        ),
+        text.starts_with("the submitted form is invalid:\n`date`: must be a date like 2026-12-24"),
         "{text}"
     );
     assert_eq!(text.lines().count(), 2, "only `date` is at fault: {text}");
