@@ -8,6 +8,7 @@ use serde::{Serialize, Serializer};
 
 use crate::format::described;
 use crate::schema::{Number, StringFormat};
+use crate::validate::compare;
 
 /// Why accepted form `content` does not match the form: one [`FieldError`] per field at fault.
 ///
@@ -23,7 +24,7 @@ use crate::schema::{Number, StringFormat};
 /// }
 /// let content = serde_json::json!({"age": 12});
 /// let err: ContentError = Age::from_content(content.as_object().unwrap()).err().unwrap();
-/// assert_eq!(err.to_string(), "`age`: must be between 18 and 255, got 12");
+/// assert_eq!(err.to_string(), "`age`: must be at least 18, got 12");
 /// assert_eq!(err.errors()[0].field(), "age");
 /// ```
 #[derive(Clone, Debug, PartialEq)]
@@ -266,6 +267,28 @@ fn list(choices: &[String]) -> String {
     quoted.join(", ")
 }
 
+/// Which bound of a range a number crossed.
+enum Bound<'a> {
+    Below(&'a Number),
+    Above(&'a Number),
+}
+
+/// The bound `value` crossed, when it crossed one (`None` for a problem made by hand with a
+/// value inside its range).
+fn out_of<'a>(
+    value: &serde_json::Number,
+    minimum: Option<&'a Number>,
+    maximum: Option<&'a Number>,
+) -> Option<Bound<'a>> {
+    let below = |min: &Number| compare(value, min).is_lt();
+    let above = |max: &Number| compare(value, max).is_gt();
+    match (minimum, maximum) {
+        (Some(min), _) if below(min) => Some(Bound::Below(min)),
+        (_, Some(max)) if above(max) => Some(Bound::Above(max)),
+        _ => None,
+    }
+}
+
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -276,11 +299,17 @@ impl fmt::Display for Problem {
                 value,
                 minimum,
                 maximum,
-            } => match (minimum, maximum) {
-                (Some(min), Some(max)) => write!(f, "must be between {min} and {max}, got {value}"),
-                (Some(min), None) => write!(f, "must be at least {min}, got {value}"),
-                (None, Some(max)) => write!(f, "must be at most {max}, got {value}"),
-                (None, None) => write!(f, "is out of range: {value}"),
+            } => match out_of(value, minimum.as_ref(), maximum.as_ref()) {
+                // Only the bound the value crossed: a bound the field's type sets (`u32`'s
+                // 4294967295) means nothing to a person who wrote -1.
+                Some(Bound::Below(min)) => write!(f, "must be at least {min}, got {value}"),
+                Some(Bound::Above(max)) => write!(f, "must be at most {max}, got {value}"),
+                None => match (minimum, maximum) {
+                    (Some(min), Some(max)) => {
+                        write!(f, "must be between {min} and {max}, got {value}")
+                    }
+                    _ => write!(f, "is out of range: {value}"),
+                },
             },
             Problem::TooShort { length, min_length } => write!(
                 f,

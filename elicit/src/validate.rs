@@ -104,7 +104,10 @@ fn is_integral(value: &serde_json::Number) -> bool {
 
 /// Compares exactly when both sides are integers, so bounds near 2^63 do not round.
 #[inline(always)]
-fn compare(value: &serde_json::Number, bound: &crate::schema::Number) -> std::cmp::Ordering {
+pub(crate) fn compare(
+    value: &serde_json::Number,
+    bound: &crate::schema::Number,
+) -> std::cmp::Ordering {
     let exact = value
         .as_i64()
         .map(i128::from)

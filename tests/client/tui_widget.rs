@@ -310,7 +310,7 @@ fn invalid_input_is_shown_by_the_field_as_it_is_typed() {
     type_text(&mut widget, "31");
     assert_shows(
         &screen(&mut widget),
-        &["✗ Nights must be between 1 and 30, got 31"],
+        &["✗ Nights must be at most 30, got 31"],
     );
 }
 

@@ -209,7 +209,7 @@ impl ElicitError {
     /// let result = error.to_tool_result();
     /// assert_eq!(result.is_error, Some(true));
     /// let text = &result.content[0].as_text().unwrap().text;
-    /// assert_eq!(text, "the submitted form is invalid:\n`age`: must be between 18 and 255, got 12");
+    /// assert_eq!(text, "the submitted form is invalid:\n`age`: must be at least 18, got 12");
     /// ```
     pub fn to_tool_result(&self) -> sdk::CallToolResult {
         sdk::CallToolResult::error(vec![sdk::ContentBlock::text(self.to_string())])

@@ -188,17 +188,18 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
     /// message (with the errors of the answer it follows).
     fn request(&self, key: &str, rejected: Option<&Rejected>) -> Result<Request, ElicitError> {
         let mut shown = self.defaults.clone();
+        let own: Cow<'static, RequestedSchema> = match &self.schema {
+            Some(schema) => Cow::Owned(schema.clone()),
+            None => Cow::Borrowed(T::requested_schema()),
+        };
         let message = match rejected {
             Some(rejected) => {
                 // The user's own answers win over the run-time defaults they replaced.
                 shown.extend(rejected.right.clone());
-                format!("{}\n\nPlease correct:\n{}", self.message, rejected.errors)
+                let corrections = corrections(&own, &rejected.errors);
+                format!("{}\n\nPlease correct:\n{corrections}", self.message)
             }
             None => self.message.clone(),
-        };
-        let own: Cow<'static, RequestedSchema> = match &self.schema {
-            Some(schema) => Cow::Owned(schema.clone()),
-            None => Cow::Borrowed(T::requested_schema()),
         };
         let schema = if shown.is_empty() {
             own
@@ -218,6 +219,25 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
             reads: T::requested_schema(),
         })
     }
+}
+
+/// A rejected answer's errors as the person reads them again, a line each: the field by the
+/// title the form shows it with (its wire name where it has none), then what is wrong.
+fn corrections(schema: &RequestedSchema, errors: &ContentError) -> String {
+    let lines: Vec<String> = errors
+        .errors()
+        .iter()
+        .map(|error| {
+            let title = schema
+                .property(error.field())
+                .and_then(|property| property.schema.title());
+            match title {
+                Some(title) => format!("{title} {}", error.problem()),
+                None => error.to_string(),
+            }
+        })
+        .collect();
+    lines.join("\n")
 }
 
 /// The elicitation result an answer to a form must be.
