@@ -215,91 +215,49 @@ trait CallRequest: Clone + Send + 'static {
     ) -> impl Future<Output = Result<Self::Response, sdk::ErrorData>> + Send;
 }
 
-impl CallRequest for sdk::CallToolRequestParams {
-    type Response = sdk::CallToolResponse;
+/// `CallRequest` for the params of a method: the same members carry the state and the answers
+/// in each, so only what it calls and which handler serves it differ.
+macro_rules! call_request {
+    ($($params:ty => $response:ty, $method:literal, |$request:ident| ($name:expr, $arguments:expr), $handle:ident;)*) => {$(
+        impl CallRequest for $params {
+            type Response = $response;
 
-    fn called(&self) -> Call<'_> {
-        Call {
-            method: "tools/call",
-            name: &self.name,
-            arguments: self.arguments.as_ref(),
+            fn called(&self) -> Call<'_> {
+                let $request = self;
+                Call {
+                    method: $method,
+                    name: $name,
+                    arguments: $arguments,
+                }
+            }
+
+            fn answers(&self) -> (Option<String>, Option<sdk::InputResponses>) {
+                (self.request_state.clone(), self.input_responses.clone())
+            }
+
+            fn retried(&mut self, retry: Retry) {
+                self.input_responses = retry.responses;
+                self.request_state = retry.request_state;
+            }
+
+            async fn handle<H: ServerHandler>(
+                self,
+                server: Arc<H>,
+                context: RequestContext<RoleServer>,
+            ) -> Result<Self::Response, sdk::ErrorData> {
+                server.$handle(self, context).await
+            }
         }
-    }
-
-    fn answers(&self) -> (Option<String>, Option<sdk::InputResponses>) {
-        (self.request_state.clone(), self.input_responses.clone())
-    }
-
-    fn retried(&mut self, retry: Retry) {
-        self.input_responses = retry.responses;
-        self.request_state = retry.request_state;
-    }
-
-    async fn handle<H: ServerHandler>(
-        self,
-        server: Arc<H>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<Self::Response, sdk::ErrorData> {
-        server.call_tool(self, context).await
-    }
+    )*};
 }
 
-impl CallRequest for sdk::GetPromptRequestParams {
-    type Response = sdk::GetPromptResponse;
-
-    fn called(&self) -> Call<'_> {
-        Call {
-            method: "prompts/get",
-            name: &self.name,
-            arguments: self.arguments.as_ref(),
-        }
-    }
-
-    fn answers(&self) -> (Option<String>, Option<sdk::InputResponses>) {
-        (self.request_state.clone(), self.input_responses.clone())
-    }
-
-    fn retried(&mut self, retry: Retry) {
-        self.input_responses = retry.responses;
-        self.request_state = retry.request_state;
-    }
-
-    async fn handle<H: ServerHandler>(
-        self,
-        server: Arc<H>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<Self::Response, sdk::ErrorData> {
-        server.get_prompt(self, context).await
-    }
-}
-
-impl CallRequest for sdk::ReadResourceRequestParams {
-    type Response = sdk::ReadResourceResponse;
-
-    fn called(&self) -> Call<'_> {
-        Call {
-            method: "resources/read",
-            name: &self.uri,
-            arguments: None,
-        }
-    }
-
-    fn answers(&self) -> (Option<String>, Option<sdk::InputResponses>) {
-        (self.request_state.clone(), self.input_responses.clone())
-    }
-
-    fn retried(&mut self, retry: Retry) {
-        self.input_responses = retry.responses;
-        self.request_state = retry.request_state;
-    }
-
-    async fn handle<H: ServerHandler>(
-        self,
-        server: Arc<H>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<Self::Response, sdk::ErrorData> {
-        server.read_resource(self, context).await
-    }
+call_request! {
+    sdk::CallToolRequestParams => sdk::CallToolResponse, "tools/call",
+        |request| (&request.name, request.arguments.as_ref()), call_tool;
+    sdk::GetPromptRequestParams => sdk::GetPromptResponse, "prompts/get",
+        |request| (&request.name, request.arguments.as_ref()), get_prompt;
+    sdk::ReadResourceRequestParams => sdk::ReadResourceResponse, "resources/read",
+        |request| (&request.uri, None), read_resource;
 }
 
 /// Runs the call's handler on the way its request takes.
