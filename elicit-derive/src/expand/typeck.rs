@@ -34,8 +34,8 @@ pub fn typed_default(krate: &TokenStream, field: &Field) -> TokenStream {
 
 /// For a string default, the compile-time check that the field's default is text, spanned on the
 /// literal: on a bool, a number, a choice or a multi-select, a `panic!` whose message is the
-/// default to write instead (`default = true`, `default = Priority::High` for the variant whose
-/// value is the text).
+/// default to write instead (`default = true`, `default = Priority::High` for the variant the
+/// text names, by its value or its name, in any case).
 fn text_default_check(krate: &TokenStream, kind: &TokenStream, keys: &FieldKeys) -> TokenStream {
     let Some(default) = keys.default.get() else {
         return TokenStream::new();
@@ -59,13 +59,13 @@ fn text_default_check(krate: &TokenStream, kind: &TokenStream, keys: &FieldKeys)
     };
     let number_message = format!("{said} is a number: {number_fix}");
     let choice_named = format!(
-        "{said} is a variant of its enum, written as a path: for the variant whose value is {quoted}, write `default = "
+        "{said} is a variant of its enum, written as a path: for the variant {quoted} names, write `default = "
     );
     let choice_unnamed = format!(
         "{said} is a variant of its enum, written as a path, and no variant has the value {quoted}: write one, such as `default = "
     );
     let multi_named = format!(
-        "{said} is an array of variants of its enum: for the variant whose value is {quoted}, write `default = ["
+        "{said} is an array of variants of its enum: for the variant {quoted} names, write `default = ["
     );
     let multi_unnamed = format!(
         "{said} is an array of variants of its enum, and no variant has the value {quoted}: write them as paths, such as `default = ["

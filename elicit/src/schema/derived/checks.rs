@@ -183,24 +183,32 @@ pub const fn text_default_misfit(kind: Kind, text: &str) -> Option<TextDefaultMi
     }
 }
 
-/// The variant whose wire value is `text`, else whose name is (`High` of `Priority::High`),
-/// else the first one, with whether `text` named it.
+/// The variant `text` means, with whether it means one: whose wire value is `text` (its
+/// `rename` included), else whose name is (`High` of `Priority::High`), else the same two
+/// ignoring ASCII case (`"high"` for `High`); else the first variant, as an example.
 const fn variant_named(choices: Choices, text: &str) -> (bool, &'static str) {
-    let mut i = 0;
-    while i < choices.values.len() && i < choices.paths.len() {
-        if let Cow::Borrowed(value) = &choices.values[i]
-            && same(value, text)
-        {
-            return (true, choices.paths[i]);
+    let mut ignore_case = false;
+    loop {
+        let mut i = 0;
+        while i < choices.values.len() && i < choices.paths.len() {
+            if let Cow::Borrowed(value) = &choices.values[i]
+                && same(value, text, ignore_case)
+            {
+                return (true, choices.paths[i]);
+            }
+            i += 1;
         }
-        i += 1;
-    }
-    let mut i = 0;
-    while i < choices.paths.len() {
-        if same(last_segment(choices.paths[i]), text) {
-            return (true, choices.paths[i]);
+        let mut i = 0;
+        while i < choices.paths.len() {
+            if same(last_segment(choices.paths[i]), text, ignore_case) {
+                return (true, choices.paths[i]);
+            }
+            i += 1;
         }
-        i += 1;
+        if ignore_case {
+            break;
+        }
+        ignore_case = true;
     }
     match choices.paths.first() {
         Some(path) => (false, path),
@@ -221,14 +229,18 @@ const fn last_segment(path: &'static str) -> &'static str {
     path
 }
 
-const fn same(a: &str, b: &str) -> bool {
+const fn same(a: &str, b: &str, ignore_case: bool) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;
     }
     let mut i = 0;
     while i < a.len() {
-        if a[i] != b[i] {
+        let (x, y) = match ignore_case {
+            true => (a[i].to_ascii_lowercase(), b[i].to_ascii_lowercase()),
+            false => (a[i], b[i]),
+        };
+        if x != y {
             return false;
         }
         i += 1;
