@@ -149,7 +149,11 @@ impl RequestStateSeal {
         for (position, entry) in text.split(',').map(str::trim).enumerate() {
             let number = position + 1;
             let (id, hex) = entry.split_once(':').ok_or_else(|| {
-                SealKeyError::new(format!("keyring entry {number} is not `id:HEX`: `{entry}`"))
+                // Not echoed: an entry without its id may be a bare key.
+                SealKeyError::new(format!(
+                    "keyring entry {number} is not `id:HEX`: it has no `:` (its text is not shown, \
+                     as it may hold a key)"
+                ))
             })?;
             let id = id.trim();
             if id.is_empty() {
@@ -325,7 +329,14 @@ mod tests {
                 .unwrap_err()
                 .to_string()
         };
-        assert_eq!(error("nokey"), "keyring entry 1 is not `id:HEX`: `nokey`");
+        let bare_key = "ab".repeat(32);
+        let refused = error(&bare_key);
+        assert_eq!(
+            refused,
+            "keyring entry 1 is not `id:HEX`: it has no `:` (its text is not shown, as it may \
+             hold a key)"
+        );
+        assert!(!refused.contains("abab"), "{refused}");
         assert_eq!(
             error(&format!("a:{key},a:{key}")),
             "key `a` is given twice in the keyring"
