@@ -8,7 +8,9 @@
 //! - `book_room`: a booking form with a check-in date (today's, pre-filled at run time), a
 //!   room type (single-select) and extras (multi-select); an answer with field errors is asked
 //!   again, the errors in the message and the right answers kept;
-//! - `update_contact`: a contact form (email checked as an email, phone as a pattern);
+//! - `update_contact`: a contact form (email checked as an email, phone as a pattern); it runs
+//!   as a task for a client that declared the tasks extension (the form asked inside the task,
+//!   answered through `tasks/update`), and as a plain call for any other;
 //! - `cancel_booking`: a yes/no confirmation before anything is cancelled.
 //!
 //! ```sh
@@ -23,7 +25,7 @@ use std::error::Error;
 use std::fmt::Write as _;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use elicit_mcp::rmcp::{Ask, Elicitation, RequestStateSeal};
+use elicit_mcp::rmcp::{Ask, Elicitation, RequestStateSeal, Tasks};
 use elicit_mcp::server::UserId;
 use elicit_mcp::{Elicit, ElicitOutcome};
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -293,7 +295,8 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let user = std::env::var("USER").ok().filter(|user| !user.is_empty());
     let user = user.unwrap_or_else(|| "local".to_owned());
     let elicitation = Elicitation::new(RequestStateSeal::generated()?)
-        .with_local_user(UserId::from_verified_subject(user)?);
+        .with_local_user(UserId::from_verified_subject(user)?)
+        .with_tasks(Tasks::new().optional("update_contact"));
     let running = elicitation
         .serve(Hotel::new(), rmcp::transport::stdio())
         .await?;

@@ -2,8 +2,8 @@
 //! answer the server's elicitations, rendered by `elicit_mcp::client::terminal`.
 //!
 //! ```sh
-//! cargo run -p elicit-examples --features rmcp,terminal --example terminal_client -- [--arguments JSON] TOOL SERVER_PROGRAM [SERVER_ARGS…]
-//! cargo run -p elicit-examples --features rmcp,terminal --example terminal_client -- [--arguments JSON] TOOL http://127.0.0.1:PORT/mcp
+//! cargo run -p elicit-examples --features rmcp,terminal --example terminal_client -- [--protocol REVISION] [--arguments JSON] TOOL SERVER_PROGRAM [SERVER_ARGS…]
+//! cargo run -p elicit-examples --features rmcp,terminal --example terminal_client -- [--protocol REVISION] [--arguments JSON] TOOL http://127.0.0.1:PORT/mcp
 //!
 //! cargo run -p elicit-examples --features rmcp,terminal --example terminal_client -- book_room cargo run --quiet -p elicit-examples --features rmcp,terminal --example stdio_server
 //! ```
@@ -11,8 +11,16 @@
 //! The first free argument is the tool; everything after it says where the server is: a
 //! command, started as a child process that speaks MCP on its stdin and stdout, or the URL of a
 //! streamable-HTTP server on loopback (such as `url_mode_server`'s). `--arguments` gives the
-//! tool's arguments as a JSON object. The client declares both elicitation modes on protocol
-//! 2025-11-25 and answers each `elicitation/create`:
+//! tool's arguments as a JSON object.
+//!
+//! The client negotiates as the official clients do: `server/discover` first, for 2026-07-28,
+//! and the `initialize` handshake of 2025-11-25 with a server that does not discover;
+//! `--protocol 2025-11-25` (or `2026-07-28`) speaks only that revision. It says on stderr which
+//! revision the server answered. It declares both elicitation modes and the tasks extension,
+//! and answers the server's forms and URLs the same way wherever they come: an
+//! `elicitation/create` (2025-11-25), an input-required round (2026-07-28, the call retried
+//! with the answers and the server's state), or a task's input request (polled with
+//! `tasks/get`, answered with `tasks/update`):
 //!
 //! - the request is checked as the spec requires (the schema subset, a declared mode, an
 //!   http(s) URL); a bad one is refused with -32602, and the terminal shows why;
@@ -25,7 +33,10 @@
 //! - a tool call refused with -32042 (`URLElicitationRequiredError`) has each of its URLs
 //!   offered the same way; once the user opened them all, the client waits for the server's
 //!   `notifications/elicitation/complete` (Ctrl-C gives up) and calls the tool again;
-//! - `notifications/elicitation/complete` is reported on the terminal.
+//! - `notifications/elicitation/complete` is reported on the terminal; on 2026-07-28, where
+//!   the server finishes a browser step by answering the retried call, the terminal says the
+//!   call is waiting for it;
+//! - a task's status messages are shown as they change.
 //!
 //! The tool's result is printed on stdout, one text block a line; the exit status is 1 when
 //! the tool reports an error. A child server's stderr is kept out of the prompts and shown
@@ -37,7 +48,10 @@ use std::process::{ExitCode, Stdio};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use elicit_examples::check_loopback;
-use elicit_examples::clients::{Invocation, server_identity};
+use elicit_examples::clients::{
+    Answerer, CallError, Invocation, Revision, call_tool, capabilities, server_identity,
+    spoken_revision,
+};
 use elicit_mcp::client::terminal::{Renderer, TerminalError};
 use elicit_mcp::client::{Completion, ServerIdentity, UrlElicitationWatch};
 use elicit_mcp::wire::{
@@ -45,16 +59,17 @@ use elicit_mcp::wire::{
     UrlElicitationRequiredError,
 };
 use rmcp::model::{
-    self as sdk, CallToolRequestParams, ClientCapabilities, ClientConfig, CustomNotification,
-    Implementation, ProtocolVersion,
+    self as sdk, CallToolRequestParams, ClientConfig, CustomNotification, Implementation,
 };
-use rmcp::service::{NotificationContext, Peer, RequestContext, RoleClient, ServiceError};
+use rmcp::service::{
+    ClientServiceExt, NotificationContext, Peer, RequestContext, RoleClient, ServiceError,
+};
 use rmcp::transport::{IntoTransport, StreamableHttpClientTransport, TokioChildProcess};
-use rmcp::{ClientHandler, ErrorData, ServiceExt};
+use rmcp::{ClientHandler, ErrorData};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::Notify;
 
-const USAGE: &str = "usage: terminal_client [--arguments JSON] TOOL SERVER_PROGRAM [SERVER_ARGS…]";
+const USAGE: &str = "usage: terminal_client [--protocol 2025-11-25|2026-07-28] [--arguments JSON] TOOL SERVER_PROGRAM [SERVER_ARGS…]";
 
 /// How many of the server's last stderr lines to keep for a failed connection's report.
 const KEPT_SERVER_LINES: usize = 40;
@@ -73,6 +88,8 @@ pub struct TerminalClient {
     completions: Completions,
     /// What the user called the server (its command or URL): its name should it give none.
     server_as_called: ServerIdentity,
+    /// The revision to speak.
+    revision: Revision,
 }
 
 impl TerminalClient {
@@ -97,16 +114,12 @@ impl Completions {
 
 impl ClientHandler for TerminalClient {
     fn get_info(&self) -> ClientConfig {
-        // Form mode (and URL mode) have no settings rmcp could not carry.
-        let capabilities =
-            ClientCapabilities::try_from(&declared_elicitation()).unwrap_or_default();
         ClientConfig::new(
-            capabilities,
+            capabilities(&declared_elicitation()),
             Implementation::new("elicit-terminal-client", env!("CARGO_PKG_VERSION")),
         )
-        // The `initialize` handshake's newest revision, in which servers may send
-        // `elicitation/create`.
-        .with_protocol_version(ProtocolVersion::V_2025_11_25)
+        // What `initialize` names, for a server that does not discover.
+        .with_protocol_version(self.revision.handshake_version())
     }
 
     async fn create_elicitation(
@@ -114,7 +127,37 @@ impl ClientHandler for TerminalClient {
         request: sdk::ElicitRequestParams,
         context: RequestContext<RoleClient>,
     ) -> Result<sdk::ElicitResult, ErrorData> {
-        let server = self.server(&context.peer);
+        self.answer(self.server(&context.peer), request).await
+    }
+
+    async fn on_custom_notification(
+        &self,
+        notification: CustomNotification,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let Ok(complete) = ElicitationCompleteNotification::try_from(&notification) else {
+            return;
+        };
+        // Unknown or repeated ids are ignored, as the spec requires.
+        let completion = self.completions.watch().on_complete(&complete);
+        if let Completion::Completed { ready_to_retry } = completion {
+            eprintln!(
+                "The server finished elicitation {}: you can close the browser tab.",
+                complete.elicitation_id()
+            );
+            if !ready_to_retry.is_empty() {
+                self.completions.ready_to_retry.notify_one();
+            }
+        }
+    }
+}
+
+impl Answerer for TerminalClient {
+    async fn answer(
+        &self,
+        server: ServerIdentity,
+        request: sdk::ElicitRequestParams,
+    ) -> Result<sdk::ElicitResult, ErrorData> {
         let request = ElicitRequestParams::try_from(&request).inspect_err(|refused| {
             eprintln!("terminal_client: refused an elicitation: {refused}")
         })?;
@@ -154,27 +197,6 @@ impl ClientHandler for TerminalClient {
             Err(error) => Err(ErrorData::internal_error(error.to_string(), None)),
         }
     }
-
-    async fn on_custom_notification(
-        &self,
-        notification: CustomNotification,
-        _context: NotificationContext<RoleClient>,
-    ) {
-        let Ok(complete) = ElicitationCompleteNotification::try_from(&notification) else {
-            return;
-        };
-        // Unknown or repeated ids are ignored, as the spec requires.
-        let completion = self.completions.watch().on_complete(&complete);
-        if let Completion::Completed { ready_to_retry } = completion {
-            eprintln!(
-                "The server finished elicitation {}: you can close the browser tab.",
-                complete.elicitation_id()
-            );
-            if !ready_to_retry.is_empty() {
-                self.completions.ready_to_retry.notify_one();
-            }
-        }
-    }
 }
 
 #[tokio::main]
@@ -194,6 +216,7 @@ async fn run() -> Result<ExitCode, Box<dyn Error>> {
         renderer: Renderer::new(),
         completions: Completions::default(),
         server_as_called: ServerIdentity::new(invocation.server.join(" ")),
+        revision: invocation.revision.clone(),
     };
     if let [url] = invocation.server.as_slice()
         && (url.starts_with("http://") || url.starts_with("https://"))
@@ -234,19 +257,28 @@ where
     let (renderer, completions) = (client.renderer.clone(), client.completions.clone());
     let server_as_called = client.server_as_called.clone();
     let client = client
-        .serve(transport)
+        .serve_with_lifecycle(transport, invocation.revision.lifecycle())
         .await
         .map_err(|e| format!("the server did not start an MCP session: {e}"))?;
     let server = server_identity(client.peer(), &server_as_called);
+    eprintln!(
+        "Connected to {server}, speaking MCP {}.",
+        spoken_revision(client.peer())
+    );
     let mut request = CallToolRequestParams::new(invocation.tool.clone());
     if let Some(arguments) = &invocation.arguments {
         request = request.with_arguments(arguments.clone());
     }
     let mut rounds = 0;
     let result = loop {
-        let error = match client.call_tool(request.clone()).await {
+        let said = |line: &str| eprintln!("{line}");
+        let error = match call_tool(&client, &server, request.clone(), said).await {
             Ok(result) => break result,
-            Err(ServiceError::McpError(error)) if rounds < URL_REQUIRED_ROUNDS => error,
+            Err(CallError::Service(ServiceError::McpError(error)))
+                if rounds < URL_REQUIRED_ROUNDS =>
+            {
+                error
+            }
             Err(error) => {
                 return Err(format!("calling `{}` failed: {error}", invocation.tool).into());
             }

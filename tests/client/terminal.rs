@@ -767,21 +767,51 @@ fn a_bad_request_file_is_reported_with_where_it_is_wrong() {
     assert!(stderr.contains("property `address`"), "{stderr}");
 }
 
+/// `--protocol REVISION` when the client is pinned to it; nothing when it negotiates.
+fn protocol_flag(pinned: Option<&str>) -> Vec<&str> {
+    pinned.map_or_else(Vec::new, |revision| vec!["--protocol", revision])
+}
+
+/// The MCP clients' arguments: the pinned revision, if any, then the rest.
+fn client_args<'a>(pinned: Option<&'a str>, rest: &[&'a str]) -> Vec<&'a str> {
+    let mut args = protocol_flag(pinned);
+    args.extend_from_slice(rest);
+    args
+}
+
 #[test]
 #[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
-fn terminal_client_books_a_room_by_keystrokes() {
+fn terminal_client_books_a_room_on_2026_07_28_as_it_negotiates() {
+    terminal_client_books_a_room(None, "2026-07-28");
+}
+
+#[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
+fn terminal_client_pinned_to_2025_11_25_books_a_room() {
+    terminal_client_books_a_room(Some("2025-11-25"), "2025-11-25");
+}
+
+/// `terminal_client` books a room by keystrokes, `pinned` to a revision or negotiating, and
+/// says that it speaks `spoken`.
+fn terminal_client_books_a_room(pinned: Option<&str>, spoken: &str) {
     let examples = examples_dir();
     let server = examples.join("stdio_server");
     let screen = Screen::new();
     screen.run(
         &examples.join("terminal_client"),
-        &["book_room", server.to_str().unwrap()],
+        &client_args(pinned, &["book_room", server.to_str().unwrap()]),
         &[],
     );
     let opening = screen.wait_for("Where and when would you like to stay?");
     assert!(
         opening.contains("Form from the server elicit-hotel 0.1.0"),
         "the server's serverInfo names it:\n{opening}"
+    );
+    assert!(
+        opening.contains(&format!(
+            "Connected to elicit-hotel 0.1.0, speaking MCP {spoken}."
+        )),
+        "{opening}"
     );
     fill_in(&screen);
     // The server fills in today's date at run time; the user types another over it.
@@ -844,6 +874,52 @@ fn a_form_nobody_can_answer_offers_only_decline_and_cancel() {
     assert_eq!(screen.result(), json!({"action": "decline"}));
 }
 
+#[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
+fn terminal_client_answers_a_form_inside_a_task_on_2026_07_28() {
+    terminal_client_updates_the_contact_in_a_task(None, "2026-07-28");
+}
+
+#[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
+fn terminal_client_pinned_to_2025_11_25_answers_a_form_inside_a_task() {
+    terminal_client_updates_the_contact_in_a_task(Some("2025-11-25"), "2025-11-25");
+}
+
+/// `stdio_server`'s `update_contact` runs as a task for a client that declared the extension:
+/// the client polls it, and its form, asked inside the task, is answered by keystrokes.
+fn terminal_client_updates_the_contact_in_a_task(pinned: Option<&str>, spoken: &str) {
+    let examples = examples_dir();
+    let server = examples.join("stdio_server");
+    let screen = Screen::new();
+    screen.run(
+        &examples.join("terminal_client"),
+        &client_args(pinned, &["update_contact", server.to_str().unwrap()]),
+        &[],
+    );
+    let opening = screen.wait_for("How can the front desk reach you?");
+    for line in [
+        &format!("Connected to elicit-hotel 0.1.0, speaking MCP {spoken}."),
+        "The server runs the call as task ",
+    ] {
+        assert!(opening.contains(line), "`{line}` is not on the screen:\n{opening}");
+    }
+    fill_in(&screen);
+    screen.answer("? Name", "Ada Lovelace");
+    screen.answer("? Email", "ada@example.com");
+    // No phone; the newsletter's default, No.
+    screen.answer("? Phone", "");
+    screen.wait_for("? Newsletter");
+    screen.press(&["Enter"]);
+    send(&screen);
+    let (status, stdout) = screen.finish();
+    assert_eq!(status, 0, "{stdout}\n{}", screen.capture(false));
+    assert_eq!(
+        stdout.trim(),
+        "We will write to Ada Lovelace at ada@example.com, no newsletter."
+    );
+}
+
 /// A child process killed when the test ends, however it ends.
 struct Killed(std::process::Child);
 
@@ -901,14 +977,15 @@ fn browser_request(origin: &str, request_line: &str, cookie: Option<&str>) -> St
 
 #[test]
 #[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
-fn terminal_client_opens_a_required_url_and_retries_once_the_server_confirms() {
+fn terminal_client_pinned_to_2025_11_25_opens_a_required_url_and_retries_once_the_server_confirms()
+{
     let (_server, mcp_url) = url_mode_server();
     let origin = mcp_url.trim_end_matches("/mcp").to_owned();
     let screen = Screen::new();
     let (browser, opened) = screen.recording_browser();
     screen.run(
         &examples_dir().join("terminal_client"),
-        &["list_files", &mcp_url],
+        &["--protocol", "2025-11-25", "list_files", &mcp_url],
         &[("ELICIT_BROWSER", browser.to_str().unwrap())],
     );
     // The -32042 error's URL, reviewed: plain http on an IP address.
@@ -923,15 +1000,61 @@ fn terminal_client_opens_a_required_url_and_retries_once_the_server_confirms() {
     );
     screen.press(&["Up", "Up", "Enter"]);
     screen.wait_for("Waiting for the server to confirm");
-    let url = opened_urls(&opened);
+    connect_in_the_browser(&origin, &opened);
+    // The completion notification arrives, and the call is retried.
+    screen.wait_for("The server finished elicitation");
+    let (status, stdout) = screen.finish();
+    assert_eq!(status, 0, "{stdout}\n{}", screen.capture(false));
+    assert_eq!(
+        stdout.trim(),
+        "3 files: report.pdf, budget.xlsx, notes.md (read with example-co-token)"
+    );
+}
+
+#[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
+fn terminal_client_opens_a_url_asked_in_a_round_on_2026_07_28() {
+    let (_server, mcp_url) = url_mode_server();
+    let origin = mcp_url.trim_end_matches("/mcp").to_owned();
+    let screen = Screen::new();
+    let (browser, opened) = screen.recording_browser();
+    screen.run(
+        &examples_dir().join("terminal_client"),
+        &["list_files", &mcp_url],
+        &[("ELICIT_BROWSER", browser.to_str().unwrap())],
+    );
+    let review = screen.wait_for("Open this link?");
+    assert!(
+        review.contains("Connected to elicit-url-mode-server 0.1.0, speaking MCP 2026-07-28."),
+        "{review}"
+    );
+    // On 2026-07-28 the link comes in an input-required round, not as -32042.
+    assert!(
+        review.contains("Connect your Example Co account to let this server read your files."),
+        "{review}"
+    );
+    screen.press(&["Up", "Up", "Enter"]);
+    // The retried call is held by the server until the browser step is done.
+    connect_in_the_browser(&origin, &opened);
+    let (status, stdout) = screen.finish();
+    assert_eq!(status, 0, "{stdout}\n{}", screen.capture(false));
+    assert_eq!(
+        stdout.trim(),
+        "3 files: report.pdf, budget.xlsx, notes.md (read with example-co-token)"
+    );
+}
+
+/// The user's browser, once the client opened the connect page's URL (recorded in `opened`):
+/// signs in at `origin`, then confirms on the page.
+fn connect_in_the_browser(origin: &str, opened: &Path) {
+    let url = opened_urls(opened);
     let path = url
         .trim()
-        .strip_prefix(&origin)
+        .strip_prefix(origin)
         .unwrap_or_else(|| panic!("{url} is not on {origin}"))
         .to_owned();
     assert!(path.starts_with("/connect?elicitationId="), "{path}");
-    // The user's browser: sign in, then confirm on the connect page.
-    let login = browser_request(&origin, "GET /login", None);
+    let login = browser_request(origin, "GET /login", None);
     let cookie = login
         .lines()
         .find_map(|line| {
@@ -946,16 +1069,8 @@ fn terminal_client_opens_a_required_url_and_retries_once_the_server_confirms() {
             })
         })
         .unwrap_or_else(|| panic!("no session cookie in {login}"));
-    let connected = browser_request(&origin, &format!("POST {path}"), Some(&cookie));
+    let connected = browser_request(origin, &format!("POST {path}"), Some(&cookie));
     assert!(connected.starts_with("HTTP/1.1 200"), "{connected}");
-    // The completion notification arrives, and the call is retried.
-    screen.wait_for("The server finished elicitation");
-    let (status, stdout) = screen.finish();
-    assert_eq!(status, 0, "{stdout}\n{}", screen.capture(false));
-    assert_eq!(
-        stdout.trim(),
-        "3 files: report.pdf, budget.xlsx, notes.md (read with example-co-token)"
-    );
 }
 
 #[test]
@@ -974,6 +1089,7 @@ fn terminal_client_reports_a_declined_url_elicitation_to_the_server() {
         review.contains("Connect your Example Co account"),
         "{review}"
     );
+    assert!(review.contains("speaking MCP 2026-07-28."), "{review}");
     screen.press(&["Enter"]);
     let (status, stdout) = screen.finish();
     assert_eq!(status, 0, "{stdout}\n{}", screen.capture(false));
@@ -1000,11 +1116,27 @@ fn tui_client() -> PathBuf {
 
 #[test]
 #[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
-fn tui_client_books_a_room_in_the_ratatui_widget_by_keystrokes() {
+fn tui_client_books_a_room_on_2026_07_28_as_it_negotiates() {
+    tui_client_books_a_room(None, "2026-07-28");
+}
+
+#[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
+fn tui_client_pinned_to_2025_11_25_books_a_room() {
+    tui_client_books_a_room(Some("2025-11-25"), "2025-11-25");
+}
+
+/// `tui_client` books a room in the ratatui widget by keystrokes, `pinned` to a revision or
+/// negotiating, and says once it is done that it spoke `spoken`.
+fn tui_client_books_a_room(pinned: Option<&str>, spoken: &str) {
     let server = examples_dir().join("stdio_server");
     let program = tui_client();
     let screen = Screen::new();
-    screen.run(&program, &["book_room", server.to_str().unwrap()], &[]);
+    screen.run(
+        &program,
+        &client_args(pinned, &["book_room", server.to_str().unwrap()]),
+        &[],
+    );
     let form = screen.wait_for_all(&["› Check-in date *", "(•) Standard room", "Esc: cancel"]);
     assert!(
         form.starts_with("From the server elicit-hotel 0.1.0"),
@@ -1054,6 +1186,64 @@ fn tui_client_books_a_room_in_the_ratatui_widget_by_keystrokes() {
         "Booked. Booking 1001: Suite room for 3 guest(s), 2 night(s) from 2026-12-24, \
          with Breakfast, LateCheckOut."
     );
+    // Once the screen is closed, what the call said stays: the revision first.
+    screen.wait_for(&format!(
+        "Connected to elicit-hotel 0.1.0, speaking MCP {spoken}."
+    ));
+}
+
+#[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
+fn tui_client_answers_a_form_inside_a_task() {
+    let server = examples_dir().join("stdio_server");
+    let program = tui_client();
+    let screen = Screen::new();
+    screen.run(&program, &["update_contact", server.to_str().unwrap()], &[]);
+    screen.wait_for_all(&["› Name *", "Esc: cancel"]);
+    screen.type_text("Ada Lovelace");
+    screen.press(&["Down"]);
+    screen.type_text("ada@example.com");
+    screen.press(&["Down", "Down", "Down", "Enter"]);
+    screen.wait_for_all(&["Review your answers.", "Email: ada@example.com", "[>Send<]"]);
+    screen.press(&["Enter"]);
+    let (status, stdout) = screen.finish();
+    assert_eq!(status, 0, "{stdout}\n{}", screen.capture(false));
+    assert_eq!(
+        stdout.trim(),
+        "We will write to Ada Lovelace at ada@example.com, no newsletter."
+    );
+    let after = screen.wait_for("speaking MCP 2026-07-28.");
+    assert!(after.contains("The server runs the call as task "), "{after}");
+}
+
+#[test]
+#[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
+fn tui_client_opens_a_url_asked_in_a_round_on_2026_07_28() {
+    let (_server, mcp_url) = url_mode_server();
+    let origin = mcp_url.trim_end_matches("/mcp").to_owned();
+    let program = tui_client();
+    let screen = Screen::new();
+    let (browser, opened) = screen.recording_browser();
+    screen.run(
+        &program,
+        &["list_files", &mcp_url],
+        &[("ELICIT_BROWSER", browser.to_str().unwrap())],
+    );
+    screen.wait_for_all(&[
+        "Connect your Example Co account to let this server read your files.",
+        "[>Decline<]",
+    ]);
+    // From Decline, where the focus starts, to "Open in my browser".
+    screen.press(&["Left", "Enter"]);
+    connect_in_the_browser(&origin, &opened);
+    let (status, stdout) = screen.finish();
+    assert_eq!(status, 0, "{stdout}\n{}", screen.capture(false));
+    assert_eq!(
+        stdout.trim(),
+        "3 files: report.pdf, budget.xlsx, notes.md (read with example-co-token)"
+    );
+    let after = screen.wait_for("speaking MCP 2026-07-28.");
+    assert!(after.contains("Opened http://127.0.0.1:"), "{after}");
 }
 
 #[test]
