@@ -305,9 +305,9 @@ fn screen_loop(
                     if let Some(url) = widget.consented_url() {
                         said.push(match open_in_browser(url) {
                             Ok(()) => format!("Opened {url} in the browser."),
-                            Err(error) => format!(
-                                "The browser did not open ({error}): open {url} yourself."
-                            ),
+                            Err(error) => {
+                                format!("The browser did not open ({error}): open {url} yourself.")
+                            }
                         });
                     }
                     // The server may have given up on this form meanwhile: nothing to do.

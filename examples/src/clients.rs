@@ -46,7 +46,9 @@ impl Revision {
                 preferred_versions: vec![ProtocolVersion::V_2026_07_28],
                 legacy_version: Some(ProtocolVersion::V_2025_11_25),
             },
-            Revision::Pinned(version) if version.has_initialize() => ClientLifecycleMode::Initialize,
+            Revision::Pinned(version) if version.has_initialize() => {
+                ClientLifecycleMode::Initialize
+            }
             Revision::Pinned(version) => ClientLifecycleMode::Discover {
                 preferred_versions: vec![version.clone()],
             },
@@ -103,7 +105,10 @@ impl Invocation {
             match args.next() {
                 Some(flag) if flag == "--protocol" => {
                     let text = args.next().ok_or_else(|| {
-                        format!("--protocol needs a revision: {} or {}", PINNABLE[0], PINNABLE[1])
+                        format!(
+                            "--protocol needs a revision: {} or {}",
+                            PINNABLE[0], PINNABLE[1]
+                        )
                     })?;
                     revision = Revision::parse(&text)?;
                 }

@@ -902,7 +902,10 @@ fn terminal_client_updates_the_contact_in_a_task(pinned: Option<&str>, spoken: &
         &format!("Connected to elicit-hotel 0.1.0, speaking MCP {spoken}."),
         "The server runs the call as task ",
     ] {
-        assert!(opening.contains(line), "`{line}` is not on the screen:\n{opening}");
+        assert!(
+            opening.contains(line),
+            "`{line}` is not on the screen:\n{opening}"
+        );
     }
     fill_in(&screen);
     screen.answer("? Name", "Ada Lovelace");
@@ -1213,7 +1216,10 @@ fn tui_client_answers_a_form_inside_a_task() {
         "We will write to Ada Lovelace at ada@example.com, no newsletter."
     );
     let after = screen.wait_for("speaking MCP 2026-07-28.");
-    assert!(after.contains("The server runs the call as task "), "{after}");
+    assert!(
+        after.contains("The server runs the call as task "),
+        "{after}"
+    );
 }
 
 #[test]

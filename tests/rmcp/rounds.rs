@@ -46,6 +46,15 @@ struct Booking {
     guests: u8,
 }
 
+/// A boolean without a default, which some hosts leave out when its box is unticked.
+#[derive(Elicit, Debug)]
+#[elicit(message = "Subscribe?")]
+struct Subscription {
+    #[elicit(format = "email")]
+    email: String,
+    newsletter: bool,
+}
+
 #[derive(Elicit, Debug)]
 #[elicit(message = "Who travels?")]
 struct Traveller {
@@ -266,6 +275,17 @@ impl TestServer {
     #[tool(description = "Asks until the booking is valid")]
     async fn reask(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
         reask(ask).await
+    }
+
+    #[tool(description = "Asks for an email and whether to send the newsletter")]
+    async fn subscribe(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+        match ask.form::<Subscription>().await {
+            Ok(ElicitOutcome::Accepted(Subscription { email, newsletter })) => {
+                Ok(text(format!("{email}, newsletter {newsletter}")))
+            }
+            Ok(_) => Ok(text("not subscribed")),
+            Err(error) => error.into_call_result(),
+        }
     }
 
     #[tool(description = "Asks for a booking whose date defaults, at run time, to New Year's Eve")]
@@ -1314,6 +1334,43 @@ async fn a_form_is_asked_again_with_its_errors_and_the_right_answers_kept_on_bot
         assert!(
             received[1] == "Book a table\n\nPlease correct:\nDate must be a date like 2026-12-24",
             "{received:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_box_left_out_is_asked_again_in_words_then_read_as_unticked_on_both_revisions() {
+    // Left out again (unticked), or ticked on the re-ask; on each revision.
+    let cases = [json!({}), json!({"newsletter": true})]
+        .into_iter()
+        .flat_map(|then| [(v2025(), then.clone()), (v2026(), then)]);
+    for (setup, then) in cases {
+        // A host that leaves an unticked box out, as an HTML form does.
+        let again = {
+            let mut again = json!({"email": "ada@example.com"});
+            again.as_object_mut().unwrap().extend(object(then.clone()));
+            again
+        };
+        let session = setup
+            .answer(
+                "Subscribe?",
+                Answer::SendUnchecked(json!({"email": "ada@example.com"})),
+            )
+            .answer("Subscribe? (again)", Answer::SendUnchecked(again))
+            .start()
+            .await;
+        let ticked = then.get("newsletter").is_some();
+        assert_eq!(
+            session.call("subscribe").await.unwrap(),
+            format!("ada@example.com, newsletter {ticked}")
+        );
+        assert_eq!(
+            session.received(),
+            [
+                "Subscribe?",
+                "Subscribe?\n\nPlease correct:\nNewsletter was left out: tick it for yes, or \
+                 leave it unticked for no"
+            ]
         );
     }
 }

@@ -37,6 +37,12 @@ struct Guest {
 }
 
 #[derive(Debug, Elicit, Serialize)]
+#[elicit(message = "Any allergies?", key = "allergies")]
+struct Allergies {
+    nuts: bool,
+}
+
+#[derive(Debug, Elicit, Serialize)]
 #[elicit(message = "Which room?", key = "room")]
 struct Room {
     number: u16,
@@ -60,6 +66,7 @@ impl Desk {
     fn elicitation() -> Elicitation {
         let tasks = Tasks::new()
             .optional("book")
+            .optional("allergies")
             .optional("pair")
             .optional("hurried")
             .optional("model")
@@ -76,6 +83,14 @@ impl Desk {
             Err(error) => return error.into_call_result(),
         };
         Ok(text(format!("{guest:?}")))
+    }
+
+    #[tool(description = "Asks about allergies, a box some hosts leave out when unticked")]
+    async fn allergies(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
+        match ask.form::<Allergies>().await {
+            Ok(outcome) => Ok(text(format!("{outcome:?}"))),
+            Err(error) => error.into_call_result(),
+        }
     }
 
     #[tool(description = "Asks two forms at once")]
@@ -297,6 +312,46 @@ async fn a_wrong_answer_is_asked_again_under_a_fresh_key_with_the_right_fields_k
         assert_eq!(
             result_text(&task),
             r#"Accepted(Guest { name: "Ada", party: 3 })"#,
+            "on {protocol:?}"
+        );
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_box_left_out_inside_a_task_is_asked_again_in_words_then_read_as_unticked() {
+    for protocol in BOTH {
+        let client = desk(protocol.clone()).await;
+        let id = created(&client, "allergies").await;
+        pending(&client, &id, 1).await;
+        answer(
+            &client,
+            &id,
+            json!({"allergies": {"action": "accept", "content": {}}}),
+        )
+        .await;
+        let again = pending(&client, &id, 1).await;
+        let request = serde_json::to_value(&again["allergies-2"]).unwrap();
+        assert!(
+            form_message(&again["allergies-2"]).ends_with(
+                "\n\nPlease correct:\nNuts was left out: tick it for yes, or leave it unticked \
+                 for no"
+            ),
+            "{request}"
+        );
+        // Shown unticked: left out again, it is a "no".
+        let nuts = &request["params"]["requestedSchema"]["properties"]["nuts"];
+        assert_eq!(nuts["default"], json!(false), "{request}");
+        answer(
+            &client,
+            &id,
+            json!({"allergies-2": {"action": "accept", "content": {}}}),
+        )
+        .await;
+        let task = settled(&client, &id).await;
+        assert_eq!(
+            result_text(&task),
+            "Accepted(Allergies { nuts: false })",
             "on {protocol:?}"
         );
         client.cancel().await.unwrap();

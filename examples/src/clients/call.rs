@@ -10,12 +10,12 @@ use std::future::Future;
 use std::time::Duration;
 
 use elicit_mcp::client::ServerIdentity;
+use rmcp::ClientHandler;
 use rmcp::model::{
-    self as sdk, CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData,
-    InputRequest, InputRequests, InputResponses, TaskPayload,
+    self as sdk, CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, InputRequest,
+    InputRequests, InputResponses, TaskPayload,
 };
 use rmcp::service::{RoleClient, RunningService, ServiceError};
-use rmcp::ClientHandler;
 use serde_json::Value;
 
 /// Rounds that bring the person something to answer, at most: the default of rmcp's and the
@@ -69,9 +69,16 @@ impl fmt::Display for CallError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CallError::Service(error) => error.fmt(f),
-            CallError::Refused(error) => write!(f, "this client refused the server's request: {}", error.message),
+            CallError::Refused(error) => write!(
+                f,
+                "this client refused the server's request: {}",
+                error.message
+            ),
             CallError::Unsupported(what) => {
-                write!(f, "the server asked for {what}, which this client does not offer")
+                write!(
+                    f,
+                    "the server asked for {what}, which this client does not offer"
+                )
             }
             CallError::TooManyRounds(rounds) => write!(
                 f,
@@ -157,7 +164,10 @@ async fn follow_task<H: Answerer>(
     let mut answered = BTreeSet::new();
     let mut last_message = task.status_message;
     loop {
-        let got = client.get_task(sdk::GetTaskParams::new(id.clone())).await?.task;
+        let got = client
+            .get_task(sdk::GetTaskParams::new(id.clone()))
+            .await?
+            .task;
         if got.task.status_message != last_message {
             if let Some(message) = &got.task.status_message {
                 report(&format!("Task {id}: {message}"));

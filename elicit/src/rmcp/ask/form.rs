@@ -12,10 +12,10 @@ use super::Ask;
 use super::keys::Asker;
 use crate::Elicit;
 use crate::ElicitOutcome;
-use crate::error::ContentError;
+use crate::error::{ContentError, Problem};
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::request::{Answer, Request};
-use crate::schema::RequestedSchema;
+use crate::schema::{PrimitiveSchema, RequestedSchema};
 use crate::wire::ElicitResult;
 
 /// One form's ask, from [`Ask::form`] or [`Ask::form_with_message`]: await it as it is, or set
@@ -28,6 +28,21 @@ use crate::wire::ElicitResult;
 /// [`with_defaults`](Self::with_defaults) at run time, or from the user's own earlier answer that
 /// a re-ask keeps. The same on both revisions,
 /// whenever the answer comes back.
+///
+/// # Booleans a host leaves out
+///
+/// Hosts draw a boolean as a box, and not all of them send a box left unticked: some send
+/// `false`, some leave the field out, as an HTML form does. So a boolean left out of an
+/// answer is read by one rule, on both revisions and inside tasks:
+///
+/// 1. the form showed it with a default: the default (the rule above);
+/// 2. it is optional (`Option<bool>`): `None`;
+/// 3. otherwise the form is asked again, naming it in words ("Newsletter was left out: tick it
+///    for yes, or leave it unticked for no") and showing it with a default of `false`, so that
+///    a host that leaves an unticked box out answers `false` by leaving it out again.
+///
+/// A host that leaves out a box the person unticked from a default of `true` cannot be told
+/// from one that sent nothing: give a boolean whose answer matters no default, or `false`.
 ///
 /// # Re-asks
 ///
@@ -196,6 +211,11 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
             Some(rejected) => {
                 // The user's own answers win over the run-time defaults they replaced.
                 shown.extend(rejected.right.clone());
+                // Shown unticked, a box left out again is a "no" (see "Booleans a host leaves
+                // out" above).
+                for name in boxes_left_out(&own, &rejected.errors) {
+                    shown.entry(name).or_insert(Value::Bool(false));
+                }
                 let corrections = corrections(&own, &rejected.errors);
                 format!("{}\n\nPlease correct:\n{corrections}", self.message)
             }
@@ -231,13 +251,36 @@ fn corrections(schema: &RequestedSchema, errors: &ContentError) -> String {
             let title = schema
                 .property(error.field())
                 .and_then(|property| property.schema.title());
-            match title {
-                Some(title) => format!("{title} {}", error.problem()),
-                None => error.to_string(),
+            let left_out_box = is_box_left_out(schema, error.field(), error.problem());
+            match (title, left_out_box) {
+                (Some(title), true) => format!("{title} {LEFT_OUT_BOX}"),
+                (None, true) => format!("`{}` {LEFT_OUT_BOX}", error.field()),
+                (Some(title), false) => format!("{title} {}", error.problem()),
+                (None, false) => error.to_string(),
             }
         })
         .collect();
     lines.join("\n")
+}
+
+/// What a re-ask says of a boolean left out, after its name.
+const LEFT_OUT_BOX: &str = "was left out: tick it for yes, or leave it unticked for no";
+
+/// The required booleans an answer left out, by wire name.
+fn boxes_left_out(schema: &RequestedSchema, errors: &ContentError) -> Vec<String> {
+    errors
+        .errors()
+        .iter()
+        .filter(|error| is_box_left_out(schema, error.field(), error.problem()))
+        .map(|error| error.field().to_owned())
+        .collect()
+}
+
+fn is_box_left_out(schema: &RequestedSchema, field: &str, problem: &Problem) -> bool {
+    *problem == Problem::Missing
+        && schema
+            .property(field)
+            .is_some_and(|property| matches!(property.schema, PrimitiveSchema::Boolean(_)))
 }
 
 /// The elicitation result an answer to a form must be.
