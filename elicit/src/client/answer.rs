@@ -159,12 +159,32 @@ pub(crate) fn string_rules(schema: &StringSchema) -> Vec<String> {
 
 pub(crate) fn number_rules(schema: &NumberSchema) -> Vec<String> {
     let kind = kind_name(schema.kind);
-    vec![match (schema.minimum, schema.maximum) {
+    let minimum = schema.minimum.filter(chosen_by_a_person);
+    let maximum = schema.maximum.filter(chosen_by_a_person);
+    vec![match (minimum, maximum) {
         (Some(min), Some(max)) => format!("{kind} from {min} to {max}"),
         (Some(min), None) => format!("{kind}, at least {min}"),
         (None, Some(max)) => format!("{kind}, at most {max}"),
         (None, None) => kind.to_owned(),
     }]
+}
+
+/// The extremes of the 32- and 64-bit integer types, as a schema writes them.
+const MACHINE_EXTREMES: [&str; 6] = [
+    "-2147483648",
+    "2147483647",
+    "4294967295",
+    "-9223372036854775808",
+    "9223372036854775807",
+    "18446744073709551615",
+];
+
+/// Whether a person is told of a bound: not when it is a 32- or 64-bit integer type's extreme.
+/// Servers (elicit's derive among them) write a field's type range into the schema so that
+/// clients can check it, but "from 0 to 4294967295" tells a person nothing; the bound is still
+/// checked, and its error still names it.
+fn chosen_by_a_person(bound: &crate::schema::Number) -> bool {
+    !MACHINE_EXTREMES.contains(&bound.to_string().as_str())
 }
 
 pub(crate) fn count_rule(min_items: Option<u64>, max_items: Option<u64>) -> Option<String> {
@@ -302,6 +322,37 @@ mod tests {
         assert_eq!(number_value("", NumberType::Number), Ok(None));
         assert_eq!(number_value("inf", NumberType::Number), Err(()));
         assert_eq!(number_value("two", NumberType::Number), Err(()));
+    }
+
+    #[test]
+    fn a_type_s_whole_range_is_not_read_to_a_person() {
+        let rules = |json: &str| match &schema(json).property("n").unwrap().schema {
+            PrimitiveSchema::Number(number) => number_rules(number),
+            other => panic!("not a number: {other:?}"),
+        };
+        let form = |bounds: &str| {
+            format!(r#"{{"type":"object","properties":{{"n":{{"type":"integer"{bounds}}}}}}}"#)
+        };
+        // A `u32` field: its minimum is worth saying, its maximum is the type's.
+        assert_eq!(
+            rules(&form(r#","minimum":0,"maximum":4294967295"#)),
+            ["a whole number, at least 0"]
+        );
+        assert_eq!(
+            rules(&form(
+                r#","minimum":-9223372036854775808,"maximum":9223372036854775807"#
+            )),
+            ["a whole number"]
+        );
+        assert_eq!(
+            rules(&form(r#","minimum":-2147483648,"maximum":100"#)),
+            ["a whole number, at most 100"]
+        );
+        // Bounds a person chose, a `u8`'s included, are said.
+        assert_eq!(
+            rules(&form(r#","minimum":1,"maximum":255"#)),
+            ["a whole number from 1 to 255"]
+        );
     }
 
     #[test]
