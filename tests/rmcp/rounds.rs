@@ -901,6 +901,38 @@ async fn tampered_state_is_refused() {
 }
 
 #[tokio::test]
+async fn the_state_carries_earlier_answers_that_the_client_cannot_read() {
+    use base64::Engine as _;
+    let session = v2026().start().await;
+    let first = first_round(&session, "stay").await;
+    let retry = sdk::CallToolRequestParams::new("stay")
+        .with_input_responses(sdk::InputResponses::from([(
+            "city".to_owned(),
+            json!({"action": "accept", "content": {"city": "Lyon"}}),
+        )]))
+        .with_request_state(first.request_state.unwrap());
+    let second = input_required(once(&session, retry).await.unwrap());
+    let state = second.request_state.unwrap();
+    // The answer is in the state (the next round reads it), yet no part of the token, as it
+    // is or decoded, shows it.
+    assert!(!state.contains("Lyon"), "{state}");
+    let engines = [
+        base64::engine::general_purpose::URL_SAFE_NO_PAD,
+        base64::engine::general_purpose::STANDARD_NO_PAD,
+    ];
+    for part in state.split('.') {
+        for engine in &engines {
+            if let Ok(decoded) = engine.decode(part) {
+                assert!(
+                    !decoded.windows(4).any(|window| window == b"Lyon"),
+                    "`{part}` decodes to the answer"
+                );
+            }
+        }
+    }
+}
+
+#[tokio::test]
 async fn state_is_bound_to_the_tool_its_arguments_and_the_user() {
     // Two servers sealing with one key, as replicas do: alice's, and mallory's.
     let key = seal();
@@ -958,22 +990,21 @@ async fn expired_state_is_refused() {
 async fn state_sealed_with_a_retired_key_is_refused_and_a_rotated_key_opens() {
     let old_key = b"the-old-key-of-at-least-32-bytes!".as_slice();
     let new_key = b"the-new-key-of-at-least-32-bytes!".as_slice();
-    let old_only = sdk::RequestStateCodec::new_with_keyring("old", [("old", old_key)]).unwrap();
-    let signer = v2026().seal(RequestStateSeal::new(old_only)).start().await;
+    let old_only = RequestStateSeal::from_keyring("old", [("old", old_key)]).unwrap();
+    let signer = v2026().seal(old_only).start().await;
     let state = first_round(&signer, "book").await.request_state.unwrap();
     let retry = || book_retry(state.clone());
     // A replica that signs with the new key and still holds the old one opens it.
     let rotated =
-        sdk::RequestStateCodec::new_with_keyring("new", [("old", old_key), ("new", new_key)])
-            .unwrap();
-    let during = v2026().seal(RequestStateSeal::new(rotated)).start().await;
+        RequestStateSeal::from_keyring("new", [("old", old_key), ("new", new_key)]).unwrap();
+    let during = v2026().seal(rotated).start().await;
     assert!(matches!(
         once(&during, retry()).await.unwrap(),
         sdk::CallToolResponse::Complete(_)
     ));
     // Once the old key is retired, it is refused.
-    let retired = sdk::RequestStateCodec::new_with_keyring("new", [("new", new_key)]).unwrap();
-    let after = v2026().seal(RequestStateSeal::new(retired)).start().await;
+    let retired = RequestStateSeal::from_keyring("new", [("new", new_key)]).unwrap();
+    let after = v2026().seal(retired).start().await;
     assert_eq!(
         error_of(once(&after, retry()).await).code,
         sdk::ErrorCode::INVALID_PARAMS

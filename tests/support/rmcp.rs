@@ -96,12 +96,8 @@ where
 
 /// A seal of `requestState` under the tests' key.
 pub fn seal() -> RequestStateSeal {
-    let codec = sdk::RequestStateCodec::new_with_keyring(
-        "k1",
-        [("k1", b"the-test-key-of-at-least-32-bytes".as_slice())],
-    )
-    .expect("the test key is long enough");
-    RequestStateSeal::new(codec)
+    RequestStateSeal::from_keyring("k1", [("k1", b"the-test-key-of-at-least-32-bytes")])
+        .expect("the test key is long enough")
 }
 
 /// What a test client named `name` says in `initialize` (or, on 2026-07-28, is known by): the

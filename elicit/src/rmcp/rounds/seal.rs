@@ -1,5 +1,5 @@
 //! The sealed `requestState`: what it holds between rounds, what it is bound to, and the seal
-//! that signs and opens it.
+//! that encrypts and opens it.
 
 use std::fmt;
 use std::future::Future;
@@ -10,22 +10,21 @@ use std::time::{Duration, SystemTime};
 use ::rmcp::model as sdk;
 
 use super::binding::Binding;
+use super::cipher::Keyring;
 use super::sealed::SealedState;
 use crate::server::{MemoryReplayGuard, ReplayGuard, StoreError};
 
 /// Seals and opens the `requestState` of the input-required flow.
 ///
 /// The client echoes `requestState` back, so the server must treat it as attacker input (the
-/// MRTR page of 2026-07-28). The seal is rmcp's [`RequestStateCodec`](sdk::RequestStateCodec)
-/// (HMAC-SHA256, key rotation through its keyring, a TTL in the token), and the state is
-/// bound, as associated data, to the method, the tool, prompt or resource, its arguments
-/// (compared as JSON values, whatever the key order), and the authenticated user when there is
-/// one. Forged, tampered, expired, foreign or (with [`single_use`](Self::single_use)) replayed
-/// state is refused with -32602, one message for every cause.
-///
-/// The state carries the user's earlier answers (only the fields each form reads): it is
-/// signed, not encrypted, so a form whose answers must stay secret from the client's side
-/// should keep them server-side instead.
+/// MRTR page of 2026-07-28). The state carries the user's earlier answers (only the fields each
+/// form reads), so it is encrypted as well as authenticated: XChaCha20-Poly1305 (RustCrypto's
+/// `chacha20poly1305`), a random nonce per state, its expiry inside, under the sealing key of
+/// a keyring (rotation: every key of the ring opens). It is bound, as associated data, to the
+/// method, the tool, prompt or resource, its arguments (compared as JSON values, whatever the
+/// key order), and the authenticated user when there is one. The client sees an opaque token;
+/// forged, tampered, expired, foreign or (with [`single_use`](Self::single_use)) replayed state
+/// is refused with -32602, one message for every cause.
 ///
 /// Where the key comes from:
 /// - one process: [`generated`](Self::generated), a random key made at start (states in
@@ -54,7 +53,7 @@ use crate::server::{MemoryReplayGuard, ReplayGuard, StoreError};
 /// ```
 #[derive(Clone, Debug)]
 pub struct RequestStateSeal {
-    codec: sdk::RequestStateCodec,
+    keys: Keyring,
     ttl: Duration,
     /// Where the states already opened are recorded; `Some` makes every state single-use.
     used: Option<Guard>,
@@ -86,10 +85,12 @@ impl RequestStateSeal {
     /// How long a sealed `requestState` stays valid unless [`with_ttl`](Self::with_ttl) says otherwise.
     pub const DEFAULT_TTL: Duration = Duration::from_secs(10 * 60);
 
-    /// A seal with `codec`'s keys and the [`DEFAULT_TTL`](Self::DEFAULT_TTL).
-    pub fn new(codec: sdk::RequestStateCodec) -> Self {
+    /// The fewest bytes a sealing key may have.
+    pub const MIN_KEY_BYTES: usize = 32;
+
+    fn with_keys(keys: Keyring) -> Self {
         RequestStateSeal {
-            codec,
+            keys,
             ttl: Self::DEFAULT_TTL,
             used: None,
         }
@@ -98,16 +99,15 @@ impl RequestStateSeal {
     /// A seal with a random 32-byte key from the operating system: for a server of one
     /// process. Fails only if the system has no randomness to give.
     pub fn generated() -> Result<Self, SealKeyError> {
-        let mut key = [0u8; sdk::RequestStateCodec::MIN_KEY_LENGTH];
+        let mut key = [0u8; Self::MIN_KEY_BYTES];
         getrandom::fill(&mut key)
             .map_err(|e| SealKeyError::new(format!("no randomness for a sealing key: {e}")))?;
-        sdk::RequestStateCodec::try_new(key.to_vec())
-            .map(Self::new)
-            .map_err(|e| SealKeyError::new(format!("cannot use the generated key: {e}")))
+        Ok(Self::with_keys(Keyring::new(("generated", &key), [])))
     }
 
-    /// A seal whose `signing` key signs and every key of `keyring` opens: the same on every
-    /// replica. Each key must be at least 32 bytes, and `signing` one of the keyring's ids.
+    /// A seal whose `signing` key seals and every key of `keyring` opens: the same on every
+    /// replica. Each key must be at least [`MIN_KEY_BYTES`](Self::MIN_KEY_BYTES), and
+    /// `signing` one of the keyring's ids.
     pub fn from_keyring<K, V>(
         signing: &str,
         keyring: impl IntoIterator<Item = (K, V)>,
@@ -117,27 +117,32 @@ impl RequestStateSeal {
         V: AsRef<[u8]>,
     {
         let keyring: Vec<(K, V)> = keyring.into_iter().collect();
-        if !keyring.iter().any(|(id, _)| id.as_ref() == signing) {
+        let Some((_, sealing)) = keyring.iter().find(|(id, _)| id.as_ref() == signing) else {
             return Err(SealKeyError::new(format!(
                 "the signing key `{signing}` is not in the keyring"
             )));
-        }
+        };
         for (id, key) in &keyring {
             let length = key.as_ref().len();
-            if length < sdk::RequestStateCodec::MIN_KEY_LENGTH {
+            if length < Self::MIN_KEY_BYTES {
                 return Err(SealKeyError::new(format!(
                     "key `{}` has {length} bytes; a sealing key needs at least {}",
                     id.as_ref(),
-                    sdk::RequestStateCodec::MIN_KEY_LENGTH
+                    Self::MIN_KEY_BYTES
                 )));
             }
         }
-        let keyring = keyring
-            .iter()
-            .map(|(id, key)| (id.as_ref().to_owned(), key.as_ref().to_vec()));
-        sdk::RequestStateCodec::new_with_keyring(signing, keyring)
-            .map(Self::new)
-            .map_err(|e| SealKeyError::new(format!("cannot build the keyring: {e}")))
+        let others = keyring.iter().map(|(id, key)| (id.as_ref(), key.as_ref()));
+        Ok(Self::with_keys(Keyring::new(
+            (signing, sealing.as_ref()),
+            others,
+        )))
+    }
+
+    /// The ids of the keys that open states, the sealing one first: what a server may say at
+    /// start-up (never the keys).
+    pub fn key_ids(&self) -> impl Iterator<Item = &str> {
+        self.keys.ids()
     }
 
     /// Reads a keyring from configuration text: `id:HEX` entries separated by commas, the
@@ -222,12 +227,15 @@ impl RequestStateSeal {
         state: &SealedState,
         bound_to: &Binding,
     ) -> Result<String, sdk::ErrorData> {
-        let options = sdk::SealOptions::new()
-            .associated_data(bound_to.as_bytes())
-            .ttl(self.ttl);
-        self.codec.seal_json_with(state, &options).map_err(|e| {
-            sdk::ErrorData::internal_error(format!("cannot seal requestState: {e}"), None)
-        })
+        let cannot = |why: String| {
+            sdk::ErrorData::internal_error(format!("cannot seal requestState: {why}"), None)
+        };
+        let plaintext = serde_json::to_vec(state).map_err(|e| cannot(e.to_string()))?;
+        let mut nonce = [0u8; 24];
+        getrandom::fill(&mut nonce).map_err(|e| cannot(format!("no randomness: {e}")))?;
+        self.keys
+            .seal(&plaintext, bound_to.as_bytes(), self.ttl, nonce)
+            .map_err(|why| cannot(why.to_owned()))
     }
 
     pub(super) async fn open(
@@ -235,10 +243,11 @@ impl RequestStateSeal {
         sealed: &str,
         bound_to: &Binding,
     ) -> Result<SealedState, sdk::ErrorData> {
-        let state: SealedState = self
-            .codec
-            .open_json_with(sealed, bound_to.as_bytes())
+        let plaintext = self
+            .keys
+            .open(sealed, bound_to.as_bytes(), SystemTime::now())
             .map_err(|_| refused())?;
+        let state: SealedState = serde_json::from_slice(&plaintext).map_err(|_| refused())?;
         if let Some(Guard(used)) = &self.used {
             // Remembered as long as the token could still open: after that it expires anyway.
             let until = SystemTime::now() + self.ttl;
@@ -279,8 +288,8 @@ impl fmt::Debug for Guard {
     }
 }
 
-/// The refusal of a state that does not open: one client-facing message whatever failed, as
-/// rmcp's codec asks (the detail would tell an attacker which check to work on).
+/// The refusal of a state that does not open: one client-facing message whatever failed (the
+/// detail would tell an attacker which check to work on).
 pub(super) fn refused() -> sdk::ErrorData {
     sdk::ErrorData::invalid_params(
         "requestState is invalid, expired, already used, or belongs to another request",

@@ -1,0 +1,260 @@
+//! The token `requestState` travels as: encrypted and authenticated with XChaCha20-Poly1305,
+//! under one key of a keyring (rotation), with its expiry inside and the request it belongs to
+//! as associated data. The client carries the token and reads nothing of it.
+//!
+//! `e1.KEY_ID.NONCE_AND_CIPHERTEXT`, both parts in unpadded URL-safe base64: the key's id
+//! (any text a keyring accepts), then a random 24-byte nonce followed by the ciphertext and
+//! its tag. The plaintext is the expiry (Unix seconds, 8 bytes big-endian) followed by the
+//! state's JSON. The associated data names the token's version and key, then the binding.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use chacha20poly1305::aead::{Aead, KeyInit, Payload};
+use chacha20poly1305::{XChaCha20Poly1305, XNonce};
+use sha2::{Digest, Sha256};
+
+/// What a token starts with: its format's version.
+const VERSION: &str = "e1";
+
+const NONCE_BYTES: usize = 24;
+
+/// Sets the cipher key apart from any other use of the same configured secret.
+const KEY_PURPOSE: &[u8] = b"elicit requestState XChaCha20-Poly1305 v1\0";
+
+/// One key of the keyring: its id, and the cipher made from it.
+#[derive(Clone)]
+struct Key {
+    id: String,
+    cipher: XChaCha20Poly1305,
+}
+
+/// The keys that open tokens, the first of which seals.
+#[derive(Clone)]
+pub(super) struct Keyring {
+    keys: Vec<Key>,
+}
+
+impl std::fmt::Debug for Keyring {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The ids only: never a key.
+        let ids: Vec<&str> = self.keys.iter().map(|key| key.id.as_str()).collect();
+        f.debug_struct("Keyring").field("ids", &ids).finish()
+    }
+}
+
+/// Why a token did not open. One kind for every cause: the caller refuses them all alike.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Unopened;
+
+impl Keyring {
+    /// A keyring whose `sealing` key seals and every key opens. Each key is a configured
+    /// secret, which is hashed with this use's purpose into the cipher's 32-byte key.
+    pub fn new<'a>(
+        sealing: (&str, &[u8]),
+        others: impl IntoIterator<Item = (&'a str, &'a [u8])>,
+    ) -> Keyring {
+        let key = |(id, secret): (&str, &[u8])| {
+            let derived: [u8; 32] = Sha256::new()
+                .chain_update(KEY_PURPOSE)
+                .chain_update(secret)
+                .finalize()
+                .into();
+            Key {
+                id: id.to_owned(),
+                cipher: XChaCha20Poly1305::new(&derived.into()),
+            }
+        };
+        let mut keys = vec![key(sealing)];
+        keys.extend(
+            others
+                .into_iter()
+                .filter(|(id, _)| *id != sealing.0)
+                .map(key),
+        );
+        Keyring { keys }
+    }
+
+    /// The ids of the keys, the sealing one first.
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.keys.iter().map(|key| key.id.as_str())
+    }
+
+    /// `plaintext` sealed for `ttl` from now, bound to `bound_to`; `nonce` must be random and
+    /// never used before.
+    pub fn seal(
+        &self,
+        plaintext: &[u8],
+        bound_to: &[u8],
+        ttl: Duration,
+        nonce: [u8; NONCE_BYTES],
+    ) -> Result<String, &'static str> {
+        let key = &self.keys[0];
+        let expires = unix_seconds(SystemTime::now() + ttl);
+        let mut message = Vec::with_capacity(8 + plaintext.len());
+        message.extend_from_slice(&expires.to_be_bytes());
+        message.extend_from_slice(plaintext);
+        let aad = associated_data(&key.id, bound_to);
+        let nonce = XNonce::from(nonce);
+        let sealed = key
+            .cipher
+            .encrypt(
+                &nonce,
+                Payload {
+                    msg: &message,
+                    aad: &aad,
+                },
+            )
+            .map_err(|_| "the state is too large to encrypt")?;
+        let mut body = Vec::with_capacity(NONCE_BYTES + sealed.len());
+        body.extend_from_slice(&nonce);
+        body.extend_from_slice(&sealed);
+        Ok(format!(
+            "{VERSION}.{}.{}",
+            URL_SAFE_NO_PAD.encode(&key.id),
+            URL_SAFE_NO_PAD.encode(&body)
+        ))
+    }
+
+    /// The plaintext of `token`, if a key of the ring sealed it for `bound_to` and it has not
+    /// expired at `now`.
+    pub fn open(&self, token: &str, bound_to: &[u8], now: SystemTime) -> Result<Vec<u8>, Unopened> {
+        let mut parts = token.split('.');
+        let (Some(VERSION), Some(id), Some(body), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return Err(Unopened);
+        };
+        let id = URL_SAFE_NO_PAD.decode(id).map_err(|_| Unopened)?;
+        let id = std::str::from_utf8(&id).map_err(|_| Unopened)?;
+        let key = self.keys.iter().find(|key| key.id == id).ok_or(Unopened)?;
+        let body = URL_SAFE_NO_PAD.decode(body).map_err(|_| Unopened)?;
+        if body.len() < NONCE_BYTES {
+            return Err(Unopened);
+        }
+        let (nonce, sealed) = body.split_at(NONCE_BYTES);
+        let nonce = XNonce::try_from(nonce).map_err(|_| Unopened)?;
+        let aad = associated_data(&key.id, bound_to);
+        let message = key
+            .cipher
+            .decrypt(
+                &nonce,
+                Payload {
+                    msg: sealed,
+                    aad: &aad,
+                },
+            )
+            .map_err(|_| Unopened)?;
+        let (expires, plaintext) = message.split_first_chunk::<8>().ok_or(Unopened)?;
+        if u64::from_be_bytes(*expires) <= unix_seconds(now) {
+            return Err(Unopened);
+        }
+        Ok(plaintext.to_vec())
+    }
+}
+
+/// The version and the key id, then the binding: a token moved to another key id, format or
+/// request does not open.
+fn associated_data(key_id: &str, bound_to: &[u8]) -> Vec<u8> {
+    let mut aad = Vec::with_capacity(VERSION.len() + key_id.len() + bound_to.len() + 24);
+    for part in [VERSION.as_bytes(), key_id.as_bytes()] {
+        aad.extend_from_slice(&(part.len() as u64).to_be_bytes());
+        aad.extend_from_slice(part);
+    }
+    aad.extend_from_slice(bound_to);
+    aad
+}
+
+fn unix_seconds(time: SystemTime) -> u64 {
+    time.duration_since(UNIX_EPOCH)
+        .map_or(0, |since| since.as_secs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SECRET: &[u8] = b"a-configured-secret-of-32-bytes!";
+    const OTHER: &[u8] = b"another-secret-of-at-least-32-b!";
+
+    fn ring() -> Keyring {
+        Keyring::new(("k1", SECRET), [])
+    }
+
+    fn sealed(ring: &Keyring, plaintext: &[u8], bound_to: &[u8]) -> String {
+        ring.seal(plaintext, bound_to, Duration::from_secs(60), [7; 24])
+            .unwrap()
+    }
+
+    #[test]
+    fn a_token_opens_for_its_request_and_reads_as_nothing_without_the_key() {
+        let token = sealed(&ring(), br#"{"name":"Ada Lovelace"}"#, b"book");
+        assert!(token.starts_with("e1.azE."), "{token}");
+        assert_eq!(
+            ring().open(&token, b"book", SystemTime::now()).unwrap(),
+            br#"{"name":"Ada Lovelace"}"#
+        );
+        let body = URL_SAFE_NO_PAD
+            .decode(token.rsplit('.').next().unwrap())
+            .unwrap();
+        assert!(
+            !body.windows(3).any(|window| window == b"Ada"),
+            "the plaintext shows in the token"
+        );
+    }
+
+    #[test]
+    fn another_request_key_tampering_or_expiry_does_not_open() {
+        let ring = ring();
+        let token = sealed(&ring, b"{}", b"book");
+        let now = SystemTime::now();
+        assert_eq!(ring.open(&token, b"cancel", now), Err(Unopened));
+        let stranger = Keyring::new(("k1", OTHER), []);
+        assert_eq!(stranger.open(&token, b"book", now), Err(Unopened));
+        let mut tampered = token.clone().into_bytes();
+        let last = tampered.len() - 1;
+        tampered[last] = if tampered[last] == b'A' { b'B' } else { b'A' };
+        let tampered = String::from_utf8(tampered).unwrap();
+        assert_eq!(ring.open(&tampered, b"book", now), Err(Unopened));
+        let later = now + Duration::from_secs(61);
+        assert_eq!(ring.open(&token, b"book", later), Err(Unopened));
+        for garbage in [
+            "",
+            "e1",
+            "e1.azE",
+            "e2.azE.AAAA",
+            "e1.azE.AAAA",
+            "e1.!.AAAA.x",
+        ] {
+            assert_eq!(ring.open(garbage, b"book", now), Err(Unopened), "{garbage}");
+        }
+    }
+
+    #[test]
+    fn a_rotated_keyring_opens_what_the_old_key_sealed_until_it_is_retired() {
+        let old = Keyring::new(("old", OTHER), []);
+        let token = sealed(&old, b"{}", b"book");
+        let rotated = Keyring::new(("new", SECRET), [("old", OTHER)]);
+        assert_eq!(rotated.ids().collect::<Vec<_>>(), ["new", "old"]);
+        assert!(rotated.open(&token, b"book", SystemTime::now()).is_ok());
+        let retired = Keyring::new(("new", SECRET), []);
+        assert_eq!(
+            retired.open(&token, b"book", SystemTime::now()),
+            Err(Unopened)
+        );
+        // A key renamed is another key: its id is in the associated data.
+        let renamed = Keyring::new(("old2", OTHER), []);
+        let moved = token.replacen("b2xk", "b2xkMg", 1);
+        assert_eq!(
+            renamed.open(&moved, b"book", SystemTime::now()),
+            Err(Unopened)
+        );
+    }
+
+    #[test]
+    fn the_keyring_debugs_as_its_ids_only() {
+        let ring = Keyring::new(("k1", SECRET), [("k0", OTHER)]);
+        assert_eq!(format!("{ring:?}"), r#"Keyring { ids: ["k1", "k0"] }"#);
+    }
+}
