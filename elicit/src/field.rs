@@ -17,11 +17,13 @@ use crate::schema::{PrimitiveSchema, Property};
 mod markers;
 mod multi;
 mod scalar;
+mod secret;
 
 pub use markers::{MultiSelectField, Newtype, NumberField, StringField};
+pub use secret::Secret;
 
 /// A type that can be the value of one form field: a string, a boolean, a number, a choice enum,
-/// a multi-select of one, a typed value ([`Email`](crate::Email), and with their features the
+/// a multi-select of one, a secret ([`Secret<String>`](Secret)), a typed value ([`Email`](crate::Email), and with their features the
 /// dates, times and URLs of `chrono`, `time`, `jiff` and `url`), or a newtype of any of these.
 /// `Option<T>` of such a type is an optional field.
 ///
@@ -82,6 +84,10 @@ pub trait ElicitValue: Sized + DerivedField {
     /// which a field's default must then keep.
     #[doc(hidden)]
     const NARROWED: bool = false;
+    /// Whether the value is a secret ([`Secret`]), which the spec forbids asking for in form
+    /// mode. A newtype's is its field's.
+    #[doc(hidden)]
+    const SECRET: bool = false;
     /// The type of a `#[elicit(default = ..)]` for this field: `&'static str` for `String` and
     /// typed values (their wire text), the type itself for numbers, booleans and enums,
     /// `&'static [E]` for multi-selects.
@@ -132,6 +138,9 @@ pub trait ElicitField: Sized + DerivedField {
     const KIND: Kind;
     #[doc(hidden)]
     const NARROWED: bool = false;
+    /// Whether the field's values are secrets (see [`ElicitValue::SECRET`]).
+    #[doc(hidden)]
+    const SECRET: bool = false;
     #[doc(hidden)]
     const OPTIONAL: bool;
     /// The type of the field's values: the `T` of an `Option<T>`, else the type itself. A
@@ -321,6 +330,7 @@ impl<T> DerivedField for Option<T> {}
 impl<T: ElicitValue> ElicitField for Option<T> {
     const KIND: Kind = T::KIND;
     const NARROWED: bool = T::NARROWED;
+    const SECRET: bool = T::SECRET;
     const OPTIONAL: bool = true;
     type Value = T;
     type DefaultLiteral = T::DefaultLiteral;
@@ -358,6 +368,7 @@ macro_rules! __impl_field_for_value {
         impl $crate::ElicitField for $ty {
             const KIND: $crate::__private::Kind = <$ty as $crate::ElicitValue>::KIND;
             const NARROWED: bool = <$ty as $crate::ElicitValue>::NARROWED;
+            const SECRET: bool = <$ty as $crate::ElicitValue>::SECRET;
             const OPTIONAL: bool = false;
             type Value = $ty;
             type DefaultLiteral = <$ty as $crate::ElicitValue>::DefaultLiteral;

@@ -40,7 +40,7 @@ pub use defaults::{DefaultFrom, FormDefault, FormDefaults, defaults_of};
 #[doc = include_str!("derive.md")]
 pub use elicit_mcp_derive::Elicit;
 pub use error::{ContentError, FieldError, Problem};
-pub use field::{ElicitChoice, ElicitField, ElicitValue};
+pub use field::{ElicitChoice, ElicitField, ElicitValue, Secret};
 pub use outcome::{ElicitOutcome, UnexpectedContentError, UrlElicitOutcome};
 pub use typed::{Email, InvalidEmail};
 
@@ -145,6 +145,27 @@ pub trait Elicit: Sized {
     /// ```
     type Defaults: FormDefaults;
 
+    /// The wire names of the form's secret fields (those of type [`Secret`] or
+    /// `Option<Secret<..>>`), in the order of the schema's properties; empty for a form without
+    /// one, which is then a [`ClientForm`]. The derive lists them; the schema itself marks
+    /// nothing (a secret is a plain string property), so this is how the code that asks the
+    /// form on the server's own page knows which answers to keep out of reach.
+    ///
+    /// ```
+    /// use elicit_mcp::{Elicit, Secret};
+    ///
+    /// #[derive(Elicit)]
+    /// #[elicit(rename_all = "camelCase")]
+    /// struct BankLink {
+    ///     account_holder: String,
+    ///     online_password: Secret<String>,
+    ///     one_time_code: Option<Secret<String>>,
+    /// }
+    ///
+    /// assert_eq!(BankLink::SECRET_FIELDS, ["onlinePassword", "oneTimeCode"]);
+    /// ```
+    const SECRET_FIELDS: &'static [&'static str] = &[];
+
     /// The `requestedSchema` of this form.
     fn requested_schema() -> &'static RequestedSchema;
 
@@ -200,15 +221,22 @@ pub trait Elicit: Sized {
     /// The params of a form-mode `elicitation/create` for this form, with the message of
     /// `#[elicit(message = "..")]`. Without that attribute this does not compile; use
     /// [`form_request_with_message`](Elicit::form_request_with_message).
+    ///
+    /// A form with a [`Secret`] field does not compile here either (it is not a
+    /// [`ClientForm`]): the client would see the secret.
     fn form_request() -> ElicitRequestFormParams
     where
-        Self: HasMessage,
+        Self: HasMessage + ClientForm,
     {
         Self::form_request_with_message(<Self as HasMessage>::MESSAGE)
     }
 
-    /// The params of a form-mode `elicitation/create` for this form, with `message`.
-    fn form_request_with_message(message: impl Into<String>) -> ElicitRequestFormParams {
+    /// The params of a form-mode `elicitation/create` for this form, with `message`. Only for a
+    /// [`ClientForm`], one without a [`Secret`] field.
+    fn form_request_with_message(message: impl Into<String>) -> ElicitRequestFormParams
+    where
+        Self: ClientForm,
+    {
         ElicitRequestFormParams::new(message, Self::requested_schema())
     }
 }
@@ -240,3 +268,47 @@ pub trait HasMessage: Elicit {
     /// The message.
     const MESSAGE: &'static str;
 }
+
+/// A form the client may be shown: one without a [`Secret`] field. `#[derive(Elicit)]`
+/// implements it for every form without one, and never for a form with one.
+///
+/// Form mode shows every field to the client, and the spec forbids asking for secrets there, so
+/// whatever sends a typed form to the client requires it: [`Elicit::form_request`],
+/// [`Elicit::form_request_with_message`], and with the feature `rmcp` `Ask::form`,
+/// `Ask::form_with_message` and `Ask::forms`. A form with a secret field is asked on the
+/// server's own page, through URL mode (`ask.secure::<T>()`), where the client sees only a URL.
+///
+/// ```
+/// use elicit_mcp::{ClientForm, Elicit};
+///
+/// #[derive(Elicit)]
+/// #[elicit(message = "Which calendar?")]
+/// struct Calendar {
+///     name: String,
+/// }
+///
+/// fn shown_to_the_client<T: ClientForm>() {}
+/// shown_to_the_client::<Calendar>();
+/// ```
+///
+/// ```compile_fail,E0277
+/// # use elicit_mcp::{ClientForm, Elicit, Secret};
+/// #[derive(Elicit)]
+/// #[elicit(message = "Connect your calendar")]
+/// struct CalendarKey {
+///     api_key: Secret<String>,
+///     calendar: String,
+/// }
+///
+/// fn shown_to_the_client<T: ClientForm>() {}
+/// shown_to_the_client::<CalendarKey>();
+/// // error[E0277]: `CalendarKey` has a secret field, which the spec forbids asking for in
+/// //               form mode
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has a secret field, which the spec forbids asking for in form mode",
+    label = "a form with a secret field, asked through the client",
+    note = "the client sees every answer of a form it is sent; ask this one on the server's own page, through URL mode: `ask.secure::<{Self}>()`",
+    note = "#[derive(Elicit)] implements `ClientForm` for every form without an `elicit_mcp::Secret` field"
+)]
+pub trait ClientForm: Elicit {}

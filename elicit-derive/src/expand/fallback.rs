@@ -8,12 +8,13 @@ use quote::quote;
 use crate::dummy::wrap_in_const;
 use crate::expand::bound::uses_type_param;
 use crate::expand::defaults::defaults;
-use crate::expand::form::{has_message_impl, input_key};
+use crate::expand::form::{client_form_impl, has_message_impl, input_key};
 use crate::expand::runtime::runtime_path;
 use crate::expand::typeck::{type_checks, typed_default};
 use crate::internals::ast::Form;
 
-/// What a form with errors expands to besides them: `Elicit` (and `HasMessage`) implemented
+/// What a form with errors expands to besides them: `Elicit` (and `HasMessage`, and
+/// `ClientForm` for a form without a secret field) implemented
 /// with unreachable bodies, and a constant that checks every asked field's type, plus the
 /// type-dependent attribute checks of each field that broke none of the derive's own rules
 /// (`Field::clean`), so a mistake is never reported by both the derive and the compiler.
@@ -44,6 +45,7 @@ pub fn fallback_form(form: &Form) -> TokenStream {
         checks.extend(quote!(const _: () = { #field_checks };));
     }
     let has_message = has_message_impl(&krate, form, &input.generics);
+    let client_form = client_form_impl(&krate, form, &input.generics);
     let input_key = input_key(form);
     // The real defaults type, so that a use of it does not fail a second time.
     let asked: Vec<_> = form
@@ -77,5 +79,7 @@ pub fn fallback_form(form: &Form) -> TokenStream {
         }
 
         #has_message
+
+        #client_form
     })
 }

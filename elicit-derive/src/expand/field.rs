@@ -7,7 +7,7 @@ use syn::spanned::Spanned;
 
 use crate::expand::literal::{number, opt_number, opt_str, opt_u64};
 use crate::expand::typeck::{type_checks, typed_default};
-use crate::internals::ast::Field;
+use crate::internals::ast::{Field, unraw};
 use crate::internals::attr::{DefaultKind, FieldKeys};
 use crate::internals::format;
 
@@ -74,7 +74,8 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
         )
     };
 
-    let checks = type_checks(krate, field.ty, keys);
+    let mut checks = type_checks(krate, field.ty, keys);
+    checks.extend(hidden_secret_check(krate, field));
 
     // The default is a value of the field's own type: the compiler checks it, here and only here.
     let default_fn = match keys.default.get() {
@@ -153,6 +154,27 @@ pub fn schema_attrs(
             min_items: #min_items,
             max_items: #max_items,
             default: #default_value,
+        }
+    }
+}
+
+/// For a field not written as a secret, the compile-time check that its type is none: a
+/// `Secret` behind a type alias or a newtype would otherwise pass the derive, which reads only
+/// the tokens, and its form would be sent to the client. Spanned on the type.
+fn hidden_secret_check(krate: &TokenStream, field: &Field) -> TokenStream {
+    if field.secret {
+        return TokenStream::new();
+    }
+    let ty = field.ty;
+    let message = format!(
+        "`{}` holds an `elicit_mcp::Secret` under another name (a type alias or a newtype): write \
+         its type as `elicit_mcp::Secret<..>` or `Option<elicit_mcp::Secret<..>>` in the struct, \
+         so that the derive knows the form has a secret field and never lets it be sent to the client",
+        unraw(field.ident)
+    );
+    quote_spanned! {ty.span()=>
+        if <#ty as #krate::ElicitField>::SECRET {
+            ::core::panic!(#message);
         }
     }
 }

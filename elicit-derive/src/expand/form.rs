@@ -41,6 +41,8 @@ pub fn expand_form(form: &Form) -> TokenStream {
     let defaults_items = &defaults.items;
     let defaults_ty = &defaults.ty;
     let has_message = has_message_impl(&krate, form, &generics);
+    let client_form = client_form_impl(&krate, form, &generics);
+    let secret_fields = secret_fields(&asked);
     let input_key = input_key(form);
     let schema_fns = schema_fns(&krate, form);
     let from_content = from_content_fn(&krate, form, &asked, &codes);
@@ -83,6 +85,7 @@ pub fn expand_form(form: &Form) -> TokenStream {
         impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
             const INPUT_KEY: &'static str = #input_key;
             type Defaults = #defaults_ty;
+            #secret_fields
 
             #schema_fns
 
@@ -90,6 +93,8 @@ pub fn expand_form(form: &Form) -> TokenStream {
         }
 
         #has_message
+
+        #client_form
 
         #json_schema
     })
@@ -229,6 +234,44 @@ pub fn has_message_impl(
         impl #impl_generics #krate::HasMessage for #ident #ty_generics #where_clause {
             const MESSAGE: &'static str = #message;
         }
+    })
+}
+
+/// The `ClientForm` impl, for a form without a secret field: one the client may be shown. A
+/// form with one gets none, so that sending it through the client does not compile.
+pub fn client_form_impl(
+    krate: &TokenStream,
+    form: &Form,
+    generics: &syn::Generics,
+) -> Option<TokenStream> {
+    let asked_secret = form
+        .fields
+        .iter()
+        .any(|f| f.secret && !f.attrs.skip.is_set());
+    if asked_secret {
+        return None;
+    }
+    let ident = &form.input.ident;
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    Some(quote! {
+        #[automatically_derived]
+        impl #impl_generics #krate::ClientForm for #ident #ty_generics #where_clause {}
+    })
+}
+
+/// `SECRET_FIELDS`, the wire names of the asked secret fields in schema order, for a form that
+/// has any (the trait's default is empty).
+fn secret_fields(asked: &[&Field]) -> Option<TokenStream> {
+    let wires: Vec<&str> = asked
+        .iter()
+        .filter(|f| f.secret)
+        .map(|f| f.wire_name.as_str())
+        .collect();
+    if wires.is_empty() {
+        return None;
+    }
+    Some(quote! {
+        const SECRET_FIELDS: &'static [&'static str] = &[#(#wires),*];
     })
 }
 

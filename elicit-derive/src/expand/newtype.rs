@@ -75,6 +75,7 @@ pub fn expand_newtype(newtype: &Newtype, with_checks: bool) -> TokenStream {
                 #attrs,
             );
             const NARROWED: bool = true;
+            const SECRET: bool = <#inner as #krate::ElicitValue>::SECRET;
             type DefaultLiteral = <#inner as #krate::ElicitValue>::DefaultLiteral;
             fn from_default(
                 __literal: Self::DefaultLiteral,

@@ -37,6 +37,10 @@ pub struct Field<'a> {
     /// The property's `title`: the one written, else the one made from the field's name, or
     /// none when the field or its form is `untitled`.
     pub title: Option<String>,
+    /// Whether the field's type is written as a secret, `Secret<..>` or `Option<Secret<..>>`
+    /// (by the last segment of its path, as derives tell an `Option`): such a field passes the
+    /// check of secret-looking names, and makes its form one the client is never sent.
+    pub secret: bool,
     /// Whether the field broke none of the derive's own rules (set by `check`): only then do
     /// the compiler's checks of its attributes against its type run beside the derive's errors,
     /// so no mistake is reported twice.
@@ -167,6 +171,37 @@ fn title(written: &attr::Attr<syn::LitStr>, untitled: bool, rust_name: &str) -> 
     }
 }
 
+/// Whether `ty` is written `Secret<..>` or `Option<Secret<..>>`, whatever the path before the
+/// last segment (`elicit_mcp::Secret`, a `use`d `Secret`). The derive sees only the tokens: a
+/// secret behind an alias or a newtype is caught by the compiler instead (the form's checks
+/// refuse it, through the field type's `SECRET`).
+pub fn is_secret_type(ty: &Type) -> bool {
+    let Some(last) = last_segment(ty) else {
+        return false;
+    };
+    if last.ident == "Secret" {
+        return true;
+    }
+    if last.ident == "Option"
+        && let syn::PathArguments::AngleBracketed(args) = &last.arguments
+        && let Some(syn::GenericArgument::Type(inner)) = args.args.first()
+    {
+        return last_segment(inner).is_some_and(|inner| inner.ident == "Secret");
+    }
+    false
+}
+
+/// The last segment of a type's path, looking through parentheses and invisible groups (a
+/// type handed in by a `macro_rules!` macro).
+fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
+    match ty {
+        Type::Path(path) if path.qself.is_none() => path.path.segments.last(),
+        Type::Group(group) => last_segment(&group.elem),
+        Type::Paren(paren) => last_segment(&paren.elem),
+        _ => None,
+    }
+}
+
 /// A Rust identifier without its `r#` prefix.
 pub fn unraw(ident: &Ident) -> String {
     let name = ident.to_string();
@@ -189,6 +224,7 @@ impl<'a> Field<'a> {
             ident,
             ty: &field.ty,
             title: title(&attrs.title, untitled, &name),
+            secret: is_secret_type(&field.ty),
             attrs,
             wire_name,
             clean: true,

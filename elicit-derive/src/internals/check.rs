@@ -17,9 +17,10 @@ use crate::internals::sensitive::sensitive_term;
 /// Checks a form, marking each field that broke none of the rules of its own as clean, so that
 /// the compiler's checks of its type can run alongside these errors without repeating one.
 pub fn check_form(cx: &Ctxt, form: &mut Form) {
+    let ident = &form.input.ident;
     for field in &mut form.fields {
         let before = cx.error_count();
-        check_field(cx, field);
+        check_field(cx, field, ident);
         field.clean = cx.error_count() == before;
     }
     check_wire_names_are_unique(
@@ -43,13 +44,14 @@ fn check_input_key(cx: &Ctxt, attrs: &Container) {
     }
 }
 
-fn check_field(cx: &Ctxt, field: &Field) {
+fn check_field(cx: &Ctxt, field: &Field, form: &syn::Ident) {
     check_skip_stands_alone(cx, field);
     if field.attrs.skip.is_set() {
         return;
     }
     check_untitled_has_no_title(cx, field);
-    check_not_sensitive(cx, field);
+    check_not_sensitive(cx, field, form);
+    check_secret_has_no_default(cx, field);
     check_format_is_supported(cx, &field.attrs);
     check_one_kind_of_attributes(cx, &field.attrs);
     check_lengths_are_ordered(cx, &field.attrs);
@@ -157,10 +159,12 @@ fn check_untitled_has_no_title(cx: &Ctxt, field: &Field) {
     }
 }
 
-/// The spec forbids asking for secrets through form mode: they belong in URL mode. The error is
-/// on the name that looks like one: the rename if the wire name does, the field's name otherwise.
-fn check_not_sensitive(cx: &Ctxt, field: &Field) {
-    if field.attrs.not_sensitive.is_set() {
+/// The spec forbids asking for secrets through form mode: a field that holds one is a
+/// `Secret`, and its form is asked on the server's own page. A plain field whose name looks like
+/// a secret is refused, the error on the name that looks like one: the rename if the wire name
+/// does, the field's name otherwise.
+fn check_not_sensitive(cx: &Ctxt, field: &Field, form: &syn::Ident) {
+    if field.attrs.not_sensitive.is_set() || field.secret {
         return;
     }
     let rust_name = unraw(field.ident);
@@ -183,15 +187,44 @@ fn check_not_sensitive(cx: &Ctxt, field: &Field) {
     } else {
         format!(" (\"{term}\")")
     };
+    let form = unraw(form);
+    let secret = if is_option(field.ty) {
+        "Option<elicit_mcp::Secret<String>>"
+    } else {
+        "elicit_mcp::Secret<String>"
+    };
     cx.error_spanned_by(
         target,
         format!(
             "`{name}` looks like a secret{why}: MCP servers must not request passwords, API keys, \
              access tokens, payment credentials or other secrets through form-mode elicitation \
-             (the client sees every answer), and must use URL mode for them; ask for it with a \
-             URL-mode elicitation instead, or add #[elicit(not_sensitive)] if the field holds no secret"
+             (the client sees every answer); make it `{secret}` and ask the form with \
+             `ask.secure::<{form}>()`, which asks it on the server's own page through URL mode, \
+             or add #[elicit(not_sensitive)] if the field holds no secret"
         ),
     );
+}
+
+/// Whether the type is written `Option<..>`.
+fn is_option(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(path) if path.path.segments.last().is_some_and(|last| last.ident == "Option"))
+}
+
+/// A default is shown in the form's schema, to whoever is asked: a secret has none.
+fn check_secret_has_no_default(cx: &Ctxt, field: &Field) {
+    if !field.secret {
+        return;
+    }
+    if let Some(tokens) = field.attrs.default.tokens() {
+        cx.error_spanned_by(
+            tokens,
+            format!(
+                "`{}` is a secret, and a `default` would write a secret into the form's schema, \
+                 which is sent to be shown: a secret field takes no default; remove it",
+                unraw(field.ident)
+            ),
+        );
+    }
 }
 
 /// The spec allows exactly four string formats.

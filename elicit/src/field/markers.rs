@@ -19,6 +19,10 @@ pub trait StringField {
 impl StringField for String {}
 #[diagnostic::do_not_recommend]
 impl StringField for Option<String> {}
+#[diagnostic::do_not_recommend]
+impl StringField for crate::Secret<String> {}
+#[diagnostic::do_not_recommend]
+impl StringField for Option<crate::Secret<String>> {}
 
 /// Fields that take `minimum` and `maximum`.
 #[doc(hidden)]

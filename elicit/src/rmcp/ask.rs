@@ -30,7 +30,7 @@ use self::way::Way;
 use crate::rmcp::AskableForm;
 use crate::rmcp::error::ElicitError;
 use crate::server::UserId;
-use crate::{Elicit, ElicitOutcome, HasMessage};
+use crate::{ClientForm, ElicitOutcome, HasMessage};
 
 #[cfg(feature = "url-mode")]
 use crate::rmcp::tracking::SharedTracker;
@@ -227,28 +227,33 @@ impl Ask {
     /// ([`ElicitError::TooManyAsks`] after that), unless the ask or the elicitation says not to
     /// ([`FormAsk::with_reask`]); then the field errors come back as
     /// [`ElicitError::InvalidContent`].
+    ///
+    /// `T` must be a [`ClientForm`], a form without a [`Secret`](crate::Secret) field: the
+    /// client sees every answer, and the spec forbids asking for secrets in form mode. A form
+    /// with one does not compile here; it is asked on the server's own page, through URL mode.
     pub fn form<T>(&self) -> FormAsk<'_, T>
     where
-        T: AskableForm + Send,
+        T: AskableForm + ClientForm + Send,
     {
         self.form_with_message::<T>(<T as HasMessage>::MESSAGE)
     }
 
-    /// Asks for form `T` with `message`, for a message known only at run time.
+    /// Asks for form `T` with `message`, for a message known only at run time. `T` must be a
+    /// [`ClientForm`], as for [`form`](Self::form).
     pub fn form_with_message<T>(&self, message: impl Into<String>) -> FormAsk<'_, T>
     where
-        T: Elicit + Send,
+        T: ClientForm + Send,
     {
         FormAsk::new(self, message.into())
     }
 
     /// Asks for forms `A` and `B` at once: on 2026-07-28 both go out in one round (and come
     /// back on one retry); on 2025-11-25 both requests go out together. Their keys must
-    /// differ.
+    /// differ, and both must be [`ClientForm`]s, as for [`form`](Self::form).
     pub async fn forms<A, B>(&self) -> Result<(ElicitOutcome<A>, ElicitOutcome<B>), ElicitError>
     where
-        A: AskableForm + Send,
-        B: AskableForm + Send,
+        A: AskableForm + ClientForm + Send,
+        B: AskableForm + ClientForm + Send,
     {
         let (a, b) = both(
             self.form::<A>().into_future(),

@@ -10,13 +10,13 @@ use serde_json::{Map, Value};
 
 use super::Ask;
 use super::keys::Asker;
-use crate::Elicit;
 use crate::ElicitOutcome;
 use crate::error::{ContentError, Problem};
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::request::{Answer, Request};
 use crate::schema::{PrimitiveSchema, RequestedSchema};
 use crate::wire::ElicitResult;
+use crate::{ClientForm, Elicit};
 
 /// One form's ask, from [`Ask::form`] or [`Ask::form_with_message`]: await it as it is, or set
 /// its options first.
@@ -109,7 +109,11 @@ struct Rejected {
     right: Map<String, Value>,
 }
 
-impl<'a, T: Elicit + Send> FormAsk<'a, T> {
+impl<'a, T: ClientForm + Send> FormAsk<'a, T> {
+    /// `ClientForm`, not only `Elicit`: a `FormAsk` sends `T`'s form to the client, which a
+    /// form with a secret field must never be. Its only way in, so the other methods (and the
+    /// awaiting) ask no more of `T` than `Elicit`, and a form with a secret field is refused
+    /// once, at the ask.
     pub(crate) fn new(ask: &'a Ask, message: String) -> Self {
         FormAsk {
             ask,
@@ -122,7 +126,9 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
             form: PhantomData,
         }
     }
+}
 
+impl<'a, T: Elicit + Send> FormAsk<'a, T> {
     /// Asks under `key` on 2026-07-28 rather than the form's
     /// [`INPUT_KEY`](Elicit::INPUT_KEY) (on 2025-11-25 there are no keys): for a client or
     /// a test suite that expects a given key. A re-ask goes under `key-2`, `key-3`, ….
