@@ -16,6 +16,8 @@ mod protocol;
 mod schema;
 #[path = "../form/schema_model.rs"]
 mod schema_model;
+#[path = "../form/secret.rs"]
+mod secret;
 #[path = "../form/titles.rs"]
 mod titles;
 #[path = "../form/typed_values.rs"]
