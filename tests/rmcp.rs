@@ -41,6 +41,8 @@ mod one_server;
 mod replicas;
 #[path = "rmcp/rounds.rs"]
 mod rounds;
+#[path = "rmcp/secure_page.rs"]
+mod secure_page;
 #[path = "rmcp/task_asks.rs"]
 mod task_asks;
 #[path = "rmcp/task_runtime.rs"]

@@ -24,8 +24,8 @@
 //! # }
 //! ```
 
-#[cfg(any(feature = "terminal", feature = "ratatui"))]
-mod answer;
+#[cfg(any(feature = "terminal", feature = "ratatui", feature = "page"))]
+pub(crate) mod answer;
 mod identity;
 #[cfg(feature = "url-mode")]
 mod review;

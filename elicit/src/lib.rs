@@ -34,6 +34,10 @@ pub mod rmcp;
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
 
+#[cfg(feature = "page")]
+#[cfg_attr(docsrs, doc(cfg(feature = "page")))]
+pub mod page;
+
 // The derive's reference, on the page users open; its examples run as this crate's doc tests.
 // (One fragment: with several, rustdoc names the tests after lines of this file.)
 pub use defaults::{DefaultFrom, FormDefault, FormDefaults, defaults_of};

@@ -51,6 +51,8 @@ mod policy;
 #[cfg(feature = "redis")]
 mod redis_store;
 mod replay;
+#[cfg(all(feature = "url-mode", feature = "rmcp"))]
+mod secure_forms;
 #[cfg(feature = "url-mode")]
 mod store;
 mod store_error;
@@ -72,6 +74,11 @@ pub use policy::{CheckedUrl, Environment, UnsafeUrlError, UrlNotice, UrlPolicy};
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub use redis_store::{Completions, RedisStore, Routed};
 pub use replay::{MemoryReplayGuard, ReplayGuard};
+#[cfg(all(feature = "url-mode", feature = "rmcp"))]
+pub(crate) use secure_forms::{NotTaken, PageAnswer, PageForm};
+#[cfg(all(feature = "url-mode", feature = "rmcp"))]
+#[cfg_attr(docsrs, doc(cfg(all(feature = "url-mode", feature = "rmcp"))))]
+pub use secure_forms::{PageUrlError, SecureForms};
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use store::{AwaitedBy, ElicitationStore, EntryState, Inserted, PendingEntry};

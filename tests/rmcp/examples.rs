@@ -805,7 +805,7 @@ async fn a_short_load_run_completes_every_flow_and_vanished_clients_leave_nothin
 /// dir once: its interpreter. Once per test process too: the tests that use it run in parallel,
 /// and two `python3 -m venv` of one folder at once fail.
 #[cfg(target_os = "linux")]
-fn python_with_mcp() -> std::path::PathBuf {
+pub(crate) fn python_with_mcp() -> std::path::PathBuf {
     use std::process::Command;
     use std::sync::OnceLock;
 
@@ -835,7 +835,7 @@ fn python_with_mcp() -> std::path::PathBuf {
 /// A script of `tests/data/python/`, as cargo gives the package's folder to the running test
 /// (see `examples_built.rs`).
 #[cfg(target_os = "linux")]
-fn python_script(name: &str) -> std::path::PathBuf {
+pub(crate) fn python_script(name: &str) -> std::path::PathBuf {
     std::path::PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo runs the test"))
         .join("tests/data/python")
         .join(name)

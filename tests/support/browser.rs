@@ -1,4 +1,4 @@
-//! A browser for the tests: plain HTTP/1.1 over a socket, one request per connection, a cookie
+//! A browser for the tests: plain HTTP/1.1 over a socket, one request per connection, cookies
 //! carried by hand.
 
 use std::io::{Read, Write};
@@ -13,44 +13,86 @@ pub struct Page {
     pub body: String,
 }
 
+/// A whole answer: its status, every header, and the body.
+pub struct Answer {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Answer {
+    /// The first header `name`, in any case.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// Each cookie it set, as `name=value`.
+    pub fn cookies(&self) -> Vec<String> {
+        self.headers
+            .iter()
+            .filter(|(key, _)| key.eq_ignore_ascii_case("set-cookie"))
+            .map(|(_, value)| value.split(';').next().unwrap_or_default().to_owned())
+            .collect()
+    }
+}
+
 /// A request of `method` to `url` (with `cookie`), as a browser sends it, without a body.
 pub fn browse(method: &str, url: &str, cookie: Option<&str>) -> Page {
+    let cookies: Vec<String> = cookie.into_iter().map(str::to_owned).collect();
+    let answer = request(method, url, &cookies, None);
+    Page {
+        status: answer.status,
+        set_cookie: answer.cookies().into_iter().next(),
+        body: answer.body,
+    }
+}
+
+/// A request of `method` to `url` with `cookies`, and `form` as an
+/// `application/x-www-form-urlencoded` body when given, as a browser sends it.
+pub fn request(method: &str, url: &str, cookies: &[String], form: Option<&str>) -> Answer {
     let rest = url.strip_prefix("http://").expect("an http URL");
     let (host, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
     let mut stream = TcpStream::connect(host).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(20)))
         .unwrap();
-    let cookie = cookie
-        .map(|c| format!("Cookie: {c}\r\n"))
-        .unwrap_or_default();
+    let cookie = if cookies.is_empty() {
+        String::new()
+    } else {
+        format!("Cookie: {}\r\n", cookies.join("; "))
+    };
+    let body = form.unwrap_or_default();
+    let content_type = if form.is_some() {
+        "Content-Type: application/x-www-form-urlencoded\r\n"
+    } else {
+        ""
+    };
     write!(
         stream,
-        "{method} {path} HTTP/1.1\r\nHost: {host}\r\n{cookie}Content-Length: 0\r\nConnection: close\r\n\r\n"
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\n{cookie}{content_type}Content-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
     )
     .unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).unwrap();
     let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|line| line.split_whitespace().nth(1))
         .and_then(|code| code.parse().ok())
         .unwrap_or_else(|| panic!("no status in {head:?}"));
-    let set_cookie = head.lines().find_map(|line| {
-        let (name, value) = line.split_once(':')?;
-        name.eq_ignore_ascii_case("set-cookie").then(|| {
-            value
-                .trim()
-                .split(';')
-                .next()
-                .unwrap_or_default()
-                .to_owned()
-        })
-    });
-    Page {
+    let headers = lines
+        .filter_map(|line| line.split_once(':'))
+        .map(|(name, value)| (name.trim().to_owned(), value.trim().to_owned()))
+        .collect();
+    Answer {
         status,
-        set_cookie,
+        headers,
         body: body.to_owned(),
     }
 }

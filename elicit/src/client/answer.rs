@@ -2,6 +2,10 @@
 //! sends, a select's choices under their titles, the rules shown beside a field, the shared
 //! validator's verdict on one field, and an answer shown back for review.
 
+// The secure page (feature `page`) reads and draws with a part of it; the terminal renderers
+// use all of it.
+#![cfg_attr(not(any(feature = "terminal", feature = "ratatui")), allow(dead_code))]
+
 use std::fmt;
 
 use serde_json::{Map, Value};

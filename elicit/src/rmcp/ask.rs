@@ -16,6 +16,8 @@ pub(crate) mod way;
 mod form;
 mod sampling;
 pub(crate) mod scope;
+#[cfg(feature = "url-mode")]
+mod secure;
 mod step;
 #[cfg(feature = "url-mode")]
 pub(crate) mod url;
@@ -33,9 +35,7 @@ use crate::server::UserId;
 use crate::{ClientForm, ElicitOutcome, HasMessage};
 
 #[cfg(feature = "url-mode")]
-use crate::rmcp::tracking::SharedTracker;
-#[cfg(feature = "url-mode")]
-use crate::server::ConnectionId;
+use crate::rmcp::tracking::UrlCall;
 
 /// The handle a handler asks the user through, on either protocol revision.
 ///
@@ -75,7 +75,7 @@ struct AskInner {
     /// The URL mode of the elicitation: its tracker, and the connection a 2025-11-25
     /// completion notification goes to.
     #[cfg(feature = "url-mode")]
-    url: Option<(SharedTracker, ConnectionId)>,
+    url: Option<UrlCall>,
 }
 
 /// What an elicitation's settings say of each ask.
@@ -115,7 +115,7 @@ pub(crate) struct AskParts {
     pub settings: AskSettings,
     pub user: Option<UserId>,
     #[cfg(feature = "url-mode")]
-    pub url: Option<(SharedTracker, ConnectionId)>,
+    pub url: Option<UrlCall>,
 }
 
 impl Ask {

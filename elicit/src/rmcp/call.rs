@@ -22,6 +22,8 @@ use crate::rmcp::{requests, running::AskUse};
 use crate::server::UserId;
 
 #[cfg(feature = "url-mode")]
+use crate::rmcp::tracking::UrlCall;
+#[cfg(feature = "url-mode")]
 use crate::server::ConnectionId;
 
 /// Who a call is, from the served handler that got it.
@@ -41,11 +43,11 @@ impl Caller<'_> {
             settings,
             user: self.user.clone(),
             #[cfg(feature = "url-mode")]
-            url: self
-                .elicitation
-                .url
-                .as_ref()
-                .map(|url| (url.tracker.clone(), self.connection.clone())),
+            url: self.elicitation.url.as_ref().map(|url| UrlCall {
+                tracker: url.tracker.clone(),
+                connection: self.connection.clone(),
+                forms: self.elicitation.secure.clone(),
+            }),
             ask_use,
         }
     }

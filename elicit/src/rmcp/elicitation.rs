@@ -21,7 +21,7 @@ use crate::rmcp::rounds::UrlWait;
 #[cfg(feature = "url-mode")]
 use crate::rmcp::tracking::SharedTracker;
 #[cfg(feature = "url-mode")]
-use crate::server::{CompletedElicitation, ElicitationStore, ElicitationTracker};
+use crate::server::{CompletedElicitation, ElicitationStore, ElicitationTracker, SecureForms};
 
 #[cfg(feature = "http")]
 use crate::http::{Authenticate, SharedAuthenticate};
@@ -110,6 +110,9 @@ pub struct Elicitation {
     pub(crate) user: UserSource,
     #[cfg(feature = "url-mode")]
     pub(crate) url: Option<UrlMode>,
+    /// The server's page for forms with secret fields (`Ask::secure`).
+    #[cfg(feature = "url-mode")]
+    pub(crate) secure: Option<SecureForms>,
     /// This process's name among the server's replicas, which its connections carry.
     #[cfg(feature = "url-mode")]
     pub(crate) replica: Option<String>,
@@ -196,6 +199,8 @@ impl Elicitation {
             user: UserSource::Nobody,
             #[cfg(feature = "url-mode")]
             url: None,
+            #[cfg(feature = "url-mode")]
+            secure: None,
             #[cfg(feature = "url-mode")]
             replica: None,
             ask_uses: Arc::default(),
@@ -285,6 +290,18 @@ impl Elicitation {
             tracker,
             connections: Arc::new(ConnectionPeers::new()),
         });
+        self
+    }
+
+    /// The server's own page for forms with a secret field
+    /// ([`Ask::secure`](crate::rmcp::Ask::secure)): the asks put their forms on `forms`, and
+    /// the page (`elicit_mcp::page::SecurePage`, feature `page`) mounted at its address shows
+    /// them to the user the elicitation was made for. The forms go through URL mode, so the
+    /// elicitation needs a tracker ([`with_url_mode`](Self::with_url_mode)) too.
+    #[cfg(feature = "url-mode")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
+    pub fn with_secure_page(mut self, forms: SecureForms) -> Self {
+        self.secure = Some(forms);
         self
     }
 

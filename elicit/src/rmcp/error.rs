@@ -146,6 +146,17 @@ pub enum ElicitError {
     /// has no tracker (`Elicitation::with_url_mode`).
     /// The handler's mistake. Nothing was sent.
     UrlModeNotConfigured,
+    /// The handler asks on the server's page (`Ask::secure`, feature `url-mode`), but the
+    /// elicitation has no page
+    /// (`Elicitation::with_secure_page`). The handler's mistake. Nothing was sent.
+    SecurePageNotConfigured,
+    /// The page's answer to a form asked with `Ask::secure` (feature `url-mode`) is no longer
+    /// held: it was read on an earlier run of this call (on 2026-07-28 the handler runs
+    /// again each round: ask `secure` after every other ask), or kept past its time.
+    SecureAnswerGone {
+        /// The URL-mode elicitation the page answered.
+        id: String,
+    },
     /// The handler asks in URL mode, which binds the elicitation to its user, but the
     /// elicitation knows no user for this request
     /// (`Elicitation::with_authentication`, feature `http`,
@@ -343,6 +354,17 @@ impl fmt::Display for ElicitError {
                 "the handler asks in URL mode (`Ask::url`), but the elicitation has no tracker: \
                  give one with `Elicitation::with_url_mode`"
             ),
+            ElicitError::SecurePageNotConfigured => write!(
+                f,
+                "the handler asks on the server's page (`Ask::secure`), but the elicitation has \
+                 no page: give its forms with `Elicitation::with_secure_page` and mount the page"
+            ),
+            ElicitError::SecureAnswerGone { id } => write!(
+                f,
+                "the page's answer to the secure form of elicitation {id} is no longer held: it \
+                 was read on an earlier run of this call (on 2026-07-28 ask `Ask::secure` after \
+                 every other ask), or kept past its time"
+            ),
             ElicitError::NoUser => write!(
                 f,
                 "URL mode binds each elicitation to its user, and this request has none: give \
@@ -393,6 +415,8 @@ impl std::error::Error for ElicitError {
             | ElicitError::NotInCall
             | ElicitError::NotDeclaredForTasks
             | ElicitError::UrlModeNotConfigured
+            | ElicitError::SecurePageNotConfigured
+            | ElicitError::SecureAnswerGone { .. }
             | ElicitError::NoUser
             | ElicitError::Step { .. }
             | ElicitError::UnsendableInputRequest { .. }

@@ -19,9 +19,7 @@ use std::collections::BTreeMap;
 #[cfg(feature = "url-mode")]
 use crate::rmcp::rounds::UrlWait;
 #[cfg(feature = "url-mode")]
-use crate::rmcp::tracking::SharedTracker;
-#[cfg(feature = "url-mode")]
-use crate::server::ConnectionId;
+use crate::rmcp::tracking::UrlCall;
 
 /// The settings of an elicitation that its calls read.
 #[derive(Clone, Copy, Debug)]
@@ -44,7 +42,7 @@ pub(crate) struct Start<'a> {
     pub user: Option<UserId>,
     /// The elicitation's URL mode: its tracker, and this call's connection.
     #[cfg(feature = "url-mode")]
-    pub url: Option<(SharedTracker, ConnectionId)>,
+    pub url: Option<UrlCall>,
     /// What the call's tool is known to do with its ask (none for prompts and resources,
     /// which always bind).
     pub ask_use: Option<&'a AskUse>,

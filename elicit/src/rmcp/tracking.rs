@@ -7,8 +7,8 @@ use std::time::SystemTime;
 
 use crate::rmcp::ask::way::Waiting;
 use crate::server::{
-    Collected, CompletionError, ElicitationStore, ElicitationTracker, Initiator,
-    PendingUrlElicitation, PreparedUrlElicitation, StartError, UserId,
+    Collected, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker, Initiator,
+    PendingUrlElicitation, PreparedUrlElicitation, SecureForms, StartError, UserId,
 };
 use crate::wire::{ElicitationCapability, ElicitationId};
 
@@ -105,3 +105,12 @@ impl<S: ElicitationStore> UrlTracking for ElicitationTracker<S> {
 
 /// The tracker of an elicitation, shared by its clones.
 pub(crate) type SharedTracker = Arc<dyn UrlTracking>;
+
+/// What an ask in URL mode needs from its call: the tracker, the connection a 2025-11-25
+/// completion notification goes to, and the forms of the server's secure page, if it has one.
+#[derive(Clone)]
+pub(crate) struct UrlCall {
+    pub tracker: SharedTracker,
+    pub connection: ConnectionId,
+    pub forms: Option<SecureForms>,
+}

@@ -169,11 +169,14 @@ impl Ask {
 
     /// Who starts a URL-mode elicitation of this call, and the tracker it goes to.
     pub(crate) fn url_mode(&self) -> Result<(&dyn UrlTracking, Initiator), ElicitError> {
-        let Some((tracker, connection)) = &self.inner.url else {
+        let Some(url) = &self.inner.url else {
             return Err(ElicitError::UrlModeNotConfigured);
         };
         let user = self.user().ok_or(ElicitError::NoUser)?;
-        Ok((&**tracker, Initiator::new(user.clone(), connection.clone())))
+        Ok((
+            &*url.tracker,
+            Initiator::new(user.clone(), url.connection.clone()),
+        ))
     }
 
     /// The user this call stands for and the connection it came on, for URL-mode calls made

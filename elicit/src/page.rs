@@ -1,0 +1,418 @@
+//! The server's own page for forms with a secret field ([`Ask::secure`](crate::rmcp::Ask::secure)):
+//! an axum router, mounted by the server next to its MCP service, that shows each form to the
+//! user its URL-mode elicitation was made for, checks the answer with the form's rules, holds
+//! it for the tool, and completes the elicitation.
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use elicit_mcp::page::{DevelopmentLogin, SecurePage};
+//! use elicit_mcp::rmcp::{Elicitation, RequestStateSeal};
+//! use elicit_mcp::server::{ElicitationTracker, SecureForms, UrlPolicy};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let address = "127.0.0.1:3000".parse()?;
+//! let tracker = Arc::new(ElicitationTracker::new(UrlPolicy::development()));
+//! let forms = SecureForms::new("http://127.0.0.1:3000/secure")?;
+//! let elicitation = Elicitation::new(RequestStateSeal::generated()?)
+//!     .with_url_mode(tracker.clone())
+//!     .with_secure_page(forms.clone());
+//! let login = DevelopmentLogin::on(address)?;
+//! let page = SecurePage::new(forms, tracker, elicitation.clone(), login.clone())
+//!     .with_server_name("Calendar")
+//!     .with_login_url("/login");
+//! let app: axum::Router = axum::Router::new()
+//!     .nest("/secure", page.router())
+//!     .merge(login.router());
+//! # let _ = app;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! What the page does by default, and why:
+//!
+//! - **The same user.** It asks the server's [`PageUsers`] who the browser's user is and
+//!   compares it with the elicitation's: another user gets 403 and learns nothing of the form;
+//!   a browser with no user is sent to the server's sign-in ([`SecurePage::with_login_url`]).
+//! - **A link used once.** The URL carries only the opaque elicitation id. Once answered, the
+//!   page shows no form, and a second answer is refused; an elicitation expired or completed
+//!   shows none either.
+//! - **CSRF.** Each form carries a token issued for that elicitation and that browser (a
+//!   cookie of its own): an answer without it, or from another browser, is refused.
+//! - **Headers.** `Content-Security-Policy: default-src 'none'` (the one inline stylesheet
+//!   allowed by its hash, forms posted only back here, `frame-ancestors 'none'`),
+//!   `Referrer-Policy: no-referrer`, `Cache-Control: no-store`,
+//!   `X-Content-Type-Options: nosniff`; a body limit
+//!   ([`SecurePage::with_most_body_bytes`]).
+//! - **Secrets stay.** A secret field is a password input, never filled in again when the page
+//!   comes back with errors (the other answers are); the answer is held in this process, not
+//!   in the URL, not in `requestState`, not in any MCP message, and the tool reads it once.
+
+mod read;
+mod render;
+mod users;
+
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+
+use self::read::{FieldMessage, ShownValues, defaults};
+use self::render::{FormPage, POLICY, notice};
+use crate::rmcp::Elicitation;
+use crate::server::{
+    CompletionError, ElicitationStore, ElicitationTracker, NotTaken, PageAnswer, PageForm,
+    SecureForms, UserId,
+};
+
+pub use users::{DevelopmentLogin, NotLoopback, PageUsers};
+
+/// The cookie that tells one browser from another, for the CSRF tokens.
+const BROWSER_COOKIE: &str = "elicit_page_browser";
+
+/// The page for secure forms: what it serves from, and how it is set. Build it once, then
+/// mount its [`router`](Self::router) at the path of [`SecureForms::page_url`].
+pub struct SecurePage<S: ElicitationStore, U: PageUsers> {
+    shared: Arc<Shared<S, U>>,
+    most_body_bytes: usize,
+}
+
+struct Shared<S, U> {
+    forms: SecureForms,
+    tracker: Arc<ElicitationTracker<S>>,
+    elicitation: Elicitation,
+    users: U,
+    server_name: String,
+    login_url: Option<String>,
+}
+
+impl<S: ElicitationStore + 'static, U: PageUsers> SecurePage<S, U> {
+    /// The most bytes an answer's body may have unless
+    /// [`with_most_body_bytes`](Self::with_most_body_bytes) says otherwise.
+    pub const DEFAULT_MOST_BODY_BYTES: usize = 64 * 1024;
+
+    /// The page of `forms` (the same the elicitation asks on,
+    /// [`Elicitation::with_secure_page`]), completing the elicitations of `tracker` (the same
+    /// the elicitation has, [`Elicitation::with_url_mode`]) and notifying through
+    /// `elicitation`, for the users `users` knows.
+    pub fn new(
+        forms: SecureForms,
+        tracker: Arc<ElicitationTracker<S>>,
+        elicitation: Elicitation,
+        users: U,
+    ) -> Self {
+        SecurePage {
+            shared: Arc::new(Shared {
+                forms,
+                tracker,
+                elicitation,
+                users,
+                server_name: "This server".to_owned(),
+                login_url: None,
+            }),
+            most_body_bytes: Self::DEFAULT_MOST_BODY_BYTES,
+        }
+    }
+
+    fn shared_mut(&mut self) -> &mut Shared<S, U> {
+        Arc::get_mut(&mut self.shared).expect("a page is set up before its router is made")
+    }
+
+    /// The server's name, which the page shows above each form.
+    pub fn with_server_name(mut self, name: impl Into<String>) -> Self {
+        self.shared_mut().server_name = name.into();
+        self
+    }
+
+    /// Where a browser with no user is sent to sign in (a 303 redirect); without it, such a
+    /// browser is told to sign in, with 401.
+    pub fn with_login_url(mut self, url: impl Into<String>) -> Self {
+        self.shared_mut().login_url = Some(url.into());
+        self
+    }
+
+    /// Answers a body larger than `bytes` with 413, unread.
+    pub fn with_most_body_bytes(mut self, bytes: usize) -> Self {
+        self.most_body_bytes = bytes;
+        self
+    }
+
+    /// The page's routes, `GET` and `POST` on `/{id}`: mount them at the path of the page's
+    /// address.
+    pub fn router(self) -> Router {
+        Router::new()
+            .route("/{id}", get(show::<S, U>).post(answer::<S, U>))
+            .layer(DefaultBodyLimit::max(self.most_body_bytes))
+            .with_state(self.shared)
+    }
+}
+
+/// A response with the page's headers.
+pub(crate) fn secured(status: StatusCode, html: String) -> Response {
+    let mut response = (status, html).into_response();
+    let headers = response.headers_mut();
+    let set = [
+        (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+        (header::CONTENT_SECURITY_POLICY, POLICY.as_str()),
+        (header::REFERRER_POLICY, "no-referrer"),
+        (header::CACHE_CONTROL, "no-store"),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+    ];
+    for (name, value) in set {
+        if let Ok(value) = HeaderValue::from_str(value) {
+            headers.insert(name, value);
+        }
+    }
+    response
+}
+
+/// The value of cookie `name` of the request.
+pub(crate) fn cookie(request: &Parts, name: &str) -> Option<String> {
+    request
+        .headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|cookies| cookies.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(key, _)| *key == name)
+        .map(|(_, value)| value.to_owned())
+}
+
+/// 32 random bytes as hex: a browser id or a token.
+fn random_hex() -> Option<String> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).ok()?;
+    Some(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+impl<S: ElicitationStore, U: PageUsers> Shared<S, U> {
+    fn say(&self, status: StatusCode, heading: &str, text: &str) -> Response {
+        secured(status, notice(&self.server_name, heading, text))
+    }
+
+    /// The browser's user, or the response that sends it to sign in.
+    async fn signed_in(&self, request: &Parts) -> Result<UserId, Response> {
+        if let Some(user) = self.users.user(request).await {
+            return Ok(user);
+        }
+        let sign_in = "Sign in to this server, then open the link again.";
+        Err(match &self.login_url {
+            Some(login) => {
+                let mut response = self.say(StatusCode::SEE_OTHER, "Sign in first", sign_in);
+                if let Ok(location) = HeaderValue::from_str(login) {
+                    response.headers_mut().insert(header::LOCATION, location);
+                }
+                response
+            }
+            None => self.say(StatusCode::UNAUTHORIZED, "Sign in first", sign_in),
+        })
+    }
+
+    /// The form of `id`, if it is this user's and still open; else what to answer.
+    async fn open_form(&self, id: &str, user: &UserId) -> Result<PageForm, Response> {
+        match self.tracker.verify(id, user).await {
+            Ok(_) => {}
+            Err(CompletionError::WrongUser) => return Err(self.not_yours()),
+            Err(CompletionError::Store(_)) => {
+                return Err(self.say(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "Try again in a moment",
+                    "The server cannot reach its store right now.",
+                ));
+            }
+            Err(_) => return Err(self.gone()),
+        }
+        match self.forms.showing(id, SystemTime::now()) {
+            Some(form) if form.user == *user => Ok(form),
+            Some(_) => Err(self.not_yours()),
+            None => Err(self.gone()),
+        }
+    }
+
+    fn not_yours(&self) -> Response {
+        self.say(
+            StatusCode::FORBIDDEN,
+            "This link is not for you",
+            "It was made for someone else. Nothing was shown or changed.",
+        )
+    }
+
+    fn gone(&self) -> Response {
+        self.say(
+            StatusCode::NOT_FOUND,
+            "This link can no longer be used",
+            "It has expired, or its form was already answered. Ask again from your MCP client.",
+        )
+    }
+
+    /// The form page, with its CSRF token for this browser; sets the browser's cookie when new.
+    fn form_page(
+        &self,
+        id: &str,
+        form: &PageForm,
+        browser: Option<String>,
+        shown: &ShownValues,
+        refused: &[FieldMessage],
+    ) -> Response {
+        let (browser, fresh_browser) = match browser {
+            Some(browser) => (browser, false),
+            None => match random_hex() {
+                Some(browser) => (browser, true),
+                None => return self.no_randomness(),
+            },
+        };
+        let Some(token) = random_hex().and_then(|fresh| self.forms.token_for(id, &browser, fresh))
+        else {
+            return self.gone();
+        };
+        let html = FormPage {
+            server: &self.server_name,
+            message: &form.message,
+            schema: form.schema,
+            secret_fields: form.secret_fields,
+            token: &token,
+            shown,
+            refused,
+        }
+        .render();
+        let status = if refused.is_empty() {
+            StatusCode::OK
+        } else {
+            StatusCode::UNPROCESSABLE_ENTITY
+        };
+        let mut response = secured(status, html);
+        if fresh_browser {
+            let cookie = format!("{BROWSER_COOKIE}={browser}; Path=/; HttpOnly; SameSite=Strict");
+            if let Ok(value) = HeaderValue::from_str(&cookie) {
+                response.headers_mut().append(header::SET_COOKIE, value);
+            }
+        }
+        response
+    }
+
+    fn no_randomness(&self) -> Response {
+        self.say(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Try again in a moment",
+            "The server could not make a security token.",
+        )
+    }
+
+    /// Holds `answer`, completes the elicitation and tells the session that started it.
+    async fn settle(&self, id: &str, user: &UserId, answer: PageAnswer) -> Response {
+        let sent = matches!(answer, PageAnswer::Accepted(_));
+        match self.forms.answer(id, user, answer, SystemTime::now()) {
+            Ok(()) => {}
+            Err(NotTaken::OtherUser) => return self.not_yours(),
+            Err(NotTaken::Unknown | NotTaken::AlreadyAnswered) => return self.gone(),
+        }
+        let completed = match self.tracker.complete(id, user).await {
+            Ok(completed) => completed,
+            Err(_) => {
+                self.forms.forget(id);
+                return self.gone();
+            }
+        };
+        // A 2026-07-28 call or a task collects the completion itself; a 2025-11-25 session is
+        // told here, or by the replica that holds it.
+        let _ = self.elicitation.notify_completed(&completed).await;
+        if sent {
+            self.say(
+                StatusCode::OK,
+                "Sent",
+                "Your answer went to the server. You can close this tab and go back to your MCP client.",
+            )
+        } else {
+            self.say(
+                StatusCode::OK,
+                "Nothing was sent",
+                "The server was told. You can close this tab and go back to your MCP client.",
+            )
+        }
+    }
+}
+
+async fn show<S: ElicitationStore, U: PageUsers>(
+    State(shared): State<Arc<Shared<S, U>>>,
+    Path(id): Path<String>,
+    request: Parts,
+) -> Response {
+    let user = match shared.signed_in(&request).await {
+        Ok(user) => user,
+        Err(response) => return response,
+    };
+    let form = match shared.open_form(&id, &user).await {
+        Ok(form) => form,
+        Err(response) => return response,
+    };
+    let browser = cookie(&request, BROWSER_COOKIE);
+    shared.form_page(&id, &form, browser, &defaults(form.schema), &[])
+}
+
+async fn answer<S: ElicitationStore, U: PageUsers>(
+    State(shared): State<Arc<Shared<S, U>>>,
+    Path(id): Path<String>,
+    request: Parts,
+    body: String,
+) -> Response {
+    let user = match shared.signed_in(&request).await {
+        Ok(user) => user,
+        Err(response) => return response,
+    };
+    let Ok(pairs) = serde_urlencoded::from_str::<Vec<(String, String)>>(&body) else {
+        return shared.say(
+            StatusCode::BAD_REQUEST,
+            "This answer could not be read",
+            "Send the form from the page itself.",
+        );
+    };
+    let field = |name: &str| {
+        pairs
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
+    };
+    let browser = cookie(&request, BROWSER_COOKIE);
+    let token_holds = match (&browser, field("_csrf")) {
+        (Some(browser), Some(token)) => shared.forms.token_matches(&id, browser, token),
+        _ => false,
+    };
+    let form = match shared.open_form(&id, &user).await {
+        Ok(form) => form,
+        Err(response) => return response,
+    };
+    if !token_holds {
+        return shared.say(
+            StatusCode::FORBIDDEN,
+            "This answer was refused",
+            "It did not come from the page this server showed this browser. Open the link \
+             from your MCP client again.",
+        );
+    }
+    match field("_action") {
+        Some("decline") => shared.settle(&id, &user, PageAnswer::Declined).await,
+        Some("cancel") => shared.settle(&id, &user, PageAnswer::Cancelled).await,
+        Some("send") | None => {
+            let (content, shown) = read::read(form.schema, form.secret_fields, &pairs);
+            match content {
+                Ok(content) => {
+                    shared
+                        .settle(&id, &user, PageAnswer::Accepted(content))
+                        .await
+                }
+                Err(refused) => shared.form_page(&id, &form, browser, &shown, &refused),
+            }
+        }
+        Some(_) => shared.say(
+            StatusCode::BAD_REQUEST,
+            "This answer could not be read",
+            "Send the form from the page itself.",
+        ),
+    }
+}

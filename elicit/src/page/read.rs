@@ -1,0 +1,221 @@
+//! A submitted page read back into form content: each field's text as the value its schema
+//! takes, and what to show again when the answer is refused (never a secret).
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use crate::client::answer::{is_multi, label_of, not_a_number, number_value};
+use crate::schema::{PrimitiveSchema, Property, RequestedSchema};
+
+/// What a field shows: its default at first, what the person sent when the page comes back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Shown {
+    /// A text, number or single choice, as typed or picked.
+    Text(String),
+    /// A multi-select's ticked values.
+    Many(Vec<String>),
+    /// A checkbox.
+    Ticked(bool),
+}
+
+/// The fields' shown values, by wire name.
+pub(super) type ShownValues = HashMap<String, Shown>;
+
+/// A refused field: its wire name, and the sentence the page shows beside it.
+pub(super) type FieldMessage = (String, String);
+
+/// The values a form shows before anything is sent: its defaults.
+pub(super) fn defaults(schema: &RequestedSchema) -> ShownValues {
+    schema
+        .properties()
+        .iter()
+        .filter_map(|property| {
+            let default = property.schema.default_value()?;
+            Some((
+                property.name.to_string(),
+                shown_of(&property.schema, &default),
+            ))
+        })
+        .collect()
+}
+
+fn shown_of(schema: &PrimitiveSchema, value: &Value) -> Shown {
+    match (schema, value) {
+        (PrimitiveSchema::Boolean(_), Value::Bool(ticked)) => Shown::Ticked(*ticked),
+        (_, Value::Array(items)) => Shown::Many(
+            items
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+        ),
+        (_, Value::String(text)) => Shown::Text(text.clone()),
+        (_, other) => Shown::Text(other.to_string()),
+    }
+}
+
+/// The page's fields as the form's content, checked with the form's rules; or, refused, the
+/// sentences to show beside the fields at fault. Either way, what the page shows again:
+/// the values sent, secret fields left out.
+pub(super) fn read(
+    schema: &RequestedSchema,
+    secret_fields: &[&str],
+    pairs: &[(String, String)],
+) -> (Result<Map<String, Value>, Vec<FieldMessage>>, ShownValues) {
+    let mut content = Map::new();
+    let mut shown = ShownValues::new();
+    let mut refused = Vec::new();
+    for property in schema.properties() {
+        let name = &*property.name;
+        let sent: Vec<&str> = pairs
+            .iter()
+            .filter(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
+            .collect();
+        let secret = secret_fields.contains(&name);
+        match value_of(property, &sent) {
+            Ok(Some(value)) => {
+                if !secret {
+                    shown.insert(name.to_owned(), shown_of(&property.schema, &value));
+                }
+                content.insert(name.to_owned(), value);
+            }
+            Ok(None) => {}
+            Err(message) => {
+                if !secret {
+                    shown.insert(name.to_owned(), Shown::Text(sent.concat()));
+                }
+                refused.push((name.to_owned(), message));
+            }
+        }
+    }
+    if let Err(errors) = schema.validate_content(&content) {
+        for error in errors.errors() {
+            let Some(property) = schema.property(error.field()) else {
+                continue;
+            };
+            if !refused.iter().any(|(name, _)| name == error.field()) {
+                let sentence = format!("{} {}", label_of(property), error.problem());
+                refused.push((error.field().to_owned(), sentence));
+            }
+        }
+    }
+    if refused.is_empty() {
+        (Ok(content), shown)
+    } else {
+        (Err(refused), shown)
+    }
+}
+
+/// One field's value from what the page sent for it; `None` when it is left empty.
+fn value_of(property: &Property, sent: &[&str]) -> Result<Option<Value>, String> {
+    let schema = &property.schema;
+    if is_multi(schema) {
+        let values: Vec<Value> = sent.iter().map(|value| Value::from(*value)).collect();
+        // An optional multi-select with nothing ticked is not answered; a required one is an
+        // empty selection, which its rules judge.
+        return Ok((!values.is_empty() || property.required).then_some(Value::Array(values)));
+    }
+    if let PrimitiveSchema::Boolean(_) = schema {
+        // The page draws every boolean as a checkbox: one left unticked is not sent.
+        return Ok(Some(Value::Bool(sent.contains(&"true"))));
+    }
+    let [text] = sent else {
+        return match sent {
+            [] => Ok(None),
+            _ => Err(format!("{} was sent more than once", label_of(property))),
+        };
+    };
+    if text.is_empty() {
+        return Ok(None);
+    }
+    match schema {
+        PrimitiveSchema::Number(number) => {
+            number_value(text, number.kind).map_err(|()| not_a_number(property, number.kind, text))
+        }
+        _ => Ok(Some(Value::from(*text))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn schema() -> RequestedSchema {
+        serde_json::from_str(
+            r#"{"type":"object","properties":{
+                "key":{"type":"string","title":"API key","minLength":8},
+                "calendar":{"type":"string","title":"Calendar"},
+                "days":{"type":"integer","title":"Days","minimum":1,"maximum":30,"default":7},
+                "shared":{"type":"boolean","title":"Shared"},
+                "colors":{"type":"array","title":"Colors","items":{"type":"string","enum":["red","blue"]}}
+            },"required":["key","calendar"]}"#,
+        )
+        .unwrap()
+    }
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn a_page_reads_as_the_content_its_schema_takes() {
+        let (content, shown) = read(
+            &schema(),
+            &["key"],
+            &pairs(&[
+                ("key", "sk-123456789"),
+                ("calendar", "Work"),
+                ("days", "14"),
+                ("shared", "true"),
+                ("colors", "red"),
+                ("colors", "blue"),
+                ("_csrf", "ignored"),
+            ]),
+        );
+        assert_eq!(
+            Value::Object(content.unwrap()),
+            serde_json::json!({"key": "sk-123456789", "calendar": "Work", "days": 14,
+                "shared": true, "colors": ["red", "blue"]})
+        );
+        assert!(!shown.contains_key("key"), "a secret is never shown again");
+        assert_eq!(shown["days"], Shown::Text("14".to_owned()));
+    }
+
+    #[test]
+    fn a_refused_page_says_why_beside_each_field_and_keeps_what_is_not_secret() {
+        let (content, shown) = read(
+            &schema(),
+            &["key"],
+            &pairs(&[("key", "short"), ("days", "two"), ("calendar", "")]),
+        );
+        let refused = content.unwrap_err();
+        assert_eq!(
+            refused,
+            [
+                (
+                    "days".to_owned(),
+                    "Days must be a whole number, got \"two\"".to_owned()
+                ),
+                (
+                    "key".to_owned(),
+                    "API key must be at least 8 characters long, got 5".to_owned()
+                ),
+                ("calendar".to_owned(), "Calendar is required".to_owned()),
+            ]
+        );
+        assert!(!shown.contains_key("key"));
+        assert_eq!(shown["days"], Shown::Text("two".to_owned()));
+        assert_eq!(shown["shared"], Shown::Ticked(false));
+    }
+
+    #[test]
+    fn defaults_are_shown_first() {
+        let shown = defaults(&schema());
+        assert_eq!(shown.len(), 1);
+        assert_eq!(shown["days"], Shown::Text("7".to_owned()));
+    }
+}

@@ -1,0 +1,521 @@
+//! Secrets the spec's way, end to end: `examples/secure_page` as its own process, its tool
+//! `connect_calendar` called by an rmcp client on each revision, and its page answered by a
+//! browser made of sockets: the sign-in, the user check, the CSRF token, the headers, a wrong
+//! answer shown again without the secret, the answer, the link used twice. The client sees a
+//! consent message and a link, never the form nor the key.
+
+#![cfg(target_os = "linux")]
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use crate::support::browser::{Answer, request};
+use crate::support::load::server::ServerProcess;
+use rmcp::model::{
+    self as sdk, CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation,
+    ProtocolVersion,
+};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, RequestContext, RoleClient, RunningService,
+};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::{ClientHandler, ErrorData};
+use tokio::sync::mpsc;
+
+const KEY: &str = "sk-live-0123456789abcdef";
+
+/// A client that consents to every URL, hands the link to the test, and keeps every request
+/// it was sent, as JSON.
+struct Consenting {
+    links: mpsc::UnboundedSender<String>,
+    seen: Arc<Mutex<Vec<String>>>,
+}
+
+impl ClientHandler for Consenting {
+    fn get_info(&self) -> ClientConfig {
+        let capabilities =
+            ClientCapabilities::try_from(&elicit_mcp::wire::ElicitationCapability::form_and_url())
+                .unwrap();
+        ClientConfig::new(capabilities, Implementation::new("consenting", "1"))
+            .with_protocol_version(ProtocolVersion::V_2025_11_25)
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: sdk::ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<sdk::ElicitResult, ErrorData> {
+        let json = serde_json::to_value(&request).unwrap();
+        self.seen.lock().unwrap().push(json.to_string());
+        let url = json["url"].as_str().expect("a URL-mode request").to_owned();
+        self.links.send(url).unwrap();
+        Ok(sdk::ElicitResult::new(sdk::ElicitationAction::Accept))
+    }
+}
+
+async fn connect(
+    url: &str,
+    user: &str,
+    lifecycle: ClientLifecycleMode,
+) -> (
+    RunningService<RoleClient, Consenting>,
+    mpsc::UnboundedReceiver<String>,
+    Arc<Mutex<Vec<String>>>,
+) {
+    let (links, received) = mpsc::unbounded_channel();
+    let seen = Arc::default();
+    let handler = Consenting {
+        links,
+        seen: Arc::clone(&seen),
+    };
+    let config = StreamableHttpClientTransportConfig::with_uri(url).auth_header(user);
+    let transport = StreamableHttpClientTransport::from_config(config);
+    let client = handler
+        .serve_with_lifecycle(transport, lifecycle)
+        .await
+        .expect("the client connects");
+    (client, received, seen)
+}
+
+fn lifecycles() -> [(ClientLifecycleMode, &'static str); 2] {
+    [
+        (ClientLifecycleMode::Initialize, "2025-11-25"),
+        (
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+            "2026-07-28",
+        ),
+    ]
+}
+
+/// The browser of user `name`, signed in with the development sign-in: its cookies.
+fn signed_in(origin: &str, name: &str) -> Vec<String> {
+    let answer = request("GET", &format!("{origin}/login?user={name}"), &[], None);
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    answer.cookies()
+}
+
+/// The CSRF token of a form page.
+fn token(page: &Answer) -> String {
+    let at = page
+        .body
+        .find("name=\"_csrf\" value=\"")
+        .expect("a CSRF token")
+        + 20;
+    page.body[at..].split('"').next().unwrap().to_owned()
+}
+
+fn form(token: &str, fields: &[(&str, &str)]) -> String {
+    let mut pairs = vec![("_csrf", token)];
+    pairs.extend_from_slice(fields);
+    serde_urlencoded::to_string(pairs).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_secret_is_asked_on_the_page_and_never_reaches_the_client_on_both_revisions() {
+    let server = ServerProcess::start("secure_page", &["127.0.0.1:0"]);
+    let origin = server.url().trim_end_matches("/mcp").to_owned();
+    for (lifecycle, revision) in lifecycles() {
+        let (client, mut links, seen) = connect(server.url(), "alice", lifecycle).await;
+        // The call waits for the page: it runs beside the browser.
+        let client = Arc::new(client);
+        let calling = Arc::clone(&client);
+        let call = tokio::spawn(async move {
+            calling
+                .call_tool(CallToolRequestParams::new("connect_calendar"))
+                .await
+        });
+        let link = tokio::time::timeout(Duration::from_secs(30), links.recv())
+            .await
+            .expect("the client is asked within 30 s")
+            .expect("a link");
+        assert!(
+            link.starts_with(&format!("{origin}/secure/")),
+            "{link} on {revision}"
+        );
+        let id = link.rsplit('/').next().unwrap().to_owned();
+        assert!(!id.is_empty() && !id.contains('?'), "only the id: {link}");
+
+        // No user: sent to the sign-in.
+        let anonymous = request("GET", &link, &[], None);
+        assert_eq!(anonymous.status, 303);
+        assert_eq!(anonymous.header("location"), Some("/login"));
+
+        // Another user's browser learns nothing of the form.
+        let mallory = signed_in(&origin, "mallory");
+        let refused = request("GET", &link, &mallory, None);
+        assert_eq!(refused.status, 403);
+        for of_the_form in ["Connect your calendar", "api_key", "_csrf"] {
+            assert!(!refused.body.contains(of_the_form), "{}", refused.body);
+        }
+
+        // Alice's browser: the form, with the page's headers.
+        let mut alice = signed_in(&origin, "alice");
+        let page = request("GET", &link, &alice, None);
+        assert_eq!(page.status, 200, "{}", page.body);
+        let policy = page.header("content-security-policy").unwrap();
+        assert!(policy.starts_with("default-src 'none';"), "{policy}");
+        assert!(policy.contains("frame-ancestors 'none'"), "{policy}");
+        assert_eq!(page.header("referrer-policy"), Some("no-referrer"));
+        assert_eq!(page.header("cache-control"), Some("no-store"));
+        assert_eq!(page.header("x-content-type-options"), Some("nosniff"));
+        assert!(page.body.contains("<h1>Connect your calendar</h1>"));
+        assert!(page.body.contains("type=\"password\""), "{}", page.body);
+        assert!(
+            page.body.contains("aria-describedby=\"f0-hint\""),
+            "{}",
+            page.body
+        );
+        alice.extend(page.cookies());
+        let token = token(&page);
+
+        // A forged token, or the right one from another browser: refused.
+        let forged = request(
+            "POST",
+            &link,
+            &alice,
+            Some(&form("forged", &[("api_key", KEY), ("calendar", "Work")])),
+        );
+        assert_eq!(forged.status, 403, "{}", forged.body);
+        let mut other_browser = signed_in(&origin, "alice");
+        other_browser.push("elicit_page_browser=another".to_owned());
+        let elsewhere = request(
+            "POST",
+            &link,
+            &other_browser,
+            Some(&form(&token, &[("api_key", KEY), ("calendar", "Work")])),
+        );
+        assert_eq!(elsewhere.status, 403);
+
+        // A wrong answer comes back with its errors, the calendar kept, the key not.
+        let wrong = request(
+            "POST",
+            &link,
+            &alice,
+            Some(&form(&token, &[("api_key", "short"), ("calendar", "Work")])),
+        );
+        assert_eq!(wrong.status, 422, "{}", wrong.body);
+        assert!(
+            wrong
+                .body
+                .contains("Api key must be at least 8 characters long, got 5"),
+            "{}",
+            wrong.body
+        );
+        assert!(wrong.body.contains("aria-invalid=\"true\""));
+        assert!(wrong.body.contains("value=\"Work\""));
+        assert!(
+            !wrong.body.contains("short"),
+            "the secret is not shown again"
+        );
+
+        // The answer, then the link is spent.
+        let sent = request(
+            "POST",
+            &link,
+            &alice,
+            Some(&form(
+                &token,
+                &[("api_key", KEY), ("calendar", "Work"), ("_action", "send")],
+            )),
+        );
+        assert_eq!(sent.status, 200, "{}", sent.body);
+        assert!(sent.body.contains("Sent"), "{}", sent.body);
+        let again = request(
+            "POST",
+            &link,
+            &alice,
+            Some(&form(&token, &[("api_key", KEY), ("calendar", "Work")])),
+        );
+        assert_eq!(again.status, 404);
+        assert_eq!(request("GET", &link, &alice, None).status, 404);
+
+        let result = tokio::time::timeout(Duration::from_secs(60), call)
+            .await
+            .expect("the call ends within 60 s")
+            .unwrap()
+            .expect("the call succeeds");
+        let text = result.content[0].as_text().unwrap().text.clone();
+        assert_eq!(
+            text,
+            format!(
+                "Connected alice's calendar \"Work\" with a key of {} characters.",
+                KEY.len()
+            ),
+            "on {revision}"
+        );
+        // What the client was sent: the consent message and the link, never the key.
+        let seen = seen.lock().unwrap().join("\n");
+        assert!(seen.contains("Connect your calendar"), "{seen}");
+        assert!(!seen.contains(KEY) && !seen.contains("api_key"), "{seen}");
+        assert!(!text.contains(KEY));
+        if let Ok(client) = Arc::try_unwrap(client) {
+            let _ = client.cancel().await;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn declining_on_the_page_answers_the_ask_as_declined() {
+    let server = ServerProcess::start("secure_page", &["127.0.0.1:0"]);
+    let origin = server.url().trim_end_matches("/mcp").to_owned();
+    let (client, mut links, _) = connect(
+        server.url(),
+        "bob",
+        ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        },
+    )
+    .await;
+    let client = Arc::new(client);
+    let calling = Arc::clone(&client);
+    let call = tokio::spawn(async move {
+        calling
+            .call_tool(CallToolRequestParams::new("connect_calendar"))
+            .await
+    });
+    let link = links.recv().await.unwrap();
+    let mut bob = signed_in(&origin, "bob");
+    let page = request("GET", &link, &bob, None);
+    bob.extend(page.cookies());
+    let declined = request(
+        "POST",
+        &link,
+        &bob,
+        Some(&form(&token(&page), &[("_action", "decline")])),
+    );
+    assert_eq!(declined.status, 200, "{}", declined.body);
+    let result = tokio::time::timeout(Duration::from_secs(60), call)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        result.content[0].as_text().unwrap().text,
+        "bob declined to connect a calendar."
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn inside_a_task_the_page_answers_and_the_task_completes_on_both_revisions() {
+    use crate::tasks::{result_text, settled, task_id, tasks_extension};
+
+    let server = ServerProcess::start("secure_page", &["127.0.0.1:0"]);
+    let origin = server.url().trim_end_matches("/mcp").to_owned();
+    for (lifecycle, revision) in lifecycles() {
+        let declared = elicit_mcp::wire::ElicitationCapability::form_and_url();
+        let mut info = ClientConfig::new(
+            ClientCapabilities::try_from(&declared).unwrap(),
+            Implementation::new("polling", "1"),
+        )
+        .with_protocol_version(ProtocolVersion::V_2025_11_25);
+        info.capabilities.extensions = tasks_extension().extensions;
+        let config =
+            StreamableHttpClientTransportConfig::with_uri(server.url()).auth_header("carol");
+        let client = info
+            .serve_with_lifecycle(
+                StreamableHttpClientTransport::from_config(config),
+                lifecycle,
+            )
+            .await
+            .expect("the client connects");
+        let created = client
+            .call_tool_once(CallToolRequestParams::new("connect_calendar"))
+            .await
+            .unwrap();
+        let task = task_id(created);
+        let asked = crate::task_asks::pending(&client, &task, 1).await;
+        let consent = serde_json::to_value(&asked["url"]).unwrap();
+        assert_eq!(consent["params"]["mode"], "url", "{consent}");
+        let link = consent["params"]["url"].as_str().unwrap().to_owned();
+        let mut answers = sdk::InputResponses::new();
+        answers.insert("url".to_owned(), serde_json::json!({"action": "accept"}));
+        client
+            .update_task(sdk::UpdateTaskParams::new(task.clone(), answers))
+            .await
+            .unwrap();
+        let mut carol = signed_in(&origin, "carol");
+        let page = request_page(&link, &carol);
+        carol.extend(page.cookies());
+        let sent = request(
+            "POST",
+            &link,
+            &carol,
+            Some(&form(
+                &token(&page),
+                &[("api_key", KEY), ("calendar", "Home")],
+            )),
+        );
+        assert_eq!(sent.status, 200, "{}", sent.body);
+        let done = settled(&client, &task).await;
+        assert_eq!(
+            result_text(&done),
+            format!(
+                "Connected carol's calendar \"Home\" with a key of {} characters.",
+                KEY.len()
+            ),
+            "on {revision}"
+        );
+        assert!(!serde_json::to_string(&asked).unwrap().contains(KEY));
+        let _ = client.cancel().await;
+    }
+}
+
+/// The form page of `link` for a signed-in browser, once the ask has put it there.
+fn request_page(link: &str, cookies: &[String]) -> Answer {
+    for _ in 0..100 {
+        let page = request("GET", link, cookies, None);
+        if page.status == 200 {
+            return page;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("{link} never showed its form")
+}
+
+/// The official Python client's venv with Python Playwright added (1.65.3; no browser is
+/// downloaded: the script is given Debian's `chromium`): its interpreter.
+fn python_with_playwright() -> std::path::PathBuf {
+    use std::sync::OnceLock;
+
+    static PYTHON: OnceLock<std::path::PathBuf> = OnceLock::new();
+    PYTHON
+        .get_or_init(|| {
+            let python = crate::examples::python_with_mcp();
+            let status = std::process::Command::new(&python)
+                .args(["-m", "pip", "install", "--quiet", "playwright==1.65.3"])
+                .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+                .status()
+                .expect("pip runs");
+            assert!(status.success(), "pip install playwright==1.65.3 failed");
+            python
+        })
+        .clone()
+}
+
+/// The key in the encodings it could travel in: as it is, in base64 (each of the three
+/// alignments, standard and URL-safe), and percent-encoded.
+fn encodings_of(key: &str) -> Vec<String> {
+    use base64::Engine as _;
+    let mut forms = vec![
+        key.to_owned(),
+        serde_urlencoded::to_string([("k", key)]).unwrap()[2..].to_owned(),
+    ];
+    for skip in 0..3 {
+        let padded = format!("{}{key}", "x".repeat(skip));
+        for engine in [
+            base64::engine::general_purpose::STANDARD,
+            base64::engine::general_purpose::URL_SAFE,
+        ] {
+            let encoded = engine.encode(&padded);
+            // Only the characters that the key alone decides.
+            let start = (skip * 4).div_ceil(3) + 1;
+            let end = encoded.trim_end_matches('=').len().saturating_sub(2);
+            if start < end {
+                forms.push(encoded[start..end].to_owned());
+            }
+        }
+    }
+    forms
+}
+
+#[test]
+#[ignore = "needs Debian's chromium (bash .ci/chromium), python3 with venv and network access to PyPI (it installs mcp==2.3.0 and playwright==1.65.3 into a venv under the temp dir); run with --ignored"]
+fn the_official_python_client_and_chromium_connect_a_calendar_through_the_page_on_both_revisions() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+
+    const SECRET: &str = "sk-chromium-9f8e7d6c5b4a";
+    let python = python_with_playwright();
+    let chromium = which_chromium();
+    for (mode, revision) in [("auto", "2026-07-28"), ("legacy", "2025-11-25")] {
+        let mut server =
+            Command::new(crate::support::examples_built::examples_dir().join("secure_page"))
+                .arg("127.0.0.1:0")
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("secure_page starts");
+        let mut stdout = server.stdout.take().unwrap();
+        let mut first = Vec::new();
+        let mut byte = [0u8; 1];
+        while stdout.read(&mut byte).unwrap() == 1 && byte[0] != b'\n' {
+            first.push(byte[0]);
+        }
+        let first = String::from_utf8(first).unwrap();
+        let url = first
+            .split_whitespace()
+            .find(|word| word.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no URL in {first:?}"))
+            .to_owned();
+        let client = Command::new(&python)
+            .arg(crate::examples::python_script("secure_page.py"))
+            .args([&url, mode, "alice", chromium.as_str(), SECRET])
+            .output()
+            .expect("the Python client runs");
+        let _ = server.kill();
+        let _ = server.wait();
+        let mut server_output = String::new();
+        let _ = stdout.read_to_string(&mut server_output);
+        let _ = server
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut server_output);
+        let printed = String::from_utf8_lossy(&client.stdout);
+        let stderr = String::from_utf8_lossy(&client.stderr);
+        assert!(client.status.success(), "{printed}\n{stderr}");
+        let lines: Vec<&str> = printed.lines().collect();
+        assert_eq!(
+            lines[..lines.len() - 1],
+            [
+                format!("revision {revision}").as_str(),
+                "page: another user refused",
+                "page: form shown with its headers",
+                "page: forged token refused",
+                "page: wrong answer shown again",
+                "page: sent, link spent",
+                format!(
+                    "result: Connected alice's calendar \"Work\" with a key of {} characters.",
+                    SECRET.len()
+                )
+                .as_str(),
+            ],
+            "{stderr}"
+        );
+        let traffic = lines[lines.len() - 1]
+            .strip_prefix("traffic ")
+            .expect("the traffic line");
+        let traffic: Vec<u8> = (0..traffic.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&traffic[i..i + 2], 16).unwrap())
+            .collect();
+        let traffic = String::from_utf8_lossy(&traffic);
+        assert!(
+            traffic.contains("Connect your calendar"),
+            "the traffic was recorded"
+        );
+        for form in encodings_of(SECRET) {
+            assert!(
+                !traffic.contains(&form),
+                "`{form}` is in the MCP traffic on {revision}"
+            );
+            assert!(
+                !server_output.contains(&form),
+                "`{form}` is in the server's output on {revision}"
+            );
+        }
+    }
+}
+
+/// Debian's chromium, which `.ci/chromium` installs.
+fn which_chromium() -> String {
+    let path = "/usr/bin/chromium";
+    assert!(
+        std::path::Path::new(path).exists(),
+        "chromium is not installed: run `bash .ci/chromium` (or apt-get install chromium)"
+    );
+    path.to_owned()
+}
