@@ -340,6 +340,79 @@ fn input_limits(schema: &PrimitiveSchema) -> String {
 mod tests {
     use super::*;
 
+    fn every_kind() -> RequestedSchema {
+        serde_json::from_str(
+            r#"{"type":"object","properties":{
+                "key":{"type":"string","title":"API key","minLength":8},
+                "email":{"type":"string","format":"email","description":"Where we write"},
+                "day":{"type":"string","format":"date","default":"2026-12-24"},
+                "nights":{"type":"integer","title":"Nights","minimum":1,"maximum":30,"default":2},
+                "share":{"type":"boolean","title":"Share","default":true},
+                "size":{"type":"string","enum":["s","m"]},
+                "room":{"type":"string","oneOf":[{"const":"std","title":"Standard <room>"},{"const":"suite","title":"Suite"}]},
+                "extras":{"type":"array","title":"Extras","minItems":1,"items":{"anyOf":[{"const":"bf","title":"Breakfast"},{"const":"park","title":"Parking"}]},"default":["bf"]}
+            },"required":["key","nights","extras"]}"#,
+        )
+        .unwrap()
+    }
+
+    fn rendered(refused: &[FieldMessage]) -> String {
+        let schema = every_kind();
+        let shown = super::super::read::defaults(&schema);
+        FormPage {
+            server: "Calendar <&>",
+            message: "Connect",
+            schema: &schema,
+            secret_fields: &["key"],
+            token: "tok",
+            shown: &shown,
+            refused,
+        }
+        .render()
+    }
+
+    #[test]
+    fn every_field_kind_is_drawn_with_its_label_rules_and_default() {
+        let html = rendered(&[]);
+        for expected in [
+            r#"<p class="server">Calendar &lt;&amp;&gt; asks:</p><h1>Connect</h1>"#,
+            r#"<input type="hidden" name="_csrf" value="tok">"#,
+            // A secret: a password input, never filled in.
+            r#"<label for="f0">API key <span class="req" aria-hidden="true">*</span></label>"#,
+            r#"<input type="password" id="f0" name="key" minlength="8" required autocomplete="off" spellcheck="false" aria-describedby="f0-hint">"#,
+            r#"<p class="hint" id="f1-hint">Where we write · an email address like name@example.com</p>"#,
+            r#"type="email" id="f1" name="email""#,
+            r#"type="date" id="f2" name="day" value="2026-12-24""#,
+            r#"type="number" id="f3" name="nights" value="2" min="1" max="30" step="1" required"#,
+            r#"<input type="checkbox" id="f4" name="share" value="true" checked>Share</label>"#,
+            r#"<select id="f5" name="size"><option value="" selected>Choose…</option><option value="s">s</option>"#,
+            r#"<option value="std">Standard &lt;room&gt;</option><option value="suite">Suite</option>"#,
+            r#"<fieldset class="field" aria-describedby="f7-hint"><legend>Extras <span class="req" aria-hidden="true">*</span></legend>"#,
+            r#"<input type="checkbox" id="f7-0" name="extras" value="bf" checked>Breakfast</label>"#,
+            r#"<input type="checkbox" id="f7-1" name="extras" value="park">Parking</label>"#,
+            r#"<button class="send" type="submit" name="_action" value="send">Send</button>"#,
+            r#"value="decline" formnovalidate>Decline</button>"#,
+        ] {
+            assert!(html.contains(expected), "`{expected}` is not in:\n{html}");
+        }
+        assert!(!html.contains("role=\"alert\""));
+    }
+
+    #[test]
+    fn an_error_is_tied_to_its_input() {
+        let html = rendered(&[(
+            "nights".to_owned(),
+            "Nights must be at most 30, got 31".to_owned(),
+        )]);
+        assert!(html.contains(r#"<div class="alert" role="alert">"#));
+        assert!(html.contains(r#"aria-describedby="f3-hint f3-error" aria-invalid="true">"#));
+        assert!(
+            html.contains(
+                r#"<p class="error" id="f3-error">Nights must be at most 30, got 31</p>"#
+            )
+        );
+    }
+
     #[test]
     fn text_is_escaped_and_the_policy_allows_the_style_by_its_hash() {
         assert_eq!(
