@@ -2,7 +2,9 @@
 //! calendar API key on the server's own page, through URL mode, with
 //! [`Ask::secure`](elicit_mcp::rmcp::Ask::secure). The MCP client sees a consent message and a
 //! link, never the form and never the key; the page (`elicit_mcp::page`) shows the form only to
-//! the user the link was made for, and the tool reads the typed answer once. For a client
+//! the user the link was made for, and the tool reads the typed answer once. The key is then
+//! kept for the user ([`MemoryCredentials`](elicit_mcp::server::MemoryCredentials)), so the
+//! next call finds it without asking; `forget_calendar` forgets it. For a client
 //! that declared the tasks extension, the tool runs as a task, and the page answers it the same.
 //!
 //! ```sh
@@ -16,11 +18,14 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use elicit_examples::http::{ServerOptions, development_user, serve};
 use elicit_mcp::page::{DevelopmentLogin, SecurePage};
 use elicit_mcp::rmcp::{Ask, Elicitation, RequestStateSeal, Tasks};
-use elicit_mcp::server::{ElicitationTracker, SecureForms, UrlPolicy};
+use elicit_mcp::server::{
+    CredentialStore, ElicitationTracker, MemoryCredentials, SecureForms, UrlPolicy, UserId,
+};
 use elicit_mcp::{Elicit, ElicitOutcome, Secret};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
@@ -40,35 +45,91 @@ struct CalendarKey {
     calendar: String,
 }
 
+/// The name the calendar's key is kept under, per user.
+const CREDENTIAL: &str = "calendar";
+
+/// How long a kept key is used before the user is asked again.
+const KEEP_FOR: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
 #[derive(Clone)]
 struct Calendars {
     tool_router: ToolRouter<Calendars>,
+    /// The keys users gave, kept per user.
+    credentials: Arc<MemoryCredentials>,
 }
 
 #[tool_router]
 impl Calendars {
-    fn new() -> Self {
+    fn new(credentials: Arc<MemoryCredentials>) -> Self {
         Calendars {
             tool_router: Self::tool_router(),
+            credentials,
         }
     }
 
     #[tool(description = "Connects the user's calendar; asks for its API key on the server's page")]
     async fn connect_calendar(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
-        let user = ask
-            .user()
-            .map_or_else(|| "nobody".to_owned(), |user| user.as_str().to_owned());
+        let Some(user) = ask.user().cloned() else {
+            return Err(ErrorData::invalid_request(
+                "this tool needs a signed-in user",
+                None,
+            ));
+        };
+        let name = user.as_str();
+        if let Some(key) = self.kept_key(&user).await? {
+            let reply = format!(
+                "{name}'s calendar is connected already, with a key of {} characters.",
+                key.expose_secret().chars().count()
+            );
+            return Ok(CallToolResult::success(vec![ContentBlock::text(reply)]));
+        }
         let reply = match ask.secure::<CalendarKey>().await {
-            Ok(ElicitOutcome::Accepted(key)) => format!(
-                "Connected {user}'s calendar \"{}\" with a key of {} characters.",
-                key.calendar,
-                key.api_key.expose_secret().chars().count()
-            ),
-            Ok(ElicitOutcome::Declined) => format!("{user} declined to connect a calendar."),
-            Ok(_) => format!("{user} closed the calendar form."),
+            Ok(ElicitOutcome::Accepted(key)) => {
+                self.credentials
+                    .keep(&user, CREDENTIAL, &key.api_key, KEEP_FOR)
+                    .await
+                    .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+                format!(
+                    "Connected {name}'s calendar \"{}\" with a key of {} characters.",
+                    key.calendar,
+                    key.api_key.expose_secret().chars().count()
+                )
+            }
+            Ok(ElicitOutcome::Declined) => format!("{name} declined to connect a calendar."),
+            Ok(_) => format!("{name} closed the calendar form."),
             Err(error) => return error.into_call_result(),
         };
         Ok(CallToolResult::success(vec![ContentBlock::text(reply)]))
+    }
+
+    #[tool(description = "Forgets the calendar key the user gave; the next connect asks again")]
+    async fn forget_calendar(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
+        let Some(user) = ask.user() else {
+            return Err(ErrorData::invalid_request(
+                "this tool needs a signed-in user",
+                None,
+            ));
+        };
+        let forgotten = self
+            .credentials
+            .forget(user, CREDENTIAL)
+            .await
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let reply = if forgotten {
+            format!("{}'s calendar key is forgotten.", user.as_str())
+        } else {
+            format!("No calendar key was kept for {}.", user.as_str())
+        };
+        Ok(CallToolResult::success(vec![ContentBlock::text(reply)]))
+    }
+}
+
+impl Calendars {
+    async fn kept_key(&self, user: &UserId) -> Result<Option<Secret<String>>, ErrorData> {
+        self.credentials
+            .find(user, CREDENTIAL)
+            .await
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))
     }
 }
 
@@ -113,5 +174,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // The line tests and scripts wait for.
     println!("listening on {origin}/mcp");
-    serve(listener, &elicitation, Calendars::new, pages, &options).await
+    // One store of kept keys for every session and request of the process.
+    let credentials = Arc::new(MemoryCredentials::new());
+    let calendars = move || Calendars::new(credentials.clone());
+    serve(listener, &elicitation, calendars, pages, &options).await
 }

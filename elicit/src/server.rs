@@ -40,8 +40,11 @@
 //! # }
 //! ```
 
+#[cfg(any(feature = "rmcp", feature = "redis"))]
+mod cipher;
 #[cfg(feature = "url-mode")]
 mod clock;
+mod credentials;
 mod identity;
 mod links;
 #[cfg(feature = "url-mode")]
@@ -51,7 +54,7 @@ mod policy;
 #[cfg(feature = "redis")]
 mod redis_store;
 mod replay;
-#[cfg(all(feature = "url-mode", feature = "rmcp"))]
+#[cfg(feature = "page")]
 mod secure_forms;
 #[cfg(feature = "url-mode")]
 mod store;
@@ -62,6 +65,7 @@ mod tracker;
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use clock::{Clock, SystemClock};
+pub use credentials::{CredentialStore, MemoryCredentials};
 pub use identity::{ConnectionId, EmptyUserIdError, Initiator, UserId};
 pub use links::{LinkInForm, links_in_form};
 #[cfg(feature = "url-mode")]
@@ -72,17 +76,22 @@ pub use memory_store::MemoryStore;
 pub use policy::{CheckedUrl, Environment, UnsafeUrlError, UrlNotice, UrlPolicy};
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
-pub use redis_store::{Completions, RedisStore, Routed};
+pub use redis_store::{
+    Completions, CredentialKeyError, CredentialKeys, RedisCredentials, RedisStore, Routed,
+};
 pub use replay::{MemoryReplayGuard, ReplayGuard};
-#[cfg(all(feature = "url-mode", feature = "rmcp"))]
+#[cfg(feature = "page")]
 pub(crate) use secure_forms::{NotTaken, PageAnswer, PageForm};
-#[cfg(all(feature = "url-mode", feature = "rmcp"))]
-#[cfg_attr(docsrs, doc(cfg(all(feature = "url-mode", feature = "rmcp"))))]
+#[cfg(feature = "page")]
+#[cfg_attr(docsrs, doc(cfg(feature = "page")))]
 pub use secure_forms::{PageUrlError, SecureForms};
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use store::{AwaitedBy, ElicitationStore, EntryState, Inserted, PendingEntry};
 pub use store_error::StoreError;
+
+#[cfg(any(feature = "rmcp", feature = "redis"))]
+pub(crate) use cipher::Keyring;
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use tracker::{

@@ -78,14 +78,17 @@ async fn connect(
     (client, received, seen)
 }
 
-fn lifecycles() -> [(ClientLifecycleMode, &'static str); 2] {
+/// Each revision's way to connect, its name, and a user of its own (the server keeps a key it
+/// got per user: a second connect would not ask).
+fn lifecycles() -> [(ClientLifecycleMode, &'static str, &'static str); 2] {
     [
-        (ClientLifecycleMode::Initialize, "2025-11-25"),
+        (ClientLifecycleMode::Initialize, "2025-11-25", "ada"),
         (
             ClientLifecycleMode::Discover {
                 preferred_versions: vec![ProtocolVersion::V_2026_07_28],
             },
             "2026-07-28",
+            "grace",
         ),
     ]
 }
@@ -117,8 +120,8 @@ fn form(token: &str, fields: &[(&str, &str)]) -> String {
 async fn a_secret_is_asked_on_the_page_and_never_reaches_the_client_on_both_revisions() {
     let server = ServerProcess::start("secure_page", &["127.0.0.1:0"]);
     let origin = server.url().trim_end_matches("/mcp").to_owned();
-    for (lifecycle, revision) in lifecycles() {
-        let (client, mut links, seen) = connect(server.url(), "alice", lifecycle).await;
+    for (lifecycle, revision, user) in lifecycles() {
+        let (client, mut links, seen) = connect(server.url(), user, lifecycle).await;
         // The call waits for the page: it runs beside the browser.
         let client = Arc::new(client);
         let calling = Arc::clone(&client);
@@ -152,7 +155,7 @@ async fn a_secret_is_asked_on_the_page_and_never_reaches_the_client_on_both_revi
         }
 
         // Alice's browser: the form, with the page's headers.
-        let mut alice = signed_in(&origin, "alice");
+        let mut alice = signed_in(&origin, user);
         let page = request("GET", &link, &alice, None);
         assert_eq!(page.status, 200, "{}", page.body);
         let policy = page.header("content-security-policy").unwrap();
@@ -179,7 +182,7 @@ async fn a_secret_is_asked_on_the_page_and_never_reaches_the_client_on_both_revi
             Some(&form("forged", &[("api_key", KEY), ("calendar", "Work")])),
         );
         assert_eq!(forged.status, 403, "{}", forged.body);
-        let mut other_browser = signed_in(&origin, "alice");
+        let mut other_browser = signed_in(&origin, user);
         other_browser.push("elicit_page_browser=another".to_owned());
         let elsewhere = request(
             "POST",
@@ -241,7 +244,7 @@ async fn a_secret_is_asked_on_the_page_and_never_reaches_the_client_on_both_revi
         assert_eq!(
             text,
             format!(
-                "Connected alice's calendar \"Work\" with a key of {} characters.",
+                "Connected {user}'s calendar \"Work\" with a key of {} characters.",
                 KEY.len()
             ),
             "on {revision}"
@@ -304,7 +307,7 @@ async fn inside_a_task_the_page_answers_and_the_task_completes_on_both_revisions
 
     let server = ServerProcess::start("secure_page", &["127.0.0.1:0"]);
     let origin = server.url().trim_end_matches("/mcp").to_owned();
-    for (lifecycle, revision) in lifecycles() {
+    for (lifecycle, revision, user) in lifecycles() {
         let declared = elicit_mcp::wire::ElicitationCapability::form_and_url();
         let mut info = ClientConfig::new(
             ClientCapabilities::try_from(&declared).unwrap(),
@@ -312,8 +315,8 @@ async fn inside_a_task_the_page_answers_and_the_task_completes_on_both_revisions
         )
         .with_protocol_version(ProtocolVersion::V_2025_11_25);
         info.capabilities.extensions = tasks_extension().extensions;
-        let config =
-            StreamableHttpClientTransportConfig::with_uri(server.url()).auth_header("carol");
+        let config = StreamableHttpClientTransportConfig::with_uri(server.url())
+            .auth_header(format!("{user}-task"));
         let client = info
             .serve_with_lifecycle(
                 StreamableHttpClientTransport::from_config(config),
@@ -336,7 +339,8 @@ async fn inside_a_task_the_page_answers_and_the_task_completes_on_both_revisions
             .update_task(sdk::UpdateTaskParams::new(task.clone(), answers))
             .await
             .unwrap();
-        let mut carol = signed_in(&origin, "carol");
+        let owner = format!("{user}-task");
+        let mut carol = signed_in(&origin, &owner);
         let page = request_page(&link, &carol);
         carol.extend(page.cookies());
         let sent = request(
@@ -353,7 +357,7 @@ async fn inside_a_task_the_page_answers_and_the_task_completes_on_both_revisions
         assert_eq!(
             result_text(&done),
             format!(
-                "Connected carol's calendar \"Home\" with a key of {} characters.",
+                "Connected {owner}'s calendar \"Home\" with a key of {} characters.",
                 KEY.len()
             ),
             "on {revision}"
@@ -361,6 +365,65 @@ async fn inside_a_task_the_page_answers_and_the_task_completes_on_both_revisions
         assert!(!serde_json::to_string(&asked).unwrap().contains(KEY));
         let _ = client.cancel().await;
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_given_once_is_found_by_the_next_call_until_forgotten() {
+    let server = ServerProcess::start("secure_page", &["127.0.0.1:0"]);
+    let origin = server.url().trim_end_matches("/mcp").to_owned();
+    let (client, mut links, _) =
+        connect(server.url(), "dora", ClientLifecycleMode::Initialize).await;
+    let client = Arc::new(client);
+    let calling = Arc::clone(&client);
+    let call = tokio::spawn(async move {
+        calling
+            .call_tool(CallToolRequestParams::new("connect_calendar"))
+            .await
+    });
+    let link = links.recv().await.unwrap();
+    let mut dora = signed_in(&origin, "dora");
+    let page = request_page(&link, &dora);
+    dora.extend(page.cookies());
+    let sent = request(
+        "POST",
+        &link,
+        &dora,
+        Some(&form(
+            &token(&page),
+            &[("api_key", KEY), ("calendar", "Work")],
+        )),
+    );
+    assert_eq!(sent.status, 200, "{}", sent.body);
+    call.await.unwrap().unwrap();
+    let text = |result: sdk::CallToolResult| result.content[0].as_text().unwrap().text.clone();
+    // The next call finds the key: nothing is asked.
+    let again = client
+        .call_tool(CallToolRequestParams::new("connect_calendar"))
+        .await
+        .unwrap();
+    assert_eq!(
+        text(again),
+        format!(
+            "dora's calendar is connected already, with a key of {} characters.",
+            KEY.len()
+        )
+    );
+    assert!(links.try_recv().is_err(), "the second call asked");
+    let forgotten = client
+        .call_tool(CallToolRequestParams::new("forget_calendar"))
+        .await
+        .unwrap();
+    assert_eq!(text(forgotten), "dora's calendar key is forgotten.");
+    // Forgotten: the next connect asks again.
+    let calling = Arc::clone(&client);
+    let call = tokio::spawn(async move {
+        calling
+            .call_tool(CallToolRequestParams::new("connect_calendar"))
+            .await
+    });
+    let asked = tokio::time::timeout(Duration::from_secs(30), links.recv()).await;
+    assert!(asked.is_ok_and(|link| link.is_some()), "asked again");
+    call.abort();
 }
 
 /// The form page of `link` for a signed-in browser, once the ask has put it there.

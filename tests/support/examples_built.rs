@@ -24,6 +24,8 @@ pub fn examples_dir() -> &'static Path {
                 "conformance_server",
                 "--example",
                 "http_server",
+                "--example",
+                "secure_page",
             ]);
         if !cfg!(debug_assertions) {
             build.arg("--release");

@@ -567,3 +567,91 @@ async fn ids_of_any_alphabet_run_their_course_on_redis() {
     let prefix = redis_server::fresh_prefix("alphabet");
     any_alphabet_of_ids(replica(&url, &prefix).await).await;
 }
+
+#[tokio::test]
+#[ignore = "needs Redis: redis-server on PATH (apt-get install redis-server) or REDIS_URL; run with --include-ignored"]
+async fn credentials_rest_encrypted_in_redis_and_rotate() {
+    use elicit_mcp::Secret;
+    use elicit_mcp::server::{CredentialKeys, CredentialStore};
+
+    const KEY: &str = "sk-at-rest-0123456789";
+    let redis = Redis::for_test("credentials_rest_encrypted_in_redis_and_rotate");
+    let url = redis.url();
+    let prefix = redis_server::fresh_prefix("credentials");
+    let store = RedisStore::connect(&url)
+        .await
+        .unwrap()
+        .with_prefix(&prefix);
+    let old = CredentialKeys::from_keyring("old", [("old", [1u8; 32])]).unwrap();
+    let credentials = store.credentials(old);
+    let alice = user("alice");
+    let day = Duration::from_secs(24 * 60 * 60);
+    credentials
+        .keep(&alice, "calendar", &Secret::new(KEY.to_owned()), day)
+        .await
+        .unwrap();
+    // Another replica with the same keys finds it; another user does not.
+    let again = RedisStore::connect(&url)
+        .await
+        .unwrap()
+        .with_prefix(&prefix)
+        .credentials(CredentialKeys::from_keyring("old", [("old", [1u8; 32])]).unwrap());
+    let found = again.find(&alice, "calendar").await.unwrap().expect("kept");
+    assert_eq!(found.expose_secret(), KEY);
+    assert!(
+        again
+            .find(&user("bob"), "calendar")
+            .await
+            .unwrap()
+            .is_none()
+    );
+
+    // What Redis holds reads as nothing: no key of the prefix holds the secret in any form.
+    let mut connection = ::redis::Client::open(url.as_str())
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap();
+    let keys: Vec<String> = ::redis::cmd("KEYS")
+        .arg(format!("{prefix}:*"))
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    assert_eq!(keys.len(), 1, "{keys:?}");
+    let raw: String = ::redis::cmd("GET")
+        .arg(&keys[0])
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    assert!(!raw.contains(KEY) && !raw.contains("sk-at-rest"), "{raw}");
+    let ttl: i64 = ::redis::cmd("PTTL")
+        .arg(&keys[0])
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    assert!(ttl > 0 && ttl <= 24 * 60 * 60 * 1000, "{ttl}");
+
+    // Without the key it does not open; a rotated ring still opens it; a retired one not.
+    let stranger =
+        store.credentials(CredentialKeys::from_keyring("x", [("x", [2u8; 32])]).unwrap());
+    assert!(stranger.find(&alice, "calendar").await.unwrap().is_none());
+    let rotated = store.credentials(
+        CredentialKeys::from_keyring("new", [("new", [3u8; 32]), ("old", [1u8; 32])]).unwrap(),
+    );
+    assert_eq!(
+        rotated
+            .find(&alice, "calendar")
+            .await
+            .unwrap()
+            .unwrap()
+            .expose_secret(),
+        KEY
+    );
+    let retired =
+        store.credentials(CredentialKeys::from_keyring("new", [("new", [3u8; 32])]).unwrap());
+    assert!(retired.find(&alice, "calendar").await.unwrap().is_none());
+
+    assert!(rotated.forget(&alice, "calendar").await.unwrap());
+    assert!(!rotated.forget(&alice, "calendar").await.unwrap());
+    assert!(again.find(&alice, "calendar").await.unwrap().is_none());
+}

@@ -16,7 +16,7 @@ pub(crate) mod way;
 mod form;
 mod sampling;
 pub(crate) mod scope;
-#[cfg(feature = "url-mode")]
+#[cfg(feature = "page")]
 mod secure;
 mod step;
 #[cfg(feature = "url-mode")]

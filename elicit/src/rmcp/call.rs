@@ -46,6 +46,7 @@ impl Caller<'_> {
             url: self.elicitation.url.as_ref().map(|url| UrlCall {
                 tracker: url.tracker.clone(),
                 connection: self.connection.clone(),
+                #[cfg(feature = "page")]
                 forms: self.elicitation.secure.clone(),
             }),
             ask_use,

@@ -20,8 +20,10 @@ use crate::rmcp::error::ElicitError;
 use crate::rmcp::rounds::UrlWait;
 #[cfg(feature = "url-mode")]
 use crate::rmcp::tracking::SharedTracker;
+#[cfg(feature = "page")]
+use crate::server::SecureForms;
 #[cfg(feature = "url-mode")]
-use crate::server::{CompletedElicitation, ElicitationStore, ElicitationTracker, SecureForms};
+use crate::server::{CompletedElicitation, ElicitationStore, ElicitationTracker};
 
 #[cfg(feature = "http")]
 use crate::http::{Authenticate, SharedAuthenticate};
@@ -111,7 +113,7 @@ pub struct Elicitation {
     #[cfg(feature = "url-mode")]
     pub(crate) url: Option<UrlMode>,
     /// The server's page for forms with secret fields (`Ask::secure`).
-    #[cfg(feature = "url-mode")]
+    #[cfg(feature = "page")]
     pub(crate) secure: Option<SecureForms>,
     /// This process's name among the server's replicas, which its connections carry.
     #[cfg(feature = "url-mode")]
@@ -199,7 +201,7 @@ impl Elicitation {
             user: UserSource::Nobody,
             #[cfg(feature = "url-mode")]
             url: None,
-            #[cfg(feature = "url-mode")]
+            #[cfg(feature = "page")]
             secure: None,
             #[cfg(feature = "url-mode")]
             replica: None,
@@ -298,8 +300,8 @@ impl Elicitation {
     /// the page (`elicit_mcp::page::SecurePage`, feature `page`) mounted at its address shows
     /// them to the user the elicitation was made for. The forms go through URL mode, so the
     /// elicitation needs a tracker ([`with_url_mode`](Self::with_url_mode)) too.
-    #[cfg(feature = "url-mode")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
+    #[cfg(feature = "page")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "page")))]
     pub fn with_secure_page(mut self, forms: SecureForms) -> Self {
         self.secure = Some(forms);
         self

@@ -4,7 +4,6 @@
 //! asks returning at once, one round further each time.
 
 mod binding;
-mod cipher;
 mod seal;
 mod sealed;
 mod state;

@@ -6,9 +6,11 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use crate::rmcp::ask::way::Waiting;
+#[cfg(feature = "page")]
+use crate::server::SecureForms;
 use crate::server::{
     Collected, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker, Initiator,
-    PendingUrlElicitation, PreparedUrlElicitation, SecureForms, StartError, UserId,
+    PendingUrlElicitation, PreparedUrlElicitation, StartError, UserId,
 };
 use crate::wire::{ElicitationCapability, ElicitationId};
 
@@ -112,5 +114,6 @@ pub(crate) type SharedTracker = Arc<dyn UrlTracking>;
 pub(crate) struct UrlCall {
     pub tracker: SharedTracker,
     pub connection: ConnectionId,
+    #[cfg(feature = "page")]
     pub forms: Option<SecureForms>,
 }

@@ -18,9 +18,11 @@ use crate::server::{
 };
 use crate::wire::ElicitationId;
 
+mod credentials;
 mod replay;
 mod routing;
 
+pub use credentials::{CredentialKeyError, CredentialKeys, RedisCredentials};
 pub use routing::{Completions, Routed};
 
 /// An [`ElicitationStore`] on Redis or Valkey, shared by every replica of a server, so that an

@@ -10,9 +10,12 @@ use std::time::{Duration, SystemTime};
 use ::rmcp::model as sdk;
 
 use super::binding::Binding;
-use super::cipher::Keyring;
 use super::sealed::SealedState;
+use crate::server::Keyring;
 use crate::server::{MemoryReplayGuard, ReplayGuard, StoreError};
+
+/// What the seal's tokens are, for its keys.
+const PURPOSE: &str = "requestState";
 
 /// Seals and opens the `requestState` of the input-required flow.
 ///
@@ -102,7 +105,11 @@ impl RequestStateSeal {
         let mut key = [0u8; Self::MIN_KEY_BYTES];
         getrandom::fill(&mut key)
             .map_err(|e| SealKeyError::new(format!("no randomness for a sealing key: {e}")))?;
-        Ok(Self::with_keys(Keyring::new(("generated", &key), [])))
+        Ok(Self::with_keys(Keyring::new(
+            PURPOSE,
+            ("generated", &key),
+            [],
+        )))
     }
 
     /// A seal whose `signing` key seals and every key of `keyring` opens: the same on every
@@ -134,6 +141,7 @@ impl RequestStateSeal {
         }
         let others = keyring.iter().map(|(id, key)| (id.as_ref(), key.as_ref()));
         Ok(Self::with_keys(Keyring::new(
+            PURPOSE,
             (signing, sealing.as_ref()),
             others,
         )))

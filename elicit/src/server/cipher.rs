@@ -1,6 +1,7 @@
-//! The token `requestState` travels as: encrypted and authenticated with XChaCha20-Poly1305,
-//! under one key of a keyring (rotation), with its expiry inside and the request it belongs to
-//! as associated data. The client carries the token and reads nothing of it.
+//! Sealed tokens: encrypted and authenticated with XChaCha20-Poly1305, under one key of a
+//! keyring (rotation), with their expiry inside and what they belong to as associated data.
+//! `requestState` travels as one (the client carries it and reads nothing of it), and a stored
+//! credential rests in Redis as one.
 //!
 //! `e1.KEY_ID.NONCE_AND_CIPHERTEXT`, both parts in unpadded URL-safe base64: the key's id
 //! (any text a keyring accepts), then a random 24-byte nonce followed by the ciphertext and
@@ -20,8 +21,9 @@ const VERSION: &str = "e1";
 
 const NONCE_BYTES: usize = 24;
 
-/// Sets the cipher key apart from any other use of the same configured secret.
-const KEY_PURPOSE: &[u8] = b"elicit requestState XChaCha20-Poly1305 v1\0";
+/// Sets the cipher key apart from any other use of the same configured secret; each use adds
+/// its own purpose ([`Keyring::new`]).
+const KEY_PURPOSE: &[u8] = b"elicit XChaCha20-Poly1305 v1\0";
 
 /// One key of the keyring: its id, and the cipher made from it.
 #[derive(Clone)]
@@ -32,7 +34,7 @@ struct Key {
 
 /// The keys that open tokens, the first of which seals.
 #[derive(Clone)]
-pub(super) struct Keyring {
+pub(crate) struct Keyring {
     keys: Vec<Key>,
 }
 
@@ -46,18 +48,22 @@ impl std::fmt::Debug for Keyring {
 
 /// Why a token did not open. One kind for every cause: the caller refuses them all alike.
 #[derive(Debug, PartialEq, Eq)]
-pub(super) struct Unopened;
+pub(crate) struct Unopened;
 
 impl Keyring {
-    /// A keyring whose `sealing` key seals and every key opens. Each key is a configured
-    /// secret, which is hashed with this use's purpose into the cipher's 32-byte key.
+    /// A keyring for `purpose` (what its tokens are, so that one configured secret used for
+    /// two purposes makes two keys) whose `sealing` key seals and every key opens. Each key is
+    /// a configured secret, hashed with the purpose into the cipher's 32-byte key.
     pub fn new<'a>(
+        purpose: &str,
         sealing: (&str, &[u8]),
         others: impl IntoIterator<Item = (&'a str, &'a [u8])>,
     ) -> Keyring {
         let key = |(id, secret): (&str, &[u8])| {
             let derived: [u8; 32] = Sha256::new()
                 .chain_update(KEY_PURPOSE)
+                .chain_update((purpose.len() as u64).to_be_bytes())
+                .chain_update(purpose)
                 .chain_update(secret)
                 .finalize()
                 .into();
@@ -179,7 +185,7 @@ mod tests {
     const OTHER: &[u8] = b"another-secret-of-at-least-32-b!";
 
     fn ring() -> Keyring {
-        Keyring::new(("k1", SECRET), [])
+        Keyring::new("test", ("k1", SECRET), [])
     }
 
     fn sealed(ring: &Keyring, plaintext: &[u8], bound_to: &[u8]) -> String {
@@ -210,7 +216,7 @@ mod tests {
         let token = sealed(&ring, b"{}", b"book");
         let now = SystemTime::now();
         assert_eq!(ring.open(&token, b"cancel", now), Err(Unopened));
-        let stranger = Keyring::new(("k1", OTHER), []);
+        let stranger = Keyring::new("test", ("k1", OTHER), []);
         assert_eq!(stranger.open(&token, b"book", now), Err(Unopened));
         let mut tampered = token.clone().into_bytes();
         let last = tampered.len() - 1;
@@ -233,18 +239,18 @@ mod tests {
 
     #[test]
     fn a_rotated_keyring_opens_what_the_old_key_sealed_until_it_is_retired() {
-        let old = Keyring::new(("old", OTHER), []);
+        let old = Keyring::new("test", ("old", OTHER), []);
         let token = sealed(&old, b"{}", b"book");
-        let rotated = Keyring::new(("new", SECRET), [("old", OTHER)]);
+        let rotated = Keyring::new("test", ("new", SECRET), [("old", OTHER)]);
         assert_eq!(rotated.ids().collect::<Vec<_>>(), ["new", "old"]);
         assert!(rotated.open(&token, b"book", SystemTime::now()).is_ok());
-        let retired = Keyring::new(("new", SECRET), []);
+        let retired = Keyring::new("test", ("new", SECRET), []);
         assert_eq!(
             retired.open(&token, b"book", SystemTime::now()),
             Err(Unopened)
         );
         // A key renamed is another key: its id is in the associated data.
-        let renamed = Keyring::new(("old2", OTHER), []);
+        let renamed = Keyring::new("test", ("old2", OTHER), []);
         let moved = token.replacen("b2xk", "b2xkMg", 1);
         assert_eq!(
             renamed.open(&moved, b"book", SystemTime::now()),
@@ -254,7 +260,7 @@ mod tests {
 
     #[test]
     fn the_keyring_debugs_as_its_ids_only() {
-        let ring = Keyring::new(("k1", SECRET), [("k0", OTHER)]);
+        let ring = Keyring::new("test", ("k1", SECRET), [("k0", OTHER)]);
         assert_eq!(format!("{ring:?}"), r#"Keyring { ids: ["k1", "k0"] }"#);
     }
 }
