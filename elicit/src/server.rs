@@ -92,6 +92,8 @@ pub use store_error::StoreError;
 
 #[cfg(any(feature = "rmcp", feature = "redis"))]
 pub(crate) use cipher::Keyring;
+#[cfg(feature = "rmcp")]
+pub(crate) use cipher::MIN_KEY_BYTES;
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use tracker::{

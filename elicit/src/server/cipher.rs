@@ -21,6 +21,9 @@ const VERSION: &str = "e1";
 
 const NONCE_BYTES: usize = 24;
 
+/// The fewest bytes a configured key may have.
+pub(crate) const MIN_KEY_BYTES: usize = 32;
+
 /// Sets the cipher key apart from any other use of the same configured secret; each use adds
 /// its own purpose ([`Keyring::new`]).
 const KEY_PURPOSE: &[u8] = b"elicit XChaCha20-Poly1305 v1\0";
@@ -80,6 +83,36 @@ impl Keyring {
                 .map(key),
         );
         Keyring { keys }
+    }
+
+    /// The keyring of configured keys, checked: `sealing` must be one of `keyring`'s ids, and
+    /// every key at least [`MIN_KEY_BYTES`] long. The refusal says which, calling the keys
+    /// `noun` ("a sealing key"), and never shows a key.
+    pub fn configured<K, V>(
+        purpose: &str,
+        noun: &str,
+        sealing: &str,
+        keyring: impl IntoIterator<Item = (K, V)>,
+    ) -> Result<Keyring, String>
+    where
+        K: AsRef<str>,
+        V: AsRef<[u8]>,
+    {
+        let keyring: Vec<(K, V)> = keyring.into_iter().collect();
+        let Some((_, key)) = keyring.iter().find(|(id, _)| id.as_ref() == sealing) else {
+            return Err(format!("the {noun} `{sealing}` is not in the keyring"));
+        };
+        for (id, key) in &keyring {
+            let length = key.as_ref().len();
+            if length < MIN_KEY_BYTES {
+                return Err(format!(
+                    "key `{}` has {length} bytes; a {noun} needs at least {MIN_KEY_BYTES}",
+                    id.as_ref()
+                ));
+            }
+        }
+        let others = keyring.iter().map(|(id, key)| (id.as_ref(), key.as_ref()));
+        Ok(Keyring::new(purpose, (sealing, key.as_ref()), others))
     }
 
     /// The ids of the keys, the sealing one first.

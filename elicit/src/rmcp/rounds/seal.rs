@@ -89,7 +89,7 @@ impl RequestStateSeal {
     pub const DEFAULT_TTL: Duration = Duration::from_secs(10 * 60);
 
     /// The fewest bytes a sealing key may have.
-    pub const MIN_KEY_BYTES: usize = 32;
+    pub const MIN_KEY_BYTES: usize = crate::server::MIN_KEY_BYTES;
 
     fn with_keys(keys: Keyring) -> Self {
         RequestStateSeal {
@@ -123,28 +123,9 @@ impl RequestStateSeal {
         K: AsRef<str>,
         V: AsRef<[u8]>,
     {
-        let keyring: Vec<(K, V)> = keyring.into_iter().collect();
-        let Some((_, sealing)) = keyring.iter().find(|(id, _)| id.as_ref() == signing) else {
-            return Err(SealKeyError::new(format!(
-                "the signing key `{signing}` is not in the keyring"
-            )));
-        };
-        for (id, key) in &keyring {
-            let length = key.as_ref().len();
-            if length < Self::MIN_KEY_BYTES {
-                return Err(SealKeyError::new(format!(
-                    "key `{}` has {length} bytes; a sealing key needs at least {}",
-                    id.as_ref(),
-                    Self::MIN_KEY_BYTES
-                )));
-            }
-        }
-        let others = keyring.iter().map(|(id, key)| (id.as_ref(), key.as_ref()));
-        Ok(Self::with_keys(Keyring::new(
-            PURPOSE,
-            (signing, sealing.as_ref()),
-            others,
-        )))
+        Keyring::configured(PURPOSE, "signing key", signing, keyring)
+            .map(Self::with_keys)
+            .map_err(SealKeyError::new)
     }
 
     /// The ids of the keys that open states, the sealing one first: what a server may say at
@@ -369,7 +350,7 @@ mod tests {
         let short = RequestStateSeal::from_keyring("a", [("a", [0u8; 8])]).unwrap_err();
         assert_eq!(
             short.to_string(),
-            "key `a` has 8 bytes; a sealing key needs at least 32"
+            "key `a` has 8 bytes; a signing key needs at least 32"
         );
         let absent = RequestStateSeal::from_keyring("z", [("a", [0u8; 32])]).unwrap_err();
         assert_eq!(

@@ -12,9 +12,6 @@ use crate::server::{CredentialStore, Keyring, StoreError, UserId};
 /// What the credentials' keys are for: one configured secret used elsewhere too makes another key.
 const PURPOSE: &str = "credential";
 
-/// The fewest bytes a credential key may have.
-const MIN_KEY_BYTES: usize = 32;
-
 /// The keys that encrypt credentials at rest: the first seals, every one opens, so a key is
 /// rotated by adding a new one first and dropping the old one once what it sealed has expired.
 ///
@@ -59,27 +56,9 @@ impl CredentialKeys {
         K: AsRef<str>,
         V: AsRef<[u8]>,
     {
-        let keyring: Vec<(K, V)> = keyring.into_iter().collect();
-        let Some((_, key)) = keyring.iter().find(|(id, _)| id.as_ref() == sealing) else {
-            return Err(CredentialKeyError(format!(
-                "the sealing key `{sealing}` is not in the keyring"
-            )));
-        };
-        for (id, key) in &keyring {
-            let length = key.as_ref().len();
-            if length < MIN_KEY_BYTES {
-                return Err(CredentialKeyError(format!(
-                    "key `{}` has {length} bytes; a credential key needs at least {MIN_KEY_BYTES}",
-                    id.as_ref()
-                )));
-            }
-        }
-        let others = keyring.iter().map(|(id, key)| (id.as_ref(), key.as_ref()));
-        Ok(CredentialKeys(Keyring::new(
-            PURPOSE,
-            (sealing, key.as_ref()),
-            others,
-        )))
+        Keyring::configured(PURPOSE, "credential key", sealing, keyring)
+            .map(CredentialKeys)
+            .map_err(CredentialKeyError)
     }
 }
 
