@@ -53,7 +53,7 @@ impl ElicitValue for String {
 /// `from_content` measured about 10% slower (the bench `from_content`, issue 10), so the two
 /// stay apart. Change one, change the other.
 #[inline(always)]
-fn checked_str<'v>(
+pub(super) fn checked_str<'v>(
     value: &'v Value,
     schema: &PrimitiveSchema,
     pattern: Option<&Matcher>,

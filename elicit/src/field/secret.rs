@@ -7,6 +7,7 @@ use secrecy::{ExposeSecret, SecretBox};
 use serde_json::Value;
 use zeroize::Zeroize;
 
+use super::scalar::checked_str;
 use super::{ElicitValue, Kind, StringRules};
 use crate::error::Problem;
 use crate::matcher::Matcher;
@@ -159,12 +160,8 @@ impl ElicitValue for Secret<String> {
         pattern: Option<&Matcher>,
     ) -> Result<Self, Problem> {
         // The text stays in the caller's content, which the caller owns; the copy is the
-        // secret's, wiped with it.
-        let text = validate::as_text(value)?;
-        if let PrimitiveSchema::String(s) = schema {
-            validate::check_string(s, text, pattern)?;
-        }
-        Ok(Secret::new(text.to_owned()))
+        // secret's, wiped with it. Checked as a `String` is.
+        checked_str(value, schema, pattern).map(|text| Secret::new(text.to_owned()))
     }
     fn from_json_owned(
         value: Value,
