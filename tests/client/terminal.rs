@@ -779,6 +779,20 @@ fn client_args<'a>(pinned: Option<&'a str>, rest: &[&'a str]) -> Vec<&'a str> {
     args
 }
 
+/// `terminal_client` calling `tool` of `stdio_server` on a screen of its own, `pinned` to a
+/// revision or negotiating.
+fn terminal_client_on_the_hotel(pinned: Option<&str>, tool: &str) -> Screen {
+    let examples = examples_dir();
+    let server = examples.join("stdio_server");
+    let screen = Screen::new();
+    screen.run(
+        &examples.join("terminal_client"),
+        &client_args(pinned, &[tool, server.to_str().unwrap()]),
+        &[],
+    );
+    screen
+}
+
 #[test]
 #[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn terminal_client_books_a_room_on_2026_07_28_as_it_negotiates() {
@@ -794,14 +808,7 @@ fn terminal_client_pinned_to_2025_11_25_books_a_room() {
 /// `terminal_client` books a room by keystrokes, `pinned` to a revision or negotiating, and
 /// says that it speaks `spoken`.
 fn terminal_client_books_a_room(pinned: Option<&str>, spoken: &str) {
-    let examples = examples_dir();
-    let server = examples.join("stdio_server");
-    let screen = Screen::new();
-    screen.run(
-        &examples.join("terminal_client"),
-        &client_args(pinned, &["book_room", server.to_str().unwrap()]),
-        &[],
-    );
+    let screen = terminal_client_on_the_hotel(pinned, "book_room");
     let opening = screen.wait_for("Where and when would you like to stay?");
     assert!(
         opening.contains("Form from the server elicit-hotel 0.1.0"),
@@ -889,14 +896,7 @@ fn terminal_client_pinned_to_2025_11_25_answers_a_form_inside_a_task() {
 /// `stdio_server`'s `update_contact` runs as a task for a client that declared the extension:
 /// the client polls it, and its form, asked inside the task, is answered by keystrokes.
 fn terminal_client_updates_the_contact_in_a_task(pinned: Option<&str>, spoken: &str) {
-    let examples = examples_dir();
-    let server = examples.join("stdio_server");
-    let screen = Screen::new();
-    screen.run(
-        &examples.join("terminal_client"),
-        &client_args(pinned, &["update_contact", server.to_str().unwrap()]),
-        &[],
-    );
+    let screen = terminal_client_on_the_hotel(pinned, "update_contact");
     let opening = screen.wait_for("How can the front desk reach you?");
     for line in [
         &format!("Connected to elicit-hotel 0.1.0, speaking MCP {spoken}."),

@@ -280,15 +280,7 @@ async fn declining_on_the_page_answers_the_ask_as_declined() {
             .await
     });
     let link = links.recv().await.unwrap();
-    let mut bob = signed_in(&origin, "bob");
-    let page = request("GET", &link, &bob, None);
-    bob.extend(page.cookies());
-    let declined = request(
-        "POST",
-        &link,
-        &bob,
-        Some(&form(&token(&page), &[("_action", "decline")])),
-    );
+    let declined = answer_on_the_page(&origin, "bob", &link, &[("_action", "decline")]);
     assert_eq!(declined.status, 200, "{}", declined.body);
     let result = tokio::time::timeout(Duration::from_secs(60), call)
         .await
@@ -340,17 +332,11 @@ async fn inside_a_task_the_page_answers_and_the_task_completes_on_both_revisions
             .await
             .unwrap();
         let owner = format!("{user}-task");
-        let mut carol = signed_in(&origin, &owner);
-        let page = request_page(&link, &carol);
-        carol.extend(page.cookies());
-        let sent = request(
-            "POST",
+        let sent = answer_on_the_page(
+            &origin,
+            &owner,
             &link,
-            &carol,
-            Some(&form(
-                &token(&page),
-                &[("api_key", KEY), ("calendar", "Home")],
-            )),
+            &[("api_key", KEY), ("calendar", "Home")],
         );
         assert_eq!(sent.status, 200, "{}", sent.body);
         let done = settled(&client, &task).await;
@@ -381,17 +367,11 @@ async fn a_key_given_once_is_found_by_the_next_call_until_forgotten() {
             .await
     });
     let link = links.recv().await.unwrap();
-    let mut dora = signed_in(&origin, "dora");
-    let page = request_page(&link, &dora);
-    dora.extend(page.cookies());
-    let sent = request(
-        "POST",
+    let sent = answer_on_the_page(
+        &origin,
+        "dora",
         &link,
-        &dora,
-        Some(&form(
-            &token(&page),
-            &[("api_key", KEY), ("calendar", "Work")],
-        )),
+        &[("api_key", KEY), ("calendar", "Work")],
     );
     assert_eq!(sent.status, 200, "{}", sent.body);
     call.await.unwrap().unwrap();
@@ -424,6 +404,15 @@ async fn a_key_given_once_is_found_by_the_next_call_until_forgotten() {
     let asked = tokio::time::timeout(Duration::from_secs(30), links.recv()).await;
     assert!(asked.is_ok_and(|link| link.is_some()), "asked again");
     call.abort();
+}
+
+/// `user`'s browser answers the page of `link` with `fields`: it signs in, opens the page once
+/// the ask has put the form there, and posts the fields with the page's token.
+fn answer_on_the_page(origin: &str, user: &str, link: &str, fields: &[(&str, &str)]) -> Answer {
+    let mut browser = signed_in(origin, user);
+    let page = request_page(link, &browser);
+    browser.extend(page.cookies());
+    request("POST", link, &browser, Some(&form(&token(&page), fields)))
 }
 
 /// The form page of `link` for a signed-in browser, once the ask has put it there.
