@@ -77,7 +77,7 @@ const BROWSER_COOKIE: &str = "elicit_page_browser";
 /// The page for secure forms: what it serves from, and how it is set. Build it once, then
 /// mount its [`router`](Self::router) at the path of [`SecureForms::page_url`].
 pub struct SecurePage<S: ElicitationStore, U: PageUsers> {
-    shared: Arc<Shared<S, U>>,
+    shared: Shared<S, U>,
     most_body_bytes: usize,
 }
 
@@ -106,32 +106,28 @@ impl<S: ElicitationStore + 'static, U: PageUsers> SecurePage<S, U> {
         users: U,
     ) -> Self {
         SecurePage {
-            shared: Arc::new(Shared {
+            shared: Shared {
                 forms,
                 tracker,
                 elicitation,
                 users,
                 server_name: "This server".to_owned(),
                 login_url: None,
-            }),
+            },
             most_body_bytes: Self::DEFAULT_MOST_BODY_BYTES,
         }
     }
 
-    fn shared_mut(&mut self) -> &mut Shared<S, U> {
-        Arc::get_mut(&mut self.shared).expect("a page is set up before its router is made")
-    }
-
     /// The server's name, which the page shows above each form.
     pub fn with_server_name(mut self, name: impl Into<String>) -> Self {
-        self.shared_mut().server_name = name.into();
+        self.shared.server_name = name.into();
         self
     }
 
     /// Where a browser with no user is sent to sign in (a 303 redirect); without it, such a
     /// browser is told to sign in, with 401.
     pub fn with_login_url(mut self, url: impl Into<String>) -> Self {
-        self.shared_mut().login_url = Some(url.into());
+        self.shared.login_url = Some(url.into());
         self
     }
 
@@ -147,7 +143,7 @@ impl<S: ElicitationStore + 'static, U: PageUsers> SecurePage<S, U> {
         Router::new()
             .route("/{id}", get(show::<S, U>).post(answer::<S, U>))
             .layer(DefaultBodyLimit::max(self.most_body_bytes))
-            .with_state(self.shared)
+            .with_state(Arc::new(self.shared))
     }
 }
 
