@@ -11,6 +11,14 @@
 //! cargo run -p elicit-examples --features rmcp --example secure_page
 //! ```
 //!
+//! As replicas sharing one Redis (`--redis URL`, `--prefix NAME`): the elicitations, the page's
+//! forms and held answers (`SecureForms::in_redis`) and the kept keys (`RedisCredentials`) live
+//! in Redis, the answers and keys sealed with `ELICIT_AT_REST_KEYS`, `requestState` with
+//! `ELICIT_STATE_KEYS` (both `ID:HEX[,ID:HEX…]`, the same on every replica), so a form asked on
+//! one replica is answered on another's page and read by the first. A 2025-11-25 session is
+//! told of the completion only by its own replica's page; its tool goes on either way, as it
+//! looks for the completion in the store.
+//!
 //! It prints `listening on http://127.0.0.1:PORT/mcp` (the address argument, loopback only,
 //! defaults to a free port). Development identities, for loopback only: the MCP side takes
 //! `Authorization: Bearer NAME` as the user `NAME`; the page's browser signs in at
@@ -20,11 +28,12 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use elicit_examples::http::{ServerOptions, development_user, serve};
+use elicit_examples::http::{self, ReplicaOptions, development_user, serve};
 use elicit_mcp::page::{DevelopmentLogin, SecurePage};
 use elicit_mcp::rmcp::{Ask, Elicitation, RequestStateSeal, Tasks};
 use elicit_mcp::server::{
-    CredentialStore, ElicitationTracker, MemoryCredentials, SecureForms, UrlPolicy, UserId,
+    CredentialStore, ElicitationStore, ElicitationTracker, MemoryCredentials, MemoryStore,
+    RedisCredentials, SecureForms, StoreError, UrlPolicy, UserId,
 };
 use elicit_mcp::{Elicit, ElicitOutcome, Secret};
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -55,12 +64,47 @@ const KEEP_FOR: Duration = Duration::from_secs(30 * 24 * 60 * 60);
 struct Calendars {
     tool_router: ToolRouter<Calendars>,
     /// The keys users gave, kept per user.
-    credentials: Arc<MemoryCredentials>,
+    credentials: Arc<Credentials>,
+}
+
+/// Where the keys users gave are kept: in this process, or in Redis for replicas.
+enum Credentials {
+    Memory(MemoryCredentials),
+    Redis(RedisCredentials),
+}
+
+impl CredentialStore for Credentials {
+    async fn keep(
+        &self,
+        user: &UserId,
+        name: &str,
+        secret: &Secret<String>,
+        ttl: Duration,
+    ) -> Result<(), StoreError> {
+        match self {
+            Credentials::Memory(kept) => kept.keep(user, name, secret, ttl).await,
+            Credentials::Redis(kept) => kept.keep(user, name, secret, ttl).await,
+        }
+    }
+
+    async fn find(&self, user: &UserId, name: &str) -> Result<Option<Secret<String>>, StoreError> {
+        match self {
+            Credentials::Memory(kept) => kept.find(user, name).await,
+            Credentials::Redis(kept) => kept.find(user, name).await,
+        }
+    }
+
+    async fn forget(&self, user: &UserId, name: &str) -> Result<bool, StoreError> {
+        match self {
+            Credentials::Memory(kept) => kept.forget(user, name).await,
+            Credentials::Redis(kept) => kept.forget(user, name).await,
+        }
+    }
 }
 
 #[tool_router]
 impl Calendars {
-    fn new(credentials: Arc<MemoryCredentials>) -> Self {
+    fn new(credentials: Arc<Credentials>) -> Self {
         Calendars {
             tool_router: Self::tool_router(),
             credentials,
@@ -142,30 +186,68 @@ impl ServerHandler for Calendars {
     }
 }
 
-const USAGE: &str = "usage: secure_page [--max-body-bytes BYTES] [--ask-timeout SECONDS] [--session-idle SECONDS] [ADDRESS]";
+const USAGE: &str = "usage: secure_page [--redis URL [--prefix NAME]] [--max-body-bytes BYTES] [--ask-timeout SECONDS] [--session-idle SECONDS] [ADDRESS]";
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let Some(options) = ServerOptions::parse(USAGE)? else {
+    let Some(options) = ReplicaOptions::parse(USAGE)? else {
         return Ok(());
     };
-    let listener = options.listen().await?;
+    let listener = options.server.listen().await?;
+    let page_url = format!("http://{}/secure", listener.local_addr()?);
+    let seal = http::state_seal()?;
+    match options.store().await? {
+        None => {
+            let shared = Shared {
+                forms: SecureForms::new(page_url)?,
+                credentials: Credentials::Memory(MemoryCredentials::new()),
+                seal: seal.single_use(),
+            };
+            run(listener, &options, MemoryStore::new(), shared).await
+        }
+        Some(store) => {
+            let keys = http::at_rest_keys()?;
+            let shared = Shared {
+                forms: SecureForms::in_redis(page_url, &store, keys.clone())?,
+                credentials: Credentials::Redis(store.credentials(keys)),
+                seal: seal.with_replay_guard(store.clone()),
+            };
+            run(listener, &options, store, shared).await
+        }
+    }
+}
+
+/// What the replicas share, or this process keeps: the page's forms, the kept keys, the seal.
+struct Shared {
+    forms: SecureForms,
+    credentials: Credentials,
+    seal: RequestStateSeal,
+}
+
+/// Serves the tools and the page on `listener`, the elicitations in `store`.
+async fn run<S: ElicitationStore + 'static>(
+    listener: tokio::net::TcpListener,
+    options: &ReplicaOptions,
+    store: S,
+    shared: Shared,
+) -> Result<(), Box<dyn std::error::Error>> {
     let address: SocketAddr = listener.local_addr()?;
     let origin = format!("http://{address}");
-
     // URL mode on loopback http (development), and the page's forms, at /secure.
-    let tracker = Arc::new(ElicitationTracker::new(UrlPolicy::development()));
-    let forms = SecureForms::new(format!("{origin}/secure"))?;
-    let elicitation = options.elicitation(
-        Elicitation::new(RequestStateSeal::generated()?)
+    let tracker = Arc::new(ElicitationTracker::with_store(
+        store,
+        UrlPolicy::development(),
+    ));
+    let elicitation = options.server.elicitation(
+        Elicitation::new(shared.seal)
             .with_authentication(development_user)
             .with_url_mode(tracker.clone())
-            .with_secure_page(forms.clone())
+            .with_secure_page(shared.forms.clone())
             // A task for a client that can poll one: the page answers the same way.
             .with_tasks(Tasks::new().optional("connect_calendar")),
     );
     let login = DevelopmentLogin::on(address)?;
-    let page = SecurePage::new(forms, tracker, elicitation.clone(), login.clone())
+    let page = SecurePage::new(shared.forms, tracker, elicitation.clone(), login.clone())
         .with_server_name("elicit-calendar")
         .with_login_url("/login");
     let pages = axum::Router::new()
@@ -175,7 +257,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The line tests and scripts wait for.
     println!("listening on {origin}/mcp");
     // One store of kept keys for every session and request of the process.
-    let credentials = Arc::new(MemoryCredentials::new());
+    let credentials = Arc::new(shared.credentials);
     let calendars = move || Calendars::new(credentials.clone());
-    serve(listener, &elicitation, calendars, pages, &options).await
+    serve(listener, &elicitation, calendars, pages, &options.server).await
 }

@@ -47,7 +47,7 @@ use std::time::SystemTime;
 #[path = "url_mode_server/page.rs"]
 mod page;
 
-use elicit_examples::http::{self, DEMO_USER, ServerOptions, development_user_or_demo};
+use elicit_examples::http::{self, DEMO_USER, ReplicaOptions, development_user_or_demo};
 use elicit_mcp::rmcp::{
     Ask, ElicitError, ElicitPeer, ElicitUrlPeer, Elicitation, RequestStateSeal, UrlOutcome,
 };
@@ -341,27 +341,10 @@ impl ServerHandler for FilesServer {
     }
 }
 
-/// The seal of 2026-07-28 `requestState`: with the keys of the environment's
-/// `ELICIT_STATE_KEYS` (`id:HEX,..`, the first signing; the same on every replica, and each
-/// state opens once across them through Redis), or with a key of this process's own.
+/// The seal of 2026-07-28 `requestState` (`ELICIT_STATE_KEYS`, shared by the replicas), each
+/// state opening once: in this process, or across the replicas through Redis.
 fn seal(store: Option<&RedisStore>) -> Result<RequestStateSeal, Box<dyn Error>> {
-    let seal = match std::env::var("ELICIT_STATE_KEYS") {
-        Ok(keys) => {
-            let (signing, keyring) = RequestStateSeal::parse_keyring(&keys)
-                .map_err(|e| format!("ELICIT_STATE_KEYS: {e}"))?;
-            RequestStateSeal::from_keyring(&signing, keyring)
-                .map_err(|e| format!("ELICIT_STATE_KEYS: {e}"))?
-        }
-        Err(_) => {
-            if store.is_some() {
-                eprintln!(
-                    "no ELICIT_STATE_KEYS: this replica seals 2026-07-28 requestState with a key \
-                     of its own, so a retry must come back to it"
-                );
-            }
-            RequestStateSeal::generated()?
-        }
-    };
+    let seal = http::state_seal()?;
     Ok(match store {
         Some(redis) => seal.with_replay_guard(redis.clone()),
         None => seal.single_use(),
@@ -378,63 +361,19 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 const USAGE: &str = "usage: url_mode_server [--redis URL [--prefix NAME]] [--max-body-bytes BYTES] [--ask-timeout SECONDS] [--session-idle SECONDS] [ADDRESS]";
 
-/// The command line: the options every example HTTP server shares, and `--redis URL
-/// [--prefix NAME]`; `None` once `--help` has printed them.
-struct Arguments {
-    redis: Option<String>,
-    prefix: String,
-    server: ServerOptions,
-}
-
-fn arguments() -> Result<Option<Arguments>, Box<dyn Error>> {
-    let mut arguments = Arguments {
-        redis: None,
-        prefix: RedisStore::DEFAULT_PREFIX.to_owned(),
-        server: ServerOptions::default(),
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--help" | "-h" => {
-                println!(
-                    "{USAGE}\n\n  --redis URL             keep the elicitations in this Redis, shared by replicas\n  \
-                     --prefix NAME           this demo's keys and channels in Redis (default: elicit)\n{}",
-                    http::OPTIONS_HELP
-                );
-                return Ok(None);
-            }
-            "--redis" => {
-                let url = args
-                    .next()
-                    .ok_or("--redis needs a URL, e.g. redis://127.0.0.1:6379/")?;
-                arguments.redis = Some(url);
-            }
-            "--prefix" => arguments.prefix = args.next().ok_or("--prefix needs a name")?,
-            _ if arguments.server.take(&arg, &mut args)? => {}
-            _ => return Err(format!("unknown option `{arg}`; {USAGE}").into()),
-        }
-    }
-    Ok(Some(arguments))
-}
-
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
-    let Some(arguments) = arguments()? else {
+    let Some(arguments) = ReplicaOptions::parse(USAGE)? else {
         return Ok(());
     };
     let listener = arguments.server.listen().await?;
     let address = listener.local_addr()?;
     let base_url = format!("http://{address}");
-    let state = Arc::new(match &arguments.redis {
+    let state = Arc::new(match arguments.store().await? {
         None => ConnectState::in_memory(base_url, seal(None)?),
-        Some(url) => {
-            let store = RedisStore::connect(url)
-                .await
-                .map_err(|e| format!("cannot use Redis at {url}: {e}"))?
-                .with_prefix(&arguments.prefix);
-            let connection = redis::Client::open(url.as_str())?
-                .get_connection_manager()
-                .await?;
+        Some(store) => {
+            let url = arguments.redis().unwrap_or_default();
+            let connection = redis::Client::open(url)?.get_connection_manager().await?;
             // Each process is one replica, named at random.
             let replica = ElicitationId::random()?.as_str()[..12].to_owned();
             let seal = seal(Some(&store))?;
@@ -445,11 +384,11 @@ async fn main() -> Result<(), Box<dyn Error>> {
                 base_url,
                 tokens: Shared::Redis {
                     connection: connection.clone(),
-                    prefix: format!("{}:demo-token:", arguments.prefix),
+                    prefix: format!("{}:demo-token:", arguments.prefix()),
                 },
                 browser_sessions: Shared::Redis {
                     connection,
-                    prefix: format!("{}:demo-browser:", arguments.prefix),
+                    prefix: format!("{}:demo-browser:", arguments.prefix()),
                 },
             }
         }
@@ -477,7 +416,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
         });
         println!(
             "replica {replica}, elicitations in Redis at {}",
-            arguments.redis.as_deref().unwrap_or_default()
+            arguments.redis().unwrap_or_default()
         );
     }
     let elicitation = arguments.server.elicitation(state.elicitation.clone());

@@ -44,8 +44,9 @@
 //!   `X-Content-Type-Options: nosniff`; a body limit
 //!   ([`SecurePage::with_most_body_bytes`]).
 //! - **Secrets stay.** A secret field is a password input, never filled in again when the page
-//!   comes back with errors (the other answers are); the answer is held in this process, not
-//!   in the URL, not in `requestState`, not in any MCP message, and the tool reads it once.
+//!   comes back with errors (the other answers are); the answer is held by the server (in
+//!   this process, or sealed in Redis: `SecureForms::in_redis`, feature `redis`), not in the
+//!   URL, not in `requestState`, not in any MCP message, and the tool reads it once.
 
 mod read;
 mod render;
@@ -66,7 +67,7 @@ use self::render::{FormPage, POLICY, notice};
 use crate::rmcp::Elicitation;
 use crate::server::{
     CompletionError, ElicitationStore, ElicitationTracker, NotTaken, PageAnswer, PageForm,
-    SecureForms, UserId,
+    SecureForms, Showing, UserId,
 };
 
 pub use users::{DevelopmentLogin, NotLoopback, PageUsers};
@@ -215,20 +216,23 @@ impl<S: ElicitationStore, U: PageUsers> Shared<S, U> {
         match self.tracker.verify(id, user).await {
             Ok(_) => {}
             Err(CompletionError::WrongUser) => return Err(self.not_yours()),
-            Err(CompletionError::Store(_)) => {
-                return Err(self.say(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "Try again in a moment",
-                    "The server cannot reach its store right now.",
-                ));
-            }
+            Err(CompletionError::Store(_)) => return Err(self.unavailable()),
             Err(_) => return Err(self.gone()),
         }
-        match self.forms.showing(id, SystemTime::now()) {
-            Some(form) if form.user == *user => Ok(form),
-            Some(_) => Err(self.not_yours()),
-            None => Err(self.gone()),
+        match self.forms.showing(id, user, SystemTime::now()).await {
+            Ok(Showing::Form(form)) => Ok(form),
+            Ok(Showing::NotYours) => Err(self.not_yours()),
+            Ok(Showing::Gone) => Err(self.gone()),
+            Err(_) => Err(self.unavailable()),
         }
+    }
+
+    fn unavailable(&self) -> Response {
+        self.say(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Try again in a moment",
+            "The server cannot reach its store right now.",
+        )
     }
 
     fn not_yours(&self) -> Response {
@@ -248,7 +252,7 @@ impl<S: ElicitationStore, U: PageUsers> Shared<S, U> {
     }
 
     /// The form page, with its CSRF token for this browser; sets the browser's cookie when new.
-    fn form_page(
+    async fn form_page(
         &self,
         id: &str,
         form: &PageForm,
@@ -263,15 +267,19 @@ impl<S: ElicitationStore, U: PageUsers> Shared<S, U> {
                 None => return self.no_randomness(),
             },
         };
-        let Some(token) = random_hex().and_then(|fresh| self.forms.token_for(id, &browser, fresh))
-        else {
-            return self.gone();
+        let Some(fresh) = random_hex() else {
+            return self.no_randomness();
+        };
+        let token = match self.forms.token_for(id, &browser, fresh).await {
+            Ok(Some(token)) => token,
+            Ok(None) => return self.gone(),
+            Err(_) => return self.unavailable(),
         };
         let html = FormPage {
             server: &self.server_name,
             message: &form.message,
-            schema: form.schema,
-            secret_fields: form.secret_fields,
+            schema: &form.schema,
+            secret_fields: &form.secret_fields,
             token: &token,
             shown,
             refused,
@@ -303,15 +311,17 @@ impl<S: ElicitationStore, U: PageUsers> Shared<S, U> {
     /// Holds `answer`, completes the elicitation and tells the session that started it.
     async fn settle(&self, id: &str, user: &UserId, answer: PageAnswer) -> Response {
         let sent = matches!(answer, PageAnswer::Accepted(_));
-        match self.forms.answer(id, user, answer, SystemTime::now()) {
+        match self.forms.answer(id, user, answer, SystemTime::now()).await {
             Ok(()) => {}
             Err(NotTaken::OtherUser) => return self.not_yours(),
             Err(NotTaken::Unknown | NotTaken::AlreadyAnswered) => return self.gone(),
+            Err(NotTaken::Store) => return self.unavailable(),
         }
         let completed = match self.tracker.complete(id, user).await {
             Ok(completed) => completed,
             Err(_) => {
-                self.forms.forget(id);
+                // If the store fails here too, the held answer expires with its form.
+                let _ = self.forms.forget(id).await;
                 return self.gone();
             }
         };
@@ -348,7 +358,8 @@ async fn show<S: ElicitationStore, U: PageUsers>(
         Err(response) => return response,
     };
     let browser = cookie(&request, BROWSER_COOKIE);
-    shared.form_page(&id, &form, browser, &defaults(form.schema), &[])
+    let shown = defaults(&form.schema);
+    shared.form_page(&id, &form, browser, &shown, &[]).await
 }
 
 async fn answer<S: ElicitationStore, U: PageUsers>(
@@ -376,7 +387,11 @@ async fn answer<S: ElicitationStore, U: PageUsers>(
     };
     let browser = cookie(&request, BROWSER_COOKIE);
     let token_holds = match (&browser, field("_csrf")) {
-        (Some(browser), Some(token)) => shared.forms.token_matches(&id, browser, token),
+        (Some(browser), Some(token)) => match shared.forms.token_matches(&id, browser, token).await
+        {
+            Ok(holds) => holds,
+            Err(_) => return shared.unavailable(),
+        },
         _ => false,
     };
     let form = match shared.open_form(&id, &user).await {
@@ -395,14 +410,18 @@ async fn answer<S: ElicitationStore, U: PageUsers>(
         Some("decline") => shared.settle(&id, &user, PageAnswer::Declined).await,
         Some("cancel") => shared.settle(&id, &user, PageAnswer::Cancelled).await,
         Some("send") | None => {
-            let (content, shown) = read::read(form.schema, form.secret_fields, &pairs);
+            let (content, shown) = read::read(&form.schema, &form.secret_fields, &pairs);
             match content {
                 Ok(content) => {
                     shared
                         .settle(&id, &user, PageAnswer::Accepted(content))
                         .await
                 }
-                Err(refused) => shared.form_page(&id, &form, browser, &shown, &refused),
+                Err(refused) => {
+                    shared
+                        .form_page(&id, &form, browser, &shown, &refused)
+                        .await
+                }
             }
         }
         Some(_) => shared.say(

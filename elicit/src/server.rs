@@ -77,11 +77,11 @@ pub use policy::{CheckedUrl, Environment, UnsafeUrlError, UrlNotice, UrlPolicy};
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub use redis_store::{
-    Completions, CredentialKeyError, CredentialKeys, RedisCredentials, RedisStore, Routed,
+    AtRestKeyError, AtRestKeys, Completions, RedisCredentials, RedisStore, Routed,
 };
 pub use replay::{MemoryReplayGuard, ReplayGuard};
 #[cfg(feature = "page")]
-pub(crate) use secure_forms::{NotTaken, PageAnswer, PageForm};
+pub(crate) use secure_forms::{NotTaken, PageAnswer, PageForm, Showing};
 #[cfg(feature = "page")]
 #[cfg_attr(docsrs, doc(cfg(feature = "page")))]
 pub use secure_forms::{PageUrlError, SecureForms};
@@ -94,6 +94,8 @@ pub use store_error::StoreError;
 pub(crate) use cipher::Keyring;
 #[cfg(feature = "rmcp")]
 pub(crate) use cipher::MIN_KEY_BYTES;
+#[cfg(feature = "redis")]
+pub(crate) use cipher::bound_to;
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use tracker::{

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use crate::support::browser::{Answer, request};
 use crate::support::load::server::ServerProcess;
+use crate::support::redis_server::{self, Redis};
 use rmcp::model::{
     self as sdk, CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation,
     ProtocolVersion,
@@ -404,6 +405,146 @@ async fn a_key_given_once_is_found_by_the_next_call_until_forgotten() {
     let asked = tokio::time::timeout(Duration::from_secs(30), links.recv()).await;
     assert!(asked.is_ok_and(|link| link.is_some()), "asked again");
     call.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Redis: redis-server on PATH (apt-get install redis-server) or REDIS_URL; run with --include-ignored"]
+async fn on_two_replicas_the_page_answers_the_other_and_redis_reads_nothing_of_the_key() {
+    let test = "secure_page_on_two_replicas";
+    let redis = Redis::for_test(test);
+    let prefix = redis_server::fresh_prefix(test);
+    let monitor = Monitor::start(&redis.url());
+    let args = ["--redis", &redis.url(), "--prefix", &prefix, "127.0.0.1:0"];
+    let keys = [
+        ("ELICIT_STATE_KEYS", STATE_KEYS),
+        ("ELICIT_AT_REST_KEYS", AT_REST_KEYS),
+    ];
+    let asking = ServerProcess::start_with_env("secure_page", &args, &keys);
+    let answering = ServerProcess::start_with_env("secure_page", &args, &keys);
+    let (asking_origin, answering_origin) = (origin_of(&asking), origin_of(&answering));
+    for (lifecycle, revision, user) in lifecycles() {
+        let (client, mut links, seen) = connect(asking.url(), user, lifecycle).await;
+        let client = Arc::new(client);
+        let calling = Arc::clone(&client);
+        let call = tokio::spawn(async move {
+            calling
+                .call_tool(CallToolRequestParams::new("connect_calendar"))
+                .await
+        });
+        let link = tokio::time::timeout(Duration::from_secs(30), links.recv())
+            .await
+            .expect("the client is asked within 30 s")
+            .expect("a link");
+        // The browser reaches the other replica, as a load balancer may send it.
+        let elsewhere = link.replace(&asking_origin, &answering_origin);
+        assert_ne!(elsewhere, link);
+        let fields = [("api_key", KEY), ("calendar", "Work")];
+        let sent = answer_on_the_page(&answering_origin, user, &elsewhere, &fields);
+        assert_eq!(sent.status, 200, "{}", sent.body);
+        let result = tokio::time::timeout(Duration::from_secs(60), call)
+            .await
+            .expect("the call ends within 60 s")
+            .unwrap()
+            .expect("the call succeeds");
+        let text = result.content[0].as_text().unwrap().text.clone();
+        assert_eq!(
+            text,
+            format!(
+                "Connected {user}'s calendar \"Work\" with a key of {} characters.",
+                KEY.len()
+            ),
+            "on {revision}"
+        );
+        let seen = seen.lock().unwrap().join("\n");
+        assert!(!seen.contains(KEY), "{seen}");
+        if let Ok(client) = Arc::try_unwrap(client) {
+            let _ = client.cancel().await;
+        }
+
+        // The key kept in Redis: the other replica finds it without asking.
+        let (client, _links, _seen) =
+            connect(answering.url(), user, ClientLifecycleMode::Initialize).await;
+        let again = client
+            .call_tool(CallToolRequestParams::new("connect_calendar"))
+            .await
+            .expect("the call succeeds");
+        assert_eq!(
+            again.content[0].as_text().unwrap().text,
+            format!(
+                "{user}'s calendar is connected already, with a key of {} characters.",
+                KEY.len()
+            )
+        );
+        let _ = client.cancel().await;
+    }
+
+    // Everything both replicas sent Redis: the page's forms and held answers were there, and
+    // the key in none of its encodings.
+    let commands = monitor.stop();
+    let written = |what: &str| commands.iter().any(|line| line.contains(what));
+    assert!(
+        written(&format!("\"{prefix}:p:")),
+        "the page's forms are in Redis"
+    );
+    assert!(
+        commands
+            .iter()
+            .any(|line| line.contains("\"HSETNX\"") && line.contains("\"answer\"")),
+        "an answer was held in Redis"
+    );
+    assert!(
+        written(&format!("\"{prefix}:c:")),
+        "the key is kept in Redis"
+    );
+    for encoded in encodings_of(KEY) {
+        let found: Vec<&String> = commands
+            .iter()
+            .filter(|line| line.contains(&encoded))
+            .collect();
+        assert!(found.is_empty(), "`{encoded}` reached Redis: {found:?}");
+    }
+}
+
+/// The keys both replicas seal with, as an operator sets them on every replica.
+const STATE_KEYS: &str = "state-1:0101010101010101010101010101010101010101010101010101010101010101";
+const AT_REST_KEYS: &str =
+    "rest-1:0202020202020202020202020202020202020202020202020202020202020202";
+
+fn origin_of(server: &ServerProcess) -> String {
+    server.url().trim_end_matches("/mcp").to_owned()
+}
+
+/// Every command Redis runs, as its `MONITOR` prints them, from a connection of its own.
+struct Monitor {
+    stream: std::net::TcpStream,
+    lines: std::thread::JoinHandle<Vec<String>>,
+}
+
+impl Monitor {
+    fn start(url: &str) -> Monitor {
+        use std::io::{BufRead, BufReader, Write};
+        let address = url
+            .trim_start_matches("redis://")
+            .split('/')
+            .next()
+            .unwrap()
+            .to_owned();
+        let mut stream = std::net::TcpStream::connect(&address).expect("Redis accepts");
+        stream.write_all(b"MONITOR\r\n").unwrap();
+        let mut reader = BufReader::new(stream.try_clone().unwrap());
+        let mut ok = String::new();
+        reader.read_line(&mut ok).unwrap();
+        assert_eq!(ok.trim_end(), "+OK", "MONITOR starts");
+        let lines = std::thread::spawn(move || reader.lines().map_while(Result::ok).collect());
+        Monitor { stream, lines }
+    }
+
+    fn stop(self) -> Vec<String> {
+        // Everything sent before this has been printed: Redis answers in order.
+        std::thread::sleep(Duration::from_millis(200));
+        let _ = self.stream.shutdown(std::net::Shutdown::Both);
+        self.lines.join().unwrap()
+    }
 }
 
 /// `user`'s browser answers the page of `link` with `fields`: it signs in, opens the page once

@@ -572,7 +572,7 @@ async fn ids_of_any_alphabet_run_their_course_on_redis() {
 #[ignore = "needs Redis: redis-server on PATH (apt-get install redis-server) or REDIS_URL; run with --include-ignored"]
 async fn credentials_rest_encrypted_in_redis_and_rotate() {
     use elicit_mcp::Secret;
-    use elicit_mcp::server::{CredentialKeys, CredentialStore};
+    use elicit_mcp::server::{AtRestKeys, CredentialStore};
 
     const KEY: &str = "sk-at-rest-0123456789";
     let redis = Redis::for_test("credentials_rest_encrypted_in_redis_and_rotate");
@@ -582,7 +582,7 @@ async fn credentials_rest_encrypted_in_redis_and_rotate() {
         .await
         .unwrap()
         .with_prefix(&prefix);
-    let old = CredentialKeys::from_keyring("old", [("old", [1u8; 32])]).unwrap();
+    let old = AtRestKeys::from_keyring("old", [("old", [1u8; 32])]).unwrap();
     let credentials = store.credentials(old);
     let alice = user("alice");
     let day = Duration::from_secs(24 * 60 * 60);
@@ -595,7 +595,7 @@ async fn credentials_rest_encrypted_in_redis_and_rotate() {
         .await
         .unwrap()
         .with_prefix(&prefix)
-        .credentials(CredentialKeys::from_keyring("old", [("old", [1u8; 32])]).unwrap());
+        .credentials(AtRestKeys::from_keyring("old", [("old", [1u8; 32])]).unwrap());
     let found = again.find(&alice, "calendar").await.unwrap().expect("kept");
     assert_eq!(found.expose_secret(), KEY);
     assert!(
@@ -632,11 +632,10 @@ async fn credentials_rest_encrypted_in_redis_and_rotate() {
     assert!(ttl > 0 && ttl <= 24 * 60 * 60 * 1000, "{ttl}");
 
     // Without the key it does not open; a rotated ring still opens it; a retired one not.
-    let stranger =
-        store.credentials(CredentialKeys::from_keyring("x", [("x", [2u8; 32])]).unwrap());
+    let stranger = store.credentials(AtRestKeys::from_keyring("x", [("x", [2u8; 32])]).unwrap());
     assert!(stranger.find(&alice, "calendar").await.unwrap().is_none());
     let rotated = store.credentials(
-        CredentialKeys::from_keyring("new", [("new", [3u8; 32]), ("old", [1u8; 32])]).unwrap(),
+        AtRestKeys::from_keyring("new", [("new", [3u8; 32]), ("old", [1u8; 32])]).unwrap(),
     );
     assert_eq!(
         rotated
@@ -647,8 +646,7 @@ async fn credentials_rest_encrypted_in_redis_and_rotate() {
             .expose_secret(),
         KEY
     );
-    let retired =
-        store.credentials(CredentialKeys::from_keyring("new", [("new", [3u8; 32])]).unwrap());
+    let retired = store.credentials(AtRestKeys::from_keyring("new", [("new", [3u8; 32])]).unwrap());
     assert!(retired.find(&alice, "calendar").await.unwrap().is_none());
 
     assert!(rotated.forget(&alice, "calendar").await.unwrap());

@@ -3,6 +3,7 @@
 //! pages that say what happened. One small stylesheet, inline, allowed by the page's
 //! `Content-Security-Policy` by its hash.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::sync::LazyLock;
 
@@ -88,7 +89,7 @@ pub(super) struct FormPage<'a> {
     pub server: &'a str,
     pub message: &'a str,
     pub schema: &'a RequestedSchema,
-    pub secret_fields: &'a [&'a str],
+    pub secret_fields: &'a [Cow<'a, str>],
     pub token: &'a str,
     pub shown: &'a ShownValues,
     pub refused: &'a [FieldMessage],
@@ -134,7 +135,7 @@ impl FormPage<'_> {
     fn field(&self, out: &mut String, index: usize, property: &Property) {
         let id = format!("f{index}");
         let name = &*property.name;
-        let secret = self.secret_fields.contains(&name);
+        let secret = self.secret_fields.iter().any(|field| field == name);
         let error = self
             .refused
             .iter()
@@ -363,7 +364,7 @@ mod tests {
             server: "Calendar <&>",
             message: "Connect",
             schema: &schema,
-            secret_fields: &["key"],
+            secret_fields: &[Cow::Borrowed("key")],
             token: "tok",
             shown: &shown,
             refused,

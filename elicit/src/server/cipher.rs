@@ -193,6 +193,18 @@ impl Keyring {
     }
 }
 
+/// What a token is bound to, from its parts (a user and a name, say), each with its length, so
+/// that no two lists of parts give the same bytes.
+#[cfg(feature = "redis")]
+pub(crate) fn bound_to(parts: &[&str]) -> Vec<u8> {
+    let mut bound = Vec::new();
+    for part in parts {
+        bound.extend_from_slice(&(part.len() as u64).to_be_bytes());
+        bound.extend_from_slice(part.as_bytes());
+    }
+    bound
+}
+
 /// The version and the key id, then the binding: a token moved to another key id, format or
 /// request does not open.
 fn associated_data(key_id: &str, bound_to: &[u8]) -> Vec<u8> {

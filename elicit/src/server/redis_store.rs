@@ -18,11 +18,13 @@ use crate::server::{
 };
 use crate::wire::ElicitationId;
 
+mod at_rest;
 mod credentials;
 mod replay;
 mod routing;
 
-pub use credentials::{CredentialKeyError, CredentialKeys, RedisCredentials};
+pub use at_rest::{AtRestKeyError, AtRestKeys};
+pub use credentials::RedisCredentials;
 pub use routing::{Completions, Routed};
 
 /// An [`ElicitationStore`] on Redis or Valkey, shared by every replica of a server, so that an
@@ -167,6 +169,29 @@ impl Error for Corrupt {}
 
 fn store_error(error: ::redis::RedisError) -> StoreError {
     StoreError::new(format!("Redis: {error}"))
+}
+
+/// What the page's forms (`SecureForms::in_redis`) share with the store: its connection, its
+/// keys and its errors.
+#[cfg(feature = "page")]
+impl RedisStore {
+    pub(crate) fn connection(&self) -> ConnectionManager {
+        self.connection.clone()
+    }
+
+    /// The key of the thing of `kind` named `name`, under this store's prefix: the name hashed,
+    /// so that the store never names a link.
+    pub(crate) fn hashed_key(&self, kind: &str, name: &str) -> String {
+        format!("{}:{kind}:{}", self.prefix, sha256_hex(name))
+    }
+
+    pub(crate) fn hashed(text: &str) -> String {
+        sha256_hex(text)
+    }
+
+    pub(crate) fn error(error: ::redis::RedisError) -> StoreError {
+        store_error(error)
+    }
 }
 
 impl RedisStore {

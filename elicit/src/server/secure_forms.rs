@@ -1,25 +1,34 @@
 //! The forms asked on the server's own page ([`Ask::secure`](crate::rmcp::Ask::secure)): what
 //! the page shows for each URL-mode elicitation, and the answer it holds for the tool until the
 //! tool reads it, once. The client never sees either: only the consent message and the link.
+//! Held in this process (`memory`), or in Redis for replicas (`redis`, feature `redis`).
 
-use std::collections::HashMap;
+mod memory;
+#[cfg(feature = "redis")]
+mod redis;
+
+use std::borrow::Cow;
 use std::fmt;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use self::memory::MemoryForms;
 use crate::schema::RequestedSchema;
-use crate::server::UserId;
+use crate::server::{StoreError, UserId};
 use crate::wire::ElicitationId;
 
 /// Where the server's page for secure forms is, and what it holds: the forms it shows and the
-/// answers it took, each bound to the user the elicitation was made for, in this process.
+/// answers it took, each bound to the user the elicitation was made for.
 ///
 /// One value, cloned: give it to the elicitation that asks
 /// ([`Elicitation::with_secure_page`](crate::rmcp::Elicitation::with_secure_page), feature
 /// `rmcp`) and to the page that shows the forms (`elicit_mcp::page::SecurePage`, feature
 /// `page`). A link is the page's address followed by the opaque elicitation id, nothing else.
+/// [`new`](Self::new) holds them in this process; `in_redis` (feature `redis`) in Redis, for a
+/// server of several replicas, each answer sealed at rest.
 ///
 /// ```
 /// use elicit_mcp::server::SecureForms;
@@ -32,16 +41,28 @@ pub struct SecureForms {
     page_url: Arc<str>,
     /// How long a form not answered, or an answer not read, is kept at most.
     keep_for: Duration,
-    forms: Arc<Mutex<HashMap<String, Entry>>>,
+    held: Held,
+}
+
+/// Where the forms and answers are.
+#[derive(Clone)]
+enum Held {
+    Memory(Arc<MemoryForms>),
+    #[cfg(feature = "redis")]
+    Redis(Arc<redis::RedisForms>),
 }
 
 impl fmt::Debug for SecureForms {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Never a form's answers.
-        f.debug_struct("SecureForms")
-            .field("page_url", &self.page_url)
-            .field("held", &self.lock().len())
-            .finish()
+        let mut debug = f.debug_struct("SecureForms");
+        debug.field("page_url", &self.page_url);
+        match &self.held {
+            Held::Memory(forms) => debug.field("held", &forms.len()),
+            #[cfg(feature = "redis")]
+            Held::Redis(_) => debug.field("held", &"in Redis"),
+        };
+        debug.finish()
     }
 }
 
@@ -60,32 +81,28 @@ impl fmt::Display for PageUrlError {
 
 impl std::error::Error for PageUrlError {}
 
-/// One form on the page, from the moment the tool asks until the tool reads its answer.
-struct Entry {
-    form: PageForm,
-    state: EntryState,
-    /// After this the entry is dropped, answered or not.
-    until: SystemTime,
-}
-
-enum EntryState {
-    /// Shown, not yet answered; the CSRF tokens issued to browsers, by browser.
-    Open { tokens: Vec<(String, String)> },
-    /// Answered on the page; the tool has not read it yet.
-    Answered(PageAnswer),
-}
-
-/// What the page shows of a form: for whom, the message, its schema and which of its fields are
-/// secret.
+/// What the page shows of a form: the message, its schema and which of its fields are secret.
 #[derive(Clone, Debug)]
 pub(crate) struct PageForm {
-    pub user: UserId,
     pub message: String,
-    pub schema: &'static RequestedSchema,
-    pub secret_fields: &'static [&'static str],
+    pub schema: Cow<'static, RequestedSchema>,
+    pub secret_fields: Vec<Cow<'static, str>>,
+}
+
+/// Whether the page may show a form to a user.
+#[derive(Debug)]
+pub(crate) enum Showing {
+    /// The user's, open: this.
+    Form(PageForm),
+    /// Another user's.
+    NotYours,
+    /// No such form open: never asked, answered already, or dropped after its time.
+    Gone,
 }
 
 /// What the person did on the page.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub(crate) enum PageAnswer {
     /// Sent the form: its content, checked against its schema.
     Accepted(Map<String, Value>),
@@ -132,7 +149,7 @@ fn wipe(content: &mut Map<String, Value>) {
 }
 
 /// Why the page could not take an answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug)]
 pub(crate) enum NotTaken {
     /// No such form here: never asked, read already, or dropped after its time.
     Unknown,
@@ -140,6 +157,15 @@ pub(crate) enum NotTaken {
     OtherUser,
     /// The form was answered already.
     AlreadyAnswered,
+    /// The store could not be reached, or failed: nothing was held, and the page says to try
+    /// again (it tells a browser nothing of the store).
+    Store,
+}
+
+impl From<StoreError> for NotTaken {
+    fn from(_: StoreError) -> Self {
+        NotTaken::Store
+    }
 }
 
 impl SecureForms {
@@ -149,9 +175,29 @@ impl SecureForms {
     pub const DEFAULT_KEEP_FOR: Duration = Duration::from_secs(60 * 60);
 
     /// The forms of the page at `page_url`, the address where the page is mounted (an
-    /// absolute `http` or `https` URL without a query or fragment; a trailing `/` is dropped).
+    /// absolute `http` or `https` URL without a query or fragment; a trailing `/` is dropped),
+    /// held in this process: for a server of one process.
     pub fn new(page_url: impl Into<String>) -> Result<Self, PageUrlError> {
-        let url: String = page_url.into();
+        Self::held(page_url.into(), Held::Memory(Arc::default()))
+    }
+
+    /// The forms of the page at `page_url` (as for [`new`](Self::new)), held in `store`'s
+    /// Redis under its prefix, so that any replica shows, takes and reads them: each answer
+    /// sealed with `keys` (XChaCha20-Poly1305, bound to its elicitation and user), each form
+    /// kept no longer than [`with_keep_for`](Self::with_keep_for) says, and deleted when the
+    /// tool reads its answer.
+    #[cfg(feature = "redis")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+    pub fn in_redis(
+        page_url: impl Into<String>,
+        store: &crate::server::RedisStore,
+        keys: crate::server::AtRestKeys,
+    ) -> Result<Self, PageUrlError> {
+        let forms = redis::RedisForms::new(store.clone(), keys);
+        Self::held(page_url.into(), Held::Redis(Arc::new(forms)))
+    }
+
+    fn held(url: String, held: Held) -> Result<Self, PageUrlError> {
         let refuse = |why| {
             Err(PageUrlError {
                 url: url.clone(),
@@ -170,7 +216,7 @@ impl SecureForms {
         Ok(SecureForms {
             page_url: url.trim_end_matches('/').into(),
             keep_for: Self::DEFAULT_KEEP_FOR,
-            forms: Arc::default(),
+            held,
         })
     }
 
@@ -191,102 +237,108 @@ impl SecureForms {
         format!("{}/{id}", self.page_url)
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<String, Entry>> {
-        self.forms.lock().unwrap_or_else(PoisonError::into_inner)
+    /// Puts the form of elicitation `id` on the page for `user`, and drops what outlived its
+    /// time.
+    pub(crate) async fn open(
+        &self,
+        id: &ElicitationId,
+        user: &UserId,
+        form: PageForm,
+        now: SystemTime,
+    ) -> Result<(), StoreError> {
+        match &self.held {
+            Held::Memory(forms) => {
+                forms.open(id.as_str(), user, form, now, self.keep_for);
+                Ok(())
+            }
+            #[cfg(feature = "redis")]
+            Held::Redis(forms) => forms.open(id.as_str(), user, &form, self.keep_for).await,
+        }
     }
 
-    /// Puts the form of elicitation `id` on the page, and drops what outlived its time.
-    pub(crate) fn open(&self, id: &ElicitationId, form: PageForm, now: SystemTime) {
-        let mut forms = self.lock();
-        forms.retain(|_, entry| entry.until > now);
-        let entry = Entry {
-            form,
-            state: EntryState::Open { tokens: Vec::new() },
-            until: now + self.keep_for,
-        };
-        forms.insert(id.as_str().to_owned(), entry);
-    }
-
-    /// The form the page shows for `id`, if it is still open: whether it is `user`'s is for the
-    /// caller to check against [`PageForm::user`].
-    pub(crate) fn showing(&self, id: &str, now: SystemTime) -> Option<PageForm> {
-        let forms = self.lock();
-        let entry = forms.get(id).filter(|entry| entry.until > now)?;
-        match entry.state {
-            EntryState::Open { .. } => Some(entry.form.clone()),
-            EntryState::Answered(_) => None,
+    /// Whether the page may show the form `id` to `user`, and what.
+    pub(crate) async fn showing(
+        &self,
+        id: &str,
+        user: &UserId,
+        now: SystemTime,
+    ) -> Result<Showing, StoreError> {
+        match &self.held {
+            Held::Memory(forms) => Ok(forms.showing(id, user, now)),
+            #[cfg(feature = "redis")]
+            Held::Redis(forms) => forms.showing(id, user).await,
         }
     }
 
     /// The CSRF token of the form `id` for the browser `browser`: the one issued before, or
-    /// `fresh` (random, from the caller), kept for the answer to show.
-    pub(crate) fn token_for(&self, id: &str, browser: &str, fresh: String) -> Option<String> {
-        let mut forms = self.lock();
-        let EntryState::Open { tokens } = &mut forms.get_mut(id)?.state else {
-            return None;
-        };
-        if let Some((_, token)) = tokens.iter().find(|(known, _)| known == browser) {
-            return Some(token.clone());
+    /// `fresh` (random, from the caller), kept for the answer to show; `None` when the form is
+    /// not open.
+    pub(crate) async fn token_for(
+        &self,
+        id: &str,
+        browser: &str,
+        fresh: String,
+    ) -> Result<Option<String>, StoreError> {
+        match &self.held {
+            Held::Memory(forms) => Ok(forms.token_for(id, browser, fresh)),
+            #[cfg(feature = "redis")]
+            Held::Redis(forms) => forms.token_for(id, browser, fresh).await,
         }
-        tokens.push((browser.to_owned(), fresh.clone()));
-        Some(fresh)
     }
 
-    /// Whether `token` is the one issued to `browser` for the form `id`.
-    pub(crate) fn token_matches(&self, id: &str, browser: &str, token: &str) -> bool {
-        let forms = self.lock();
-        let Some(Entry {
-            state: EntryState::Open { tokens },
-            ..
-        }) = forms.get(id)
-        else {
-            return false;
-        };
-        tokens
-            .iter()
-            .any(|(known, issued)| known == browser && same_text(issued, token))
+    /// Whether `token` is the one issued to `browser` for the open form `id`.
+    pub(crate) async fn token_matches(
+        &self,
+        id: &str,
+        browser: &str,
+        token: &str,
+    ) -> Result<bool, StoreError> {
+        match &self.held {
+            Held::Memory(forms) => Ok(forms.token_matches(id, browser, token)),
+            #[cfg(feature = "redis")]
+            Held::Redis(forms) => forms.token_matches(id, browser, token).await,
+        }
     }
 
     /// Holds `answer` to the form `id` of `user`, once: a form answered already is not
     /// answered again.
-    pub(crate) fn answer(
+    pub(crate) async fn answer(
         &self,
         id: &str,
         user: &UserId,
         answer: PageAnswer,
         now: SystemTime,
     ) -> Result<(), NotTaken> {
-        let mut forms = self.lock();
-        let entry = forms
-            .get_mut(id)
-            .filter(|entry| entry.until > now)
-            .ok_or(NotTaken::Unknown)?;
-        if entry.form.user != *user {
-            return Err(NotTaken::OtherUser);
+        match &self.held {
+            Held::Memory(forms) => forms.answer(id, user, answer, now),
+            #[cfg(feature = "redis")]
+            Held::Redis(forms) => forms.answer(id, user, &answer, self.keep_for).await,
         }
-        if matches!(entry.state, EntryState::Answered(_)) {
-            return Err(NotTaken::AlreadyAnswered);
-        }
-        entry.state = EntryState::Answered(answer);
-        Ok(())
     }
 
     /// The answer to the form `id` of `user`, taken: it is held no longer.
-    pub(crate) fn take(&self, id: &str, user: &UserId) -> Option<PageAnswer> {
-        let mut forms = self.lock();
-        let entry = forms.get(id)?;
-        if entry.form.user != *user || !matches!(entry.state, EntryState::Answered(_)) {
-            return None;
-        }
-        match forms.remove(id)?.state {
-            EntryState::Answered(answer) => Some(answer),
-            EntryState::Open { .. } => None,
+    pub(crate) async fn take(
+        &self,
+        id: &str,
+        user: &UserId,
+    ) -> Result<Option<PageAnswer>, StoreError> {
+        match &self.held {
+            Held::Memory(forms) => Ok(forms.take(id, user)),
+            #[cfg(feature = "redis")]
+            Held::Redis(forms) => forms.take(id, user).await,
         }
     }
 
     /// Drops the form `id`, answered or not: the ask that made it ended another way.
-    pub(crate) fn forget(&self, id: &str) {
-        self.lock().remove(id);
+    pub(crate) async fn forget(&self, id: &str) -> Result<(), StoreError> {
+        match &self.held {
+            Held::Memory(forms) => {
+                forms.forget(id);
+                Ok(())
+            }
+            #[cfg(feature = "redis")]
+            Held::Redis(forms) => forms.forget(id).await,
+        }
     }
 }
 
@@ -302,26 +354,24 @@ fn same_text(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::RequestedSchema;
 
-    fn schema() -> &'static RequestedSchema {
+    fn schema() -> Cow<'static, RequestedSchema> {
         static SCHEMA: std::sync::OnceLock<RequestedSchema> = std::sync::OnceLock::new();
-        SCHEMA.get_or_init(|| {
+        Cow::Borrowed(SCHEMA.get_or_init(|| {
             serde_json::from_str(r#"{"type":"object","properties":{"key":{"type":"string"}}}"#)
                 .unwrap()
-        })
+        }))
     }
 
     fn user(name: &str) -> UserId {
         UserId::from_verified_subject(name).unwrap()
     }
 
-    fn form(name: &str) -> PageForm {
+    fn form() -> PageForm {
         PageForm {
-            user: user(name),
             message: "Connect".to_owned(),
             schema: schema(),
-            secret_fields: &["key"],
+            secret_fields: vec![Cow::Borrowed("key")],
         }
     }
 
@@ -353,67 +403,103 @@ mod tests {
         }
     }
 
-    #[test]
-    fn an_answer_is_taken_once_by_its_user_and_given_once() {
+    #[tokio::test]
+    async fn an_answer_is_taken_once_by_its_user_and_given_once() {
         let forms = SecureForms::new("https://example.com/secure").unwrap();
         let now = SystemTime::now();
-        let id = ElicitationId::new("e1");
-        forms.open(&id, form("alice"), now);
-        assert!(forms.showing("e1", now).is_some());
-        assert_eq!(
-            forms.answer("e1", &user("mallory"), accepted("x"), now),
+        let (alice, mallory) = (user("alice"), user("mallory"));
+        forms
+            .open(&ElicitationId::new("e1"), &alice, form(), now)
+            .await
+            .unwrap();
+        assert!(matches!(
+            forms.showing("e1", &alice, now).await,
+            Ok(Showing::Form(_))
+        ));
+        assert!(matches!(
+            forms.showing("e1", &mallory, now).await,
+            Ok(Showing::NotYours)
+        ));
+        assert!(matches!(
+            forms.answer("e1", &mallory, accepted("x"), now).await,
             Err(NotTaken::OtherUser)
+        ));
+        assert!(forms.answer("e1", &alice, accepted("k"), now).await.is_ok());
+        assert!(
+            matches!(forms.showing("e1", &alice, now).await, Ok(Showing::Gone)),
+            "no form once answered"
         );
-        assert_eq!(
-            forms.answer("e1", &user("alice"), accepted("k"), now),
-            Ok(())
-        );
-        assert!(forms.showing("e1", now).is_none(), "no form once answered");
-        assert_eq!(
-            forms.answer("e1", &user("alice"), accepted("again"), now),
+        assert!(matches!(
+            forms.answer("e1", &alice, accepted("again"), now).await,
             Err(NotTaken::AlreadyAnswered)
-        );
-        assert!(forms.take("e1", &user("mallory")).is_none());
-        let Some(PageAnswer::Accepted(ref content)) = forms.take("e1", &user("alice")) else {
+        ));
+        assert!(forms.take("e1", &mallory).await.unwrap().is_none());
+        let Some(PageAnswer::Accepted(ref content)) = forms.take("e1", &alice).await.unwrap()
+        else {
             panic!("the answer is held")
         };
         assert_eq!(content["key"], "k");
-        assert!(forms.take("e1", &user("alice")).is_none(), "taken once");
-        assert_eq!(
-            forms.answer("nope", &user("alice"), PageAnswer::Declined, now),
-            Err(NotTaken::Unknown)
+        assert!(
+            forms.take("e1", &alice).await.unwrap().is_none(),
+            "taken once"
         );
+        assert!(matches!(
+            forms
+                .answer("nope", &alice, PageAnswer::Declined, now)
+                .await,
+            Err(NotTaken::Unknown)
+        ));
     }
 
-    #[test]
-    fn tokens_are_per_browser_and_forms_expire() {
+    #[tokio::test]
+    async fn tokens_are_per_browser_and_forms_expire() {
         let forms = SecureForms::new("https://example.com/secure")
             .unwrap()
             .with_keep_for(Duration::from_secs(60));
         let now = SystemTime::now();
-        forms.open(&ElicitationId::new("e1"), form("alice"), now);
-        let token = forms.token_for("e1", "b1", "t1".to_owned()).unwrap();
-        assert_eq!(forms.token_for("e1", "b1", "t2".to_owned()).unwrap(), token);
-        assert!(forms.token_matches("e1", "b1", "t1"));
-        assert!(!forms.token_matches("e1", "b2", "t1"));
-        assert!(!forms.token_matches("e1", "b1", "t2"));
+        let alice = user("alice");
+        forms
+            .open(&ElicitationId::new("e1"), &alice, form(), now)
+            .await
+            .unwrap();
+        let token = forms.token_for("e1", "b1", "t1".to_owned()).await.unwrap();
+        assert_eq!(token.as_deref(), Some("t1"));
+        let again = forms.token_for("e1", "b1", "t2".to_owned()).await.unwrap();
+        assert_eq!(again, token, "one token per browser");
+        assert!(forms.token_matches("e1", "b1", "t1").await.unwrap());
+        assert!(!forms.token_matches("e1", "b2", "t1").await.unwrap());
+        assert!(!forms.token_matches("e1", "b1", "t2").await.unwrap());
         let later = now + Duration::from_secs(61);
-        assert!(forms.showing("e1", later).is_none());
-        forms.open(&ElicitationId::new("e2"), form("alice"), later);
-        assert!(
-            forms.token_for("e1", "b1", "t3".to_owned()).is_none(),
+        assert!(matches!(
+            forms.showing("e1", &alice, later).await,
+            Ok(Showing::Gone)
+        ));
+        forms
+            .open(&ElicitationId::new("e2"), &alice, form(), later)
+            .await
+            .unwrap();
+        assert_eq!(
+            forms.token_for("e1", "b1", "t3".to_owned()).await.unwrap(),
+            None,
             "dropped"
         );
     }
 
-    #[test]
-    fn debug_never_shows_an_answer() {
+    #[tokio::test]
+    async fn debug_never_shows_an_answer() {
         let forms = SecureForms::new("https://example.com/secure").unwrap();
         let now = SystemTime::now();
-        forms.open(&ElicitationId::new("e1"), form("alice"), now);
+        let alice = user("alice");
         forms
-            .answer("e1", &user("alice"), accepted("sk-very-secret"), now)
+            .open(&ElicitationId::new("e1"), &alice, form(), now)
+            .await
             .unwrap();
+        assert!(
+            forms
+                .answer("e1", &alice, accepted("sk-very-secret"), now)
+                .await
+                .is_ok()
+        );
         let shown = format!("{forms:?} {:?}", accepted("sk-very-secret"));
         assert!(!shown.contains("sk-very-secret"), "{shown}");
     }

@@ -26,9 +26,15 @@ impl ServerProcess {
     /// Starts the built example `name` with `args` and waits for the URL it prints
     /// (`listening on http://.../mcp`).
     pub fn start(name: &str, args: &[&str]) -> Self {
+        Self::start_with_env(name, args, &[])
+    }
+
+    /// [`start`](Self::start) with these variables added to its environment.
+    pub fn start_with_env(name: &str, args: &[&str], env: &[(&str, &str)]) -> Self {
         let program = examples_dir().join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
         let mut child = Command::new(&program)
             .args(args)
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()

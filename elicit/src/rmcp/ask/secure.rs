@@ -1,6 +1,7 @@
 //! Forms with a secret field, asked on the server's own page through URL mode: the client is
 //! shown the consent message and a link, never the form, and never the answer.
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::SystemTime;
@@ -9,7 +10,7 @@ use super::Ask;
 use crate::rmcp::ask::url::UrlOutcome;
 use crate::rmcp::askable::AskableForm;
 use crate::rmcp::error::ElicitError;
-use crate::server::{PageAnswer, PageForm, SecureForms, UserId};
+use crate::server::{CompletionError, PageAnswer, PageForm, SecureForms, StartError, UserId};
 use crate::wire::ElicitationId;
 use crate::{Elicit, ElicitOutcome, HasMessage};
 
@@ -91,24 +92,34 @@ impl Ask {
                     .ok_or(ElicitError::SecurePageNotConfigured)
             });
         let user = self.user().cloned();
-        // The form is put on the page when the elicitation is made, before the link can be
-        // opened; a later run of a 2026-07-28 call finds it made.
+        // The form is put on the page once the elicitation is stored, before the client has
+        // the link; a later run of a 2026-07-28 call finds it there.
         let made: Arc<Mutex<Option<ElicitationId>>> = Arc::default();
         let asked = match (&forms, &user) {
             (Ok(forms), Some(user)) => {
                 let (forms, user, made) = (forms.clone(), user.clone(), made.clone());
-                let page_message = message.clone();
-                Some(self.url(message, move |id| {
-                    let form = PageForm {
-                        user,
-                        message: page_message,
-                        schema: T::requested_schema(),
-                        secret_fields: T::SECRET_FIELDS,
-                    };
-                    forms.open(id, form, SystemTime::now());
-                    *made.lock().unwrap_or_else(PoisonError::into_inner) = Some(id.clone());
-                    forms.link(id)
-                }))
+                let link_to = forms.clone();
+                let form = PageForm {
+                    message: message.clone(),
+                    schema: Cow::Borrowed(T::requested_schema()),
+                    secret_fields: T::SECRET_FIELDS
+                        .iter()
+                        .copied()
+                        .map(Cow::Borrowed)
+                        .collect(),
+                };
+                Some(self.url_made(
+                    message,
+                    move |id| link_to.link(id),
+                    move |id| async move {
+                        forms
+                            .open(&id, &user, form, SystemTime::now())
+                            .await
+                            .map_err(|error| ElicitError::Start(StartError::Store(error)))?;
+                        *made.lock().unwrap_or_else(PoisonError::into_inner) = Some(id);
+                        Ok(())
+                    },
+                ))
             }
             _ => None,
         };
@@ -119,13 +130,13 @@ impl Ask {
             };
             let outcome = asked.await;
             let made = made.lock().unwrap_or_else(PoisonError::into_inner).take();
-            answered::<T>(&forms, &user, outcome, made)
+            answered::<T>(&forms, &user, outcome, made).await
         }
     }
 }
 
 /// The typed outcome of a secure form, from the URL step's outcome and the page's answer.
-fn answered<T: Elicit>(
+async fn answered<T: Elicit>(
     forms: &SecureForms,
     user: &UserId,
     outcome: Result<UrlOutcome, ElicitError>,
@@ -134,9 +145,10 @@ fn answered<T: Elicit>(
     let id = match outcome {
         Ok(UrlOutcome::Completed(id)) => id,
         other => {
-            // Declined or cancelled at the client, or failed: the form leaves the page.
+            // Declined or cancelled at the client, or failed: the form leaves the page (or,
+            // if the store fails too, expires there).
             if let Some(id) = made {
-                forms.forget(id.as_str());
+                let _ = forms.forget(id.as_str()).await;
             }
             return other.map(|outcome| match outcome {
                 UrlOutcome::Cancelled => ElicitOutcome::Cancelled,
@@ -144,7 +156,11 @@ fn answered<T: Elicit>(
             });
         }
     };
-    match forms.take(id.as_str(), user) {
+    let taken = forms
+        .take(id.as_str(), user)
+        .await
+        .map_err(|error| ElicitError::NotCompleted(CompletionError::Store(error)))?;
+    match taken {
         Some(PageAnswer::Accepted(ref content)) => T::from_content(content)
             .map(ElicitOutcome::Accepted)
             .map_err(ElicitError::InvalidContent),

@@ -135,15 +135,36 @@ impl Ask {
         message: impl Into<String>,
         url: impl FnOnce(&ElicitationId) -> String,
     ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send + 'a {
+        self.url_made(message, url, |_| std::future::ready(Ok(())))
+    }
+
+    /// [`url`](Self::url), running `made` once the elicitation is stored and before the client
+    /// is given its link (on the round that starts it): what the link leads to is ready before
+    /// anyone can open it.
+    pub(crate) fn url_made<'a, Made>(
+        &'a self,
+        message: impl Into<String>,
+        url: impl FnOnce(&ElicitationId) -> String,
+        made: impl FnOnce(ElicitationId) -> Made + Send + 'a,
+    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send + 'a
+    where
+        Made: Future<Output = Result<(), ElicitError>> + Send + 'a,
+    {
         let step = self.url_step(message.into(), url);
         async move {
             let (key, flow) = match step {
                 Step::Refused(error) => return Err(error),
                 Step::Going(key, flow) => (key, flow),
                 Step::Start(key, prepared) => {
-                    let (tracker, _) = self.url_mode()?;
+                    let (tracker, initiator) = self.url_mode()?;
                     let hold = Hold::new(self.way());
                     let pending = tracker.store_prepared((*prepared)?).await?;
+                    if let Err(error) = made(pending.id().clone()).await {
+                        let _ = tracker
+                            .discard(pending.id().as_str(), &initiator.user)
+                            .await;
+                        return Err(error);
+                    }
                     let flow = UrlFlow::asked(&pending);
                     self.way().keep_flow(&key, &flow);
                     drop(hold);

@@ -1,0 +1,99 @@
+//! The command line of an example server that can run as one of several replicas: the options
+//! every server shares ([`ServerOptions`]) and `--redis URL [--prefix NAME]`, the store the
+//! replicas share.
+
+use std::error::Error;
+
+use elicit_mcp::server::RedisStore;
+
+use super::{OPTIONS_HELP, ServerOptions};
+
+/// The lines of `--help` that describe the options of [`ReplicaOptions`].
+pub const REPLICA_HELP: &str = concat!(
+    "  --redis URL             keep what the replicas share in this Redis (redis://HOST:PORT/)\n",
+    "  --prefix NAME           this server's keys and channels in Redis (default: elicit)",
+);
+
+/// The command line of a server that may share a Redis with other replicas of itself.
+///
+/// ```
+/// use elicit_examples::http::ReplicaOptions;
+///
+/// let args = ["--redis", "redis://127.0.0.1:6379/", "--prefix", "demo", "127.0.0.1:3000"];
+/// let options = ReplicaOptions::parse_from(args.map(String::from), "usage")
+///     .unwrap()
+///     .expect("no --help");
+/// assert_eq!(options.redis(), Some("redis://127.0.0.1:6379/"));
+/// assert_eq!(options.prefix(), "demo");
+/// assert_eq!(options.server.address(), Some("127.0.0.1:3000"));
+/// ```
+#[derive(Debug, Clone)]
+pub struct ReplicaOptions {
+    /// The options every example server shares.
+    pub server: ServerOptions,
+    redis: Option<String>,
+    prefix: String,
+}
+
+impl ReplicaOptions {
+    /// The options from the command line; `None` once `--help` has printed `usage` and them.
+    pub fn parse(usage: &str) -> Result<Option<Self>, Box<dyn Error>> {
+        Self::parse_from(std::env::args().skip(1), usage)
+    }
+
+    /// [`parse`](Self::parse) from the arguments given.
+    pub fn parse_from(
+        args: impl IntoIterator<Item = String>,
+        usage: &str,
+    ) -> Result<Option<Self>, Box<dyn Error>> {
+        let mut options = ReplicaOptions {
+            server: ServerOptions::default(),
+            redis: None,
+            prefix: RedisStore::DEFAULT_PREFIX.to_owned(),
+        };
+        let mut args = args.into_iter();
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "--help" | "-h" => {
+                    println!("{usage}\n\n{REPLICA_HELP}\n{OPTIONS_HELP}");
+                    return Ok(None);
+                }
+                "--redis" => {
+                    let url = args
+                        .next()
+                        .ok_or("--redis needs a URL, e.g. redis://127.0.0.1:6379/")?;
+                    options.redis = Some(url);
+                }
+                "--prefix" => options.prefix = args.next().ok_or("--prefix needs a name")?,
+                _ if options.server.take(&arg, &mut args)? => {}
+                _ => return Err(format!("unknown option `{arg}`; {usage}").into()),
+            }
+        }
+        if options.redis.is_none() && options.prefix != RedisStore::DEFAULT_PREFIX {
+            return Err("--prefix names keys in Redis: give --redis too".into());
+        }
+        Ok(Some(options))
+    }
+
+    /// The Redis URL given, if any.
+    pub fn redis(&self) -> Option<&str> {
+        self.redis.as_deref()
+    }
+
+    /// The prefix of this server's keys and channels in Redis.
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    /// The store the replicas share, connected, when `--redis` was given.
+    pub async fn store(&self) -> Result<Option<RedisStore>, Box<dyn Error>> {
+        let Some(url) = &self.redis else {
+            return Ok(None);
+        };
+        let store = RedisStore::connect(url)
+            .await
+            .map_err(|e| format!("cannot use Redis at {url}: {e}"))?
+            .with_prefix(&self.prefix);
+        Ok(Some(store))
+    }
+}
