@@ -9,7 +9,10 @@
 //!
 //! Request bodies are capped at 256 KiB (`--max-body-bytes`; a larger one is answered 413),
 //! and a 2025-11-25 ask waits at most `--ask-timeout` seconds for the client (see
-//! `elicit_examples::http`).
+//! `elicit_examples::http`). As one of several replicas, `--redis URL [--prefix NAME]` keeps
+//! in that Redis what they share: each `requestState` opened once across them, and URL-mode
+//! elicitations; `ELICIT_STATE_KEYS` (`ID:HEX[,ID:HEX…]`, the same on every replica) seals the
+//! state, and the server says at start-up which key ids it uses.
 //!
 //! The suite (`@modelcontextprotocol/conformance`) then runs against the printed URL, e.g.
 //! `conformance server --url http://127.0.0.1:3000/mcp --scenario elicitation-sep1034-defaults`;
@@ -52,15 +55,18 @@
 
 use std::error::Error;
 use std::future::IntoFuture;
+use std::sync::Arc;
 
 #[path = "conformance_server/tasks.rs"]
 mod tasks;
 #[path = "conformance_server/texts.rs"]
 mod texts;
 
-use elicit_examples::http::{self, ServerOptions};
+use elicit_examples::http::{self, ReplicaOptions};
+use elicit_examples::keys;
 use elicit_mcp::rmcp::{Ask, ElicitError, Elicitation, RequestStateSeal, Tasks};
 use elicit_mcp::schema::{LegacyTitledEnumSchema, PrimitiveSchema, RequestedSchema};
+use elicit_mcp::server::{ElicitationTracker, UrlPolicy};
 use elicit_mcp::wire::{ElicitMode, ElicitRequestFormParams, ElicitResult, ElicitationCapability};
 use elicit_mcp::{Elicit, ElicitOutcome};
 use rmcp::handler::server::router::prompt::PromptRouter;
@@ -555,18 +561,28 @@ fn with_legacy_enum_names(derived: &'static RequestedSchema, property: &str) -> 
     schema
 }
 
-const USAGE: &str = "usage: conformance_server [--max-body-bytes BYTES] [--ask-timeout SECONDS] [--session-idle SECONDS] [ADDRESS]";
+const USAGE: &str = "usage: conformance_server [--redis URL [--prefix NAME]] [--max-body-bytes BYTES] [--ask-timeout SECONDS] [--session-idle SECONDS] [ADDRESS]";
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
-    let Some(options) = ServerOptions::parse(USAGE)? else {
+    let Some(arguments) = ReplicaOptions::parse(USAGE)? else {
         return Ok(());
     };
-    // One process: a sealing key of its own, made at start, and one task runtime (a task
-    // outlives the request and the session that created it), shared by every session.
-    let elicitation = options.elicitation(ConformanceServer::elicitation(
-        RequestStateSeal::generated()?,
-    ));
+    let options = &arguments.server;
+    // The sealing keys of ELICIT_STATE_KEYS (the same on every replica), or a key of its own
+    // made at start; one task runtime (a task outlives the request and the session that
+    // created it), shared by every session.
+    let seal = keys::state_seal()?;
+    let elicitation = match arguments.store().await? {
+        None => ConformanceServer::elicitation(seal),
+        // Replicas: each state opens once across them, and URL-mode elicitations are theirs.
+        Some(store) => ConformanceServer::elicitation(seal.with_replay_guard(store.clone()))
+            .with_url_mode(Arc::new(ElicitationTracker::with_store(
+                store,
+                UrlPolicy::development(),
+            ))),
+    };
+    let elicitation = options.elicitation(elicitation);
     let listener = options.listen().await?;
     // The line `.ci/conformance` waits for: the URL to test.
     println!("listening on http://{}/mcp", listener.local_addr()?);
@@ -575,7 +591,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
         &elicitation,
         ConformanceServer::new,
         axum::Router::new(),
-        &options,
+        options,
     )
     .await
 }

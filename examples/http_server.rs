@@ -18,8 +18,9 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use elicit_examples::http::development_user;
+use elicit_examples::keys;
 use elicit_mcp::http::Guard;
-use elicit_mcp::rmcp::{Ask, Elicitation, RequestStateSeal, Tasks};
+use elicit_mcp::rmcp::{Ask, Elicitation, Tasks};
 use elicit_mcp::{Elicit, ElicitOutcome};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -123,7 +124,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let address = elicit_examples::listen_address(address.as_deref())?;
 
     // Built once: what every session, request and task of the server shares.
-    let elicitation = Elicitation::new(RequestStateSeal::generated()?)
+    let elicitation = Elicitation::new(keys::state_seal()?)
         .with_tasks(Tasks::new().optional("clean_up"))
         .with_authentication(development_user);
     let config = StreamableHttpServerConfig::default();

@@ -28,7 +28,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use elicit_examples::http::{self, ReplicaOptions, development_user, serve};
+use elicit_examples::http::{ReplicaOptions, development_user, serve};
+use elicit_examples::keys;
 use elicit_mcp::page::{DevelopmentLogin, SecurePage};
 use elicit_mcp::rmcp::{Ask, Elicitation, RequestStateSeal, Tasks};
 use elicit_mcp::server::{
@@ -195,7 +196,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let listener = options.server.listen().await?;
     let page_url = format!("http://{}/secure", listener.local_addr()?);
-    let seal = http::state_seal()?;
+    let seal = keys::state_seal()?;
     match options.store().await? {
         None => {
             let shared = Shared {
@@ -206,7 +207,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             run(listener, &options, MemoryStore::new(), shared).await
         }
         Some(store) => {
-            let keys = http::at_rest_keys()?;
+            let keys = keys::at_rest_keys()?;
             let shared = Shared {
                 forms: SecureForms::in_redis(page_url, &store, keys.clone())?,
                 credentials: Credentials::Redis(store.credentials(keys)),

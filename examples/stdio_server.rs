@@ -25,7 +25,8 @@ use std::error::Error;
 use std::fmt::Write as _;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use elicit_mcp::rmcp::{Ask, Elicitation, RequestStateSeal, Tasks};
+use elicit_examples::keys;
+use elicit_mcp::rmcp::{Ask, Elicitation, Tasks};
 use elicit_mcp::server::UserId;
 use elicit_mcp::{Elicit, ElicitOutcome};
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -290,11 +291,11 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
     eprintln!("elicit-hotel: MCP over stdio; tools book_room, update_contact, cancel_booking");
-    // One process, used by the person who started it: a sealing key of its own, made at
-    // start, and the local user, said once.
+    // One process, used by the person who started it: the sealing keys of ELICIT_STATE_KEYS,
+    // or a key of its own made at start, and the local user, said once.
     let user = std::env::var("USER").ok().filter(|user| !user.is_empty());
     let user = user.unwrap_or_else(|| "local".to_owned());
-    let elicitation = Elicitation::new(RequestStateSeal::generated()?)
+    let elicitation = Elicitation::new(keys::state_seal()?)
         .with_local_user(UserId::from_verified_subject(user)?)
         .with_tasks(Tasks::new().optional("update_contact"));
     let running = elicitation

@@ -48,6 +48,7 @@ use std::time::SystemTime;
 mod page;
 
 use elicit_examples::http::{self, DEMO_USER, ReplicaOptions, development_user_or_demo};
+use elicit_examples::keys;
 use elicit_mcp::rmcp::{
     Ask, ElicitError, ElicitPeer, ElicitUrlPeer, Elicitation, RequestStateSeal, UrlOutcome,
 };
@@ -344,7 +345,7 @@ impl ServerHandler for FilesServer {
 /// The seal of 2026-07-28 `requestState` (`ELICIT_STATE_KEYS`, shared by the replicas), each
 /// state opening once: in this process, or across the replicas through Redis.
 fn seal(store: Option<&RedisStore>) -> Result<RequestStateSeal, Box<dyn Error>> {
-    let seal = http::state_seal()?;
+    let seal = keys::state_seal()?;
     Ok(match store {
         Some(redis) => seal.with_replay_guard(redis.clone()),
         None => seal.single_use(),

@@ -6,7 +6,6 @@
 //! is), next to the server's own pages, until Ctrl-C or SIGTERM.
 
 mod identity;
-mod keys;
 mod options;
 mod replicas;
 
@@ -20,7 +19,6 @@ use rmcp::transport::StreamableHttpServerConfig;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
 pub use identity::{DEMO_USER, development_user, development_user_or_demo};
-pub use keys::{AT_REST_KEYS, STATE_KEYS, at_rest_keys, state_seal};
 pub use options::{DEFAULT_MAX_BODY_BYTES, OPTIONS_HELP, ServerOptions};
 pub use replicas::{REPLICA_HELP, ReplicaOptions};
 

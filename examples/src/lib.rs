@@ -8,6 +8,8 @@
 pub mod clients;
 #[cfg(feature = "rmcp")]
 pub mod http;
+#[cfg(feature = "rmcp")]
+pub mod keys;
 mod loopback;
 
 pub use loopback::{check_loopback, listen_address};
