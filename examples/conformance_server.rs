@@ -10,8 +10,8 @@
 //! Request bodies are capped at 256 KiB (`--max-body-bytes`; a larger one is answered 413),
 //! and a 2025-11-25 ask waits at most `--ask-timeout` seconds for the client (see
 //! `elicit_examples::http`). As one of several replicas, `--redis URL [--prefix NAME]` keeps
-//! in that Redis what they share: each `requestState` opened once across them, and URL-mode
-//! elicitations; `ELICIT_STATE_KEYS` (`ID:HEX[,ID:HEX…]`, the same on every replica) seals the
+//! in that Redis what they share: each `requestState` opened once across them, URL-mode
+//! elicitations and tasks (any replica answers `tasks/*`); `ELICIT_STATE_KEYS` (`ID:HEX[,ID:HEX…]`, the same on every replica) seals the
 //! state, and the server says at start-up which key ids it uses.
 //!
 //! The suite (`@modelcontextprotocol/conformance`) then runs against the printed URL, e.g.
@@ -67,6 +67,7 @@ use elicit_examples::keys;
 use elicit_mcp::rmcp::{Ask, ElicitError, Elicitation, RequestStateSeal, Tasks};
 use elicit_mcp::schema::{LegacyTitledEnumSchema, PrimitiveSchema, RequestedSchema};
 use elicit_mcp::server::{ElicitationTracker, UrlPolicy};
+use elicit_mcp::wire::ElicitationId;
 use elicit_mcp::wire::{ElicitMode, ElicitRequestFormParams, ElicitResult, ElicitationCapability};
 use elicit_mcp::{Elicit, ElicitOutcome};
 use rmcp::handler::server::router::prompt::PromptRouter;
@@ -275,9 +276,9 @@ impl ConformanceServer {
     }
 
     /// What serves it, built once per process: `seal` for `requestState`, and the task
-    /// support of the tasks fixtures.
-    pub fn elicitation(seal: RequestStateSeal) -> Elicitation {
-        Elicitation::new(seal).with_tasks(tasks::task_tools(Tasks::new()))
+    /// support of the tasks fixtures, on `tasks` (shared by the replicas, or this process's).
+    pub fn elicitation(seal: RequestStateSeal, tasks: Tasks) -> Elicitation {
+        Elicitation::new(seal).with_tasks(tasks::task_tools(tasks))
     }
 
     // --- 2025-11-25: the elicitation scenarios -------------------------------------------------
@@ -574,13 +575,28 @@ async fn main() -> Result<(), Box<dyn Error>> {
     // created it), shared by every session.
     let seal = keys::state_seal()?;
     let elicitation = match arguments.store().await? {
-        None => ConformanceServer::elicitation(seal),
-        // Replicas: each state opens once across them, and URL-mode elicitations are theirs.
-        Some(store) => ConformanceServer::elicitation(seal.with_replay_guard(store.clone()))
-            .with_url_mode(Arc::new(ElicitationTracker::with_store(
-                store,
-                UrlPolicy::development(),
-            ))),
+        None => ConformanceServer::elicitation(seal, Tasks::new()),
+        // Replicas: each state opens once across them, URL-mode elicitations and tasks are
+        // theirs, so any replica answers any request.
+        Some(store) => {
+            let replica = ElicitationId::random()?.as_str()[..12].to_owned();
+            eprintln!(
+                "replica {replica}, sharing Redis under `{}`",
+                arguments.prefix()
+            );
+            let tasks = Tasks::new()
+                .shared(store.clone(), replica.clone())
+                .with_lease(arguments.task_lease());
+            // URL mode binds each elicitation to a user: the development identity (a bearer
+            // NAME, or the demo user for a client that sends none, as the suite's do).
+            ConformanceServer::elicitation(seal.with_replay_guard(store.clone()), tasks)
+                .with_replica(replica)
+                .with_authentication(http::development_user_or_demo)
+                .with_url_mode(Arc::new(ElicitationTracker::with_store(
+                    store,
+                    UrlPolicy::development(),
+                )))
+        }
     };
     let elicitation = options.elicitation(elicitation);
     let listener = options.listen().await?;

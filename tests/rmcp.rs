@@ -45,6 +45,8 @@ mod rounds;
 mod secure_page;
 #[path = "rmcp/task_asks.rs"]
 mod task_asks;
+#[path = "rmcp/task_replicas.rs"]
+mod task_replicas;
 #[path = "rmcp/task_runtime.rs"]
 mod task_runtime;
 #[path = "rmcp/task_url.rs"]

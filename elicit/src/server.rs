@@ -79,6 +79,8 @@ pub use policy::{CheckedUrl, Environment, UnsafeUrlError, UrlNotice, UrlPolicy};
 pub use redis_store::{
     AtRestKeyError, AtRestKeys, Completions, RedisCredentials, RedisStore, Routed,
 };
+#[cfg(all(feature = "redis", feature = "rmcp"))]
+pub(crate) use redis_store::{TaskMessages, TaskRecord};
 pub use replay::{MemoryReplayGuard, ReplayGuard};
 #[cfg(feature = "page")]
 pub(crate) use secure_forms::{NotTaken, PageAnswer, PageForm, Showing};

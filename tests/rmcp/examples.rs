@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use crate::support::load;
 use crate::support::rmcp::{seal, serve};
 use crate::{conformance_client, conformance_server, stdio_server, url_mode_server};
-use elicit_mcp::rmcp::Elicitation;
+use elicit_mcp::rmcp::{Elicitation, Tasks};
 use elicit_mcp::server::UserId;
 use elicit_mcp::wire::ElicitationCapability;
 use rmcp::model::{
@@ -29,7 +29,7 @@ use serde_json::{Value, json};
 /// The conformance server as its `main` builds it, with what serves it.
 fn conformance() -> (Elicitation, conformance_server::ConformanceServer) {
     (
-        conformance_server::ConformanceServer::elicitation(seal()),
+        conformance_server::ConformanceServer::elicitation(seal(), Tasks::new()),
         conformance_server::ConformanceServer::new(),
     )
 }

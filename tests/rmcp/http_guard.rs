@@ -12,6 +12,7 @@ use std::time::Duration;
 use crate::conformance_server::ConformanceServer;
 use crate::support::rmcp::seal;
 use elicit_mcp::http::Guard;
+use elicit_mcp::rmcp::Tasks;
 use rmcp::transport::StreamableHttpServerConfig;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use serde_json::{Value, json};
@@ -27,7 +28,7 @@ struct Server {
 
 /// The conformance server's tools behind `guard`, or behind nothing (rmcp alone).
 async fn start(guard: Option<Guard>) -> Server {
-    let elicitation = ConformanceServer::elicitation(seal());
+    let elicitation = ConformanceServer::elicitation(seal(), Tasks::new());
     let config = StreamableHttpServerConfig::default();
     let cancel = config.cancellation_token.clone();
     let sessions = Arc::new(LocalSessionManager::default());

@@ -388,7 +388,7 @@ pub(crate) async fn conformance_over_http() -> (String, tokio::sync::oneshot::Se
     use rmcp::transport::StreamableHttpServerConfig;
     use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
-    let elicitation = conformance_server::ConformanceServer::elicitation(seal());
+    let elicitation = conformance_server::ConformanceServer::elicitation(seal(), Tasks::new());
     let config = StreamableHttpServerConfig::default();
     let cancel = config.cancellation_token.clone();
     let service = elicit_mcp::http::Guard::new()

@@ -89,7 +89,7 @@ pub(crate) async fn call_tool<H: ServerHandler>(
             return Err(missing_tasks_extension());
         }
         Some((_, TaskStart::AtOnce)) if client_declares_tasks => {
-            let task = spawn(&caller, server, request, context, Gathered::default(), true);
+            let task = spawn(&caller, server, request, context, Gathered::default(), true).await?;
             return Ok(sdk::CreateTaskResult::new(task).into());
         }
         _ => {}
@@ -135,7 +135,7 @@ pub(crate) async fn call_tool<H: ServerHandler>(
         Ok(Ran::ContinueAsTask(gathered)) => {
             let request =
                 escalated_request.unwrap_or_else(|| sdk::CallToolRequestParams::new(name));
-            let task = spawn(&caller, server, request, context, gathered, false);
+            let task = spawn(&caller, server, request, context, gathered, false).await?;
             Ok(sdk::CreateTaskResult::new(task).into())
         }
         Err(error) => {
@@ -332,15 +332,16 @@ fn handler_of<H: ServerHandler, P: CallRequest>(
 }
 
 /// Creates the task a tool runs as, and runs the method in it: at once (`as_called`: with the
-/// request as it came), or where the call's rounds reached `continue_as_task`.
-fn spawn<H: ServerHandler>(
+/// request as it came), or where the call's rounds reached `continue_as_task`; refused when the
+/// store shared by the replicas did not take it.
+async fn spawn<H: ServerHandler>(
     caller: &Caller<'_>,
     server: &Arc<H>,
     request: sdk::CallToolRequestParams,
     mut context: RequestContext<RoleServer>,
     gathered: Gathered,
     as_called: bool,
-) -> sdk::Task {
+) -> Result<sdk::Task, sdk::ErrorData> {
     let runtime = caller
         .elicitation
         .task_runtime()
@@ -368,8 +369,8 @@ fn spawn<H: ServerHandler>(
     };
     let user = caller.user.clone();
     let created = task::spawn(start, call, cancel, handler);
-    runtime.own(&created.task_id, user);
-    created
+    runtime.created(&created.task_id, user).await?;
+    Ok(created)
 }
 
 /// rmcp's answer to a call of a tool the router does not have.

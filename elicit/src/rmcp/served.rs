@@ -358,7 +358,7 @@ impl<H: ServerHandler> ServerHandler for Elicited<H> {
             return self.server.get_task(request, context).await;
         };
         let user = self.elicitation.user_of(&context)?;
-        tasks.get(&request, user.as_ref())
+        tasks.get(&request, user.as_ref()).await
     }
 
     async fn update_task(
@@ -370,7 +370,7 @@ impl<H: ServerHandler> ServerHandler for Elicited<H> {
             return self.server.update_task(request, context).await;
         };
         let user = self.elicitation.user_of(&context)?;
-        tasks.update(request, user.as_ref())
+        tasks.update(request, user.as_ref()).await
     }
 
     async fn cancel_task(
@@ -382,7 +382,7 @@ impl<H: ServerHandler> ServerHandler for Elicited<H> {
             return self.server.cancel_task(request, context).await;
         };
         let user = self.elicitation.user_of(&context)?;
-        tasks.cancel(&request, user.as_ref())
+        tasks.cancel(&request, user.as_ref()).await
     }
 
     fn get_info(&self) -> sdk::ServerConfig {

@@ -8,15 +8,24 @@
 //! `tasks/get`, `tasks/update` and `tasks/cancel` from the same runtime, and declares the
 //! extension in the server's capabilities: the server writes none of this.
 
+#[cfg(feature = "redis")]
+mod shared;
+
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
+#[cfg(feature = "redis")]
+use std::time::Duration;
 
 use ::rmcp::model as sdk;
 use ::rmcp::service::{RequestContext, RoleServer};
 use ::rmcp::task_manager::{TaskManager, TaskOptions};
 
+#[cfg(feature = "redis")]
+use self::shared::SharedTasks;
+#[cfg(feature = "redis")]
+use crate::server::RedisStore;
 use crate::server::UserId;
 
 /// How a tool runs for a client that declared the tasks extension, and for one that did not.
@@ -70,6 +79,11 @@ pub struct Tasks {
     manager: TaskManager,
     options: TaskOptions,
     declared: Vec<Declared>,
+    /// The store and this replica's name, when the replicas share the tasks.
+    #[cfg(feature = "redis")]
+    shared: Option<(RedisStore, String)>,
+    #[cfg(feature = "redis")]
+    lease: Duration,
 }
 
 /// One tool declared for tasks.
@@ -119,7 +133,44 @@ impl Tasks {
             manager,
             options: TaskOptions::default(),
             declared: Vec::new(),
+            #[cfg(feature = "redis")]
+            shared: None,
+            #[cfg(feature = "redis")]
+            lease: Self::DEFAULT_LEASE,
         }
+    }
+
+    /// How long a replica's tasks outlive its last heartbeat unless
+    /// [`with_lease`](Self::with_lease) says otherwise.
+    #[cfg(feature = "redis")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+    pub const DEFAULT_LEASE: Duration = Duration::from_secs(15);
+
+    /// Shares the tasks with the other replicas of the server through `store`, this process
+    /// named `replica` among them (each its own name): the replica that runs a task writes its
+    /// state to the store as it changes (at most 50 ms behind), so that any replica answers
+    /// `tasks/get` for it, result included; a `tasks/update` or `tasks/cancel` that reaches
+    /// another replica is sent to the running one, and answered once it listened (else with a
+    /// retryable error). A load balancer needs no routing by task id.
+    ///
+    /// Each replica beats in the store; a task whose replica missed its
+    /// [lease](Self::with_lease) is failed by the next replica asked about it, its status
+    /// message and error saying which replica stopped. A task created while the store is
+    /// unreachable is refused with a retryable error, not run unshared.
+    #[cfg(feature = "redis")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+    pub fn shared(mut self, store: RedisStore, replica: impl Into<String>) -> Self {
+        self.shared = Some((store, replica.into()));
+        self
+    }
+
+    /// How long a replica's tasks outlive its last heartbeat (it beats three times a lease):
+    /// the longest a task of a replica that stopped is seen `working` by the others.
+    #[cfg(feature = "redis")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+    pub fn with_lease(mut self, lease: Duration) -> Self {
+        self.lease = lease.max(Duration::from_millis(300));
+        self
     }
 
     /// The TTL, suggested poll interval and first status message of every task created from
@@ -199,6 +250,10 @@ impl Tasks {
             options: self.options,
             tools,
             owners: Arc::default(),
+            #[cfg(feature = "redis")]
+            shared: self
+                .shared
+                .map(|(store, replica)| Arc::new(SharedTasks::new(store, replica, self.lease))),
         })
     }
 }
@@ -212,6 +267,9 @@ pub(crate) struct TaskRuntime {
     tools: BTreeMap<Cow<'static, str>, (TaskSupport, Start)>,
     /// The user whose call created each task (`None`: the elicitation knows no users).
     owners: Arc<Mutex<HashMap<String, Option<UserId>>>>,
+    /// The store the replicas share the tasks in, if they do.
+    #[cfg(feature = "redis")]
+    shared: Option<Arc<SharedTasks>>,
 }
 
 impl fmt::Debug for TaskRuntime {
@@ -241,12 +299,38 @@ impl TaskRuntime {
         self.options.clone()
     }
 
-    /// Records that task `id` belongs to `user`, forgetting the tasks the runtime no longer
-    /// knows (expired).
-    pub fn own(&self, id: &str, user: Option<UserId>) {
-        let mut owners = self.owners();
-        owners.retain(|task, _| self.manager.get_task(task).is_ok());
-        owners.insert(id.to_owned(), user);
+    /// Records that the new task `id` belongs to `user`, forgetting the tasks the runtime no
+    /// longer knows (expired); with shared tasks, writes it to the store before the call that
+    /// created it is answered. A task the store did not take is cancelled here, and the call
+    /// refused with a retryable error.
+    pub async fn created(&self, id: &str, user: Option<UserId>) -> Result<(), sdk::ErrorData> {
+        {
+            let mut owners = self.owners();
+            owners.retain(|task, _| self.manager.get_task(task).is_ok());
+            owners.insert(id.to_owned(), user.clone());
+        }
+        #[cfg(feature = "redis")]
+        if let Some(shared) = &self.shared
+            && let Err(error) = shared.created(&self.manager, id, user.as_ref()).await
+        {
+            let _ = self.manager.cancel_task(id);
+            return Err(error);
+        }
+        Ok(())
+    }
+
+    /// Whether this replica runs (or ran, and still holds) task `id`, and answers for it: not
+    /// a task the other replicas ended while this one could not write (see `SharedTasks`).
+    fn runs(&self, id: &str) -> bool {
+        #[cfg(feature = "redis")]
+        if self
+            .shared
+            .as_ref()
+            .is_some_and(|shared| shared.ended_elsewhere(id))
+        {
+            return false;
+        }
+        self.manager.get_task(id).is_ok()
     }
 
     /// Refuses a `tasks/*` request of `user` for a task of someone else's, as rmcp refuses a
@@ -266,11 +350,15 @@ impl TaskRuntime {
     }
 
     /// Answers `tasks/get`: the task's status and, once it is over, its result or error.
-    pub fn get(
+    pub async fn get(
         &self,
         request: &sdk::GetTaskParams,
         user: Option<&UserId>,
     ) -> Result<sdk::GetTaskResult, sdk::ErrorData> {
+        #[cfg(feature = "redis")]
+        if let (Some(shared), false) = (&self.shared, self.runs(&request.task_id)) {
+            return shared.get(&request.task_id, user).await;
+        }
         self.check_owner(&request.task_id, user)?;
         let task = self.manager.get_task(&request.task_id)?;
         Ok(sdk::GetTaskResult::new(task))
@@ -278,11 +366,15 @@ impl TaskRuntime {
 
     /// Answers `tasks/update`: hands each answer to the request waiting under its key;
     /// answers to keys nothing waits for are ignored, as the extension says.
-    pub fn update(
+    pub async fn update(
         &self,
         request: sdk::UpdateTaskParams,
         user: Option<&UserId>,
     ) -> Result<(), sdk::ErrorData> {
+        #[cfg(feature = "redis")]
+        if let (Some(shared), false) = (&self.shared, self.runs(&request.task_id)) {
+            return shared.update(request, user).await;
+        }
         self.check_owner(&request.task_id, user)?;
         self.manager
             .update_task(&request.task_id, request.input_responses)
@@ -290,11 +382,15 @@ impl TaskRuntime {
 
     /// Answers `tasks/cancel`: the running method is cancelled and the task settles
     /// `cancelled`; a task already over is left as it is (the same empty answer).
-    pub fn cancel(
+    pub async fn cancel(
         &self,
         request: &sdk::CancelTaskParams,
         user: Option<&UserId>,
     ) -> Result<(), sdk::ErrorData> {
+        #[cfg(feature = "redis")]
+        if let (Some(shared), false) = (&self.shared, self.runs(&request.task_id)) {
+            return shared.cancel(&request.task_id, user).await;
+        }
         self.check_owner(&request.task_id, user)?;
         self.manager.cancel_task(&request.task_id)
     }

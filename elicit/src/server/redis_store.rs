@@ -22,10 +22,14 @@ mod at_rest;
 mod credentials;
 mod replay;
 mod routing;
+#[cfg(feature = "rmcp")]
+mod tasks;
 
 pub use at_rest::{AtRestKeyError, AtRestKeys};
 pub use credentials::RedisCredentials;
 pub use routing::{Completions, Routed};
+#[cfg(feature = "rmcp")]
+pub(crate) use tasks::{TaskMessages, TaskRecord};
 
 /// An [`ElicitationStore`] on Redis or Valkey, shared by every replica of a server, so that an
 /// elicitation started on one replica can be completed through another's connect page.
@@ -171,14 +175,9 @@ fn store_error(error: ::redis::RedisError) -> StoreError {
     StoreError::new(format!("Redis: {error}"))
 }
 
-/// What the page's forms (`SecureForms::in_redis`) share with the store: its connection, its
-/// keys and its errors.
-#[cfg(feature = "page")]
+/// What the page's forms (`SecureForms::in_redis`) and the shared tasks use of the store: its
+/// keys, its hashes, its connection and its errors.
 impl RedisStore {
-    pub(crate) fn connection(&self) -> ConnectionManager {
-        self.connection.clone()
-    }
-
     /// The key of the thing of `kind` named `name`, under this store's prefix: the name hashed,
     /// so that the store never names a link.
     pub(crate) fn hashed_key(&self, kind: &str, name: &str) -> String {
@@ -187,6 +186,13 @@ impl RedisStore {
 
     pub(crate) fn hashed(text: &str) -> String {
         sha256_hex(text)
+    }
+}
+
+#[cfg(feature = "page")]
+impl RedisStore {
+    pub(crate) fn connection(&self) -> ConnectionManager {
+        self.connection.clone()
     }
 
     pub(crate) fn error(error: ::redis::RedisError) -> StoreError {

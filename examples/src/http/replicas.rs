@@ -3,7 +3,9 @@
 //! replicas share.
 
 use std::error::Error;
+use std::time::Duration;
 
+use elicit_mcp::rmcp::Tasks;
 use elicit_mcp::server::RedisStore;
 
 use super::{OPTIONS_HELP, ServerOptions};
@@ -11,7 +13,9 @@ use super::{OPTIONS_HELP, ServerOptions};
 /// The lines of `--help` that describe the options of [`ReplicaOptions`].
 pub const REPLICA_HELP: &str = concat!(
     "  --redis URL             keep what the replicas share in this Redis (redis://HOST:PORT/)\n",
-    "  --prefix NAME           this server's keys and channels in Redis (default: elicit)",
+    "  --prefix NAME           this server's keys and channels in Redis (default: elicit)\n",
+    "  --task-lease SECONDS    how long a replica's tasks outlive its last heartbeat before the\n",
+    "                          others fail them (default: 15)",
 );
 
 /// The command line of a server that may share a Redis with other replicas of itself.
@@ -33,6 +37,7 @@ pub struct ReplicaOptions {
     pub server: ServerOptions,
     redis: Option<String>,
     prefix: String,
+    task_lease: Duration,
 }
 
 impl ReplicaOptions {
@@ -50,6 +55,7 @@ impl ReplicaOptions {
             server: ServerOptions::default(),
             redis: None,
             prefix: RedisStore::DEFAULT_PREFIX.to_owned(),
+            task_lease: Tasks::DEFAULT_LEASE,
         };
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
@@ -65,6 +71,20 @@ impl ReplicaOptions {
                     options.redis = Some(url);
                 }
                 "--prefix" => options.prefix = args.next().ok_or("--prefix needs a name")?,
+                "--task-lease" => {
+                    let value = args
+                        .next()
+                        .ok_or("--task-lease needs a number of seconds")?;
+                    let seconds: f64 = value
+                        .parse()
+                        .map_err(|e| format!("--task-lease `{value}`: {e}"))?;
+                    options.task_lease = Duration::try_from_secs_f64(seconds)
+                        .ok()
+                        .filter(|lease| !lease.is_zero())
+                        .ok_or_else(|| {
+                            format!("--task-lease `{value}`: not a positive number of seconds")
+                        })?;
+                }
                 _ if options.server.take(&arg, &mut args)? => {}
                 _ => return Err(format!("unknown option `{arg}`; {usage}").into()),
             }
@@ -83,6 +103,11 @@ impl ReplicaOptions {
     /// The prefix of this server's keys and channels in Redis.
     pub fn prefix(&self) -> &str {
         &self.prefix
+    }
+
+    /// How long a replica's tasks outlive its last heartbeat (`--task-lease`).
+    pub fn task_lease(&self) -> Duration {
+        self.task_lease
     }
 
     /// The store the replicas share, connected, when `--redis` was given.

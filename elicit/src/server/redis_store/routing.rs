@@ -42,17 +42,48 @@ pub enum Routed {
 /// The completions routed to one replica: read them with [`next`](Self::next) and send each
 /// to its connection (e.g. `elicit_mcp::rmcp::ConnectionPeers::send`).
 pub struct Completions {
-    // Holds the subscription open; redis-rs re-subscribes after a reconnect.
-    _subscription: ConnectionManager,
-    channel: String,
-    pushes: mpsc::UnboundedReceiver<PushInfo>,
+    channel: Channel,
 }
 
 impl fmt::Debug for Completions {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Completions")
-            .field("channel", &self.channel)
+            .field("channel", &self.channel.name)
             .finish_non_exhaustive()
+    }
+}
+
+/// One subscribed channel: the messages published on it, in order.
+pub(super) struct Channel {
+    // Holds the subscription open; redis-rs re-subscribes after a reconnect.
+    _subscription: ConnectionManager,
+    name: String,
+    pushes: mpsc::UnboundedReceiver<PushInfo>,
+}
+
+impl Channel {
+    /// The next message's payload, as text. `None` once the subscription is closed.
+    pub(super) async fn next(&mut self) -> Option<Result<String, StoreError>> {
+        loop {
+            let push = self.pushes.recv().await?;
+            // Subscription confirmations and disconnections come this way too; redis-rs
+            // reconnects and re-subscribes by itself.
+            if push.kind != PushKind::Message {
+                continue;
+            }
+            let mut data = push.data.into_iter();
+            let (Some(channel), Some(payload)) = (data.next(), data.next()) else {
+                return Some(Err(StoreError::new(Corrupt(
+                    "a pub/sub message without channel and payload".into(),
+                ))));
+            };
+            if text(channel).as_deref() != Some(self.name.as_str()) {
+                continue;
+            }
+            return Some(
+                text(payload).ok_or_else(|| StoreError::new(Corrupt("a non-text message".into()))),
+            );
+        }
     }
 }
 
@@ -92,6 +123,13 @@ impl RedisStore {
     /// elicitations started on its connections ([`ConnectionId::on_replica`](crate::server::ConnectionId::on_replica) with the same
     /// name) and completed anywhere. Give each replica its own name.
     pub async fn completions(&self, replica: &str) -> Result<Completions, StoreError> {
+        Ok(Completions {
+            channel: self.subscribe(self.replica_channel(replica)).await?,
+        })
+    }
+
+    /// A subscription of its own to `channel`, kept through reconnections.
+    pub(super) async fn subscribe(&self, channel: String) -> Result<Channel, StoreError> {
         let (sender, pushes) = mpsc::unbounded_channel();
         let config = Self::config(self.timeout)
             .set_push_sender(sender)
@@ -101,14 +139,13 @@ impl RedisStore {
             .get_connection_manager_with_config(config)
             .await
             .map_err(store_error)?;
-        let channel = self.replica_channel(replica);
         subscription
             .subscribe(&channel)
             .await
             .map_err(store_error)?;
-        Ok(Completions {
+        Ok(Channel {
             _subscription: subscription,
-            channel,
+            name: channel,
             pushes,
         })
     }
@@ -125,33 +162,15 @@ impl Completions {
     pub async fn next(
         &mut self,
     ) -> Option<Result<Addressed<ElicitationCompleteNotification>, StoreError>> {
-        loop {
-            let push = self.pushes.recv().await?;
-            // Subscription confirmations and disconnections come this way too; redis-rs
-            // reconnects and re-subscribes by itself.
-            if push.kind != PushKind::Message {
-                continue;
-            }
-            let mut data = push.data.into_iter();
-            let (Some(channel), Some(payload)) = (data.next(), data.next()) else {
-                return Some(Err(StoreError::new(Corrupt(
-                    "a pub/sub message without channel and payload".into(),
-                ))));
-            };
-            if text(channel).as_deref() != Some(self.channel.as_str()) {
-                continue;
-            }
-            return Some(decode_completion(payload));
-        }
+        let payload = self.channel.next().await?;
+        Some(payload.and_then(|payload| decode_completion(&payload)))
     }
 }
 
 fn decode_completion(
-    payload: Value,
+    payload: &str,
 ) -> Result<Addressed<ElicitationCompleteNotification>, StoreError> {
-    let payload =
-        text(payload).ok_or_else(|| StoreError::new(Corrupt("a non-text completion".into())))?;
-    let routed: RoutedCompletion = serde_json::from_str(&payload)
+    let routed: RoutedCompletion = serde_json::from_str(payload)
         .map_err(|e| StoreError::new(Corrupt(format!("a completion message: {e}"))))?;
     Ok(Addressed::new(
         routed.connection.into(),

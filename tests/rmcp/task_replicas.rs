@@ -1,0 +1,166 @@
+//! Tasks shared by two replicas of `examples/conformance_server` (separate processes,
+//! `--redis`, one `ELICIT_STATE_KEYS`), as behind a load balancer that routes nothing by task
+//! id: a task created on one is polled, answered and read through the other, and a replica
+//! that stops has its tasks failed by the other within its lease.
+//!
+//! Uses the Redis of `REDIS_URL`, else a throwaway `redis-server` of each test's own (see
+//! `support::redis_server`, which says why these tests are `#[ignore]`d).
+
+#![cfg(target_os = "linux")]
+
+use std::time::{Duration, Instant};
+
+use crate::support::load::server::ServerProcess;
+use crate::support::redis_server::{self, Redis};
+use crate::task_asks::pending;
+use crate::tasks::{call, http_client, negotiating, result_text, settled, task_id};
+use rmcp::model::{self as sdk, TaskPayload, TaskStatus};
+use serde_json::{Value, json};
+
+const STATE_KEYS: &str = "state-1:0303030303030303030303030303030303030303030303030303030303030303";
+
+/// A replica of the conformance server on `redis`, its tasks' lease `lease` seconds.
+fn replica(redis: &Redis, prefix: &str, lease: &str) -> ServerProcess {
+    let url = redis.url();
+    let args = [
+        "--redis",
+        url.as_str(),
+        "--prefix",
+        prefix,
+        "--task-lease",
+        lease,
+        "127.0.0.1:0",
+    ];
+    ServerProcess::start_with_env(
+        "conformance_server",
+        &args,
+        &[("ELICIT_STATE_KEYS", STATE_KEYS)],
+    )
+}
+
+fn answers(value: Value) -> sdk::InputResponses {
+    let Value::Object(answers) = value else {
+        panic!("answers are an object")
+    };
+    answers.into_iter().collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Redis: redis-server on PATH (apt-get install redis-server) or REDIS_URL; run with --include-ignored"]
+async fn a_task_created_on_one_replica_is_polled_answered_and_read_on_the_other() {
+    let test = "tasks_on_two_replicas";
+    let redis = Redis::for_test(test);
+    let prefix = redis_server::fresh_prefix(test);
+    let (first, second) = (
+        replica(&redis, &prefix, "15"),
+        replica(&redis, &prefix, "15"),
+    );
+    let on_first = http_client(first.url(), true, negotiating()).await;
+    for lifecycle in [
+        negotiating(),
+        rmcp::service::ClientLifecycleMode::Initialize,
+    ] {
+        let on_second = http_client(second.url(), true, lifecycle).await;
+        let created = on_first
+            .call_tool_once(call("confirm_delete", json!({"filename": "a.txt"})))
+            .await;
+        let id = task_id(created.unwrap());
+        // The other replica sees it ask, takes the answer to the one running it, and gives
+        // its result.
+        let asked = pending(&on_second, &id, 1).await;
+        assert!(asked.contains_key("confirm"), "{asked:?}");
+        on_second
+            .peer()
+            .update_task(sdk::UpdateTaskParams::new(
+                id.clone(),
+                answers(json!({"confirm": {"action": "accept", "content": {"confirm": true}}})),
+            ))
+            .await
+            .expect("tasks/update is taken by the other replica");
+        assert_eq!(
+            result_text(&settled(&on_second, &id).await),
+            "deleted a.txt"
+        );
+        assert_eq!(result_text(&settled(&on_first, &id).await), "deleted a.txt");
+
+        // A cancel through the other replica reaches the running method.
+        let created = on_first
+            .call_tool_once(call("slow_compute", json!({"seconds": 30})))
+            .await;
+        let id = task_id(created.unwrap());
+        on_second
+            .peer()
+            .cancel_task(sdk::CancelTaskParams::new(id.clone()))
+            .await
+            .expect("tasks/cancel is taken by the other replica");
+        assert_eq!(
+            settled(&on_second, &id).await.status(),
+            TaskStatus::Cancelled
+        );
+
+        // A task no replica created is unknown on both.
+        let unknown = on_second
+            .peer()
+            .get_task(sdk::GetTaskParams::new("no-such-task".to_owned()))
+            .await;
+        let error = crate::support::rmcp::error_of(unknown);
+        assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
+        assert_eq!(error.message, "unknown task: no-such-task");
+        on_second.cancel().await.unwrap();
+    }
+    on_first.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Redis: redis-server on PATH (apt-get install redis-server) or REDIS_URL; run with --include-ignored"]
+async fn a_replica_that_stops_has_its_tasks_failed_within_its_lease_and_the_other_goes_on() {
+    let test = "tasks_of_a_stopped_replica";
+    let redis = Redis::for_test(test);
+    let prefix = redis_server::fresh_prefix(test);
+    let lease = Duration::from_secs(2);
+    let first = replica(&redis, &prefix, "2");
+    let second = replica(&redis, &prefix, "2");
+    let on_first = http_client(first.url(), true, negotiating()).await;
+    let on_second = http_client(second.url(), true, negotiating()).await;
+    let created = on_first
+        .call_tool_once(call("slow_compute", json!({"seconds": 60})))
+        .await;
+    let orphan = task_id(created.unwrap());
+    let working = on_second
+        .peer()
+        .get_task(sdk::GetTaskParams::new(orphan.clone()))
+        .await
+        .expect("the other replica knows the task");
+    assert_eq!(working.task.status(), TaskStatus::Working);
+
+    drop(on_first);
+    drop(first);
+    let stopped = Instant::now();
+    let failed = settled(&on_second, &orphan).await;
+    let waited = stopped.elapsed();
+    assert!(
+        waited <= lease + Duration::from_secs(2),
+        "failed {waited:?} after the replica stopped, with a lease of {lease:?}"
+    );
+    assert_eq!(failed.status(), TaskStatus::Failed);
+    let message = failed.task.status_message.clone().unwrap_or_default();
+    assert!(message.contains("running this task stopped"), "{message}");
+    let TaskPayload::Failed { error } = &failed.payload else {
+        panic!("a failed task carries its error: {failed:?}")
+    };
+    assert_eq!(error["message"], message.as_str());
+
+    // The replica left goes on with tasks of its own.
+    let created = on_second
+        .call_tool_once(call(
+            "slow_compute",
+            json!({"seconds": 0, "label": "after"}),
+        ))
+        .await;
+    let id = task_id(created.unwrap());
+    assert_eq!(
+        result_text(&settled(&on_second, &id).await),
+        "computed `after` in 0 s"
+    );
+    on_second.cancel().await.unwrap();
+}
