@@ -12,6 +12,8 @@ pub mod examples_built;
 #[cfg(target_os = "linux")]
 #[path = "../support/load/mod.rs"]
 pub mod load;
+#[path = "../support/redis_restart.rs"]
+pub mod redis_restart;
 #[path = "../support/redis_server.rs"]
 pub mod redis_server;
 #[path = "../support/rmcp.rs"]

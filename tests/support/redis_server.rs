@@ -50,8 +50,8 @@ pub fn fresh_prefix(test: &str) -> String {
 
 /// A `redis-server` child process on 127.0.0.1.
 pub struct OwnServer {
-    port: u16,
-    dir: PathBuf,
+    pub(super) port: u16,
+    pub(super) dir: PathBuf,
     child: Option<Child>,
 }
 

@@ -353,6 +353,42 @@ async fn a_redis_gone_is_an_error_and_back_empty_no_link_completes_twice() {
     start(&tracker, &alice).await.unwrap();
 }
 
+/// A server restarted with its data (as with RDB or AOF persistence): the link pending before
+/// completes after, once; meanwhile the store is an error, not a hang.
+#[tokio::test]
+#[ignore = "needs redis-server on PATH (apt-get install redis-server), which it stops and restarts; run with --include-ignored"]
+async fn a_redis_restarted_with_its_data_completes_the_link_pending_before() {
+    let mut server = redis_restart::own("a_redis_restarted_with_its_data");
+    let store = RedisStore::connect_with_timeout(&server.url(), Duration::from_millis(500))
+        .await
+        .unwrap();
+    let tracker = ElicitationTracker::with_store(store, UrlPolicy::production());
+    let alice = on("replica-a", "session-1", "alice");
+    let id = start(&tracker, &alice).await.unwrap();
+
+    server.shut_down_saving();
+    assert!(matches!(
+        tracker.complete(id.as_str(), &alice.user).await,
+        Err(CompletionError::Store(_))
+    ));
+    server.start_again();
+    let mut outcome = None;
+    for _ in 0..50 {
+        match tracker.complete(id.as_str(), &alice.user).await {
+            Err(CompletionError::Store(_)) => tokio::time::sleep(Duration::from_millis(100)).await,
+            other => {
+                outcome = Some(other);
+                break;
+            }
+        }
+    }
+    assert!(matches!(outcome, Some(Ok(_))), "{outcome:?}");
+    assert!(matches!(
+        tracker.complete(id.as_str(), &alice.user).await,
+        Err(CompletionError::NotPending)
+    ));
+}
+
 /// 1,000 flows over two replicas: each starts on one, completes on the other, and its
 /// notification is routed back to the replica that started it. None may be lost, none
 /// completed twice; the run is bounded in time. Prints throughput and latency percentiles.

@@ -217,19 +217,21 @@ impl SharedTasks {
         user: Option<&UserId>,
     ) -> Result<sdk::GetTaskResult, sdk::ErrorData> {
         let record = self.record(id, user).await?;
-        let record = if record.is_final
-            || self
-                .store
-                .alive(&record.replica)
-                .await
-                .map_err(unreachable)?
-        {
+        let record = if record.is_final || !self.stopped(&record.replica).await? {
             record
         } else {
             self.end_orphan(id, &record).await?
         };
         let detail: sdk::DetailedTask = serde_json::from_str(&record.detail).map_err(internal)?;
         Ok(sdk::GetTaskResult::new(detail))
+    }
+
+    /// Whether `replica` stopped: its heartbeat missing past its lease, and for half a lease
+    /// more since a replica first saw it missing, so that a replica that was only cut off from
+    /// the store (its heartbeat expired meanwhile) beats again before its tasks are failed.
+    async fn stopped(&self, replica: &str) -> Result<bool, sdk::ErrorData> {
+        let missing = self.store.missing_for(replica).await.map_err(unreachable)?;
+        Ok(missing.is_some_and(|missing| missing >= self.lease / 2))
     }
 
     /// Hands `tasks/update` to the replica running the task, once it is `user`'s.
@@ -303,8 +305,8 @@ impl SharedTasks {
         let detail: sdk::DetailedTask = serde_json::from_str(&record.detail).map_err(internal)?;
         let error = sdk::ErrorData::internal_error(
             format!(
-                "the replica `{}` running this task stopped (no heartbeat within its lease of \
-                 {} s)",
+                "the replica `{}` running this task stopped (no heartbeat for its lease of {} s \
+                 and half as long again)",
                 record.replica,
                 self.lease.as_secs_f64()
             ),

@@ -55,19 +55,36 @@ impl fmt::Debug for Completions {
 
 /// One subscribed channel: the messages published on it, in order.
 pub(super) struct Channel {
-    // Holds the subscription open; redis-rs re-subscribes after a reconnect.
-    _subscription: ConnectionManager,
+    // Holds the subscription open; redis-rs re-subscribes after a reconnect, which a command
+    // on it starts (see `reconnect`).
+    subscription: ConnectionManager,
     name: String,
     pushes: mpsc::UnboundedReceiver<PushInfo>,
 }
 
 impl Channel {
+    /// Pings until the connection is back: redis-rs reconnects (and re-subscribes) only when
+    /// a command runs on it, and a subscription sends none of its own.
+    async fn reconnect(&mut self) {
+        const BETWEEN_TRIES: std::time::Duration = std::time::Duration::from_millis(200);
+        while ::redis::cmd("PING")
+            .query_async::<()>(&mut self.subscription)
+            .await
+            .is_err()
+        {
+            tokio::time::sleep(BETWEEN_TRIES).await;
+        }
+    }
+
     /// The next message's payload, as text. `None` once the subscription is closed.
     pub(super) async fn next(&mut self) -> Option<Result<String, StoreError>> {
         loop {
             let push = self.pushes.recv().await?;
-            // Subscription confirmations and disconnections come this way too; redis-rs
-            // reconnects and re-subscribes by itself.
+            if push.kind == PushKind::Disconnection {
+                self.reconnect().await;
+                continue;
+            }
+            // Subscription confirmations come this way too.
             if push.kind != PushKind::Message {
                 continue;
             }
@@ -144,7 +161,7 @@ impl RedisStore {
             .await
             .map_err(store_error)?;
         Ok(Channel {
-            _subscription: subscription,
+            subscription,
             name: channel,
             pushes,
         })

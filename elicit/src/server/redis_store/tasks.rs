@@ -30,6 +30,17 @@ redis.call('HSET', KEYS[1], 'detail', ARGV[2], 'final', '1')
 return 1
 ";
 
+/// How long a replica's heartbeat has been seen missing, in ms, or -1 while it beats: the
+/// first replica to see it missing notes the time (Redis's own clock), and the note goes with
+/// the replica's next beat. KEYS: the heartbeat, the note. ARGV: how long to keep the note, ms.
+const MISSING_SCRIPT: &str = r"
+if redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+redis.call('SET', KEYS[2], now, 'NX', 'PX', ARGV[1])
+return now - tonumber(redis.call('GET', KEYS[2]))
+";
+
 /// A task as the replicas share it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct TaskRecord {
@@ -61,7 +72,11 @@ impl RedisStore {
     }
 
     fn alive_key(&self, replica: &str) -> String {
-        format!("{}:alive:{replica}", self.prefix)
+        format!("{}:alive:{{{replica}}}", self.prefix)
+    }
+
+    fn missing_key(&self, replica: &str) -> String {
+        format!("{}:missing:{{{replica}}}", self.prefix)
     }
 
     fn task_channel(&self, replica: &str) -> String {
@@ -140,27 +155,38 @@ impl RedisStore {
         Ok(ended_here == 1)
     }
 
-    /// Says that `replica` is alive for `lease` more.
+    /// Says that `replica` is alive for `lease` more, and drops any note of it missing.
     pub(crate) async fn beat(&self, replica: &str, lease: Duration) -> Result<(), StoreError> {
         let lease_ms = u64::try_from(lease.as_millis()).unwrap_or(u64::MAX).max(1);
-        ::redis::cmd("SET")
+        ::redis::pipe()
+            .atomic()
+            .cmd("SET")
             .arg(self.alive_key(replica))
             .arg(1)
             .arg("PX")
             .arg(lease_ms)
+            .ignore()
+            .cmd("DEL")
+            .arg(self.missing_key(replica))
+            .ignore()
             .query_async::<()>(&mut self.connection.clone())
             .await
             .map_err(store_error)
     }
 
-    /// Whether `replica`'s last heartbeat is within its lease.
-    pub(crate) async fn alive(&self, replica: &str) -> Result<bool, StoreError> {
-        ::redis::cmd("EXISTS")
-            .arg(self.alive_key(replica))
-            .query_async::<u8>(&mut self.connection.clone())
+    /// How long `replica`'s heartbeat has been seen missing (`None` while it beats), by
+    /// Redis's clock: the first call that sees it missing starts the count.
+    pub(crate) async fn missing_for(&self, replica: &str) -> Result<Option<Duration>, StoreError> {
+        // Kept well past any lease: a replica that stays gone stays noted.
+        const NOTE_KEPT_MS: u64 = 24 * 60 * 60 * 1000;
+        let missing_ms: i64 = ::redis::Script::new(MISSING_SCRIPT)
+            .key(self.alive_key(replica))
+            .key(self.missing_key(replica))
+            .arg(NOTE_KEPT_MS)
+            .invoke_async(&mut self.connection.clone())
             .await
-            .map(|exists| exists == 1)
-            .map_err(store_error)
+            .map_err(store_error)?;
+        Ok(u64::try_from(missing_ms).ok().map(Duration::from_millis))
     }
 
     /// Sends `message` to `replica`'s task channel: `true` when it was listening.
