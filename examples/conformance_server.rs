@@ -61,6 +61,8 @@ use std::sync::Arc;
 mod tasks;
 #[path = "conformance_server/texts.rs"]
 mod texts;
+#[path = "conformance_server/url_step.rs"]
+mod url_step;
 
 use elicit_examples::http::{self, ReplicaOptions};
 use elicit_examples::keys;
@@ -256,6 +258,8 @@ struct MessageArgument {
 pub struct ConformanceServer {
     tool_router: ToolRouter<Self>,
     prompt_router: PromptRouter<Self>,
+    /// The origin of this server's URL-mode page, when it has one (`--redis`).
+    page: Option<Arc<str>>,
 }
 
 impl Default for ConformanceServer {
@@ -270,9 +274,16 @@ impl ConformanceServer {
     /// the tasks scenarios. Served through [`ConformanceServer::elicitation`].
     pub fn new() -> Self {
         ConformanceServer {
-            tool_router: Self::tool_router() + tasks::router(),
+            tool_router: Self::tool_router() + tasks::router() + url_step::router(),
             prompt_router: Self::prompt_router(),
+            page: None,
         }
+    }
+
+    /// The server whose `test_url_elicitation` sends the user to its page at `origin`.
+    pub fn with_page(mut self, origin: Arc<str>) -> Self {
+        self.page = Some(origin);
+        self
     }
 
     /// What serves it, built once per process: `seal` for `requestState`, and the task
@@ -574,8 +585,13 @@ async fn main() -> Result<(), Box<dyn Error>> {
     // made at start; one task runtime (a task outlives the request and the session that
     // created it), shared by every session.
     let seal = keys::state_seal()?;
-    let elicitation = match arguments.store().await? {
-        None => ConformanceServer::elicitation(seal, Tasks::new()),
+    let listener = options.listen().await?;
+    let origin: Arc<str> = format!("http://{}", listener.local_addr()?).into();
+    let (elicitation, page) = match arguments.store().await? {
+        None => (
+            ConformanceServer::elicitation(seal, Tasks::new()),
+            axum::Router::new(),
+        ),
         // Replicas: each state opens once across them, URL-mode elicitations and tasks are
         // theirs, so any replica answers any request.
         Some(store) => {
@@ -587,27 +603,27 @@ async fn main() -> Result<(), Box<dyn Error>> {
             let tasks = Tasks::new()
                 .shared(store.clone(), replica.clone())
                 .with_lease(arguments.task_lease());
+            let tracker = Arc::new(ElicitationTracker::with_store(
+                store.clone(),
+                UrlPolicy::development(),
+            ));
             // URL mode binds each elicitation to a user: the development identity (a bearer
             // NAME, or the demo user for a client that sends none, as the suite's do).
-            ConformanceServer::elicitation(seal.with_replay_guard(store.clone()), tasks)
+            let elicitation = ConformanceServer::elicitation(seal.with_replay_guard(store), tasks)
                 .with_replica(replica)
                 .with_authentication(http::development_user_or_demo)
-                .with_url_mode(Arc::new(ElicitationTracker::with_store(
-                    store,
-                    UrlPolicy::development(),
-                )))
+                .with_url_mode(tracker.clone());
+            let page = url_step::page(tracker, elicitation.clone());
+            (elicitation, page)
         }
     };
     let elicitation = options.elicitation(elicitation);
-    let listener = options.listen().await?;
+    let has_page = arguments.redis().is_some();
     // The line `.ci/conformance` waits for: the URL to test.
-    println!("listening on http://{}/mcp", listener.local_addr()?);
-    http::serve(
-        listener,
-        &elicitation,
-        ConformanceServer::new,
-        axum::Router::new(),
-        options,
-    )
-    .await
+    println!("listening on {origin}/mcp");
+    let server = move || match has_page {
+        true => ConformanceServer::new().with_page(origin.clone()),
+        false => ConformanceServer::new(),
+    };
+    http::serve(listener, &elicitation, server, page, options).await
 }
