@@ -138,21 +138,25 @@ impl Cluster {
     /// Waits until every master's replica has all it wrote (its offset), so that a master
     /// killed next loses nothing acknowledged before.
     pub fn wait_replicated(&self) {
-        self.wait_until(STARTUP_LIMIT, "every replica has its master's writes", |c| {
-            c.masters().into_iter().all(|port| {
-                let info = cli(port, &["info", "replication"]).unwrap_or_default();
-                let offset = field(&info, "master_repl_offset");
-                let replica_offset = info
-                    .lines()
-                    .find(|line| line.starts_with("slave0:"))
-                    .and_then(|line| {
-                        line.split(',')
-                            .find_map(|part| part.strip_prefix("offset="))
-                            .map(str::to_owned)
-                    });
-                offset.is_some() && offset == replica_offset
-            })
-        });
+        self.wait_until(
+            STARTUP_LIMIT,
+            "every replica has its master's writes",
+            |c| {
+                c.masters().into_iter().all(|port| {
+                    let info = cli(port, &["info", "replication"]).unwrap_or_default();
+                    let offset = field(&info, "master_repl_offset");
+                    let replica_offset = info
+                        .lines()
+                        .find(|line| line.starts_with("slave0:"))
+                        .and_then(|line| {
+                            line.split(',')
+                                .find_map(|part| part.strip_prefix("offset="))
+                                .map(str::to_owned)
+                        });
+                    offset.is_some() && offset == replica_offset
+                })
+            },
+        );
     }
 
     /// The port of the live master serving `slot`.
@@ -191,24 +195,28 @@ impl Cluster {
     /// Waits until a replica has taken over the killed master on `port` and the cluster is
     /// ok again, at most `FAILOVER_LIMIT`.
     pub fn wait_for_failover(&self, port: u16) {
-        self.wait_until(FAILOVER_LIMIT, "a replica took over the killed master", |c| {
-            // Three masters among the live nodes (a replica promoted), and every live node
-            // sees the cluster ok and the killed one failed (`fail`, not only `fail?`).
-            c.masters().len() == NODES / 2
-                && c.live_ports().into_iter().all(|other| {
-                    let info = cli(other, &["cluster", "info"]).unwrap_or_default();
-                    let nodes = cli(other, &["cluster", "nodes"]).unwrap_or_default();
-                    info.contains("cluster_state:ok")
-                        && nodes
-                            .lines()
-                            .filter(|line| line.contains(&format!(":{port}@")))
-                            .all(|line| {
-                                line.split_whitespace()
-                                    .nth(2)
-                                    .is_some_and(|flags| flags.split(',').any(|f| f == "fail"))
-                            })
-                })
-        });
+        self.wait_until(
+            FAILOVER_LIMIT,
+            "a replica took over the killed master",
+            |c| {
+                // Three masters among the live nodes (a replica promoted), and every live node
+                // sees the cluster ok and the killed one failed (`fail`, not only `fail?`).
+                c.masters().len() == NODES / 2
+                    && c.live_ports().into_iter().all(|other| {
+                        let info = cli(other, &["cluster", "info"]).unwrap_or_default();
+                        let nodes = cli(other, &["cluster", "nodes"]).unwrap_or_default();
+                        info.contains("cluster_state:ok")
+                            && nodes
+                                .lines()
+                                .filter(|line| line.contains(&format!(":{port}@")))
+                                .all(|line| {
+                                    line.split_whitespace()
+                                        .nth(2)
+                                        .is_some_and(|flags| flags.split(',').any(|f| f == "fail"))
+                                })
+                    })
+            },
+        );
     }
 
     fn live_ports(&self) -> Vec<u16> {

@@ -55,8 +55,16 @@ async fn url_mode_on_a_cluster_completes_once_and_holds_the_per_user_limit() {
     let prefix = redis_server::fresh_prefix("cluster-url");
     within(Duration::from_secs(60), "URL mode on a cluster", async {
         let (a, b) = (
-            Arc::new(replica(&cluster, &prefix).await.with_max_pending_per_user(5)),
-            Arc::new(replica(&cluster, &prefix).await.with_max_pending_per_user(5)),
+            Arc::new(
+                replica(&cluster, &prefix)
+                    .await
+                    .with_max_pending_per_user(5),
+            ),
+            Arc::new(
+                replica(&cluster, &prefix)
+                    .await
+                    .with_max_pending_per_user(5),
+            ),
         );
 
         // Bound to its user, completed once, whichever replica is asked.
@@ -162,76 +170,90 @@ async fn url_mode_on_a_cluster_completes_once_and_holds_the_per_user_limit() {
 async fn routing_replay_guard_and_credentials_on_a_cluster() {
     let cluster = Cluster::start("routing_replay_credentials");
     let prefix = redis_server::fresh_prefix("cluster-routing");
-    within(Duration::from_secs(60), "routing and the rest on a cluster", async {
-        let (a, b) = (
-            replica(&cluster, &prefix).await,
-            replica(&cluster, &prefix).await,
-        );
-
-        // A completion reaches only the replica holding the connection, over sharded pub/sub;
-        // a replica that does not listen is said gone.
-        let mut to_a = a.store().completions("replica-a").await.unwrap();
-        let mut to_b = b.store().completions("replica-b").await.unwrap();
-        for round in 0..10 {
-            let alice = on("replica-a", &format!("session-{round}"), "alice");
-            let id = start(&a, &alice).await.unwrap();
-            let done = b.complete(id.as_str(), &alice.user).await.unwrap();
-            assert_eq!(
-                b.store().publish_completion(&done).await.unwrap(),
-                Routed::Delivered
+    within(
+        Duration::from_secs(60),
+        "routing and the rest on a cluster",
+        async {
+            let (a, b) = (
+                replica(&cluster, &prefix).await,
+                replica(&cluster, &prefix).await,
             );
-            let (to, notification) =
-                tokio::time::timeout(Duration::from_secs(5), to_a.next())
+
+            // A completion reaches only the replica holding the connection, over sharded pub/sub;
+            // a replica that does not listen is said gone.
+            let mut to_a = a.store().completions("replica-a").await.unwrap();
+            let mut to_b = b.store().completions("replica-b").await.unwrap();
+            for round in 0..10 {
+                let alice = on("replica-a", &format!("session-{round}"), "alice");
+                let id = start(&a, &alice).await.unwrap();
+                let done = b.complete(id.as_str(), &alice.user).await.unwrap();
+                assert_eq!(
+                    b.store().publish_completion(&done).await.unwrap(),
+                    Routed::Delivered
+                );
+                let (to, notification) = tokio::time::timeout(Duration::from_secs(5), to_a.next())
                     .await
                     .expect("A hears of the completion")
                     .unwrap()
                     .unwrap()
                     .into_parts();
-            assert_eq!((to, notification.elicitation_id()), (alice.connection, &id));
-        }
-        assert!(
-            tokio::time::timeout(Duration::from_millis(300), to_b.next())
-                .await
-                .is_err()
-        );
-        let gone = on("replica-gone", "session-9", "carol");
-        let id = start(&a, &gone).await.unwrap();
-        let done = b.complete(id.as_str(), &gone.user).await.unwrap();
-        assert_eq!(
-            b.store().publish_completion(&done).await.unwrap(),
-            Routed::ReplicaGone
-        );
-
-        // The replay guard: of two replicas opening one state at once, one does, every time.
-        let until = SystemTime::now() + Duration::from_secs(60);
-        for round in 0..20 {
-            let nonce = format!("nonce-{round}");
-            let (first, second) = tokio::join!(
-                a.store().first_open(&nonce, until),
-                b.store().first_open(&nonce, until)
+                assert_eq!((to, notification.elicitation_id()), (alice.connection, &id));
+            }
+            assert!(
+                tokio::time::timeout(Duration::from_millis(300), to_b.next())
+                    .await
+                    .is_err()
             );
-            assert!(first.unwrap() ^ second.unwrap(), "round {round}");
-            assert!(!a.store().first_open(&nonce, until).await.unwrap());
-        }
+            let gone = on("replica-gone", "session-9", "carol");
+            let id = start(&a, &gone).await.unwrap();
+            let done = b.complete(id.as_str(), &gone.user).await.unwrap();
+            assert_eq!(
+                b.store().publish_completion(&done).await.unwrap(),
+                Routed::ReplicaGone
+            );
 
-        // Credentials: kept on one replica, found on the other, encrypted, forgotten once.
-        let keys = || AtRestKeys::from_keyring("k", [("k", [5u8; 32])]).unwrap();
-        let (kept, found) = (a.store().credentials(keys()), b.store().credentials(keys()));
-        let day = Duration::from_secs(24 * 60 * 60);
-        let erin = user("erin");
-        kept.keep(&erin, "calendar", &Secret::new("sk-cluster-1".to_owned()), day)
+            // The replay guard: of two replicas opening one state at once, one does, every time.
+            let until = SystemTime::now() + Duration::from_secs(60);
+            for round in 0..20 {
+                let nonce = format!("nonce-{round}");
+                let (first, second) = tokio::join!(
+                    a.store().first_open(&nonce, until),
+                    b.store().first_open(&nonce, until)
+                );
+                assert!(first.unwrap() ^ second.unwrap(), "round {round}");
+                assert!(!a.store().first_open(&nonce, until).await.unwrap());
+            }
+
+            // Credentials: kept on one replica, found on the other, encrypted, forgotten once.
+            let keys = || AtRestKeys::from_keyring("k", [("k", [5u8; 32])]).unwrap();
+            let (kept, found) = (a.store().credentials(keys()), b.store().credentials(keys()));
+            let day = Duration::from_secs(24 * 60 * 60);
+            let erin = user("erin");
+            kept.keep(
+                &erin,
+                "calendar",
+                &Secret::new("sk-cluster-1".to_owned()),
+                day,
+            )
             .await
             .unwrap();
-        let secret = found.find(&erin, "calendar").await.unwrap().expect("kept");
-        assert_eq!(secret.expose_secret(), "sk-cluster-1");
-        assert!(found.find(&user("frank"), "calendar").await.unwrap().is_none());
-        let stored = cluster.keys(&format!("{prefix}:c:*"));
-        assert_eq!(stored.len(), 1, "{stored:?}");
-        // Under the user's hash tag, as the user's pending set.
-        assert!(stored[0].contains(":c:{"), "{stored:?}");
-        assert!(found.forget(&erin, "calendar").await.unwrap());
-        assert!(kept.find(&erin, "calendar").await.unwrap().is_none());
-    })
+            let secret = found.find(&erin, "calendar").await.unwrap().expect("kept");
+            assert_eq!(secret.expose_secret(), "sk-cluster-1");
+            assert!(
+                found
+                    .find(&user("frank"), "calendar")
+                    .await
+                    .unwrap()
+                    .is_none()
+            );
+            let stored = cluster.keys(&format!("{prefix}:c:*"));
+            assert_eq!(stored.len(), 1, "{stored:?}");
+            // Under the user's hash tag, as the user's pending set.
+            assert!(stored[0].contains(":c:{"), "{stored:?}");
+            assert!(found.forget(&erin, "calendar").await.unwrap());
+            assert!(kept.find(&erin, "calendar").await.unwrap().is_none());
+        },
+    )
     .await;
 }
 
@@ -269,7 +291,11 @@ async fn a_master_killed_mid_flow_its_replica_takes_over_and_every_flow_finishes
 
     let mut flows = Vec::new();
     for flow in 0..FLOWS {
-        let initiator = on("replica-a", &format!("session-{flow}"), &format!("user-{flow}"));
+        let initiator = on(
+            "replica-a",
+            &format!("session-{flow}"),
+            &format!("user-{flow}"),
+        );
         let id = start(&a, &initiator).await.unwrap();
         flows.push((id, initiator));
     }

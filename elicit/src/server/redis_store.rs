@@ -4,6 +4,7 @@
 
 use std::error::Error;
 use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use ::redis::aio::{ConnectionLike, ConnectionManager, ConnectionManagerConfig};
@@ -107,7 +108,8 @@ pub(crate) use tasks::{TaskMessages, TaskRecord};
 /// Needs Redis 6.2 or later (or Valkey): RESP3 for the subscription; a cluster needs 7.0.
 #[derive(Clone)]
 pub struct RedisStore {
-    server: Server,
+    /// Behind an `Arc`: a client's settings are large, and every clone of the store holds them.
+    server: Arc<Server>,
     connection: Connection,
     prefix: String,
     timeout: Duration,
@@ -165,7 +167,7 @@ impl fmt::Debug for RedisStore {
         f.debug_struct("RedisStore")
             .field(
                 "server",
-                &match &self.server {
+                &match *self.server {
                     Server::Single(_) => "single",
                     Server::Cluster(_) => "cluster",
                 },
@@ -392,7 +394,7 @@ impl RedisStore {
             .await
             .map_err(store_error)?;
         Ok(RedisStore {
-            server: Server::Single(client),
+            server: Arc::new(Server::Single(client)),
             connection: Connection::Single(connection),
             prefix: Self::DEFAULT_PREFIX.to_owned(),
             timeout,
@@ -461,7 +463,7 @@ impl RedisStore {
         let client = Self::cluster_client(&nodes, timeout, None)?;
         let connection = Self::cluster_connection(&client, timeout).await?;
         Ok(RedisStore {
-            server: Server::Cluster(nodes),
+            server: Arc::new(Server::Cluster(nodes)),
             connection: Connection::Cluster(connection),
             prefix: Self::DEFAULT_PREFIX.to_owned(),
             timeout,
@@ -496,8 +498,7 @@ impl RedisStore {
         client: &ClusterClient,
         timeout: Duration,
     ) -> Result<ClusterConnection, StoreError> {
-        match tokio::time::timeout(timeout.saturating_mul(2), client.get_async_connection()).await
-        {
+        match tokio::time::timeout(timeout.saturating_mul(2), client.get_async_connection()).await {
             Ok(connected) => connected
                 .map_err(|e| StoreError::new(format!("Redis cluster: no node answers: {e}"))),
             Err(_) => Err(StoreError::new(format!(

@@ -95,8 +95,7 @@ impl Channel {
                 }
             }
             Subscription::Cluster(_) => loop {
-                if let Ok((subscription, pushes)) = self.store.open_subscription(&self.name).await
-                {
+                if let Ok((subscription, pushes)) = self.store.open_subscription(&self.name).await {
                     self.subscription = subscription;
                     self.pushes = pushes;
                     return;
@@ -203,7 +202,7 @@ impl RedisStore {
         channel: &str,
     ) -> Result<(Subscription, mpsc::UnboundedReceiver<PushInfo>), StoreError> {
         let (sender, pushes) = mpsc::unbounded_channel();
-        match &self.server {
+        match &*self.server {
             Server::Single(client) => {
                 let config = Self::config(self.timeout)
                     .set_push_sender(sender)
@@ -212,10 +211,7 @@ impl RedisStore {
                     .get_connection_manager_with_config(config)
                     .await
                     .map_err(store_error)?;
-                subscription
-                    .subscribe(channel)
-                    .await
-                    .map_err(store_error)?;
+                subscription.subscribe(channel).await.map_err(store_error)?;
                 Ok((Subscription::Single(subscription), pushes))
             }
             Server::Cluster(nodes) => {
@@ -239,7 +235,7 @@ impl RedisStore {
     /// on a cluster (`SPUBLISH`), whose count is exact for the shard owning the channel; a
     /// plain `PUBLISH` there would count only the subscribers of the node it went to.
     pub(super) async fn publish(&self, channel: String, message: &str) -> Result<u64, StoreError> {
-        let command = match self.server {
+        let command = match *self.server {
             Server::Single(_) => "PUBLISH",
             Server::Cluster(_) => "SPUBLISH",
         };
