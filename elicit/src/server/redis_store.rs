@@ -79,7 +79,7 @@ pub(crate) use tasks::{TaskMessages, TaskRecord};
 /// | an elicitation's entry `e`, and `x` (what its removal took, kept a minute for a retry) | the SHA-256 of the elicitation id |
 /// | a user's pending set `u` and credentials `c` | the SHA-256 of the user id |
 /// | a task's record `t` | the SHA-256 of the task id |
-/// | a page form `p` | the SHA-256 of the elicitation id |
+/// | a page form `p`, and `q` (its answer once taken, sealed, kept a minute for a retry) | the SHA-256 of the elicitation id |
 /// | an opened `requestState` `s` | the SHA-256 of its nonce |
 /// | a replica's heartbeat `alive`, its missing note `missing`, its channels `replica` and `tasks` | the replica's name |
 ///
@@ -361,6 +361,10 @@ impl RedisStore {
 
     pub(crate) fn error(error: ::redis::RedisError) -> StoreError {
         store_error(error)
+    }
+
+    pub(crate) fn call_token() -> Result<String, StoreError> {
+        call_token()
     }
 }
 
