@@ -10,8 +10,8 @@
 //! Request bodies are capped at 256 KiB (`--max-body-bytes`; a larger one is answered 413),
 //! and a 2025-11-25 ask waits at most `--ask-timeout` seconds for the client (see
 //! `elicit_examples::http`). As one of several replicas, `--redis URL [--prefix NAME]` keeps
-//! in that Redis what they share: each `requestState` opened once across them, URL-mode
-//! elicitations and tasks (any replica answers `tasks/*`); `ELICIT_STATE_KEYS` (`ID:HEX[,ID:HEX…]`, the same on every replica) seals the
+//! in that Redis (or `--redis-cluster URL,URL...` in that Redis Cluster) what they share: each
+//! `requestState` opened once across them, URL-mode elicitations and tasks (any replica answers `tasks/*`); `ELICIT_STATE_KEYS` (`ID:HEX[,ID:HEX…]`, the same on every replica) seals the
 //! state, and the server says at start-up which key ids it uses.
 //!
 //! The suite (`@modelcontextprotocol/conformance`) then runs against the printed URL, e.g.
@@ -573,7 +573,7 @@ fn with_legacy_enum_names(derived: &'static RequestedSchema, property: &str) -> 
     schema
 }
 
-const USAGE: &str = "usage: conformance_server [--redis URL [--prefix NAME]] [--max-body-bytes BYTES] [--ask-timeout SECONDS] [--session-idle SECONDS] [ADDRESS]";
+const USAGE: &str = "usage: conformance_server [--redis URL | --redis-cluster URL,URL... [--prefix NAME]] [--max-body-bytes BYTES] [--ask-timeout SECONDS] [--session-idle SECONDS] [ADDRESS]";
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {

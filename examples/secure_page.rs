@@ -187,7 +187,7 @@ impl ServerHandler for Calendars {
     }
 }
 
-const USAGE: &str = "usage: secure_page [--redis URL [--prefix NAME]] [--max-body-bytes BYTES] [--ask-timeout SECONDS] [--session-idle SECONDS] [ADDRESS]";
+const USAGE: &str = "usage: secure_page [--redis URL | --redis-cluster URL,URL... [--prefix NAME]] [--max-body-bytes BYTES] [--ask-timeout SECONDS] [--session-idle SECONDS] [ADDRESS]";
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

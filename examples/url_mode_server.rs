@@ -373,7 +373,11 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let state = Arc::new(match arguments.store().await? {
         None => ConnectState::in_memory(base_url, seal(None)?),
         Some(store) => {
-            let url = arguments.redis().unwrap_or_default();
+            // The demo's own tokens and browser sessions use one Redis's plain commands.
+            let url = arguments.redis().ok_or(
+                "url_mode_server keeps its demo's tokens in one Redis: give --redis, not \
+                 --redis-cluster",
+            )?;
             let connection = redis::Client::open(url)?.get_connection_manager().await?;
             // Each process is one replica, named at random.
             let replica = ElicitationId::random()?.as_str()[..12].to_owned();

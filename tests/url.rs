@@ -1,6 +1,6 @@
 //! URL mode on the server: the URL policy and the tracker, one test per MUST of the spec; the
-//! Redis store across replicas; the connect-page example end to end; and no input to a
-//! URL-mode or protocol entry point panicking.
+//! Redis store across replicas, on one server and on a cluster; the connect-page example end
+//! to end; and no input to a URL-mode or protocol entry point panicking.
 //!
 //! One test binary, so that the crates it links and the support it shares are built once.
 
@@ -18,6 +18,8 @@ mod url_connect;
 mod connect;
 #[path = "url/no_panic.rs"]
 mod no_panic;
+#[path = "url/redis_cluster.rs"]
+mod redis_cluster;
 #[path = "url/redis_store.rs"]
 mod redis_store;
 #[path = "url/server.rs"]

@@ -12,6 +12,9 @@ pub mod examples_built;
 #[cfg(target_os = "linux")]
 #[path = "../support/load/mod.rs"]
 pub mod load;
+#[cfg(target_os = "linux")]
+#[path = "../support/redis_cluster.rs"]
+pub mod redis_cluster;
 #[path = "../support/redis_restart.rs"]
 pub mod redis_restart;
 #[path = "../support/redis_server.rs"]

@@ -4,13 +4,15 @@
 //! that stops has its tasks failed by the other within its lease.
 //!
 //! Uses the Redis of `REDIS_URL`, else a throwaway `redis-server` of each test's own (see
-//! `support::redis_server`, which says why these tests are `#[ignore]`d).
+//! `support::redis_server`, which says why these tests are `#[ignore]`d); the last test, a
+//! 6-node Redis Cluster of its own (`support::redis_cluster`).
 
 #![cfg(target_os = "linux")]
 
 use std::time::{Duration, Instant};
 
 use crate::support::load::server::ServerProcess;
+use crate::support::redis_cluster::Cluster;
 use crate::support::redis_restart;
 use crate::support::redis_server::{self, Redis};
 use crate::task_asks::pending;
@@ -267,6 +269,105 @@ async fn tasks_go_on_through_redis_going_away_and_coming_back() {
     assert_eq!(
         result_text(&settled(&on_second, &id).await),
         "computed `again` in 0 s"
+    );
+    on_first.cancel().await.unwrap();
+    on_second.cancel().await.unwrap();
+}
+
+/// Two replicas on a Redis Cluster (`--redis-cluster`): a task created on one asks, and the
+/// master holding its record is killed; while its replica takes over, the other replica's
+/// `tasks/get` and `tasks/update` get a clear, retryable error at worst, and once it has, the
+/// answer reaches the running replica and the task finishes, read alike on both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs redis-server and redis-cli (apt-get install redis-server); run with --include-ignored"]
+async fn tasks_on_a_redis_cluster_finish_through_a_master_killed_mid_task() {
+    const RETRY_FOR: Duration = Duration::from_secs(30);
+    let test = "tasks_on_a_redis_cluster";
+    let mut cluster = Cluster::start(test);
+    let prefix = redis_server::fresh_prefix(test);
+    let nodes = cluster.urls().join(",");
+    let replica = || {
+        ServerProcess::start_with_env(
+            "conformance_server",
+            &[
+                "--redis-cluster",
+                &nodes,
+                "--prefix",
+                &prefix,
+                "--task-lease",
+                "15",
+                "127.0.0.1:0",
+            ],
+            &[("ELICIT_STATE_KEYS", STATE_KEYS)],
+        )
+    };
+    let (first, second) = (replica(), replica());
+    let on_first = http_client(first.url(), true, negotiating()).await;
+    let on_second = http_client(second.url(), true, negotiating()).await;
+    let created = on_first
+        .call_tool_once(call("confirm_delete", json!({"filename": "c.txt"})))
+        .await;
+    let id = task_id(created.unwrap());
+    let asked = pending(&on_second, &id, 1).await;
+    assert!(asked.contains_key("confirm"), "{asked:?}");
+
+    let records = cluster.keys(&format!("{prefix}:t:*"));
+    assert_eq!(records.len(), 1, "{records:?}");
+    cluster.wait_replicated();
+    let victim = cluster
+        .master_of_slot(cluster.slot_of(&records[0]))
+        .expect("a master holds the task's record");
+    cluster.kill(victim);
+    let killed = Instant::now();
+    let cluster = std::sync::Arc::new(cluster);
+    let failover = {
+        let cluster = cluster.clone();
+        tokio::task::spawn_blocking(move || cluster.wait_for_failover(victim))
+    };
+
+    // The answer, through the replica not running the task: refused at worst with a
+    // retryable error while the slot has no master, then taken.
+    let yes = json!({"confirm": {"action": "accept", "content": {"confirm": true}}});
+    let mut refusals = 0;
+    loop {
+        let update = on_second
+            .peer()
+            .update_task(sdk::UpdateTaskParams::new(id.clone(), answers(yes.clone())))
+            .await;
+        match update {
+            Ok(()) => break,
+            Err(error) if killed.elapsed() < RETRY_FOR => {
+                let error = crate::support::rmcp::error_of::<()>(Err(error));
+                assert_eq!(error.code, sdk::ErrorCode::INTERNAL_ERROR, "{error:?}");
+                assert!(error.message.contains("try again"), "{}", error.message);
+                refusals += 1;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(error) => panic!("tasks/update not taken within {RETRY_FOR:?}: {error:?}"),
+        }
+    }
+    // Read through both replicas, once the record is written on the new master.
+    for client in [&on_second, &on_first] {
+        let finished = loop {
+            let got = client
+                .peer()
+                .get_task(sdk::GetTaskParams::new(id.clone()))
+                .await;
+            match got {
+                Ok(got) if got.task.status().is_terminal() => break got.task,
+                Ok(_) | Err(_) if killed.elapsed() < RETRY_FOR => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                other => panic!("task {id} did not finish within {RETRY_FOR:?}: {other:?}"),
+            }
+        };
+        assert_eq!(result_text(&finished), "deleted c.txt");
+    }
+    failover.await.unwrap();
+    eprintln!(
+        "a task through a failover: finished {:.1} s after its master was killed, \
+         {refusals} retryable refusals on the way",
+        killed.elapsed().as_secs_f64()
     );
     on_first.cancel().await.unwrap();
     on_second.cancel().await.unwrap();

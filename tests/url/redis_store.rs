@@ -127,7 +127,12 @@ async fn the_store_names_no_link_and_expires_in_redis() {
             !key.contains(id.as_str()) && !key.contains("alice"),
             "{key}"
         );
-        let hash = key.rsplit(':').next().unwrap();
+        // The last part is the hash, in braces: the key's hash tag (its slot on a cluster).
+        let tagged = key.rsplit(':').next().unwrap();
+        let hash = tagged
+            .strip_prefix('{')
+            .and_then(|tagged| tagged.strip_suffix('}'))
+            .unwrap_or_else(|| panic!("{key} ends in its hash tag"));
         assert!(
             hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit()),
             "{key}"
@@ -536,7 +541,7 @@ fn ids_from(
 
 /// Starts plain and awaited elicitations under `FOREIGN_IDS` and runs each to its end: each
 /// is pending, completes once for its user, and a waited-on one is collected once.
-async fn any_alphabet_of_ids<S: ElicitationStore>(tracker: ElicitationTracker<S>) {
+pub(crate) async fn any_alphabet_of_ids<S: ElicitationStore>(tracker: ElicitationTracker<S>) {
     let tracker = tracker.with_id_source(ids_from(&FOREIGN_IDS));
     let alice = on("replica-a", "session-1", "alice-sub");
     let client = ElicitationCapability::url();

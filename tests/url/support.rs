@@ -4,6 +4,8 @@
 pub mod clock;
 #[path = "../support/connect_page.rs"]
 pub mod connect_page;
+#[path = "../support/redis_cluster.rs"]
+pub mod redis_cluster;
 #[path = "../support/redis_restart.rs"]
 pub mod redis_restart;
 #[path = "../support/redis_server.rs"]

@@ -1,6 +1,6 @@
 //! The command line of an example server that can run as one of several replicas: the options
-//! every server shares ([`ServerOptions`]) and `--redis URL [--prefix NAME]`, the store the
-//! replicas share.
+//! every server shares ([`ServerOptions`]) and `--redis URL [--prefix NAME]` (or
+//! `--redis-cluster URL[,URL...]`), the store the replicas share.
 
 use std::error::Error;
 use std::time::Duration;
@@ -13,6 +13,8 @@ use super::{OPTIONS_HELP, ServerOptions};
 /// The lines of `--help` that describe the options of [`ReplicaOptions`].
 pub const REPLICA_HELP: &str = concat!(
     "  --redis URL             keep what the replicas share in this Redis (redis://HOST:PORT/)\n",
+    "  --redis-cluster URLS    or in this Redis Cluster: the URLs of some of its nodes, separated\n",
+    "                          by commas (redis://HOST:PORT,redis://HOST:PORT)\n",
     "  --prefix NAME           this server's keys and channels in Redis (default: elicit)\n",
     "  --task-lease SECONDS    how long a replica's tasks outlive its last heartbeat before the\n",
     "                          others fail them (default: 15)",
@@ -30,12 +32,23 @@ pub const REPLICA_HELP: &str = concat!(
 /// assert_eq!(options.redis(), Some("redis://127.0.0.1:6379/"));
 /// assert_eq!(options.prefix(), "demo");
 /// assert_eq!(options.server.address(), Some("127.0.0.1:3000"));
+///
+/// let args = ["--redis-cluster", "redis://10.0.0.1:7000,redis://10.0.0.2:7000"];
+/// let options = ReplicaOptions::parse_from(args.map(String::from), "usage")
+///     .unwrap()
+///     .expect("no --help");
+/// assert_eq!(
+///     options.redis_cluster(),
+///     Some(&["redis://10.0.0.1:7000".to_owned(), "redis://10.0.0.2:7000".to_owned()][..])
+/// );
+/// assert!(options.redis().is_none() && options.shares_redis());
 /// ```
 #[derive(Debug, Clone)]
 pub struct ReplicaOptions {
     /// The options every example server shares.
     pub server: ServerOptions,
     redis: Option<String>,
+    redis_cluster: Option<Vec<String>>,
     prefix: String,
     task_lease: Duration,
 }
@@ -54,6 +67,7 @@ impl ReplicaOptions {
         let mut options = ReplicaOptions {
             server: ServerOptions::default(),
             redis: None,
+            redis_cluster: None,
             prefix: RedisStore::DEFAULT_PREFIX.to_owned(),
             task_lease: Tasks::DEFAULT_LEASE,
         };
@@ -69,6 +83,22 @@ impl ReplicaOptions {
                         .next()
                         .ok_or("--redis needs a URL, e.g. redis://127.0.0.1:6379/")?;
                     options.redis = Some(url);
+                }
+                "--redis-cluster" => {
+                    let urls = args.next().ok_or(
+                        "--redis-cluster needs the URLs of some of its nodes, separated by \
+                         commas, e.g. redis://127.0.0.1:7000,redis://127.0.0.1:7001",
+                    )?;
+                    let urls: Vec<String> = urls
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|url| !url.is_empty())
+                        .map(str::to_owned)
+                        .collect();
+                    if urls.is_empty() {
+                        return Err("--redis-cluster names no node".into());
+                    }
+                    options.redis_cluster = Some(urls);
                 }
                 "--prefix" => options.prefix = args.next().ok_or("--prefix needs a name")?,
                 "--task-lease" => {
@@ -89,15 +119,30 @@ impl ReplicaOptions {
                 _ => return Err(format!("unknown option `{arg}`; {usage}").into()),
             }
         }
-        if options.redis.is_none() && options.prefix != RedisStore::DEFAULT_PREFIX {
-            return Err("--prefix names keys in Redis: give --redis too".into());
+        if options.redis.is_some() && options.redis_cluster.is_some() {
+            return Err(
+                "--redis and --redis-cluster: give one Redis, a server or a cluster".into(),
+            );
+        }
+        if !options.shares_redis() && options.prefix != RedisStore::DEFAULT_PREFIX {
+            return Err("--prefix names keys in Redis: give --redis or --redis-cluster too".into());
         }
         Ok(Some(options))
     }
 
-    /// The Redis URL given, if any.
+    /// The Redis URL given (`--redis`), if any.
     pub fn redis(&self) -> Option<&str> {
         self.redis.as_deref()
+    }
+
+    /// The URLs of the Redis Cluster's nodes given (`--redis-cluster`), if any.
+    pub fn redis_cluster(&self) -> Option<&[String]> {
+        self.redis_cluster.as_deref()
+    }
+
+    /// Whether the replicas share a Redis, a server or a cluster.
+    pub fn shares_redis(&self) -> bool {
+        self.redis.is_some() || self.redis_cluster.is_some()
     }
 
     /// The prefix of this server's keys and channels in Redis.
@@ -110,15 +155,17 @@ impl ReplicaOptions {
         self.task_lease
     }
 
-    /// The store the replicas share, connected, when `--redis` was given.
+    /// The store the replicas share, connected, when `--redis` or `--redis-cluster` was given.
     pub async fn store(&self) -> Result<Option<RedisStore>, Box<dyn Error>> {
-        let Some(url) = &self.redis else {
-            return Ok(None);
+        let store = match (&self.redis, &self.redis_cluster) {
+            (Some(url), _) => RedisStore::connect(url)
+                .await
+                .map_err(|e| format!("cannot use Redis at {url}: {e}"))?,
+            (None, Some(nodes)) => RedisStore::connect_cluster(nodes)
+                .await
+                .map_err(|e| format!("cannot use the Redis Cluster of {nodes:?}: {e}"))?,
+            (None, None) => return Ok(None),
         };
-        let store = RedisStore::connect(url)
-            .await
-            .map_err(|e| format!("cannot use Redis at {url}: {e}"))?
-            .with_prefix(&self.prefix);
-        Ok(Some(store))
+        Ok(Some(store.with_prefix(&self.prefix)))
     }
 }

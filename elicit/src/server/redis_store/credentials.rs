@@ -36,8 +36,9 @@ impl RedisStore {
     }
 
     fn credential_key(&self, user: &UserId, name: &str) -> String {
+        // Under the user's hash tag, as the user's set of pending elicitations.
         format!(
-            "{}:c:{}:{}",
+            "{}:c:{{{}}}:{}",
             self.prefix,
             sha256_hex(user.as_str()),
             sha256_hex(name)

@@ -1,14 +1,19 @@
 //! The routing of completion notifications to the replica holding the connection that
-//! started the elicitation: Redis pub/sub, one channel per replica.
+//! started the elicitation: Redis pub/sub, one channel per replica (sharded on a cluster).
 
 use std::fmt;
+use std::time::Duration;
 
 use ::redis::aio::ConnectionManager;
+use ::redis::cluster_async::ClusterConnection;
 use ::redis::{PushInfo, PushKind, Value};
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
-use super::{Corrupt, RedisStore, StoredConnection, store_error};
+use super::{Corrupt, RedisStore, Server, StoredConnection, store_error};
+
+/// How long a subscription that lost its connection waits between tries to get it back.
+const BETWEEN_TRIES: Duration = Duration::from_millis(200);
 use crate::server::{Addressed, AwaitedBy, CompletedElicitation, StoreError};
 use crate::wire::{ElicitationCompleteNotification, ElicitationId};
 
@@ -55,24 +60,48 @@ impl fmt::Debug for Completions {
 
 /// One subscribed channel: the messages published on it, in order.
 pub(super) struct Channel {
-    // Holds the subscription open; redis-rs re-subscribes after a reconnect, which a command
-    // on it starts (see `reconnect`).
-    subscription: ConnectionManager,
+    /// The store it was opened from: on a cluster, a subscription lost is opened anew.
+    store: RedisStore,
+    subscription: Subscription,
     name: String,
     pushes: mpsc::UnboundedReceiver<PushInfo>,
 }
 
+/// The connection holding a subscription open.
+enum Subscription {
+    /// One server: `SUBSCRIBE`, which redis-rs sends again after a reconnect, which a command
+    /// on the connection starts (see [`Channel::reconnect`]).
+    Single(ConnectionManager),
+    /// A cluster: `SSUBSCRIBE` on a cluster connection of its own, which routes it to the
+    /// master owning the channel's slot. Kept only to hold it open.
+    Cluster(#[allow(dead_code)] ClusterConnection),
+}
+
 impl Channel {
-    /// Pings until the connection is back: redis-rs reconnects (and re-subscribes) only when
-    /// a command runs on it, and a subscription sends none of its own.
+    /// Gets the subscription back after its connection dropped. One server: pings until the
+    /// connection is back, as redis-rs reconnects (and re-subscribes) only when a command
+    /// runs on it, and a subscription sends none of its own. A cluster: opens the subscription
+    /// anew until it holds, from a fresh look at which node owns the channel's slot; a
+    /// cluster connection that sends no command would not learn of a failover by itself.
     async fn reconnect(&mut self) {
-        const BETWEEN_TRIES: std::time::Duration = std::time::Duration::from_millis(200);
-        while ::redis::cmd("PING")
-            .query_async::<()>(&mut self.subscription)
-            .await
-            .is_err()
-        {
-            tokio::time::sleep(BETWEEN_TRIES).await;
+        match &mut self.subscription {
+            Subscription::Single(connection) => {
+                while ::redis::cmd("PING")
+                    .query_async::<()>(connection)
+                    .await
+                    .is_err()
+                {
+                    tokio::time::sleep(BETWEEN_TRIES).await;
+                }
+            }
+            Subscription::Cluster(_) => loop {
+                if let Ok((subscription, pushes)) = self.store.open_subscription(&self.name).await {
+                    self.subscription = subscription;
+                    self.pushes = pushes;
+                    return;
+                }
+                tokio::time::sleep(BETWEEN_TRIES).await;
+            },
         }
     }
 
@@ -80,13 +109,27 @@ impl Channel {
     pub(super) async fn next(&mut self) -> Option<Result<String, StoreError>> {
         loop {
             let push = self.pushes.recv().await?;
-            if push.kind == PushKind::Disconnection {
-                self.reconnect().await;
-                continue;
-            }
-            // Subscription confirmations come this way too.
-            if push.kind != PushKind::Message {
-                continue;
+            match push.kind {
+                PushKind::Disconnection => {
+                    self.reconnect().await;
+                    continue;
+                }
+                // A cluster whose slot moved to another node (a failover the old master saw,
+                // a resharding) unsubscribes the channel there: subscribe where it is now.
+                PushKind::SUnsubscribe
+                    if push
+                        .data
+                        .first()
+                        .cloned()
+                        .and_then(text)
+                        .is_some_and(|channel| channel == self.name) =>
+                {
+                    self.reconnect().await;
+                    continue;
+                }
+                PushKind::Message | PushKind::SMessage => {}
+                // Subscription confirmations come this way too.
+                _ => continue,
             }
             let mut data = push.data.into_iter();
             let (Some(channel), Some(payload)) = (data.next(), data.next()) else {
@@ -123,12 +166,9 @@ impl RedisStore {
             elicitation_id: notification.elicitation_id().as_str().to_owned(),
         })
         .map_err(StoreError::new)?;
-        let receivers: u64 = ::redis::cmd("PUBLISH")
-            .arg(self.replica_channel(replica))
-            .arg(message)
-            .query_async(&mut self.connection.clone())
-            .await
-            .map_err(store_error)?;
+        let receivers = self
+            .publish(self.replica_channel(replica), &message)
+            .await?;
         Ok(if receivers == 0 {
             Routed::ReplicaGone
         } else {
@@ -147,28 +187,69 @@ impl RedisStore {
 
     /// A subscription of its own to `channel`, kept through reconnections.
     pub(super) async fn subscribe(&self, channel: String) -> Result<Channel, StoreError> {
-        let (sender, pushes) = mpsc::unbounded_channel();
-        let config = Self::config(self.timeout)
-            .set_push_sender(sender)
-            .set_automatic_resubscription();
-        let mut subscription = self
-            .client
-            .get_connection_manager_with_config(config)
-            .await
-            .map_err(store_error)?;
-        subscription
-            .subscribe(&channel)
-            .await
-            .map_err(store_error)?;
+        let (subscription, pushes) = self.open_subscription(&channel).await?;
         Ok(Channel {
+            store: self.clone(),
             subscription,
             name: channel,
             pushes,
         })
     }
 
+    /// A connection subscribed to `channel`, and the pushes it receives.
+    async fn open_subscription(
+        &self,
+        channel: &str,
+    ) -> Result<(Subscription, mpsc::UnboundedReceiver<PushInfo>), StoreError> {
+        let (sender, pushes) = mpsc::unbounded_channel();
+        match &*self.server {
+            Server::Single(client) => {
+                let config = Self::config(self.timeout)
+                    .set_push_sender(sender)
+                    .set_automatic_resubscription();
+                let mut subscription = client
+                    .get_connection_manager_with_config(config)
+                    .await
+                    .map_err(store_error)?;
+                subscription.subscribe(channel).await.map_err(store_error)?;
+                Ok((Subscription::Single(subscription), pushes))
+            }
+            Server::Cluster(nodes) => {
+                let client = Self::cluster_client(nodes, self.timeout, Some(sender))?;
+                let mut subscription = Self::cluster_connection(&client, self.timeout).await?;
+                match tokio::time::timeout(self.timeout, subscription.ssubscribe(channel)).await {
+                    Ok(subscribed) => subscribed.map_err(store_error)?,
+                    Err(_) => {
+                        return Err(StoreError::new(format!(
+                            "Redis cluster: subscribing to a channel took longer than {:?}",
+                            self.timeout
+                        )));
+                    }
+                }
+                Ok((Subscription::Cluster(subscription), pushes))
+            }
+        }
+    }
+
+    /// Publishes `message` on `channel`: the number of subscribers that received it. Sharded
+    /// on a cluster (`SPUBLISH`), whose count is exact for the shard owning the channel; a
+    /// plain `PUBLISH` there would count only the subscribers of the node it went to.
+    pub(super) async fn publish(&self, channel: String, message: &str) -> Result<u64, StoreError> {
+        let command = match *self.server {
+            Server::Single(_) => "PUBLISH",
+            Server::Cluster(_) => "SPUBLISH",
+        };
+        ::redis::cmd(command)
+            .arg(channel)
+            .arg(message)
+            .query_async(&mut self.connection.clone())
+            .await
+            .map_err(store_error)
+    }
+
+    /// Under the replica's hash tag, as its heartbeat and its task channel.
     fn replica_channel(&self, replica: &str) -> String {
-        format!("{}:replica:{replica}", self.prefix)
+        format!("{}:replica:{{{replica}}}", self.prefix)
     }
 }
 

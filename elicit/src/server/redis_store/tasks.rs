@@ -12,9 +12,13 @@ use crate::server::StoreError;
 
 /// Writes a task's record unless a final one is there already: a task's end is never
 /// overwritten by an older state. KEYS: the record. ARGV: owner, replica, detail, final
-/// (`1`/`0`), time to live in ms (`0`: none). Returns 1 when written.
+/// (`1`/`0`), time to live in ms (`0`: none). Returns 1 when written (or when this same final
+/// record is there already: the write sent again after a connection dropped).
 const PUT_SCRIPT: &str = r"
-if redis.call('HGET', KEYS[1], 'final') == '1' then return 0 end
+if redis.call('HGET', KEYS[1], 'final') == '1' then
+    if ARGV[4] == '1' and redis.call('HGET', KEYS[1], 'detail') == ARGV[3] then return 1 end
+    return 0
+end
 redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'replica', ARGV[2], 'detail', ARGV[3], 'final', ARGV[4])
 if ARGV[5] == '0' then redis.call('PERSIST', KEYS[1]) else redis.call('PEXPIRE', KEYS[1], ARGV[5]) end
 return 1
@@ -79,8 +83,9 @@ impl RedisStore {
         format!("{}:missing:{{{replica}}}", self.prefix)
     }
 
+    /// Under the replica's hash tag, as its heartbeat and its completions.
     fn task_channel(&self, replica: &str) -> String {
-        format!("{}:tasks:{replica}", self.prefix)
+        format!("{}:tasks:{{{replica}}}", self.prefix)
     }
 
     /// Writes the record of task `id`, kept `keep` (`None`: until deleted); `false` when its
@@ -195,13 +200,9 @@ impl RedisStore {
         replica: &str,
         message: &str,
     ) -> Result<bool, StoreError> {
-        ::redis::cmd("PUBLISH")
-            .arg(self.task_channel(replica))
-            .arg(message)
-            .query_async::<u64>(&mut self.connection.clone())
+        self.publish(self.task_channel(replica), message)
             .await
             .map(|receivers| receivers > 0)
-            .map_err(store_error)
     }
 
     /// The messages other replicas send to `replica`'s tasks.

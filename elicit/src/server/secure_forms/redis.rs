@@ -29,24 +29,41 @@ return redis.call('HGET', KEYS[1], ARGV[1])
 ";
 
 /// Holds the answer of the form's own user, once. KEYS: the form. ARGV: the user's hash, the
-/// sealed answer. Returns 0 unknown, 1 another user's, 2 answered already, 3 held.
+/// sealed answer. Returns 0 unknown, 1 another user's, 2 answered already, 3 held (also when
+/// the answer held is this very one, sealed under its own random nonce: this call, resent
+/// by the client crate after a dropped connection).
 const ANSWER_SCRIPT: &str = r"
 local owner = redis.call('HGET', KEYS[1], 'owner')
 if not owner then return 0 end
 if owner ~= ARGV[1] then return 1 end
-if redis.call('HSETNX', KEYS[1], 'answer', ARGV[2]) == 0 then return 2 end
+if redis.call('HSETNX', KEYS[1], 'answer', ARGV[2]) == 0 then
+    if redis.call('HGET', KEYS[1], 'answer') == ARGV[2] then return 3 end
+    return 2
+end
 return 3
 ";
 
-/// Takes the answer of the form's own user and deletes the form, in one step: read once.
-/// KEYS: the form. ARGV: the user's hash.
+/// Takes the answer of the form's own user and deletes the form, in one step: read once. The
+/// sealed answer taken is kept a while under the second key (the form's hash tag) with the
+/// call's token, so the same call resent gets it again. KEYS: the form, the taken key. ARGV:
+/// the user's hash, the call's token, how long to keep what was taken in ms.
 const TAKE_SCRIPT: &str = r"
-if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return false end
+if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then
+    if redis.call('HGET', KEYS[2], 'by') == ARGV[2] then
+        return redis.call('HGET', KEYS[2], 'answer')
+    end
+    return false
+end
 local answer = redis.call('HGET', KEYS[1], 'answer')
 if not answer then return false end
-redis.call('DEL', KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('HSET', KEYS[2], 'by', ARGV[2], 'answer', answer)
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return answer
 ";
+
+/// How long a taken answer (sealed) is kept for the same call resent.
+const TAKEN_KEPT_MS: u64 = 60_000;
 
 /// The forms of a page, in a [`RedisStore`].
 #[derive(Clone)]
@@ -193,7 +210,10 @@ impl RedisForms {
     pub async fn take(&self, id: &str, user: &UserId) -> Result<Option<PageAnswer>, StoreError> {
         let sealed: Option<String> = Script::new(TAKE_SCRIPT)
             .key(self.key(id))
+            .key(self.store.hashed_key("q", id))
             .arg(owner(user))
+            .arg(RedisStore::call_token()?)
+            .arg(TAKEN_KEPT_MS)
             .invoke_async(&mut self.store.connection())
             .await
             .map_err(RedisStore::error)?;
