@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::expand::literal::{number, opt_number, opt_str, opt_u64};
+use crate::expand::literal::number;
 use crate::expand::typeck::{type_checks, typed_default};
 use crate::internals::ast::{Field, unraw};
 use crate::internals::attr::{DefaultKind, FieldKeys};
@@ -20,10 +20,8 @@ pub struct FieldCode {
     /// Block-level items (pattern statics, multi-select default lists).
     pub items: TokenStream,
     /// The expression that reads the field from its slot (`__slot{index}`, the value found
-    /// under its name) in `from_content`.
+    /// under its name, by reference or by value) in the form's `read_content`.
     pub read: TokenStream,
-    /// The same in `from_content_owned`, whose slot holds the value itself.
-    pub read_owned: TokenStream,
 }
 
 pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode {
@@ -33,8 +31,8 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
     let mut items = TokenStream::new();
 
     let default_value = match keys.default.get() {
-        None => quote!(#krate::__private::DefaultValue::None),
-        Some(default) => {
+        None => None,
+        Some(default) => Some({
             let expr = &default.expr;
             match &default.kind {
                 DefaultKind::Str(_) => quote!(#krate::__private::DefaultValue::Str(#expr)),
@@ -56,7 +54,7 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
                     quote!(#krate::__private::DefaultValue::Choices(#list))
                 }
             }
-        }
+        }),
     };
 
     let description = keys
@@ -104,57 +102,53 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
 
     let slot = format_ident!("__slot{}", index);
     let read = quote! {
-        <#ty as #krate::ElicitField>::__read(#slot, &__properties[#index], #pattern, #default_fn, &mut __errors)
-    };
-    let read_owned = quote! {
-        <#ty as #krate::ElicitField>::__read_owned(#slot, &__properties[#index], #pattern, #default_fn, &mut __errors)
+        <#ty as #krate::ElicitField>::__read_from(#slot, &__properties[#index], #pattern, #default_fn, &mut __errors)
     };
     FieldCode {
         property,
         checks,
         items,
         read,
-        read_owned,
     }
 }
 
 /// The runtime's `Attrs` of a field (or a newtype): what its attributes say about its schema.
+/// Only the attributes written are spelled out, the rest taken from `Attrs::NONE`: a form's
+/// fields say little each, and every token of the expansion is paid on every build.
 pub fn schema_attrs(
     krate: &TokenStream,
     keys: &FieldKeys,
     title: Option<String>,
     description: Option<String>,
-    default_value: TokenStream,
+    default_value: Option<TokenStream>,
 ) -> TokenStream {
-    let format = match keys.format.get().and_then(|f| format::variant(&f.value())) {
-        Some(variant) => {
-            quote!(::core::option::Option::Some(#krate::__private::StringFormat::#variant))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    let title = opt_str(title);
-    let description = opt_str(description);
-    let min_length = opt_u64(keys.min_length.get());
-    let max_length = opt_u64(keys.max_length.get());
-    let pattern_text = opt_str(keys.pattern.get().map(|p| p.value()));
-    let minimum = opt_number(krate, keys.minimum.get());
-    let maximum = opt_number(krate, keys.maximum.get());
-    let min_items = opt_u64(keys.min_items.get());
-    let max_items = opt_u64(keys.max_items.get());
+    let some = |value: TokenStream| quote!(::core::option::Option::Some(#value));
+    let text = |value: String| some(quote!(#value));
+    let count = |value: &u64| some(quote!(#value));
+    let bound = |value: &crate::internals::attr::NumLit| some(number(krate, value.value));
+    let format = keys.format.get().and_then(|f| format::variant(&f.value()));
+    let written: [(&str, Option<TokenStream>); 11] = [
+        ("title", title.map(text)),
+        ("description", description.map(text)),
+        ("min_length", keys.min_length.get().map(count)),
+        ("max_length", keys.max_length.get().map(count)),
+        ("pattern", keys.pattern.get().map(|p| text(p.value()))),
+        (
+            "format",
+            format.map(|variant| some(quote!(#krate::__private::StringFormat::#variant))),
+        ),
+        ("minimum", keys.minimum.get().map(bound)),
+        ("maximum", keys.maximum.get().map(bound)),
+        ("min_items", keys.min_items.get().map(count)),
+        ("max_items", keys.max_items.get().map(count)),
+        ("default", default_value),
+    ];
+    let fields = written.into_iter().filter_map(|(name, value)| {
+        let name = format_ident!("{}", name);
+        value.map(|value| quote!(#name: #value,))
+    });
     quote! {
-        #krate::__private::Attrs {
-            title: #title,
-            description: #description,
-            min_length: #min_length,
-            max_length: #max_length,
-            pattern: #pattern_text,
-            format: #format,
-            minimum: #minimum,
-            maximum: #maximum,
-            min_items: #min_items,
-            max_items: #max_items,
-            default: #default_value,
-        }
+        #krate::__private::Attrs { #(#fields)* ..#krate::__private::Attrs::NONE }
     }
 }
 

@@ -45,7 +45,8 @@ pub fn expand_form(form: &Form) -> TokenStream {
     let secret_fields = secret_fields(&asked);
     let input_key = input_key(form);
     let schema_fns = schema_fns(&krate, form);
-    let from_content = from_content_fn(&krate, form, &asked, &codes);
+    let read_content = read_content_fn(&krate, form, &asked, &codes);
+    let from_content = from_content_fns(&krate);
     let json_schema = json_schema_impl(
         &krate,
         "form",
@@ -77,6 +78,7 @@ pub fn expand_form(form: &Form) -> TokenStream {
         impl #impl_generics #krate::__private::FormSchema for #ident #ty_generics #where_clause {
             const PROPERTIES: &'static [#krate::__private::Property] = &[#(#properties),*];
             const CHECKS: () = { #checks };
+            #read_content
         }
 
         #eager_checks
@@ -138,11 +140,11 @@ fn schema_fns(krate: &TokenStream, form: &Form) -> TokenStream {
     }
 }
 
-/// `from_content` and `from_content_owned`: one pass over the content, each asked field's value
-/// put in its slot, then each field read from its slot, skipped fields filled from `Default`,
-/// and every field at fault reported together. The two differ only in holding the values by
-/// reference or by value.
-fn from_content_fn(
+/// `FormSchema::read_content`: one pass over the content, each asked field's value put in its
+/// slot, then each field read from its slot, skipped fields filled from `Default`, and every
+/// field at fault reported together. Generic over the content, borrowed or given away, so that
+/// `from_content` and `from_content_owned` share one body in the expansion; inlined into each.
+fn read_content_fn(
     krate: &TokenStream,
     form: &Form,
     asked: &[&Field],
@@ -156,41 +158,45 @@ fn from_content_fn(
         let slot = &slots[i];
         quote!(#slot = ::core::option::Option::Some(__value))
     });
-    let borrowed = codes.iter().map(|c| &c.read);
-    let owned = codes.iter().map(|c| &c.read_owned);
+    let reads = codes.iter().map(|c| &c.read);
     let build = build_from_reads(form, asked);
-    let value = quote!(#krate::__private::Value);
-    let map = quote!(#krate::__private::Map<::std::string::String, #value>);
-    // The constant itself rather than the schema built from it, so each field's checks are
-    // known when its read is inlined.
-    let properties = quote! {
-        let () = <Self as #krate::__private::FormSchema>::CHECKS;
-        let __properties: &'static [#krate::__private::Property] =
-            <Self as #krate::__private::FormSchema>::PROPERTIES;
-    };
+    let content = quote!(#krate::__private::Content);
     quote! {
-        fn from_content(__content: &#map) -> ::core::result::Result<Self, #krate::ContentError> {
-            #properties
-            #(let mut #slots: ::core::option::Option<&#value> = ::core::option::Option::None;)*
+        #[inline(always)]
+        fn read_content<__ElicitContent: #content>(
+            __content: __ElicitContent,
+        ) -> ::core::result::Result<Self, #krate::ContentError> {
+            let () = <Self as #krate::__private::FormSchema>::CHECKS;
+            // The constant itself rather than the schema built from it, so each field's checks
+            // are known when its read is inlined.
+            let __properties: &'static [#krate::__private::Property] =
+                <Self as #krate::__private::FormSchema>::PROPERTIES;
+            #(let mut #slots: ::core::option::Option<<__ElicitContent as #content>::Slot> =
+                ::core::option::Option::None;)*
             // One pass over the content, as serde's visitors do: each known key fills its
             // slot, unknown keys are ignored.
             for (__key, __value) in __content {
+                let __key: &str = ::core::convert::AsRef::<str>::as_ref(&__key);
                 #fill
             }
             let mut __errors = #krate::__private::Errors::new();
-            #(let #slots = #borrowed;)*
+            #(let #slots = #reads;)*
             #build
+        }
+    }
+}
+
+/// `from_content` and `from_content_owned`, both through the form's `read_content`.
+fn from_content_fns(krate: &TokenStream) -> TokenStream {
+    let value = quote!(#krate::__private::Value);
+    let map = quote!(#krate::__private::Map<::std::string::String, #value>);
+    quote! {
+        fn from_content(__content: &#map) -> ::core::result::Result<Self, #krate::ContentError> {
+            <Self as #krate::__private::FormSchema>::read_content(__content)
         }
 
         fn from_content_owned(__content: #map) -> ::core::result::Result<Self, #krate::ContentError> {
-            #properties
-            #(let mut #slots: ::core::option::Option<#value> = ::core::option::Option::None;)*
-            for (__key, __value) in __content {
-                #fill
-            }
-            let mut __errors = #krate::__private::Errors::new();
-            #(let #slots = #owned;)*
-            #build
+            <Self as #krate::__private::FormSchema>::read_content(__content)
         }
     }
 }

@@ -28,13 +28,7 @@ pub fn expand_newtype(newtype: &Newtype, with_checks: bool) -> TokenStream {
     };
     // No title: a newtype says what its values are, and the form's field that uses it is what
     // a person reads a title on (the check refuses one here).
-    let attrs = schema_attrs(
-        &krate,
-        keys,
-        None,
-        None,
-        quote!(#krate::__private::DefaultValue::None),
-    );
+    let attrs = schema_attrs(&krate, keys, None, None, None);
     // The pattern the newtype declares, compiled once; a field's own pattern cannot replace it
     // (the derive refuses one), so the one given in `from_json` is this one or nothing.
     // A default of a field of this type keeps its pattern too: the regex runs when the
