@@ -117,27 +117,15 @@ pub fn type_checks(krate: &TokenStream, ty: &Type, keys: &FieldKeys) -> TokenStr
         let Some(bound) = attr.get() else { continue };
         let span = span_of(attr.tokens(), Span::call_site());
         let written = format!("`{name} = {}`", bound.tokens.to_string().replace(' ', ""));
-        let not_integer = format!(
-            "{written} is not an integer, but the field's type is: write a whole number, or make the field a float"
-        );
-        let below = format!(
-            "{written} is below the smallest value the field's type holds: raise it, or widen the type"
-        );
-        let above = format!(
-            "{written} is above the largest value the field's type holds: lower it, or widen the type"
-        );
-        let beyond_json = format!(
-            "{written} is beyond 2^53 - 1 (or below its negative), past which a JSON number holds no exact integer: integer fields of 64 bits and more are bounded there"
-        );
         let value = number(krate, bound.value);
-        let misfit = quote!(#krate::__private::BoundMisfit);
+        // One arm for the four misfits: the runtime words what follows the bound as written
+        // (`BoundMisfit::says`), the message assembled at compile time.
+        let message = quote!(#krate::__private::Message);
         checks.extend(quote_spanned! {span=>
-            match #krate::__private::bound_misfit(#kind, ::core::option::Option::Some(#value)) {
-                ::core::option::Option::Some(#misfit::NotAnInteger) => ::core::panic!(#not_integer),
-                ::core::option::Option::Some(#misfit::BelowType) => ::core::panic!(#below),
-                ::core::option::Option::Some(#misfit::AboveType) => ::core::panic!(#above),
-                ::core::option::Option::Some(#misfit::BeyondJson) => ::core::panic!(#beyond_json),
-                ::core::option::Option::None => {}
+            if let ::core::option::Option::Some(__misfit) =
+                #krate::__private::bound_misfit(#kind, ::core::option::Option::Some(#value))
+            {
+                ::core::panic!("{}", #message::EMPTY.push(#written).push(__misfit.says()).as_str());
             }
         });
     }
@@ -182,18 +170,26 @@ fn type_string_rules(krate: &TokenStream, kind: &TokenStream, keys: &FieldKeys) 
         attr_format.as_deref().and_then(format::variant),
     ) {
         let span = span_of(keys.format.tokens(), Span::call_site());
-        let arms = format::FORMATS.iter().map(|(own, own_variant)| {
-            let own_variant = format_ident!("{}", own_variant);
-            let message = format!(
-                "`format = \"{name}\"` is not the format of the field's type, whose values have format \"{own}\": remove the attribute, or write `format = \"{own}\"`"
-            );
-            quote_spanned!(span=> ::core::option::Option::Some(#format_path::#own_variant) => ::core::panic!(#message),)
-        });
+        // The type's own format named by the runtime, the message assembled at compile time:
+        // one arm whichever format the type has.
+        let before = format!(
+            "`format = \"{name}\"` is not the format of the field's type, whose values have format \""
+        );
+        let message = quote!(#krate::__private::Message);
         checks.extend(quote_spanned! {span=>
-            match #krate::__private::format_clash(#kind, #format_path::#variant) {
-                #(#arms)*
-                // `StringFormat` is non-exhaustive: a later format has no clash to report.
-                _ => {}
+            if let ::core::option::Option::Some(__own) =
+                #krate::__private::format_clash(#kind, #format_path::#variant)
+            {
+                ::core::panic!(
+                    "{}",
+                    #message::EMPTY
+                        .push(#before)
+                        .push(__own.as_str())
+                        .push("\": remove the attribute, or write `format = \"")
+                        .push(__own.as_str())
+                        .push("\"`")
+                        .as_str()
+                );
             }
         });
     }
