@@ -40,8 +40,8 @@ mod common;
 
 use common::{Comparison, Plan, Routine, compare, consuming, timed};
 use elicit_mcp::Elicit;
-use serde::{Deserialize, Serialize};
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::sync::LazyLock;
 
