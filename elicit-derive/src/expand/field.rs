@@ -77,11 +77,11 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
 
     // The default is a value of the field's own type: the compiler checks it, here and only here.
     let default_fn = match keys.default.get() {
-        None => quote!(::core::option::Option::None),
+        None => quote!(__ElicitNone),
         Some(_) => {
             let typed = typed_default(krate, field);
             quote! {
-                ::core::option::Option::Some(
+                __ElicitSome(
                     (|| { #typed <#ty as #krate::ElicitField>::from_default(__elicit_default) }) as fn() -> ::core::result::Result<#ty, #krate::Problem>
                 )
             }
@@ -95,9 +95,9 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
                 static #name: #krate::__private::Pattern =
                     #krate::__private::Pattern::new(#lit, || #krate::__private::Pattern::compile(#lit));
             });
-            quote!(::core::option::Option::Some(&#name))
+            quote!(__ElicitSome(&#name))
         }
-        None => quote!(::core::option::Option::None),
+        None => quote!(__ElicitNone),
     };
 
     let slot = format_ident!("__slot{}", index);
@@ -122,7 +122,7 @@ pub fn schema_attrs(
     description: Option<String>,
     default_value: Option<TokenStream>,
 ) -> TokenStream {
-    let some = |value: TokenStream| quote!(::core::option::Option::Some(#value));
+    let some = |value: TokenStream| quote!(__ElicitSome(#value));
     let text = |value: String| some(quote!(#value));
     let count = |value: &u64| some(quote!(#value));
     let bound = |value: &crate::internals::attr::NumLit| some(number(krate, value.value));

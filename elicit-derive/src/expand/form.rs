@@ -9,7 +9,7 @@ use crate::expand::bound;
 use crate::expand::defaults::defaults;
 use crate::expand::dispatch::key_dispatch;
 use crate::expand::field::{FieldCode, field_code};
-use crate::expand::runtime::{json_schema_impl, runtime_path};
+use crate::expand::runtime::{json_schema_impl, runtime_name, runtime_path};
 use crate::internals::ast::{Field, Form};
 use crate::internals::case;
 
@@ -17,7 +17,8 @@ use crate::internals::case;
 /// `HasMessage` with a message, and `JsonSchema` with the runtime's `schemars` feature.
 pub fn expand_form(form: &Form) -> TokenStream {
     let input = form.input;
-    let krate = runtime_path(form.attrs.krate.get());
+    let runtime = runtime_path(form.attrs.krate.get());
+    let krate = runtime_name();
     let ident = &input.ident;
     let generic = !input.generics.params.is_empty();
     let generics = bound::with_field_bounds(form, &krate);
@@ -69,37 +70,40 @@ pub fn expand_form(form: &Form) -> TokenStream {
         )
     };
 
-    wrap_in_const(quote! {
-        #(#items)*
+    wrap_in_const(
+        &runtime,
+        quote! {
+            #(#items)*
 
-        #defaults_items
+            #defaults_items
 
-        #[automatically_derived]
-        impl #impl_generics #krate::__private::FormSchema for #ident #ty_generics #where_clause {
-            const PROPERTIES: &'static [#krate::__private::Property] = &[#(#properties),*];
-            const CHECKS: () = { #checks };
-            #read_content
-        }
+            #[automatically_derived]
+            impl #impl_generics #krate::__private::FormSchema for #ident #ty_generics #where_clause {
+                const PROPERTIES: &'static [#krate::__private::Property] = &[#(#properties),*];
+                const CHECKS: () = { #checks };
+                #read_content
+            }
 
-        #eager_checks
+            #eager_checks
 
-        #[automatically_derived]
-        impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
-            const INPUT_KEY: &'static str = #input_key;
-            type Defaults = #defaults_ty;
-            #secret_fields
+            #[automatically_derived]
+            impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
+                const INPUT_KEY: &'static str = #input_key;
+                type Defaults = #defaults_ty;
+                #secret_fields
 
-            #schema_fns
+                #schema_fns
 
-            #from_content
-        }
+                #from_content
+            }
 
-        #has_message
+            #has_message
 
-        #client_form
+            #client_form
 
-        #json_schema
-    })
+            #json_schema
+        },
+    )
 }
 
 /// `requested_schema` and `requested_schema_json`. A non-generic form's are statics laid down
@@ -156,7 +160,7 @@ fn read_content_fn(
     let wires: Vec<&str> = asked.iter().map(|f| f.wire_name.as_str()).collect();
     let fill = key_dispatch(&wires, |i| {
         let slot = &slots[i];
-        quote!(#slot = ::core::option::Option::Some(__value))
+        quote!(#slot = __ElicitSome(__value))
     });
     let reads = codes.iter().map(|c| &c.read);
     let build = build_from_reads(form, asked);
@@ -172,7 +176,7 @@ fn read_content_fn(
             let __properties: &'static [#krate::__private::Property] =
                 <Self as #krate::__private::FormSchema>::PROPERTIES;
             #(let mut #slots: ::core::option::Option<<__ElicitContent as #content>::Slot> =
-                ::core::option::Option::None;)*
+                __ElicitNone;)*
             // One pass over the content, as serde's visitors do: each known key fills its
             // slot, unknown keys are ignored.
             for (__key, __value) in __content {
@@ -217,7 +221,7 @@ fn build_from_reads(form: &Form, asked: &[&Field]) -> TokenStream {
     let skipped_tys = skipped.iter().map(|f| f.ty);
     quote! {
         match (#(#vars,)*) {
-            (#(::core::option::Option::Some(#vars),)*) => ::core::result::Result::Ok(Self {
+            (#(__ElicitSome(#vars),)*) => ::core::result::Result::Ok(Self {
                 #(#asked_idents: #vars,)*
                 #(#skipped_idents: <#skipped_tys as ::core::default::Default>::default(),)*
             }),

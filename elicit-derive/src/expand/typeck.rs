@@ -83,13 +83,13 @@ fn text_default_check(krate: &TokenStream, kind: &TokenStream, keys: &FieldKeys)
     let multi_unnamed = panic_with(&multi_unnamed, "]`");
     quote_spanned! {span=>
         match #krate::__private::text_default_misfit(#kind, #text) {
-            ::core::option::Option::None => {}
-            ::core::option::Option::Some(#misfit::Bool) => ::core::panic!("{}", #bool_message),
-            ::core::option::Option::Some(#misfit::Number) => ::core::panic!("{}", #number_message),
-            ::core::option::Option::Some(#misfit::Choice { named: true, path: __path }) => #choice_named,
-            ::core::option::Option::Some(#misfit::Choice { named: false, path: __path }) => #choice_unnamed,
-            ::core::option::Option::Some(#misfit::Multi { named: true, path: __path }) => #multi_named,
-            ::core::option::Option::Some(#misfit::Multi { named: false, path: __path }) => #multi_unnamed,
+            __ElicitNone => {}
+            __ElicitSome(#misfit::Bool) => ::core::panic!("{}", #bool_message),
+            __ElicitSome(#misfit::Number) => ::core::panic!("{}", #number_message),
+            __ElicitSome(#misfit::Choice { named: true, path: __path }) => #choice_named,
+            __ElicitSome(#misfit::Choice { named: false, path: __path }) => #choice_unnamed,
+            __ElicitSome(#misfit::Multi { named: true, path: __path }) => #multi_named,
+            __ElicitSome(#misfit::Multi { named: false, path: __path }) => #multi_unnamed,
         }
     }
 }
@@ -122,8 +122,8 @@ pub fn type_checks(krate: &TokenStream, ty: &Type, keys: &FieldKeys) -> TokenStr
         // (`BoundMisfit::says`), the message assembled at compile time.
         let message = quote!(#krate::__private::Message);
         checks.extend(quote_spanned! {span=>
-            if let ::core::option::Option::Some(__misfit) =
-                #krate::__private::bound_misfit(#kind, ::core::option::Option::Some(#value))
+            if let __ElicitSome(__misfit) =
+                #krate::__private::bound_misfit(#kind, __ElicitSome(#value))
             {
                 ::core::panic!("{}", #message::EMPTY.push(#written).push(__misfit.says()).as_str());
             }
@@ -177,7 +177,7 @@ fn type_string_rules(krate: &TokenStream, kind: &TokenStream, keys: &FieldKeys) 
         );
         let message = quote!(#krate::__private::Message);
         checks.extend(quote_spanned! {span=>
-            if let ::core::option::Option::Some(__own) =
+            if let __ElicitSome(__own) =
                 #krate::__private::format_clash(#kind, #format_path::#variant)
             {
                 ::core::panic!(
@@ -223,13 +223,13 @@ fn type_string_rules(krate: &TokenStream, kind: &TokenStream, keys: &FieldKeys) 
                     "default \"{text}\" is not of the field's format \"{name}\" ({}): {reason}",
                     format::example(name)
                 );
-                Some(quote_spanned!(span=> ::core::option::Option::Some(#format_path::#variant) => ::core::panic!(#message),))
+                Some(quote_spanned!(span=> __ElicitSome(#format_path::#variant) => ::core::panic!(#message),))
             })
             .collect();
         if !arms.is_empty() {
             let attr = match attr_format.as_deref().and_then(format::variant) {
-                Some(variant) => quote!(::core::option::Option::Some(#format_path::#variant)),
-                None => quote!(::core::option::Option::None),
+                Some(variant) => quote!(__ElicitSome(#format_path::#variant)),
+                None => quote!(__ElicitNone),
             };
             checks.extend(quote_spanned! {span=>
                 match #krate::__private::declared_format(#kind, #attr) {
