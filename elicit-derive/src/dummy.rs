@@ -8,9 +8,10 @@ use quote::quote;
 /// trip in the user's crate (lowercase statics, clippy's) allowed. Impls inside it apply to the
 /// type all the same.
 ///
-/// The constant imports the runtime crate (`runtime`, its path) and `Option`'s variants under
-/// names of its own ([`RUNTIME`], [`SOME`], [`NONE`]), which `code` uses: one token where a full
-/// path is eight, paid by every build of every form, and still names no user item can capture.
+/// The constant imports the runtime crate (`runtime`, its path), its `__private` module and
+/// `Option`'s variants under names of its own ([`RUNTIME`], `__elicit_private`, [`SOME`],
+/// [`NONE`]), which `code` uses: one token where a full path is three to eight, paid by every
+/// build of every form, and still names no user item can capture.
 pub fn wrap_in_const(runtime: &TokenStream, code: TokenStream) -> TokenStream {
     let krate = quote::format_ident!("{}", RUNTIME);
     let some = quote::format_ident!("{}", SOME);
@@ -21,6 +22,8 @@ pub fn wrap_in_const(runtime: &TokenStream, code: TokenStream) -> TokenStream {
         const _: () = {
             #[allow(unused_imports)]
             use #runtime as #krate;
+            #[allow(unused_imports)]
+            use #runtime::__private as __elicit_private;
             #[allow(unused_imports)]
             use ::core::option::Option::{None as #none, Some as #some};
             #code

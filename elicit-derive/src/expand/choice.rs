@@ -44,7 +44,7 @@ pub fn expand_choice(choice: &Choice) -> TokenStream {
     );
     let titled = match titled_options(choice) {
         Some(labels) => quote! {
-            __ElicitSome(&[#(#krate::__private::TitledOption::from_static(#wires, #labels)),*])
+            __ElicitSome(&[#(__elicit_private::TitledOption::from_static(#wires, #labels)),*])
         },
         None => quote!(__ElicitNone),
     };
@@ -54,8 +54,8 @@ pub fn expand_choice(choice: &Choice) -> TokenStream {
         quote! {
             #[automatically_derived]
             impl #impl_generics #krate::ElicitChoice for #ident #ty_generics #where_clause {
-                const CHOICES: #krate::__private::Choices = #krate::__private::Choices {
-                    values: &[#(#krate::__private::Borrowed(#wires)),*],
+                const CHOICES: __elicit_private::Choices = __elicit_private::Choices {
+                    values: &[#(__elicit_private::Borrowed(#wires)),*],
                     titled: #titled,
                     paths: &[#(#paths),*],
                 };
@@ -70,21 +70,21 @@ pub fn expand_choice(choice: &Choice) -> TokenStream {
 
             #[automatically_derived]
             impl #impl_generics #krate::ElicitValue for #ident #ty_generics #where_clause {
-                const KIND: #krate::__private::Kind =
-                    #krate::__private::Kind::Choice(<Self as #krate::ElicitChoice>::CHOICES);
+                const KIND: __elicit_private::Kind =
+                    __elicit_private::Kind::Choice(<Self as #krate::ElicitChoice>::CHOICES);
                 type DefaultLiteral = Self;
                 fn from_default(__literal: Self) -> ::core::result::Result<Self, #krate::Problem> {
                     ::core::result::Result::Ok(__literal)
                 }
                 fn from_json(
-                    __value: &#krate::__private::Value,
+                    __value: &__elicit_private::Value,
                     __schema: &#krate::schema::PrimitiveSchema,
-                    _: ::core::option::Option<&#krate::__private::Matcher>,
+                    _: ::core::option::Option<&__elicit_private::Matcher>,
                 ) -> ::core::result::Result<Self, #krate::Problem> {
-                    #krate::__private::choice::<Self>(__value, __schema)
+                    __elicit_private::choice::<Self>(__value, __schema)
                 }
-                fn to_json(&self) -> #krate::__private::Value {
-                    #krate::__private::Value::from(self.__elicit_wire())
+                fn to_json(&self) -> __elicit_private::Value {
+                    __elicit_private::Value::from(self.__elicit_wire())
                 }
             }
 

@@ -75,7 +75,7 @@ pub fn fallback_form(form: &Form) -> TokenStream {
                     ::core::unreachable!()
                 }
                 fn from_content(
-                    _: &#krate::__private::Map<::std::string::String, #krate::__private::Value>,
+                    _: &__elicit_private::Map<::std::string::String, __elicit_private::Value>,
                 ) -> ::core::result::Result<Self, #krate::ContentError> {
                     ::core::unreachable!()
                 }

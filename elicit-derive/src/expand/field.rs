@@ -35,23 +35,23 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
         Some(default) => Some({
             let expr = &default.expr;
             match &default.kind {
-                DefaultKind::Str(_) => quote!(#krate::__private::DefaultValue::Str(#expr)),
-                DefaultKind::Bool(b) => quote!(#krate::__private::DefaultValue::Bool(#b)),
+                DefaultKind::Str(_) => quote!(__elicit_private::DefaultValue::Str(#expr)),
+                DefaultKind::Bool(b) => quote!(__elicit_private::DefaultValue::Bool(#b)),
                 DefaultKind::Number(value) => {
-                    let n = number(krate, *value);
-                    quote!(#krate::__private::DefaultValue::Number(#n))
+                    let n = number(*value);
+                    quote!(__elicit_private::DefaultValue::Number(#n))
                 }
                 DefaultKind::Choice => quote_spanned! {expr.span()=>
-                    #krate::__private::DefaultValue::Choice((#expr).__elicit_wire())
+                    __elicit_private::DefaultValue::Choice((#expr).__elicit_wire())
                 },
                 DefaultKind::Choices(elems) => {
                     let list = format_ident!("__ELICIT_DEFAULT_{}", index);
                     items.extend(quote! {
-                        const #list: &[#krate::__private::Text] = &[
-                            #(#krate::__private::Borrowed((#elems).__elicit_wire()),)*
+                        const #list: &[__elicit_private::Text] = &[
+                            #(__elicit_private::Borrowed((#elems).__elicit_wire()),)*
                         ];
                     });
-                    quote!(#krate::__private::DefaultValue::Choices(#list))
+                    quote!(__elicit_private::DefaultValue::Choices(#list))
                 }
             }
         }),
@@ -62,9 +62,9 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
         .get()
         .map(|d| d.value())
         .or_else(|| keys.doc.clone());
-    let attrs = schema_attrs(krate, keys, field.title.clone(), description, default_value);
+    let attrs = schema_attrs(keys, field.title.clone(), description, default_value);
     let property = quote_spanned! {ty.span()=>
-        #krate::__private::property(
+        __elicit_private::property(
             #wire,
             <#ty as #krate::ElicitField>::OPTIONAL,
             <#ty as #krate::ElicitField>::KIND,
@@ -92,8 +92,8 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
         Some(lit) => {
             let name = format_ident!("__ELICIT_PATTERN_{}", index);
             items.extend(quote! {
-                static #name: #krate::__private::Pattern =
-                    #krate::__private::Pattern::new(#lit, || #krate::__private::Pattern::compile(#lit));
+                static #name: __elicit_private::Pattern =
+                    __elicit_private::Pattern::new(#lit, || __elicit_private::Pattern::compile(#lit));
             });
             quote!(__ElicitSome(&#name))
         }
@@ -116,7 +116,6 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
 /// Only the attributes written are spelled out, the rest taken from `Attrs::NONE`: a form's
 /// fields say little each, and every token of the expansion is paid on every build.
 pub fn schema_attrs(
-    krate: &TokenStream,
     keys: &FieldKeys,
     title: Option<String>,
     description: Option<String>,
@@ -125,7 +124,7 @@ pub fn schema_attrs(
     let some = |value: TokenStream| quote!(__ElicitSome(#value));
     let text = |value: String| some(quote!(#value));
     let count = |value: &u64| some(quote!(#value));
-    let bound = |value: &crate::internals::attr::NumLit| some(number(krate, value.value));
+    let bound = |value: &crate::internals::attr::NumLit| some(number(value.value));
     let format = keys.format.get().and_then(|f| format::variant(&f.value()));
     let written: [(&str, Option<TokenStream>); 11] = [
         ("title", title.map(text)),
@@ -135,7 +134,7 @@ pub fn schema_attrs(
         ("pattern", keys.pattern.get().map(|p| text(p.value()))),
         (
             "format",
-            format.map(|variant| some(quote!(#krate::__private::StringFormat::#variant))),
+            format.map(|variant| some(quote!(__elicit_private::StringFormat::#variant))),
         ),
         ("minimum", keys.minimum.get().map(bound)),
         ("maximum", keys.maximum.get().map(bound)),
@@ -148,7 +147,7 @@ pub fn schema_attrs(
         value.map(|value| quote!(#name: #value,))
     });
     quote! {
-        #krate::__private::Attrs { #(#fields)* ..#krate::__private::Attrs::NONE }
+        __elicit_private::Attrs { #(#fields)* ..__elicit_private::Attrs::NONE }
     }
 }
 

@@ -78,8 +78,8 @@ pub fn expand_form(form: &Form) -> TokenStream {
             #defaults_items
 
             #[automatically_derived]
-            impl #impl_generics #krate::__private::FormSchema for #ident #ty_generics #where_clause {
-                const PROPERTIES: &'static [#krate::__private::Property] = &[#(#properties),*];
+            impl #impl_generics __elicit_private::FormSchema for #ident #ty_generics #where_clause {
+                const PROPERTIES: &'static [__elicit_private::Property] = &[#(#properties),*];
                 const CHECKS: () = { #checks };
                 #read_content
             }
@@ -114,31 +114,31 @@ fn schema_fns(krate: &TokenStream, form: &Form) -> TokenStream {
     if !form.input.generics.params.is_empty() {
         return quote! {
             fn requested_schema() -> &'static #krate::schema::RequestedSchema {
-                let () = <Self as #krate::__private::FormSchema>::CHECKS;
-                #krate::__private::generic_schema::<Self>(|| {
-                    #krate::__private::RequestedSchema::from_static(<Self as #krate::__private::FormSchema>::PROPERTIES)
+                let () = <Self as __elicit_private::FormSchema>::CHECKS;
+                __elicit_private::generic_schema::<Self>(|| {
+                    __elicit_private::RequestedSchema::from_static(<Self as __elicit_private::FormSchema>::PROPERTIES)
                 }).0
             }
             fn requested_schema_json() -> &'static str {
-                let () = <Self as #krate::__private::FormSchema>::CHECKS;
-                #krate::__private::generic_schema::<Self>(|| {
-                    #krate::__private::RequestedSchema::from_static(<Self as #krate::__private::FormSchema>::PROPERTIES)
+                let () = <Self as __elicit_private::FormSchema>::CHECKS;
+                __elicit_private::generic_schema::<Self>(|| {
+                    __elicit_private::RequestedSchema::from_static(<Self as __elicit_private::FormSchema>::PROPERTIES)
                 }).1
             }
         };
     }
     quote! {
         fn requested_schema() -> &'static #krate::schema::RequestedSchema {
-            static SCHEMA: #krate::schema::RequestedSchema = #krate::__private::RequestedSchema::from_static(
-                <#ident as #krate::__private::FormSchema>::PROPERTIES,
+            static SCHEMA: #krate::schema::RequestedSchema = __elicit_private::RequestedSchema::from_static(
+                <#ident as __elicit_private::FormSchema>::PROPERTIES,
             );
             &SCHEMA
         }
         fn requested_schema_json() -> &'static str {
-            const PROPERTIES: &[#krate::__private::Property] = <#ident as #krate::__private::FormSchema>::PROPERTIES;
-            const LEN: usize = #krate::__private::json_len(PROPERTIES);
-            const BYTES: [u8; LEN] = #krate::__private::json_bytes::<LEN>(PROPERTIES);
-            static JSON: &str = #krate::__private::json_str(&BYTES);
+            const PROPERTIES: &[__elicit_private::Property] = <#ident as __elicit_private::FormSchema>::PROPERTIES;
+            const LEN: usize = __elicit_private::json_len(PROPERTIES);
+            const BYTES: [u8; LEN] = __elicit_private::json_bytes::<LEN>(PROPERTIES);
+            static JSON: &str = __elicit_private::json_str(&BYTES);
             JSON
         }
     }
@@ -164,17 +164,17 @@ fn read_content_fn(
     });
     let reads = codes.iter().map(|c| &c.read);
     let build = build_from_reads(form, asked);
-    let content = quote!(#krate::__private::Content);
+    let content = quote!(__elicit_private::Content);
     quote! {
         #[inline(always)]
         fn read_content<__ElicitContent: #content>(
             __content: __ElicitContent,
         ) -> ::core::result::Result<Self, #krate::ContentError> {
-            let () = <Self as #krate::__private::FormSchema>::CHECKS;
+            let () = <Self as __elicit_private::FormSchema>::CHECKS;
             // The constant itself rather than the schema built from it, so each field's checks
             // are known when its read is inlined.
-            let __properties: &'static [#krate::__private::Property] =
-                <Self as #krate::__private::FormSchema>::PROPERTIES;
+            let __properties: &'static [__elicit_private::Property] =
+                <Self as __elicit_private::FormSchema>::PROPERTIES;
             #(let mut #slots: ::core::option::Option<<__ElicitContent as #content>::Slot> =
                 __ElicitNone;)*
             // One pass over the content, as serde's visitors do: each known key fills its
@@ -183,7 +183,7 @@ fn read_content_fn(
                 let __key: &str = ::core::convert::AsRef::<str>::as_ref(&__key);
                 #fill
             }
-            let mut __errors = #krate::__private::Errors::new();
+            let mut __errors = __elicit_private::Errors::new();
             #(let #slots = #reads;)*
             #build
         }
@@ -192,15 +192,15 @@ fn read_content_fn(
 
 /// `from_content` and `from_content_owned`, both through the form's `read_content`.
 fn from_content_fns(krate: &TokenStream) -> TokenStream {
-    let value = quote!(#krate::__private::Value);
-    let map = quote!(#krate::__private::Map<::std::string::String, #value>);
+    let value = quote!(__elicit_private::Value);
+    let map = quote!(__elicit_private::Map<::std::string::String, #value>);
     quote! {
         fn from_content(__content: &#map) -> ::core::result::Result<Self, #krate::ContentError> {
-            <Self as #krate::__private::FormSchema>::read_content(__content)
+            <Self as __elicit_private::FormSchema>::read_content(__content)
         }
 
         fn from_content_owned(__content: #map) -> ::core::result::Result<Self, #krate::ContentError> {
-            <Self as #krate::__private::FormSchema>::read_content(__content)
+            <Self as __elicit_private::FormSchema>::read_content(__content)
         }
     }
 }

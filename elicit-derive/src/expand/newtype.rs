@@ -29,7 +29,7 @@ pub fn expand_newtype(newtype: &Newtype, with_checks: bool) -> TokenStream {
     };
     // No title: a newtype says what its values are, and the form's field that uses it is what
     // a person reads a title on (the check refuses one here).
-    let attrs = schema_attrs(&krate, keys, None, None, None);
+    let attrs = schema_attrs(keys, None, None, None);
     // The pattern the newtype declares, compiled once; a field's own pattern cannot replace it
     // (the derive refuses one), so the one given in `from_json` is this one or nothing.
     // A default of a field of this type keeps its pattern too: the regex runs when the
@@ -37,11 +37,11 @@ pub fn expand_newtype(newtype: &Newtype, with_checks: bool) -> TokenStream {
     let (pattern_item, pattern, default_check) = match keys.pattern.get() {
         Some(lit) => (
             quote! {
-                static __PATTERN: #krate::__private::Pattern =
-                    #krate::__private::Pattern::new(#lit, || #krate::__private::Pattern::compile(#lit));
+                static __PATTERN: __elicit_private::Pattern =
+                    __elicit_private::Pattern::new(#lit, || __elicit_private::Pattern::compile(#lit));
             },
             quote!(__ElicitSome(__PATTERN.get()?)),
-            quote!(#krate::__private::default_matches(&__literal, &__PATTERN)?;),
+            quote!(__elicit_private::default_matches(&__literal, &__PATTERN)?;),
         ),
         None => (TokenStream::new(), quote!(__pattern), TokenStream::new()),
     };
@@ -59,7 +59,7 @@ pub fn expand_newtype(newtype: &Newtype, with_checks: bool) -> TokenStream {
             #checks
 
             #[automatically_derived]
-            impl #impl_generics #krate::__private::Newtype for #ident #ty_generics #where_clause {
+            impl #impl_generics __elicit_private::Newtype for #ident #ty_generics #where_clause {
                 type Inner = #inner;
             }
 
@@ -67,7 +67,7 @@ pub fn expand_newtype(newtype: &Newtype, with_checks: bool) -> TokenStream {
 
             #[automatically_derived]
             impl #impl_generics #krate::ElicitValue for #ident #ty_generics #where_clause {
-                const KIND: #krate::__private::Kind = #krate::__private::narrow(
+                const KIND: __elicit_private::Kind = __elicit_private::narrow(
                     <#inner as #krate::ElicitValue>::KIND,
                     #attrs,
                 );
@@ -81,21 +81,21 @@ pub fn expand_newtype(newtype: &Newtype, with_checks: bool) -> TokenStream {
                     <#inner as #krate::ElicitValue>::from_default(__literal).map(Self)
                 }
                 fn from_json(
-                    __value: &#krate::__private::Value,
+                    __value: &__elicit_private::Value,
                     __schema: &#krate::schema::PrimitiveSchema,
-                    __pattern: ::core::option::Option<&#krate::__private::Matcher>,
+                    __pattern: ::core::option::Option<&__elicit_private::Matcher>,
                 ) -> ::core::result::Result<Self, #krate::Problem> {
                     <#inner as #krate::ElicitValue>::from_json(__value, __schema, #pattern).map(Self)
                 }
                 #[inline(always)]
                 fn from_json_owned(
-                    __value: #krate::__private::Value,
+                    __value: __elicit_private::Value,
                     __schema: &#krate::schema::PrimitiveSchema,
-                    __pattern: ::core::option::Option<&#krate::__private::Matcher>,
+                    __pattern: ::core::option::Option<&__elicit_private::Matcher>,
                 ) -> ::core::result::Result<Self, #krate::Problem> {
                     <#inner as #krate::ElicitValue>::from_json_owned(__value, __schema, #pattern).map(Self)
                 }
-                fn to_json(&self) -> #krate::__private::Value {
+                fn to_json(&self) -> __elicit_private::Value {
                     <#inner as #krate::ElicitValue>::to_json(&self.0)
                 }
             }
