@@ -30,32 +30,29 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
     let wire = &field.wire_name;
     let mut items = TokenStream::new();
 
-    let default_value = match keys.default.get() {
-        None => None,
-        Some(default) => Some({
-            let expr = &default.expr;
-            match &default.kind {
-                DefaultKind::Str(_) => quote!(__elicit_private::DefaultValue::Str(#expr)),
-                DefaultKind::Bool(b) => quote!(__elicit_private::DefaultValue::Bool(#b)),
-                DefaultKind::Number(value) => {
-                    let n = number(*value);
-                    quote!(__elicit_private::DefaultValue::Number(#n))
-                }
-                DefaultKind::Choice => quote_spanned! {expr.span()=>
-                    __elicit_private::DefaultValue::Choice((#expr).__elicit_wire())
-                },
-                DefaultKind::Choices(elems) => {
-                    let list = format_ident!("__ELICIT_DEFAULT_{}", index);
-                    items.extend(quote! {
-                        const #list: &[__elicit_private::Text] = &[
-                            #(__elicit_private::Borrowed((#elems).__elicit_wire()),)*
-                        ];
-                    });
-                    quote!(__elicit_private::DefaultValue::Choices(#list))
-                }
+    let default_value = keys.default.get().map(|default| {
+        let expr = &default.expr;
+        match &default.kind {
+            DefaultKind::Str(_) => quote!(__elicit_private::DefaultValue::Str(#expr)),
+            DefaultKind::Bool(b) => quote!(__elicit_private::DefaultValue::Bool(#b)),
+            DefaultKind::Number(value) => {
+                let n = number(*value);
+                quote!(__elicit_private::DefaultValue::Number(#n))
             }
-        }),
-    };
+            DefaultKind::Choice => quote_spanned! {expr.span()=>
+                __elicit_private::DefaultValue::Choice((#expr).__elicit_wire())
+            },
+            DefaultKind::Choices(elems) => {
+                let list = format_ident!("__ELICIT_DEFAULT_{}", index);
+                items.extend(quote! {
+                    const #list: &[__elicit_private::Text] = &[
+                        #(__elicit_private::Borrowed((#elems).__elicit_wire()),)*
+                    ];
+                });
+                quote!(__elicit_private::DefaultValue::Choices(#list))
+            }
+        }
+    });
 
     let description = keys
         .description
