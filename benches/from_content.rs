@@ -17,6 +17,12 @@
 //! - jsonschema: `validator.is_valid(&value)` then serde's `T::deserialize(&value)`, against
 //!   `T::from_content(&map)`: both borrowed, both checking every rule of the same schema (the
 //!   one the derive emits), formats included.
+//! - `crates_signup`, `crates_contact`: `T::from_content(&map)` against serde's
+//!   `T::deserialize(&value)` followed by `validate()` of garde, and of validator, on structs
+//!   with the same fields and the same rules (lengths in code points, email, URI, ranges, item
+//!   counts, patterns; `date` and `date-time`, which neither crate has, as a custom rule calling
+//!   chrono's `NaiveDate::parse_from_str(_, "%Y-%m-%d")` and `DateTime::parse_from_rfc3339`, the
+//!   same function on both). All three borrowed, output dropped inside the timing.
 //! - `typed_fields`: a `chrono::NaiveDate` and a `url::Url` field read by `from_content`, against
 //!   the same fields as strings of formats `date` and `uri` read by `from_content` and then
 //!   parsed by chrono and url: both borrowed, output dropped inside.
@@ -25,8 +31,8 @@
 //! figure is the median of several runs with their spread, from this run's samples only.
 //!
 //! Run with `cargo bench --bench from_content` (`-- signup`, `-- contact`,
-//! `-- unchecked_signup`, `-- unchecked_contact` or `-- typed` for one group, `-- unchecked` for
-//! both unchecked ones, `-- --quick` for a first look). `-- GROUP --only N` runs the group's
+//! `-- unchecked_signup`, `-- unchecked_contact`, `-- crates_signup`, `-- crates_contact` or
+//! `-- typed` for one group, `-- unchecked` or `-- crates` for both of theirs, `-- --quick` for a first look). `-- GROUP --only N` runs the group's
 //! routine N alone, printing nothing, for `valgrind --tool=callgrind`.
 
 #[path = "common/mod.rs"]
@@ -34,9 +40,10 @@ mod common;
 
 use common::{Comparison, Plan, Routine, compare, consuming, timed};
 use elicit_mcp::Elicit;
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+use std::sync::LazyLock;
 
 #[derive(Elicit, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -77,7 +84,8 @@ enum Country {
     Brazil,
 }
 
-#[derive(Elicit, Deserialize)]
+// `Serialize` for validator, whose `length` rule keeps the value in its error.
+#[derive(Elicit, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 #[elicit(rename_all = "lowercase")]
 #[allow(dead_code)]
@@ -188,6 +196,156 @@ struct UncheckedContact {
     bio: Option<String>,
 }
 
+/// The `date` rule of the garde and validator forms: what elicit checks for `format = "date"`.
+fn is_date(value: &str) -> bool {
+    chrono::NaiveDate::parse_from_str(value, "%Y-%m-%d").is_ok()
+}
+
+/// The `date-time` rule of the garde and validator forms: RFC 3339, as `format = "date-time"`.
+fn is_date_time(value: &str) -> bool {
+    chrono::DateTime::parse_from_rfc3339(value).is_ok()
+}
+
+fn garde_date(value: &str, _: &()) -> garde::Result {
+    match is_date(value) {
+        true => Ok(()),
+        false => Err(garde::Error::new("not a date")),
+    }
+}
+
+fn garde_date_time(value: &str, _: &()) -> garde::Result {
+    match is_date_time(value) {
+        true => Ok(()),
+        false => Err(garde::Error::new("not a date-time")),
+    }
+}
+
+fn validator_date(value: &str) -> Result<(), validator::ValidationError> {
+    match is_date(value) {
+        true => Ok(()),
+        false => Err(validator::ValidationError::new("date")),
+    }
+}
+
+fn validator_date_time(value: &str) -> Result<(), validator::ValidationError> {
+    match is_date_time(value) {
+        true => Ok(()),
+        false => Err(validator::ValidationError::new("date_time")),
+    }
+}
+
+/// `Signup`'s fields and rules, checked by garde after serde.
+#[derive(Deserialize, garde::Validate)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct GardeSignup {
+    #[garde(length(chars, min = 3, max = 50))]
+    full_name: String,
+    #[garde(email)]
+    email: String,
+    #[garde(range(min = 18))]
+    age: u8,
+    #[garde(skip)]
+    country: Country,
+    #[garde(length(min = 1, max = 3))]
+    interests: Vec<Interest>,
+    #[garde(skip)]
+    newsletter: bool,
+    #[garde(range(min = 0.0, max = 100.0))]
+    score: f64,
+    #[garde(url)]
+    website: Option<String>,
+    #[garde(custom(garde_date))]
+    birthday: String,
+    #[garde(length(chars, max = 500))]
+    bio: Option<String>,
+}
+
+/// `Signup`'s fields and rules, checked by validator after serde.
+#[derive(Deserialize, validator::Validate)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct ValidatorSignup {
+    #[validate(length(min = 3, max = 50))]
+    full_name: String,
+    #[validate(email)]
+    email: String,
+    #[validate(range(min = 18))]
+    age: u8,
+    country: Country,
+    #[validate(length(min = 1, max = 3))]
+    interests: Vec<Interest>,
+    newsletter: bool,
+    #[validate(range(min = 0.0, max = 100.0))]
+    score: f64,
+    #[validate(url)]
+    website: Option<String>,
+    #[validate(custom(function = "validator_date"))]
+    birthday: String,
+    #[validate(length(max = 500))]
+    bio: Option<String>,
+}
+
+static PHONE: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new("^\\+?[0-9][0-9 ]{6,18}[0-9]$").expect("phone pattern"));
+static POSTCODE: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new("^[A-Z]{1,2}[0-9][A-Z0-9]? ?[0-9][A-Z]{2}$").expect("postcode pattern")
+});
+
+/// `Contact`'s fields and rules, checked by garde after serde.
+#[derive(Deserialize, garde::Validate)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct GardeContact {
+    #[garde(length(chars, min = 1, max = 80))]
+    display_name: String,
+    #[garde(email)]
+    email: String,
+    #[garde(email)]
+    work_email: Option<String>,
+    #[garde(url)]
+    homepage: String,
+    #[garde(url)]
+    avatar: Option<String>,
+    #[garde(custom(garde_date))]
+    birthday: String,
+    #[garde(custom(garde_date_time))]
+    available_from: String,
+    #[garde(pattern(PHONE))]
+    phone: String,
+    #[garde(pattern(POSTCODE), length(chars, min = 5, max = 8))]
+    postcode: String,
+    #[garde(length(chars, max = 280))]
+    bio: Option<String>,
+}
+
+/// `Contact`'s fields and rules, checked by validator after serde.
+#[derive(Deserialize, validator::Validate)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct ValidatorContact {
+    #[validate(length(min = 1, max = 80))]
+    display_name: String,
+    #[validate(email)]
+    email: String,
+    #[validate(email)]
+    work_email: Option<String>,
+    #[validate(url)]
+    homepage: String,
+    #[validate(url)]
+    avatar: Option<String>,
+    #[validate(custom(function = "validator_date"))]
+    birthday: String,
+    #[validate(custom(function = "validator_date_time"))]
+    available_from: String,
+    #[validate(regex(path = *PHONE))]
+    phone: String,
+    #[validate(regex(path = *POSTCODE), length(min = 5, max = 8))]
+    postcode: String,
+    #[validate(length(max = 280))]
+    bio: Option<String>,
+}
+
 const PLAN: Plan = Plan {
     runs: 7,
     rounds: 101,
@@ -250,6 +408,55 @@ fn form_group<T: Elicit + DeserializeOwned>(name: &str, value: Value) {
     );
 }
 
+/// `T::from_content(&map)` against serde plus garde (`G`) and serde plus validator (`V`), the
+/// same fields and rules, all borrowed.
+fn crates_group<T, G, V>(name: &str, value: Value)
+where
+    T: Elicit,
+    G: DeserializeOwned + garde::Validate<Context = ()>,
+    V: DeserializeOwned + validator::Validate,
+{
+    let map: Map<String, Value> = value.as_object().expect("an object").clone();
+    assert!(T::from_content(&map).is_ok(), "the bench content is valid");
+    let garde_read = |v: &Value| G::deserialize(v).map(|form| form.validate().map(|()| form));
+    let validator_read = |v: &Value| V::deserialize(v).map(|form| form.validate().map(|()| form));
+    assert!(
+        matches!(garde_read(&value), Ok(Ok(_))),
+        "garde accepts the content"
+    );
+    assert!(
+        matches!(validator_read(&value), Ok(Ok(_))),
+        "validator accepts the content"
+    );
+    let routines: Vec<Routine<'_>> = vec![
+        timed(|| T::from_content(std::hint::black_box(&map))),
+        timed(|| garde_read(std::hint::black_box(&value))),
+        timed(|| validator_read(std::hint::black_box(&value))),
+    ];
+    compare(
+        name,
+        PLAN,
+        &[
+            "from_content(&map)",
+            "serde T::deserialize(&value) + garde validate()",
+            "serde T::deserialize(&value) + validator validate()",
+        ],
+        routines,
+        &[
+            Comparison {
+                label: "from_content / serde + garde",
+                ours: 0,
+                theirs: 1,
+            },
+            Comparison {
+                label: "from_content / serde + validator",
+                ours: 0,
+                theirs: 2,
+            },
+        ],
+    );
+}
+
 /// The same two fields as strings of their formats ...
 #[derive(Elicit)]
 #[allow(dead_code)]
@@ -304,5 +511,7 @@ fn main() {
     form_group::<Contact>("contact", contact());
     form_group::<UncheckedSignup>("unchecked_signup", signup());
     form_group::<UncheckedContact>("unchecked_contact", contact());
+    crates_group::<Signup, GardeSignup, ValidatorSignup>("crates_signup", signup());
+    crates_group::<Contact, GardeContact, ValidatorContact>("crates_contact", contact());
     typed_group();
 }

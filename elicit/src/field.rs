@@ -196,6 +196,78 @@ pub trait ElicitField: Sized + DerivedField {
     ) -> Option<Self> {
         read_owned(slot, property, pattern, default, errors)
     }
+    /// `__read` or `__read_owned`, as the slot holds the value by reference or by value: the
+    /// derive writes one reading of a form for both `from_content` and `from_content_owned`.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __read_from<S: Slot>(
+        slot: Option<S>,
+        property: &'static Property,
+        pattern: Option<&Pattern>,
+        default: Option<fn() -> Result<Self, Problem>>,
+        errors: &mut Errors,
+    ) -> Option<Self> {
+        S::read(slot, property, pattern, default, errors)
+    }
+}
+
+/// The value found under a field's name, held by reference (`from_content`) or by value
+/// (`from_content_owned`): how the field reads it.
+#[doc(hidden)]
+pub trait Slot: Sized {
+    /// [`read`] or [`read_owned`].
+    fn read<T: ElicitField>(
+        slot: Option<Self>,
+        property: &'static Property,
+        pattern: Option<&Pattern>,
+        default: Option<fn() -> Result<T, Problem>>,
+        errors: &mut Errors,
+    ) -> Option<T>;
+}
+
+impl Slot for &Value {
+    #[inline(always)]
+    fn read<T: ElicitField>(
+        slot: Option<Self>,
+        property: &'static Property,
+        pattern: Option<&Pattern>,
+        default: Option<fn() -> Result<T, Problem>>,
+        errors: &mut Errors,
+    ) -> Option<T> {
+        read(slot, property, pattern, default, errors)
+    }
+}
+
+impl Slot for Value {
+    #[inline(always)]
+    fn read<T: ElicitField>(
+        slot: Option<Self>,
+        property: &'static Property,
+        pattern: Option<&Pattern>,
+        default: Option<fn() -> Result<T, Problem>>,
+        errors: &mut Errors,
+    ) -> Option<T> {
+        read_owned(slot, property, pattern, default, errors)
+    }
+}
+
+/// A form's content, borrowed or given away: its pairs of a key and the value under it.
+#[doc(hidden)]
+pub trait Content: IntoIterator<Item = (Self::Key, Self::Slot)> {
+    /// `&String` or `String`.
+    type Key: AsRef<str>;
+    /// `&Value` or `Value`.
+    type Slot: Slot;
+}
+
+impl<'a> Content for &'a serde_json::Map<String, Value> {
+    type Key = &'a String;
+    type Slot = &'a Value;
+}
+
+impl Content for serde_json::Map<String, Value> {
+    type Key = String;
+    type Slot = Value;
 }
 
 /// Reads one field from the value found under its name (`slot`): absent or `null` falls back on

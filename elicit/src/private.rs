@@ -17,7 +17,7 @@ pub use serde_json::{Map, Value};
 use crate::error::Problem;
 use crate::field::ElicitChoice;
 pub use crate::field::{
-    DerivedField, MultiSelectField, Newtype, NumberField, StringField, read as field,
+    Content, DerivedField, MultiSelectField, Newtype, NumberField, Slot, StringField, read as field,
 };
 pub use crate::read::{DefaultText, Errors, Pattern, default_matches};
 use crate::schema::PrimitiveSchema;
@@ -156,6 +156,11 @@ pub trait FormSchema {
     const PROPERTIES: &'static [Property];
     /// Evaluating this runs the compile-time checks that need the field types.
     const CHECKS: ();
+    /// The form read from its content, borrowed (`from_content`) or given away
+    /// (`from_content_owned`): one body for both, written by the derive.
+    fn read_content<C: Content>(content: C) -> Result<Self, crate::ContentError>
+    where
+        Self: Sized;
 }
 
 /// A single-select's value as the enum's variant. The derived schema's choices are the enum's,

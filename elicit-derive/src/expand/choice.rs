@@ -6,14 +6,15 @@ use quote::quote;
 
 use crate::dummy::wrap_in_const;
 use crate::expand::dispatch::key_dispatch;
-use crate::expand::runtime::{json_schema_impl, runtime_path};
+use crate::expand::runtime::{json_schema_impl, runtime_name, runtime_path};
 use crate::internals::ast::{Choice, Variant};
 
 /// The impls of a choice: `ElicitChoice`, `ElicitValue` and `ElicitField`, `JsonSchema` with
 /// the runtime's `schemars` feature, and the hidden `__elicit_wire`.
 pub fn expand_choice(choice: &Choice) -> TokenStream {
     let input = choice.input;
-    let krate = runtime_path(choice.attrs.krate.get());
+    let runtime = runtime_path(choice.attrs.krate.get());
+    let krate = runtime_name();
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let idents: Vec<_> = choice.variants.iter().map(|v| v.ident).collect();
@@ -31,7 +32,7 @@ pub fn expand_choice(choice: &Choice) -> TokenStream {
     let wire_strs: Vec<&str> = wires.iter().map(|w| w.as_str()).collect();
     let from_wire = key_dispatch(&wire_strs, |i| {
         let variant = idents[i];
-        quote!(return ::core::option::Option::Some(Self::#variant))
+        quote!(return __ElicitSome(Self::#variant))
     });
     let json_schema = json_schema_impl(
         &krate,
@@ -43,66 +44,69 @@ pub fn expand_choice(choice: &Choice) -> TokenStream {
     );
     let titled = match titled_options(choice) {
         Some(labels) => quote! {
-            ::core::option::Option::Some(&[#(#krate::__private::TitledOption::from_static(#wires, #labels)),*])
+            __ElicitSome(&[#(__elicit_private::TitledOption::from_static(#wires, #labels)),*])
         },
-        None => quote!(::core::option::Option::None),
+        None => quote!(__ElicitNone),
     };
 
-    wrap_in_const(quote! {
-        #[automatically_derived]
-        impl #impl_generics #krate::ElicitChoice for #ident #ty_generics #where_clause {
-            const CHOICES: #krate::__private::Choices = #krate::__private::Choices {
-                values: &[#(#krate::__private::Borrowed(#wires)),*],
-                titled: #titled,
-                paths: &[#(#paths),*],
-            };
-            fn from_wire(__key: &str) -> ::core::option::Option<Self> {
-                #from_wire
-                ::core::option::Option::None
-            }
-            fn to_wire(&self) -> &'static str {
-                self.__elicit_wire()
-            }
-        }
-
-        #[automatically_derived]
-        impl #impl_generics #krate::ElicitValue for #ident #ty_generics #where_clause {
-            const KIND: #krate::__private::Kind =
-                #krate::__private::Kind::Choice(<Self as #krate::ElicitChoice>::CHOICES);
-            type DefaultLiteral = Self;
-            fn from_default(__literal: Self) -> ::core::result::Result<Self, #krate::Problem> {
-                ::core::result::Result::Ok(__literal)
-            }
-            fn from_json(
-                __value: &#krate::__private::Value,
-                __schema: &#krate::schema::PrimitiveSchema,
-                _: ::core::option::Option<&#krate::__private::Matcher>,
-            ) -> ::core::result::Result<Self, #krate::Problem> {
-                #krate::__private::choice::<Self>(__value, __schema)
-            }
-            fn to_json(&self) -> #krate::__private::Value {
-                #krate::__private::Value::from(self.__elicit_wire())
-            }
-        }
-
-        #krate::__impl_field_for_value!(#ident #ty_generics);
-
-        #json_schema
-
-        // The one inherent function the derive adds, and why: a form's `default = Color::Red`
-        // is written into its properties constant, and const evaluation cannot call a trait's
-        // `to_wire`. Hidden, and named so that no type's own function meets it.
-        #[automatically_derived]
-        impl #impl_generics #ident #ty_generics #where_clause {
-            #[doc(hidden)]
-            pub const fn __elicit_wire(&self) -> &'static str {
-                match *self {
-                    #(Self::#idents => #wires,)*
-                    #rest
+    wrap_in_const(
+        &runtime,
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #krate::ElicitChoice for #ident #ty_generics #where_clause {
+                const CHOICES: __elicit_private::Choices = __elicit_private::Choices {
+                    values: &[#(__elicit_private::Borrowed(#wires)),*],
+                    titled: #titled,
+                    paths: &[#(#paths),*],
+                };
+                fn from_wire(__key: &str) -> ::core::option::Option<Self> {
+                    #from_wire
+                    __ElicitNone
+                }
+                fn to_wire(&self) -> &'static str {
+                    self.__elicit_wire()
                 }
             }
-        }
-    })
+
+            #[automatically_derived]
+            impl #impl_generics #krate::ElicitValue for #ident #ty_generics #where_clause {
+                const KIND: __elicit_private::Kind =
+                    __elicit_private::Kind::Choice(<Self as #krate::ElicitChoice>::CHOICES);
+                type DefaultLiteral = Self;
+                fn from_default(__literal: Self) -> ::core::result::Result<Self, #krate::Problem> {
+                    ::core::result::Result::Ok(__literal)
+                }
+                fn from_json(
+                    __value: &__elicit_private::Value,
+                    __schema: &#krate::schema::PrimitiveSchema,
+                    _: ::core::option::Option<&__elicit_private::Matcher>,
+                ) -> ::core::result::Result<Self, #krate::Problem> {
+                    __elicit_private::choice::<Self>(__value, __schema)
+                }
+                fn to_json(&self) -> __elicit_private::Value {
+                    __elicit_private::Value::from(self.__elicit_wire())
+                }
+            }
+
+            #krate::__impl_field_for_value!(#ident #ty_generics);
+
+            #json_schema
+
+            // The one inherent function the derive adds, and why: a form's `default = Color::Red`
+            // is written into its properties constant, and const evaluation cannot call a trait's
+            // `to_wire`. Hidden, and named so that no type's own function meets it.
+            #[automatically_derived]
+            impl #impl_generics #ident #ty_generics #where_clause {
+                #[doc(hidden)]
+                pub const fn __elicit_wire(&self) -> &'static str {
+                    match *self {
+                        #(Self::#idents => #wires,)*
+                        #rest
+                    }
+                }
+            }
+        },
+    )
 }
 
 /// Each option's label when the choice is a titled select (`oneOf`, `items.anyOf`), or `None`

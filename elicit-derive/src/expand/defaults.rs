@@ -68,7 +68,7 @@ pub fn defaults(krate: &TokenStream, form: &Form, asked: &[&Field]) -> Defaults 
          `elicit_mcp::defaults_of::<{form}>(|d| ..)`.",
         form = unraw(form_ident),
     );
-    let map = quote!(#krate::__private::Map<::std::string::String, #krate::__private::Value>);
+    let map = quote!(__elicit_private::Map<::std::string::String, __elicit_private::Value>);
     let items = quote! {
         #[doc = #doc]
         // Its fields are named as the form's, whose names the form's own lint settings judge.
@@ -94,8 +94,8 @@ pub fn defaults(krate: &TokenStream, form: &Form, asked: &[&Field]) -> Defaults 
         #[automatically_derived]
         impl #impl_generics #krate::FormDefaults for #ident #ty_generics #where_clause {
             fn to_wire(&self) -> #map {
-                let mut __map = #krate::__private::Map::new();
-                #(#krate::__private::put_default(&mut __map, #wires, &self.#idents);)*
+                let mut __map = __elicit_private::Map::new();
+                #(__elicit_private::put_default(&mut __map, #wires, &self.#idents);)*
                 __map
             }
         }

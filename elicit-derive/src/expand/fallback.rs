@@ -9,7 +9,7 @@ use crate::dummy::wrap_in_const;
 use crate::expand::bound::uses_type_param;
 use crate::expand::defaults::defaults;
 use crate::expand::form::{client_form_impl, has_message_impl, input_key};
-use crate::expand::runtime::runtime_path;
+use crate::expand::runtime::{runtime_name, runtime_path};
 use crate::expand::typeck::{type_checks, typed_default};
 use crate::internals::ast::Form;
 
@@ -20,7 +20,8 @@ use crate::internals::ast::Form;
 /// (`Field::clean`), so a mistake is never reported by both the derive and the compiler.
 pub fn fallback_form(form: &Form) -> TokenStream {
     let input = form.input;
-    let krate = runtime_path(form.attrs.krate.get());
+    let runtime = runtime_path(form.attrs.krate.get());
+    let krate = runtime_name();
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let mut checks = TokenStream::new();
@@ -56,30 +57,33 @@ pub fn fallback_form(form: &Form) -> TokenStream {
     let defaults = defaults(&krate, form, &asked);
     let defaults_items = &defaults.items;
     let defaults_ty = &defaults.ty;
-    wrap_in_const(quote! {
-        #checks
+    wrap_in_const(
+        &runtime,
+        quote! {
+            #checks
 
-        #defaults_items
+            #defaults_items
 
-        #[automatically_derived]
-        impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
-            const INPUT_KEY: &'static str = #input_key;
-            type Defaults = #defaults_ty;
-            fn requested_schema() -> &'static #krate::schema::RequestedSchema {
-                ::core::unreachable!()
+            #[automatically_derived]
+            impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
+                const INPUT_KEY: &'static str = #input_key;
+                type Defaults = #defaults_ty;
+                fn requested_schema() -> &'static #krate::schema::RequestedSchema {
+                    ::core::unreachable!()
+                }
+                fn requested_schema_json() -> &'static str {
+                    ::core::unreachable!()
+                }
+                fn from_content(
+                    _: &__elicit_private::Map<::std::string::String, __elicit_private::Value>,
+                ) -> ::core::result::Result<Self, #krate::ContentError> {
+                    ::core::unreachable!()
+                }
             }
-            fn requested_schema_json() -> &'static str {
-                ::core::unreachable!()
-            }
-            fn from_content(
-                _: &#krate::__private::Map<::std::string::String, #krate::__private::Value>,
-            ) -> ::core::result::Result<Self, #krate::ContentError> {
-                ::core::unreachable!()
-            }
-        }
 
-        #has_message
+            #has_message
 
-        #client_form
-    })
+            #client_form
+        },
+    )
 }

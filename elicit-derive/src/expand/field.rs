@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::expand::literal::{number, opt_number, opt_str, opt_u64};
+use crate::expand::literal::number;
 use crate::expand::typeck::{type_checks, typed_default};
 use crate::internals::ast::{Field, unraw};
 use crate::internals::attr::{DefaultKind, FieldKeys};
@@ -20,10 +20,8 @@ pub struct FieldCode {
     /// Block-level items (pattern statics, multi-select default lists).
     pub items: TokenStream,
     /// The expression that reads the field from its slot (`__slot{index}`, the value found
-    /// under its name) in `from_content`.
+    /// under its name, by reference or by value) in the form's `read_content`.
     pub read: TokenStream,
-    /// The same in `from_content_owned`, whose slot holds the value itself.
-    pub read_owned: TokenStream,
 }
 
 pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode {
@@ -32,41 +30,38 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
     let wire = &field.wire_name;
     let mut items = TokenStream::new();
 
-    let default_value = match keys.default.get() {
-        None => quote!(#krate::__private::DefaultValue::None),
-        Some(default) => {
-            let expr = &default.expr;
-            match &default.kind {
-                DefaultKind::Str(_) => quote!(#krate::__private::DefaultValue::Str(#expr)),
-                DefaultKind::Bool(b) => quote!(#krate::__private::DefaultValue::Bool(#b)),
-                DefaultKind::Number(value) => {
-                    let n = number(krate, *value);
-                    quote!(#krate::__private::DefaultValue::Number(#n))
-                }
-                DefaultKind::Choice => quote_spanned! {expr.span()=>
-                    #krate::__private::DefaultValue::Choice((#expr).__elicit_wire())
-                },
-                DefaultKind::Choices(elems) => {
-                    let list = format_ident!("__ELICIT_DEFAULT_{}", index);
-                    items.extend(quote! {
-                        const #list: &[#krate::__private::Text] = &[
-                            #(#krate::__private::Borrowed((#elems).__elicit_wire()),)*
-                        ];
-                    });
-                    quote!(#krate::__private::DefaultValue::Choices(#list))
-                }
+    let default_value = keys.default.get().map(|default| {
+        let expr = &default.expr;
+        match &default.kind {
+            DefaultKind::Str(_) => quote!(__elicit_private::DefaultValue::Str(#expr)),
+            DefaultKind::Bool(b) => quote!(__elicit_private::DefaultValue::Bool(#b)),
+            DefaultKind::Number(value) => {
+                let n = number(*value);
+                quote!(__elicit_private::DefaultValue::Number(#n))
+            }
+            DefaultKind::Choice => quote_spanned! {expr.span()=>
+                __elicit_private::DefaultValue::Choice((#expr).__elicit_wire())
+            },
+            DefaultKind::Choices(elems) => {
+                let list = format_ident!("__ELICIT_DEFAULT_{}", index);
+                items.extend(quote! {
+                    const #list: &[__elicit_private::Text] = &[
+                        #(__elicit_private::Borrowed((#elems).__elicit_wire()),)*
+                    ];
+                });
+                quote!(__elicit_private::DefaultValue::Choices(#list))
             }
         }
-    };
+    });
 
     let description = keys
         .description
         .get()
         .map(|d| d.value())
         .or_else(|| keys.doc.clone());
-    let attrs = schema_attrs(krate, keys, field.title.clone(), description, default_value);
+    let attrs = schema_attrs(keys, field.title.clone(), description, default_value);
     let property = quote_spanned! {ty.span()=>
-        #krate::__private::property(
+        __elicit_private::property(
             #wire,
             <#ty as #krate::ElicitField>::OPTIONAL,
             <#ty as #krate::ElicitField>::KIND,
@@ -79,11 +74,11 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
 
     // The default is a value of the field's own type: the compiler checks it, here and only here.
     let default_fn = match keys.default.get() {
-        None => quote!(::core::option::Option::None),
+        None => quote!(__ElicitNone),
         Some(_) => {
             let typed = typed_default(krate, field);
             quote! {
-                ::core::option::Option::Some(
+                __ElicitSome(
                     (|| { #typed <#ty as #krate::ElicitField>::from_default(__elicit_default) }) as fn() -> ::core::result::Result<#ty, #krate::Problem>
                 )
             }
@@ -94,67 +89,62 @@ pub fn field_code(krate: &TokenStream, field: &Field, index: usize) -> FieldCode
         Some(lit) => {
             let name = format_ident!("__ELICIT_PATTERN_{}", index);
             items.extend(quote! {
-                static #name: #krate::__private::Pattern =
-                    #krate::__private::Pattern::new(#lit, || #krate::__private::Pattern::compile(#lit));
+                static #name: __elicit_private::Pattern =
+                    __elicit_private::Pattern::new(#lit, || __elicit_private::Pattern::compile(#lit));
             });
-            quote!(::core::option::Option::Some(&#name))
+            quote!(__ElicitSome(&#name))
         }
-        None => quote!(::core::option::Option::None),
+        None => quote!(__ElicitNone),
     };
 
     let slot = format_ident!("__slot{}", index);
     let read = quote! {
-        <#ty as #krate::ElicitField>::__read(#slot, &__properties[#index], #pattern, #default_fn, &mut __errors)
-    };
-    let read_owned = quote! {
-        <#ty as #krate::ElicitField>::__read_owned(#slot, &__properties[#index], #pattern, #default_fn, &mut __errors)
+        <#ty as #krate::ElicitField>::__read_from(#slot, &__properties[#index], #pattern, #default_fn, &mut __errors)
     };
     FieldCode {
         property,
         checks,
         items,
         read,
-        read_owned,
     }
 }
 
 /// The runtime's `Attrs` of a field (or a newtype): what its attributes say about its schema.
+/// Only the attributes written are spelled out, the rest taken from `Attrs::NONE`: a form's
+/// fields say little each, and every token of the expansion is paid on every build.
 pub fn schema_attrs(
-    krate: &TokenStream,
     keys: &FieldKeys,
     title: Option<String>,
     description: Option<String>,
-    default_value: TokenStream,
+    default_value: Option<TokenStream>,
 ) -> TokenStream {
-    let format = match keys.format.get().and_then(|f| format::variant(&f.value())) {
-        Some(variant) => {
-            quote!(::core::option::Option::Some(#krate::__private::StringFormat::#variant))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    let title = opt_str(title);
-    let description = opt_str(description);
-    let min_length = opt_u64(keys.min_length.get());
-    let max_length = opt_u64(keys.max_length.get());
-    let pattern_text = opt_str(keys.pattern.get().map(|p| p.value()));
-    let minimum = opt_number(krate, keys.minimum.get());
-    let maximum = opt_number(krate, keys.maximum.get());
-    let min_items = opt_u64(keys.min_items.get());
-    let max_items = opt_u64(keys.max_items.get());
+    let some = |value: TokenStream| quote!(__ElicitSome(#value));
+    let text = |value: String| some(quote!(#value));
+    let count = |value: &u64| some(quote!(#value));
+    let bound = |value: &crate::internals::attr::NumLit| some(number(value.value));
+    let format = keys.format.get().and_then(|f| format::variant(&f.value()));
+    let written: [(&str, Option<TokenStream>); 11] = [
+        ("title", title.map(text)),
+        ("description", description.map(text)),
+        ("min_length", keys.min_length.get().map(count)),
+        ("max_length", keys.max_length.get().map(count)),
+        ("pattern", keys.pattern.get().map(|p| text(p.value()))),
+        (
+            "format",
+            format.map(|variant| some(quote!(__elicit_private::StringFormat::#variant))),
+        ),
+        ("minimum", keys.minimum.get().map(bound)),
+        ("maximum", keys.maximum.get().map(bound)),
+        ("min_items", keys.min_items.get().map(count)),
+        ("max_items", keys.max_items.get().map(count)),
+        ("default", default_value),
+    ];
+    let fields = written.into_iter().filter_map(|(name, value)| {
+        let name = format_ident!("{}", name);
+        value.map(|value| quote!(#name: #value,))
+    });
     quote! {
-        #krate::__private::Attrs {
-            title: #title,
-            description: #description,
-            min_length: #min_length,
-            max_length: #max_length,
-            pattern: #pattern_text,
-            format: #format,
-            minimum: #minimum,
-            maximum: #maximum,
-            min_items: #min_items,
-            max_items: #max_items,
-            default: #default_value,
-        }
+        __elicit_private::Attrs { #(#fields)* ..__elicit_private::Attrs::NONE }
     }
 }
 

@@ -9,7 +9,7 @@ use crate::expand::bound;
 use crate::expand::defaults::defaults;
 use crate::expand::dispatch::key_dispatch;
 use crate::expand::field::{FieldCode, field_code};
-use crate::expand::runtime::{json_schema_impl, runtime_path};
+use crate::expand::runtime::{json_schema_impl, runtime_name, runtime_path};
 use crate::internals::ast::{Field, Form};
 use crate::internals::case;
 
@@ -17,7 +17,8 @@ use crate::internals::case;
 /// `HasMessage` with a message, and `JsonSchema` with the runtime's `schemars` feature.
 pub fn expand_form(form: &Form) -> TokenStream {
     let input = form.input;
-    let krate = runtime_path(form.attrs.krate.get());
+    let runtime = runtime_path(form.attrs.krate.get());
+    let krate = runtime_name();
     let ident = &input.ident;
     let generic = !input.generics.params.is_empty();
     let generics = bound::with_field_bounds(form, &krate);
@@ -45,7 +46,8 @@ pub fn expand_form(form: &Form) -> TokenStream {
     let secret_fields = secret_fields(&asked);
     let input_key = input_key(form);
     let schema_fns = schema_fns(&krate, form);
-    let from_content = from_content_fn(&krate, form, &asked, &codes);
+    let read_content = read_content_fn(&krate, form, &asked, &codes);
+    let from_content = from_content_fns(&krate);
     let json_schema = json_schema_impl(
         &krate,
         "form",
@@ -68,36 +70,40 @@ pub fn expand_form(form: &Form) -> TokenStream {
         )
     };
 
-    wrap_in_const(quote! {
-        #(#items)*
+    wrap_in_const(
+        &runtime,
+        quote! {
+            #(#items)*
 
-        #defaults_items
+            #defaults_items
 
-        #[automatically_derived]
-        impl #impl_generics #krate::__private::FormSchema for #ident #ty_generics #where_clause {
-            const PROPERTIES: &'static [#krate::__private::Property] = &[#(#properties),*];
-            const CHECKS: () = { #checks };
-        }
+            #[automatically_derived]
+            impl #impl_generics __elicit_private::FormSchema for #ident #ty_generics #where_clause {
+                const PROPERTIES: &'static [__elicit_private::Property] = &[#(#properties),*];
+                const CHECKS: () = { #checks };
+                #read_content
+            }
 
-        #eager_checks
+            #eager_checks
 
-        #[automatically_derived]
-        impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
-            const INPUT_KEY: &'static str = #input_key;
-            type Defaults = #defaults_ty;
-            #secret_fields
+            #[automatically_derived]
+            impl #impl_generics #krate::Elicit for #ident #ty_generics #where_clause {
+                const INPUT_KEY: &'static str = #input_key;
+                type Defaults = #defaults_ty;
+                #secret_fields
 
-            #schema_fns
+                #schema_fns
 
-            #from_content
-        }
+                #from_content
+            }
 
-        #has_message
+            #has_message
 
-        #client_form
+            #client_form
 
-        #json_schema
-    })
+            #json_schema
+        },
+    )
 }
 
 /// `requested_schema` and `requested_schema_json`. A non-generic form's are statics laid down
@@ -108,41 +114,41 @@ fn schema_fns(krate: &TokenStream, form: &Form) -> TokenStream {
     if !form.input.generics.params.is_empty() {
         return quote! {
             fn requested_schema() -> &'static #krate::schema::RequestedSchema {
-                let () = <Self as #krate::__private::FormSchema>::CHECKS;
-                #krate::__private::generic_schema::<Self>(|| {
-                    #krate::__private::RequestedSchema::from_static(<Self as #krate::__private::FormSchema>::PROPERTIES)
+                let () = <Self as __elicit_private::FormSchema>::CHECKS;
+                __elicit_private::generic_schema::<Self>(|| {
+                    __elicit_private::RequestedSchema::from_static(<Self as __elicit_private::FormSchema>::PROPERTIES)
                 }).0
             }
             fn requested_schema_json() -> &'static str {
-                let () = <Self as #krate::__private::FormSchema>::CHECKS;
-                #krate::__private::generic_schema::<Self>(|| {
-                    #krate::__private::RequestedSchema::from_static(<Self as #krate::__private::FormSchema>::PROPERTIES)
+                let () = <Self as __elicit_private::FormSchema>::CHECKS;
+                __elicit_private::generic_schema::<Self>(|| {
+                    __elicit_private::RequestedSchema::from_static(<Self as __elicit_private::FormSchema>::PROPERTIES)
                 }).1
             }
         };
     }
     quote! {
         fn requested_schema() -> &'static #krate::schema::RequestedSchema {
-            static SCHEMA: #krate::schema::RequestedSchema = #krate::__private::RequestedSchema::from_static(
-                <#ident as #krate::__private::FormSchema>::PROPERTIES,
+            static SCHEMA: #krate::schema::RequestedSchema = __elicit_private::RequestedSchema::from_static(
+                <#ident as __elicit_private::FormSchema>::PROPERTIES,
             );
             &SCHEMA
         }
         fn requested_schema_json() -> &'static str {
-            const PROPERTIES: &[#krate::__private::Property] = <#ident as #krate::__private::FormSchema>::PROPERTIES;
-            const LEN: usize = #krate::__private::json_len(PROPERTIES);
-            const BYTES: [u8; LEN] = #krate::__private::json_bytes::<LEN>(PROPERTIES);
-            static JSON: &str = #krate::__private::json_str(&BYTES);
+            const PROPERTIES: &[__elicit_private::Property] = <#ident as __elicit_private::FormSchema>::PROPERTIES;
+            const LEN: usize = __elicit_private::json_len(PROPERTIES);
+            const BYTES: [u8; LEN] = __elicit_private::json_bytes::<LEN>(PROPERTIES);
+            static JSON: &str = __elicit_private::json_str(&BYTES);
             JSON
         }
     }
 }
 
-/// `from_content` and `from_content_owned`: one pass over the content, each asked field's value
-/// put in its slot, then each field read from its slot, skipped fields filled from `Default`,
-/// and every field at fault reported together. The two differ only in holding the values by
-/// reference or by value.
-fn from_content_fn(
+/// `FormSchema::read_content`: one pass over the content, each asked field's value put in its
+/// slot, then each field read from its slot, skipped fields filled from `Default`, and every
+/// field at fault reported together. Generic over the content, borrowed or given away, so that
+/// `from_content` and `from_content_owned` share one body in the expansion; inlined into each.
+fn read_content_fn(
     krate: &TokenStream,
     form: &Form,
     asked: &[&Field],
@@ -154,43 +160,47 @@ fn from_content_fn(
     let wires: Vec<&str> = asked.iter().map(|f| f.wire_name.as_str()).collect();
     let fill = key_dispatch(&wires, |i| {
         let slot = &slots[i];
-        quote!(#slot = ::core::option::Option::Some(__value))
+        quote!(#slot = __ElicitSome(__value))
     });
-    let borrowed = codes.iter().map(|c| &c.read);
-    let owned = codes.iter().map(|c| &c.read_owned);
+    let reads = codes.iter().map(|c| &c.read);
     let build = build_from_reads(form, asked);
-    let value = quote!(#krate::__private::Value);
-    let map = quote!(#krate::__private::Map<::std::string::String, #value>);
-    // The constant itself rather than the schema built from it, so each field's checks are
-    // known when its read is inlined.
-    let properties = quote! {
-        let () = <Self as #krate::__private::FormSchema>::CHECKS;
-        let __properties: &'static [#krate::__private::Property] =
-            <Self as #krate::__private::FormSchema>::PROPERTIES;
-    };
+    let content = quote!(__elicit_private::Content);
     quote! {
-        fn from_content(__content: &#map) -> ::core::result::Result<Self, #krate::ContentError> {
-            #properties
-            #(let mut #slots: ::core::option::Option<&#value> = ::core::option::Option::None;)*
+        #[inline(always)]
+        fn read_content<__ElicitContent: #content>(
+            __content: __ElicitContent,
+        ) -> ::core::result::Result<Self, #krate::ContentError> {
+            let () = <Self as __elicit_private::FormSchema>::CHECKS;
+            // The constant itself rather than the schema built from it, so each field's checks
+            // are known when its read is inlined.
+            let __properties: &'static [__elicit_private::Property] =
+                <Self as __elicit_private::FormSchema>::PROPERTIES;
+            #(let mut #slots: ::core::option::Option<<__ElicitContent as #content>::Slot> =
+                __ElicitNone;)*
             // One pass over the content, as serde's visitors do: each known key fills its
             // slot, unknown keys are ignored.
             for (__key, __value) in __content {
+                let __key: &str = ::core::convert::AsRef::<str>::as_ref(&__key);
                 #fill
             }
-            let mut __errors = #krate::__private::Errors::new();
-            #(let #slots = #borrowed;)*
+            let mut __errors = __elicit_private::Errors::new();
+            #(let #slots = #reads;)*
             #build
+        }
+    }
+}
+
+/// `from_content` and `from_content_owned`, both through the form's `read_content`.
+fn from_content_fns(krate: &TokenStream) -> TokenStream {
+    let value = quote!(__elicit_private::Value);
+    let map = quote!(__elicit_private::Map<::std::string::String, #value>);
+    quote! {
+        fn from_content(__content: &#map) -> ::core::result::Result<Self, #krate::ContentError> {
+            <Self as __elicit_private::FormSchema>::read_content(__content)
         }
 
         fn from_content_owned(__content: #map) -> ::core::result::Result<Self, #krate::ContentError> {
-            #properties
-            #(let mut #slots: ::core::option::Option<#value> = ::core::option::Option::None;)*
-            for (__key, __value) in __content {
-                #fill
-            }
-            let mut __errors = #krate::__private::Errors::new();
-            #(let #slots = #owned;)*
-            #build
+            <Self as __elicit_private::FormSchema>::read_content(__content)
         }
     }
 }
@@ -211,7 +221,7 @@ fn build_from_reads(form: &Form, asked: &[&Field]) -> TokenStream {
     let skipped_tys = skipped.iter().map(|f| f.ty);
     quote! {
         match (#(#vars,)*) {
-            (#(::core::option::Option::Some(#vars),)*) => ::core::result::Result::Ok(Self {
+            (#(__ElicitSome(#vars),)*) => ::core::result::Result::Ok(Self {
                 #(#asked_idents: #vars,)*
                 #(#skipped_idents: <#skipped_tys as ::core::default::Default>::default(),)*
             }),

@@ -1,51 +1,24 @@
 //! Values written in the attributes as the runtime's constant expressions: numbers (the runtime's
-//! `Number`, with the text serde_json prints), optional strings and counts.
+//! `Number`, with the text serde_json prints).
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use crate::internals::attr::{NumLit, NumValue};
-
-/// An optional string as an `Option<&str>` expression.
-pub fn opt_str(value: Option<String>) -> TokenStream {
-    match value {
-        Some(text) => quote!(::core::option::Option::Some(#text)),
-        None => quote!(::core::option::Option::None),
-    }
-}
-
-/// An optional count as an `Option<u64>` expression.
-pub fn opt_u64(value: Option<&u64>) -> TokenStream {
-    match value {
-        Some(n) => quote!(::core::option::Option::Some(#n)),
-        None => quote!(::core::option::Option::None),
-    }
-}
+use crate::internals::attr::NumValue;
 
 /// A number as the runtime's `Number`: integers exactly, floats with the text `serde_json`
 /// prints for them (`zmij` since serde_json 1.0.147; `ryu` before it wrote `1e38` where serde_json
 /// now writes `1e+38`), so the const JSON writer needs no float formatting.
-pub fn number(krate: &TokenStream, value: NumValue) -> TokenStream {
+pub fn number(value: NumValue) -> TokenStream {
     match value {
         NumValue::Int(i) => {
             let i = i64::try_from(i).unwrap_or(if i < 0 { i64::MIN } else { i64::MAX });
-            quote!(#krate::__private::Number::from_i64(#i))
+            quote!(__elicit_private::Number::from_i64(#i))
         }
         NumValue::Float(f) => {
             let text = zmij::Buffer::new().format_finite(f).to_owned();
             let lit = Literal::f64_suffixed(f);
-            quote!(#krate::__private::float(#lit, #text))
+            quote!(__elicit_private::float(#lit, #text))
         }
-    }
-}
-
-/// An optional bound as an `Option<Number>` expression.
-pub fn opt_number(krate: &TokenStream, value: Option<&NumLit>) -> TokenStream {
-    match value {
-        Some(n) => {
-            let n = number(krate, n.value);
-            quote!(::core::option::Option::Some(#n))
-        }
-        None => quote!(::core::option::Option::None),
     }
 }

@@ -1,6 +1,7 @@
 //! Code generation. Every impl goes in the unnamed constant of [`crate::dummy`] and names the
-//! runtime crate's items by full path through its `__private` module, so user names
-//! (`struct Result;`, a local `Option`) cannot capture them. Type-dependent facts are left to
+//! runtime crate's items through its `__private` module, by the names that constant imports them
+//! under (`__elicit`, `__elicit_private`, `__ElicitSome`), so user names (`struct Result;`, a
+//! local `Option`) cannot capture them. Type-dependent facts are left to
 //! the compiler: each field's schema comes from `<T as ElicitField>::KIND`, so aliases and
 //! foreign types work and a type without a mapping fails with the trait's own message, spanned
 //! on the field's type.

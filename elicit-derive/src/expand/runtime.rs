@@ -4,12 +4,19 @@
 use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote};
 
-/// The path of the runtime crate: `#[elicit(crate = "..")]`, else `::elicit_mcp`.
+/// The path of the runtime crate: `#[elicit(crate = "..")]`, else `::elicit_mcp`. The wrapper
+/// constant imports it ([`wrap_in_const`](crate::dummy::wrap_in_const)); the code inside names
+/// it by [`runtime_name`].
 pub fn runtime_path(krate: Option<&syn::Path>) -> TokenStream {
     match krate {
         Some(path) => path.to_token_stream(),
         None => quote!(::elicit_mcp),
     }
+}
+
+/// The runtime crate as the code inside the wrapper constant names it.
+pub fn runtime_name() -> TokenStream {
+    format_ident!("{}", crate::dummy::RUNTIME).to_token_stream()
 }
 
 /// The `schemars::JsonSchema` impl, through the runtime crate's macro: only the runtime crate

@@ -27,7 +27,7 @@ pub fn typed_default(krate: &TokenStream, field: &Field) -> TokenStream {
     let literal = default_literal(&default.expr, &default.kind);
     let expected = quote_spanned!(ty.span()=> <#ty as #krate::ElicitField>::DefaultLiteral);
     if let DefaultKind::Str(_) = default.kind {
-        return quote!(let __elicit_default: #expected = #krate::__private::text_default(#literal)?;);
+        return quote!(let __elicit_default: #expected = __elicit_private::text_default(#literal)?;);
     }
     quote!(let __elicit_default: #expected = #literal;)
 }
@@ -36,7 +36,7 @@ pub fn typed_default(krate: &TokenStream, field: &Field) -> TokenStream {
 /// literal: on a bool, a number, a choice or a multi-select, a `panic!` whose message is the
 /// default to write instead (`default = true`, `default = Priority::High` for the variant the
 /// text names, by its value or its name, in any case).
-fn text_default_check(krate: &TokenStream, kind: &TokenStream, keys: &FieldKeys) -> TokenStream {
+fn text_default_check(kind: &TokenStream, keys: &FieldKeys) -> TokenStream {
     let Some(default) = keys.default.get() else {
         return TokenStream::new();
     };
@@ -70,8 +70,8 @@ fn text_default_check(krate: &TokenStream, kind: &TokenStream, keys: &FieldKeys)
     let multi_unnamed = format!(
         "{said} is an array of variants of its enum, and no variant has the value {quoted}: write them as paths, such as `default = ["
     );
-    let misfit = quote!(#krate::__private::TextDefaultMisfit);
-    let message = quote!(#krate::__private::Message);
+    let misfit = quote!(__elicit_private::TextDefaultMisfit);
+    let message = quote!(__elicit_private::Message);
     let panic_with = |before: &str, after: &str| {
         quote_spanned! {span=>
             ::core::panic!("{}", #message::EMPTY.push(#before).push(__path).push(#after).as_str())
@@ -82,14 +82,14 @@ fn text_default_check(krate: &TokenStream, kind: &TokenStream, keys: &FieldKeys)
     let multi_named = panic_with(&multi_named, "]`");
     let multi_unnamed = panic_with(&multi_unnamed, "]`");
     quote_spanned! {span=>
-        match #krate::__private::text_default_misfit(#kind, #text) {
-            ::core::option::Option::None => {}
-            ::core::option::Option::Some(#misfit::Bool) => ::core::panic!("{}", #bool_message),
-            ::core::option::Option::Some(#misfit::Number) => ::core::panic!("{}", #number_message),
-            ::core::option::Option::Some(#misfit::Choice { named: true, path: __path }) => #choice_named,
-            ::core::option::Option::Some(#misfit::Choice { named: false, path: __path }) => #choice_unnamed,
-            ::core::option::Option::Some(#misfit::Multi { named: true, path: __path }) => #multi_named,
-            ::core::option::Option::Some(#misfit::Multi { named: false, path: __path }) => #multi_unnamed,
+        match __elicit_private::text_default_misfit(#kind, #text) {
+            __ElicitNone => {}
+            __ElicitSome(#misfit::Bool) => ::core::panic!("{}", #bool_message),
+            __ElicitSome(#misfit::Number) => ::core::panic!("{}", #number_message),
+            __ElicitSome(#misfit::Choice { named: true, path: __path }) => #choice_named,
+            __ElicitSome(#misfit::Choice { named: false, path: __path }) => #choice_unnamed,
+            __ElicitSome(#misfit::Multi { named: true, path: __path }) => #multi_named,
+            __ElicitSome(#misfit::Multi { named: false, path: __path }) => #multi_unnamed,
         }
     }
 }
@@ -99,7 +99,7 @@ fn text_default_check(krate: &TokenStream, kind: &TokenStream, keys: &FieldKeys)
 /// attribute, so the error points there), or a `panic!` at compile time when a bound or item
 /// count does not fit what the type's mapping allows.
 pub fn type_checks(krate: &TokenStream, ty: &Type, keys: &FieldKeys) -> TokenStream {
-    let mut checks = feature_type_check(krate, ty);
+    let mut checks = feature_type_check(ty);
     let kind = quote!(<#ty as #krate::ElicitField>::KIND);
 
     for (kind, tokens) in keys.kind_limited() {
@@ -111,39 +111,27 @@ pub fn type_checks(krate: &TokenStream, ty: &Type, keys: &FieldKeys) -> TokenStr
         };
         let span = span_of(Some(tokens), Span::call_site());
         let at = respan(ty.to_token_stream(), span);
-        checks.extend(quote_spanned!(span=> let () = <#at as #krate::__private::#marker>::PROVEN;));
+        checks.extend(quote_spanned!(span=> let () = <#at as __elicit_private::#marker>::PROVEN;));
     }
     for (name, attr) in [("minimum", &keys.minimum), ("maximum", &keys.maximum)] {
         let Some(bound) = attr.get() else { continue };
         let span = span_of(attr.tokens(), Span::call_site());
         let written = format!("`{name} = {}`", bound.tokens.to_string().replace(' ', ""));
-        let not_integer = format!(
-            "{written} is not an integer, but the field's type is: write a whole number, or make the field a float"
-        );
-        let below = format!(
-            "{written} is below the smallest value the field's type holds: raise it, or widen the type"
-        );
-        let above = format!(
-            "{written} is above the largest value the field's type holds: lower it, or widen the type"
-        );
-        let beyond_json = format!(
-            "{written} is beyond 2^53 - 1 (or below its negative), past which a JSON number holds no exact integer: integer fields of 64 bits and more are bounded there"
-        );
-        let value = number(krate, bound.value);
-        let misfit = quote!(#krate::__private::BoundMisfit);
+        let value = number(bound.value);
+        // One arm for the four misfits: the runtime words what follows the bound as written
+        // (`BoundMisfit::says`), the message assembled at compile time.
+        let message = quote!(__elicit_private::Message);
         checks.extend(quote_spanned! {span=>
-            match #krate::__private::bound_misfit(#kind, ::core::option::Option::Some(#value)) {
-                ::core::option::Option::Some(#misfit::NotAnInteger) => ::core::panic!(#not_integer),
-                ::core::option::Option::Some(#misfit::BelowType) => ::core::panic!(#below),
-                ::core::option::Option::Some(#misfit::AboveType) => ::core::panic!(#above),
-                ::core::option::Option::Some(#misfit::BeyondJson) => ::core::panic!(#beyond_json),
-                ::core::option::Option::None => {}
+            if let __ElicitSome(__misfit) =
+                __elicit_private::bound_misfit(#kind, __ElicitSome(#value))
+            {
+                ::core::panic!("{}", #message::EMPTY.push(#written).push(__misfit.says()).as_str());
             }
         });
     }
 
-    checks.extend(text_default_check(krate, &kind, keys));
-    checks.extend(type_string_rules(krate, &kind, keys));
+    checks.extend(text_default_check(&kind, keys));
+    checks.extend(type_string_rules(&kind, keys));
     checks.extend(default_keeps_type_rules(krate, ty, &kind, keys));
 
     if let Some(min) = keys.min_items.get() {
@@ -152,7 +140,7 @@ pub fn type_checks(krate: &TokenStream, ty: &Type, keys: &FieldKeys) -> TokenStr
             "`min_items = {min}` is more than the number of choices of the field's enum, so no selection would be accepted: lower it, or add variants"
         );
         checks.extend(quote_spanned! {span=>
-            if #krate::__private::more_items_than_choices(#kind, #min) {
+            if __elicit_private::more_items_than_choices(#kind, #min) {
                 ::core::panic!(#message);
             }
         });
@@ -173,27 +161,35 @@ fn default_literal(expr: &Expr, kind: &DefaultKind) -> TokenStream {
 /// string default that is not of the format the field's values have (the attribute's, else the
 /// type's: the derive cannot tell the type from its name, through an alias say, so the compiler
 /// picks the format and the derive has written the verdict for each).
-fn type_string_rules(krate: &TokenStream, kind: &TokenStream, keys: &FieldKeys) -> TokenStream {
+fn type_string_rules(kind: &TokenStream, keys: &FieldKeys) -> TokenStream {
     let mut checks = TokenStream::new();
-    let format_path = quote!(#krate::__private::StringFormat);
+    let format_path = quote!(__elicit_private::StringFormat);
     let attr_format = keys.format.get().map(|lit| lit.value());
     if let (Some(name), Some(variant)) = (
         &attr_format,
         attr_format.as_deref().and_then(format::variant),
     ) {
         let span = span_of(keys.format.tokens(), Span::call_site());
-        let arms = format::FORMATS.iter().map(|(own, own_variant)| {
-            let own_variant = format_ident!("{}", own_variant);
-            let message = format!(
-                "`format = \"{name}\"` is not the format of the field's type, whose values have format \"{own}\": remove the attribute, or write `format = \"{own}\"`"
-            );
-            quote_spanned!(span=> ::core::option::Option::Some(#format_path::#own_variant) => ::core::panic!(#message),)
-        });
+        // The type's own format named by the runtime, the message assembled at compile time:
+        // one arm whichever format the type has.
+        let before = format!(
+            "`format = \"{name}\"` is not the format of the field's type, whose values have format \""
+        );
+        let message = quote!(__elicit_private::Message);
         checks.extend(quote_spanned! {span=>
-            match #krate::__private::format_clash(#kind, #format_path::#variant) {
-                #(#arms)*
-                // `StringFormat` is non-exhaustive: a later format has no clash to report.
-                _ => {}
+            if let __ElicitSome(__own) =
+                __elicit_private::format_clash(#kind, #format_path::#variant)
+            {
+                ::core::panic!(
+                    "{}",
+                    #message::EMPTY
+                        .push(#before)
+                        .push(__own.as_str())
+                        .push("\": remove the attribute, or write `format = \"")
+                        .push(__own.as_str())
+                        .push("\"`")
+                        .as_str()
+                );
             }
         });
     }
@@ -209,7 +205,7 @@ fn type_string_rules(krate: &TokenStream, kind: &TokenStream, keys: &FieldKeys) 
             "`{name}` is declared by the field's type already, and every form using the type keeps it: remove it here, or change it on the type"
         );
         checks.extend(quote_spanned! {span=>
-            if #krate::__private::type_declares(#kind, #krate::__private::StringRule::#rule) {
+            if __elicit_private::type_declares(#kind, __elicit_private::StringRule::#rule) {
                 ::core::panic!(#message);
             }
         });
@@ -227,16 +223,16 @@ fn type_string_rules(krate: &TokenStream, kind: &TokenStream, keys: &FieldKeys) 
                     "default \"{text}\" is not of the field's format \"{name}\" ({}): {reason}",
                     format::example(name)
                 );
-                Some(quote_spanned!(span=> ::core::option::Option::Some(#format_path::#variant) => ::core::panic!(#message),))
+                Some(quote_spanned!(span=> __ElicitSome(#format_path::#variant) => ::core::panic!(#message),))
             })
             .collect();
         if !arms.is_empty() {
             let attr = match attr_format.as_deref().and_then(format::variant) {
-                Some(variant) => quote!(::core::option::Option::Some(#format_path::#variant)),
-                None => quote!(::core::option::Option::None),
+                Some(variant) => quote!(__ElicitSome(#format_path::#variant)),
+                None => quote!(__ElicitNone),
             };
             checks.extend(quote_spanned! {span=>
-                match #krate::__private::declared_format(#kind, #attr) {
+                match __elicit_private::declared_format(#kind, #attr) {
                     #(#arms)*
                     _ => {}
                 }
@@ -260,9 +256,9 @@ fn default_keeps_type_rules(
     };
     let (value, message) = match &default.kind {
         DefaultKind::Number(value) => {
-            let n = number(krate, *value);
+            let n = number(*value);
             (
-                quote!(#krate::__private::DefaultValue::Number(#n)),
+                quote!(__elicit_private::DefaultValue::Number(#n)),
                 format!(
                     "default {} is outside the `minimum`/`maximum` the field's type declares: change the default, or the type",
                     default.expr.to_token_stream()
@@ -270,7 +266,7 @@ fn default_keeps_type_rules(
             )
         }
         DefaultKind::Str(text) => (
-            quote!(#krate::__private::DefaultValue::Str(#text)),
+            quote!(__elicit_private::DefaultValue::Str(#text)),
             format!(
                 "default \"{text}\" breaks the `min_length`/`max_length` the field's type declares: change the default, or the type"
             ),
@@ -280,7 +276,7 @@ fn default_keeps_type_rules(
     let span = default.expr.span();
     quote_spanned! {span=>
         if <#ty as #krate::ElicitField>::NARROWED
-            && #krate::__private::default_outside(#kind, #value)
+            && __elicit_private::default_outside(#kind, #value)
         {
             ::core::panic!(#message);
         }
@@ -292,7 +288,7 @@ fn default_keeps_type_rules(
 /// on the type: with the feature off, an unmapped type of that name is refused with the feature
 /// to turn on. The derive sees only the path, so the marker decides (see the runtime's
 /// `__private::feature_types!`): a user's own type of the same name with a mapping passes.
-fn feature_type_check(krate: &TokenStream, ty: &Type) -> TokenStream {
+fn feature_type_check(ty: &Type) -> TokenStream {
     let Some(inner) = unwrap_option(ty) else {
         return TokenStream::new();
     };
@@ -322,7 +318,7 @@ fn feature_type_check(krate: &TokenStream, ty: &Type) -> TokenStream {
         _ => return TokenStream::new(),
     };
     let marker = format_ident!("{}", marker);
-    quote_spanned!(ty.span()=> let () = <#inner as #krate::__private::#marker>::CHECKED;)
+    quote_spanned!(ty.span()=> let () = <#inner as __elicit_private::#marker>::CHECKED;)
 }
 
 /// The type inside one `Option<..>`, or the type itself; `None` for a type that is not a path.

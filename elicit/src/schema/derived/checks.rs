@@ -112,9 +112,30 @@ pub enum BoundMisfit {
     BeyondJson,
 }
 
+impl BoundMisfit {
+    /// What the derive's compile-time error says after the bound it quotes (`minimum = 300`).
+    pub const fn says(self) -> &'static str {
+        match self {
+            BoundMisfit::NotAnInteger => {
+                " is not an integer, but the field's type is: write a whole number, or make the field a float"
+            }
+            BoundMisfit::BelowType => {
+                " is below the smallest value the field's type holds: raise it, or widen the type"
+            }
+            BoundMisfit::AboveType => {
+                " is above the largest value the field's type holds: lower it, or widen the type"
+            }
+            BoundMisfit::BeyondJson => {
+                " is beyond 2^53 - 1 (or below its negative), past which a JSON number holds no exact integer: integer fields of 64 bits and more are bounded there"
+            }
+        }
+    }
+}
+
 /// Whether a `minimum` or `maximum` fits the field's type: an integer field takes integer bounds
-/// within its type's range. The derive matches on the answer in a constant it spans on the
-/// attribute and panics there with the message, so the error points at the user's attribute.
+/// within its type's range. The derive tests the answer in a constant it spans on the attribute
+/// and panics there with the message ([`BoundMisfit::says`] after the bound as written), so the
+/// error points at the user's attribute.
 pub const fn bound_misfit(kind: Kind, bound: Option<Number>) -> Option<BoundMisfit> {
     match (kind, bound) {
         (Kind::Integer { minimum, maximum }, Some(bound)) => match bound.as_i64() {
