@@ -558,27 +558,25 @@ mod run {
         // The faults, as the flows go: a replica killed, then Redis gone and back.
         let mut faults = Vec::new();
         let total = 2 * flows;
-        let progress = |revisions: &Vec<(
-            ProtocolVersion,
-            Vec<tokio::task::JoinHandle<Vec<Ended>>>,
-            Arc<AtomicUsize>,
-        )>| {
-            revisions
+        let progress = |nexts: &[Arc<AtomicUsize>]| {
+            nexts
                 .iter()
-                .map(|(_, _, next)| next.load(Ordering::Relaxed).min(flows))
+                .map(|next| next.load(Ordering::Relaxed).min(flows))
                 .sum::<usize>()
         };
+        let nexts: Vec<Arc<AtomicUsize>> =
+            revisions.iter().map(|(_, _, next)| next.clone()).collect();
         let say = |what: &str| eprintln!("replicas: {:.1?}: {what}", started.elapsed());
-        while progress(&revisions) < total / 3 {
+        while progress(&nexts) < total / 3 {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        say(&format!("{} flows started", progress(&revisions)));
+        say(&format!("{} flows started", progress(&nexts)));
         drop(replicas[2].lock().expect("a replica").take());
         faults.push((started.elapsed(), "replica 3 killed"));
-        while progress(&revisions) < 2 * total / 3 {
+        while progress(&nexts) < 2 * total / 3 {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        say(&format!("{} flows started", progress(&revisions)));
+        say(&format!("{} flows started", progress(&nexts)));
         redis.shut_down_saving();
         faults.push((started.elapsed(), "Redis stopped (its data saved)"));
         tokio::time::sleep(Duration::from_secs(2)).await;
