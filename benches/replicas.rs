@@ -13,7 +13,9 @@
 //! Each flow ends one of four ways: completed with the right result; a clear error (an error
 //! the server or the transport gave: the client may retry); hung (nothing within 60 s); lost
 //! (an answer that is not the flow's). It reports them per revision with p50 and p99 of the
-//! completed flows, and fails unless none is lost and none hung.
+//! completed flows, and fails unless none is lost and none hung. The clients give up a lost
+//! event stream after three tries (rmcp's default tries for ever, so a 2025-11-25 call whose
+//! session was on the killed replica would wait for ever: a client's setting to know).
 //!
 //! ```sh
 //! cargo bench --bench replicas              # 200 flows per revision
@@ -87,6 +89,8 @@ mod run {
         ClientLifecycleMode, ClientServiceExt, RequestContext, RoleClient, RunningService,
     };
     use rmcp::transport::StreamableHttpClientTransport;
+    use rmcp::transport::common::client_side_sse::ExponentialBackoff;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
     use rmcp::{ClientHandler, ErrorData};
     use serde_json::{Map, Value, json};
 
@@ -230,7 +234,16 @@ mod run {
                 .build()
                 .map_err(|e| e.to_string())?,
         };
-        let transport = StreamableHttpClientTransport::from_uri(url);
+        // rmcp's default retries a lost event stream for ever, at doubling delays: a call whose
+        // session was on the killed replica would wait for ever. A client that gives up after
+        // three tries gets an error, and its next call a new session.
+        let mut backoff = ExponentialBackoff::default();
+        backoff.max_times = Some(3);
+        backoff.base_duration = Duration::from_millis(200);
+        backoff.max_delay = Some(Duration::from_secs(1));
+        let mut config = StreamableHttpClientTransportConfig::with_uri(url);
+        config.retry_config = Arc::new(backoff);
+        let transport = StreamableHttpClientTransport::from_config(config);
         let lifecycle = if *revision == ProtocolVersion::V_2026_07_28 {
             ClientLifecycleMode::Discover {
                 preferred_versions: vec![ProtocolVersion::V_2026_07_28],
@@ -460,7 +473,7 @@ mod run {
                 .collect();
             let config = format!(
                 "global\n    maxconn 1024\ndefaults\n    mode http\n    retries 3\n    \
-                 option redispatch\n    timeout connect 2s\n    timeout client 120s\n    \
+                 option redispatch\n    option http-no-delay\n    timeout connect 2s\n    timeout client 120s\n    \
                  timeout server 120s\nfrontend mcp\n    bind 127.0.0.1:{port}\n    \
                  default_backend replicas\nbackend replicas\n    balance roundrobin\n    \
                  stick-table type string len 64 size 100k expire 30m\n    \
