@@ -52,13 +52,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use elicit_mcp::ElicitOutcome;
 use elicit_mcp::rmcp::{Ask, ElicitPeer, Elicitation, RequestStateSeal};
-use elicit_mcp::{Elicit, ElicitOutcome};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model as sdk;
 use rmcp::service::{Peer, RequestContext, RoleClient, RoleServer, RunningService};
 use rmcp::{ClientHandler, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
-use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::watch;
 
@@ -113,90 +112,10 @@ unsafe impl GlobalAlloc for Counting {
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
+#[path = "forms/signup.rs"]
+mod signup;
 
-// ---------------------------------------------------------------------------------------------
-// The form, as elicit derives it and as an rmcp user writes it (as in `rmcp_elicit`)
-
-#[derive(Elicit, Debug)]
-#[elicit(message = "Sign up", key = "signup")]
-#[allow(dead_code)]
-struct Signup {
-    #[elicit(min_length = 1, max_length = 40)]
-    name: String,
-    #[elicit(format = "email")]
-    email: String,
-    #[elicit(minimum = 18)]
-    age: u8,
-    #[elicit(minimum = 0.0, maximum = 100.0)]
-    score: f64,
-    status: Status,
-    #[elicit(min_items = 1)]
-    tags: Vec<Tag>,
-    newsletter: bool,
-    #[elicit(max_length = 500)]
-    note: Option<String>,
-}
-
-#[derive(Elicit, Debug)]
-#[elicit(rename_all = "lowercase")]
-enum Status {
-    Active,
-    Paused,
-}
-
-#[derive(Elicit, Debug)]
-#[elicit(rename_all = "lowercase")]
-enum Tag {
-    Rust,
-    Music,
-    Chess,
-}
-
-/// The enums are inlined, since rmcp's schema model cannot follow a `$ref`.
-#[derive(schemars::JsonSchema, Deserialize, Debug)]
-#[allow(dead_code)]
-struct SignupSchemars {
-    #[schemars(length(min = 1, max = 40))]
-    name: String,
-    #[schemars(email)]
-    email: String,
-    #[schemars(range(min = 18))]
-    age: u8,
-    #[schemars(range(min = 0.0, max = 100.0))]
-    score: f64,
-    status: StatusSchemars,
-    #[schemars(length(min = 1))]
-    tags: Vec<TagSchemars>,
-    newsletter: bool,
-    #[schemars(length(max = 500))]
-    note: Option<String>,
-}
-
-#[derive(schemars::JsonSchema, Deserialize, Debug)]
-#[serde(rename_all = "lowercase")]
-#[schemars(inline)]
-#[allow(dead_code)]
-enum StatusSchemars {
-    Active,
-    Paused,
-}
-
-#[derive(schemars::JsonSchema, Deserialize, Debug)]
-#[serde(rename_all = "lowercase")]
-#[schemars(inline)]
-#[allow(dead_code)]
-enum TagSchemars {
-    Rust,
-    Music,
-    Chess,
-}
-
-rmcp::elicit_safe!(SignupSchemars);
-
-fn answer() -> Value {
-    json!({"name": "Ada", "email": "ada@example.com", "age": 36, "score": 87.5,
-        "status": "active", "tags": ["rust", "chess"], "newsletter": true, "note": "hi"})
-}
+use signup::{Signup, SignupSchemars, answer};
 
 // ---------------------------------------------------------------------------------------------
 // The server: one tool per way of asking, and `measure`

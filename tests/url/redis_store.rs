@@ -18,8 +18,9 @@ use crate::support::redis_restart;
 use crate::support::redis_server::{self, Redis};
 use crate::support::tracker::{start, user};
 use elicit_mcp::server::{
-    AwaitedBy, Collected, CompletionError, Completions, ConnectionId, ElicitationStore,
-    ElicitationTracker, Initiator, MemoryStore, RedisStore, Routed, StartError, UrlPolicy, UserId,
+    AwaitedBy, Collected, CompletedElicitation, CompletionError, Completions, ConnectionId,
+    ElicitationStore, ElicitationTracker, Initiator, MemoryStore, RedisStore, Routed, StartError,
+    UrlPolicy, UserId,
 };
 use elicit_mcp::wire::{ElicitationCapability, ElicitationCompleteNotification, ElicitationId};
 use tokio::sync::oneshot;
@@ -310,17 +311,40 @@ async fn an_unreachable_redis_is_an_error() {
     assert!(began.elapsed() < Duration::from_secs(10));
 }
 
-/// A server of this test's own, stopped under a tracker and started again empty.
-#[tokio::test]
-#[ignore = "needs redis-server on PATH (apt-get install redis-server), which it stops and restarts; run with --include-ignored"]
-async fn a_redis_gone_is_an_error_and_back_empty_no_link_completes_twice() {
-    let mut server = redis_restart::own("a_redis_gone_is_an_error_and_back_empty");
+/// A tracker on `server`'s Redis (a short timeout), with one link of alice's pending.
+async fn pending_on(
+    server: &redis_server::OwnServer,
+) -> (ElicitationTracker<RedisStore>, Initiator, ElicitationId) {
     let store = RedisStore::connect_with_timeout(&server.url(), Duration::from_millis(500))
         .await
         .unwrap();
     let tracker = ElicitationTracker::with_store(store, UrlPolicy::production());
     let alice = on("replica-a", "session-1", "alice");
     let id = start(&tracker, &alice).await.unwrap();
+    (tracker, alice, id)
+}
+
+/// Completes `id` once Redis answers again (at most 5 s): what the completion said.
+async fn complete_once_back(
+    tracker: &ElicitationTracker<RedisStore>,
+    id: &ElicitationId,
+    alice: &Initiator,
+) -> Option<Result<CompletedElicitation, CompletionError>> {
+    for _ in 0..50 {
+        match tracker.complete(id.as_str(), &alice.user).await {
+            Err(CompletionError::Store(_)) => tokio::time::sleep(Duration::from_millis(100)).await,
+            other => return Some(other),
+        }
+    }
+    None
+}
+
+/// A server of this test's own, stopped under a tracker and started again empty.
+#[tokio::test]
+#[ignore = "needs redis-server on PATH (apt-get install redis-server), which it stops and restarts; run with --include-ignored"]
+async fn a_redis_gone_is_an_error_and_back_empty_no_link_completes_twice() {
+    let mut server = redis_restart::own("a_redis_gone_is_an_error_and_back_empty");
+    let (tracker, alice, id) = pending_on(&server).await;
 
     server.shut_down();
     let began = Instant::now();
@@ -341,16 +365,7 @@ async fn a_redis_gone_is_an_error_and_back_empty_no_link_completes_twice() {
     // Back without persistence: the pending link is gone, so it cannot complete at all; the
     // client crate reconnected by itself.
     server.restart();
-    let mut outcome = None;
-    for _ in 0..50 {
-        match tracker.complete(id.as_str(), &alice.user).await {
-            Err(CompletionError::Store(_)) => tokio::time::sleep(Duration::from_millis(100)).await,
-            other => {
-                outcome = Some(other);
-                break;
-            }
-        }
-    }
+    let outcome = complete_once_back(&tracker, &id, &alice).await;
     assert!(
         matches!(outcome, Some(Err(CompletionError::NotPending))),
         "{outcome:?}"
@@ -364,12 +379,7 @@ async fn a_redis_gone_is_an_error_and_back_empty_no_link_completes_twice() {
 #[ignore = "needs redis-server on PATH (apt-get install redis-server), which it stops and restarts; run with --include-ignored"]
 async fn a_redis_restarted_with_its_data_completes_the_link_pending_before() {
     let mut server = redis_restart::own("a_redis_restarted_with_its_data");
-    let store = RedisStore::connect_with_timeout(&server.url(), Duration::from_millis(500))
-        .await
-        .unwrap();
-    let tracker = ElicitationTracker::with_store(store, UrlPolicy::production());
-    let alice = on("replica-a", "session-1", "alice");
-    let id = start(&tracker, &alice).await.unwrap();
+    let (tracker, alice, id) = pending_on(&server).await;
 
     server.shut_down_saving();
     assert!(matches!(
@@ -377,16 +387,7 @@ async fn a_redis_restarted_with_its_data_completes_the_link_pending_before() {
         Err(CompletionError::Store(_))
     ));
     server.start_again();
-    let mut outcome = None;
-    for _ in 0..50 {
-        match tracker.complete(id.as_str(), &alice.user).await {
-            Err(CompletionError::Store(_)) => tokio::time::sleep(Duration::from_millis(100)).await,
-            other => {
-                outcome = Some(other);
-                break;
-            }
-        }
-    }
+    let outcome = complete_once_back(&tracker, &id, &alice).await;
     assert!(matches!(outcome, Some(Ok(_))), "{outcome:?}");
     assert!(matches!(
         tracker.complete(id.as_str(), &alice.user).await,
