@@ -321,16 +321,13 @@ impl TaskRuntime {
 
     /// Whether this replica runs (or ran, and still holds) task `id`, and answers for it: not
     /// a task the other replicas ended while this one could not write (see `SharedTasks`).
+    #[cfg(feature = "redis")]
     fn runs(&self, id: &str) -> bool {
-        #[cfg(feature = "redis")]
-        if self
+        let ended_elsewhere = self
             .shared
             .as_ref()
-            .is_some_and(|shared| shared.ended_elsewhere(id))
-        {
-            return false;
-        }
-        self.manager.get_task(id).is_ok()
+            .is_some_and(|shared| shared.ended_elsewhere(id));
+        !ended_elsewhere && self.manager.get_task(id).is_ok()
     }
 
     /// Refuses a `tasks/*` request of `user` for a task of someone else's, as rmcp refuses a

@@ -348,6 +348,7 @@ impl RedisStore {
         format!("{}:{kind}:{{{}}}", self.prefix, sha256_hex(name))
     }
 
+    #[cfg(any(feature = "page", feature = "rmcp"))]
     pub(crate) fn hashed(text: &str) -> String {
         sha256_hex(text)
     }
