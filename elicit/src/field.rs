@@ -170,34 +170,11 @@ pub trait ElicitField: Sized + DerivedField {
     /// The value of an absent (or `null`) field without a default.
     #[doc(hidden)]
     fn absent() -> Option<Self>;
-    /// Reads the field for the derive. Called as `<T as ElicitField>::__read` rather than through
-    /// a bounded function, so an unmapped `T` fails with the same error here as in the derive's
-    /// other uses of `T`, and the compiler reports it once.
-    #[doc(hidden)]
-    #[inline(always)]
-    fn __read(
-        slot: Option<&Value>,
-        property: &'static Property,
-        pattern: Option<&Pattern>,
-        default: Option<fn() -> Result<Self, Problem>>,
-        errors: &mut Errors,
-    ) -> Option<Self> {
-        read(slot, property, pattern, default, errors)
-    }
-    /// `__read` of a value the caller gives away, for the derive's `from_content_owned`.
-    #[doc(hidden)]
-    #[inline(always)]
-    fn __read_owned(
-        slot: Option<Value>,
-        property: &'static Property,
-        pattern: Option<&Pattern>,
-        default: Option<fn() -> Result<Self, Problem>>,
-        errors: &mut Errors,
-    ) -> Option<Self> {
-        read_owned(slot, property, pattern, default, errors)
-    }
-    /// `__read` or `__read_owned`, as the slot holds the value by reference or by value: the
-    /// derive writes one reading of a form for both `from_content` and `from_content_owned`.
+    /// Reads the field for the derive, from a slot that holds the value by reference
+    /// (`from_content`) or by value (`from_content_owned`): one reading of a form serves both.
+    /// Called as `<T as ElicitField>::__read_from` rather than through a bounded function, so an
+    /// unmapped `T` fails with the same error here as in the derive's other uses of `T`, and
+    /// the compiler reports it once.
     #[doc(hidden)]
     #[inline(always)]
     fn __read_from<S: Slot>(
