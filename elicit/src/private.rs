@@ -22,9 +22,10 @@ pub use crate::field::{
 pub use crate::read::{DefaultText, Errors, Pattern, default_matches};
 use crate::schema::PrimitiveSchema;
 pub use crate::schema::derived::{
-    Attrs, BoundMisfit, Choices, DefaultValue, Kind, StringRule, StringRules, TextDefaultMisfit,
-    bound_misfit, declared_format, default_outside, float, format_clash, more_items_than_choices,
-    narrow, property, text_default_misfit, type_declares,
+    Attrs, Choices, DefaultValue, Kind, Message, StringRule, StringRules, TextDefaultMisfit,
+    declared_format, float, narrow, property, refuse_bound_misfit, refuse_default_outside,
+    refuse_format_clash, refuse_hidden_secret, refuse_more_items_than_choices,
+    refuse_type_declared, text_default_misfit,
 };
 pub use crate::schema::json::{json_bytes, json_len, json_str};
 pub use crate::schema::{Number, Property, RequestedSchema, StringFormat, Text, TitledOption};
@@ -49,50 +50,6 @@ pub fn text_default<D: 'static>(text: &'static str) -> Result<D, Problem> {
             expected: "the field's own type of default",
             found: "a string",
         }),
-    }
-}
-
-/// A compile-time error message assembled from parts: a constant's `panic!` takes one `&str`
-/// argument and no formatting, and a string default's error names a variant only the field's
-/// type knows. Long parts are cut at a character boundary.
-pub struct Message {
-    bytes: [u8; Message::CAPACITY],
-    len: usize,
-}
-
-impl Message {
-    const CAPACITY: usize = 1024;
-
-    /// An empty message.
-    pub const EMPTY: Message = Message {
-        bytes: [0; Message::CAPACITY],
-        len: 0,
-    };
-
-    /// The message with `part` after it.
-    pub const fn push(mut self, part: &str) -> Message {
-        let part = part.as_bytes();
-        let mut i = 0;
-        while i < part.len() && self.len < Message::CAPACITY {
-            self.bytes[self.len] = part[i];
-            self.len += 1;
-            i += 1;
-        }
-        // A part cut inside a character loses that character's first bytes too: while the
-        // first byte left out continues a character, the byte before it goes.
-        while i > 0 && i < part.len() && part[i] & 0xC0 == 0x80 {
-            i -= 1;
-            self.len -= 1;
-        }
-        self
-    }
-
-    /// The text.
-    pub const fn as_str(&self) -> &str {
-        match std::str::from_utf8(self.bytes.split_at(self.len).0) {
-            Ok(text) => text,
-            Err(_) => "",
-        }
     }
 }
 

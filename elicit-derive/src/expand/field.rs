@@ -156,15 +156,8 @@ fn hidden_secret_check(krate: &TokenStream, field: &Field) -> TokenStream {
         return TokenStream::new();
     }
     let ty = field.ty;
-    let message = format!(
-        "`{}` holds an `elicit_mcp::Secret` under another name (a type alias or a newtype): write \
-         its type as `elicit_mcp::Secret<..>` or `Option<elicit_mcp::Secret<..>>` in the struct, \
-         so that the derive knows the form has a secret field and never lets it be sent to the client",
-        unraw(field.ident)
-    );
+    let name = unraw(field.ident).to_string();
     quote_spanned! {ty.span()=>
-        if <#ty as #krate::ElicitField>::SECRET {
-            ::core::panic!(#message);
-        }
+        __elicit_private::refuse_hidden_secret(<#ty as #krate::ElicitField>::SECRET, #name);
     }
 }

@@ -118,15 +118,8 @@ pub fn type_checks(krate: &TokenStream, ty: &Type, keys: &FieldKeys) -> TokenStr
         let span = span_of(attr.tokens(), Span::call_site());
         let written = format!("`{name} = {}`", bound.tokens.to_string().replace(' ', ""));
         let value = number(bound.value);
-        // One arm for the four misfits: the runtime words what follows the bound as written
-        // (`BoundMisfit::says`), the message assembled at compile time.
-        let message = quote!(__elicit_private::Message);
         checks.extend(quote_spanned! {span=>
-            if let __ElicitSome(__misfit) =
-                __elicit_private::bound_misfit(#kind, __ElicitSome(#value))
-            {
-                ::core::panic!("{}", #message::EMPTY.push(#written).push(__misfit.says()).as_str());
-            }
+            __elicit_private::refuse_bound_misfit(#kind, #value, #written);
         });
     }
 
@@ -136,13 +129,9 @@ pub fn type_checks(krate: &TokenStream, ty: &Type, keys: &FieldKeys) -> TokenStr
 
     if let Some(min) = keys.min_items.get() {
         let span = span_of(keys.min_items.tokens(), Span::call_site());
-        let message = format!(
-            "`min_items = {min}` is more than the number of choices of the field's enum, so no selection would be accepted: lower it, or add variants"
-        );
+        let written = format!("`min_items = {min}`");
         checks.extend(quote_spanned! {span=>
-            if __elicit_private::more_items_than_choices(#kind, #min) {
-                ::core::panic!(#message);
-            }
+            __elicit_private::refuse_more_items_than_choices(#kind, #min, #written);
         });
     }
     checks
@@ -165,49 +154,24 @@ fn type_string_rules(kind: &TokenStream, keys: &FieldKeys) -> TokenStream {
     let mut checks = TokenStream::new();
     let format_path = quote!(__elicit_private::StringFormat);
     let attr_format = keys.format.get().map(|lit| lit.value());
-    if let (Some(name), Some(variant)) = (
-        &attr_format,
-        attr_format.as_deref().and_then(format::variant),
-    ) {
+    // The runtime's `StringFormat::as_str` is the name written: `format::variant` matches it
+    // exactly.
+    if let Some(variant) = attr_format.as_deref().and_then(format::variant) {
         let span = span_of(keys.format.tokens(), Span::call_site());
-        // The type's own format named by the runtime, the message assembled at compile time:
-        // one arm whichever format the type has.
-        let before = format!(
-            "`format = \"{name}\"` is not the format of the field's type, whose values have format \""
-        );
-        let message = quote!(__elicit_private::Message);
         checks.extend(quote_spanned! {span=>
-            if let __ElicitSome(__own) =
-                __elicit_private::format_clash(#kind, #format_path::#variant)
-            {
-                ::core::panic!(
-                    "{}",
-                    #message::EMPTY
-                        .push(#before)
-                        .push(__own.as_str())
-                        .push("\": remove the attribute, or write `format = \"")
-                        .push(__own.as_str())
-                        .push("\"`")
-                        .as_str()
-                );
-            }
+            __elicit_private::refuse_format_clash(#kind, #format_path::#variant);
         });
     }
     let rules = [
-        ("min_length", keys.min_length.tokens(), quote!(MinLength)),
-        ("max_length", keys.max_length.tokens(), quote!(MaxLength)),
-        ("pattern", keys.pattern.tokens(), quote!(Pattern)),
+        (keys.min_length.tokens(), quote!(MinLength)),
+        (keys.max_length.tokens(), quote!(MaxLength)),
+        (keys.pattern.tokens(), quote!(Pattern)),
     ];
-    for (name, tokens, rule) in rules {
+    for (tokens, rule) in rules {
         let Some(tokens) = tokens else { continue };
         let span = span_of(Some(tokens), Span::call_site());
-        let message = format!(
-            "`{name}` is declared by the field's type already, and every form using the type keeps it: remove it here, or change it on the type"
-        );
         checks.extend(quote_spanned! {span=>
-            if __elicit_private::type_declares(#kind, __elicit_private::StringRule::#rule) {
-                ::core::panic!(#message);
-            }
+            __elicit_private::refuse_type_declared(#kind, __elicit_private::StringRule::#rule);
         });
     }
     if let Some(default) = keys.default.get()
@@ -275,11 +239,9 @@ fn default_keeps_type_rules(
     };
     let span = default.expr.span();
     quote_spanned! {span=>
-        if <#ty as #krate::ElicitField>::NARROWED
-            && __elicit_private::default_outside(#kind, #value)
-        {
-            ::core::panic!(#message);
-        }
+        __elicit_private::refuse_default_outside(
+            <#ty as #krate::ElicitField>::NARROWED, #kind, #value, #message
+        );
     }
 }
 

@@ -12,10 +12,15 @@ use crate::schema::{
 };
 
 mod checks;
+mod refuse;
 
 pub use checks::{
-    BoundMisfit, StringRule, TextDefaultMisfit, bound_misfit, declared_format, default_outside,
-    format_clash, more_items_than_choices, text_default_misfit, type_declares,
+    StringRule, TextDefaultMisfit, bound_misfit, declared_format, default_outside, format_clash,
+    more_items_than_choices, text_default_misfit, type_declares,
+};
+pub use refuse::{
+    Message, refuse_bound_misfit, refuse_default_outside, refuse_format_clash,
+    refuse_hidden_secret, refuse_more_items_than_choices, refuse_type_declared,
 };
 
 /// The shape a type gives its property, with the constraints the type itself declares, before

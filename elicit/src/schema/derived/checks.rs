@@ -69,6 +69,17 @@ pub enum StringRule {
     Pattern,
 }
 
+impl StringRule {
+    /// The attribute's name, as the user writes it.
+    pub const fn attribute(self) -> &'static str {
+        match self {
+            StringRule::MinLength => "min_length",
+            StringRule::MaxLength => "max_length",
+            StringRule::Pattern => "pattern",
+        }
+    }
+}
+
 /// Whether the field's type declares `rule` already, so a field attribute would replace it.
 pub const fn type_declares(kind: Kind, rule: StringRule) -> bool {
     match (kind, rule) {
