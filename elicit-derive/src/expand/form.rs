@@ -175,8 +175,8 @@ fn read_content_fn(
             // are known when its read is inlined.
             let __properties: &'static [__elicit_private::Property] =
                 <Self as __elicit_private::FormSchema>::PROPERTIES;
-            #(let mut #slots: ::core::option::Option<<__ElicitContent as #content>::Slot> =
-                __ElicitNone;)*
+            // Each slot's type is inferred from the value the loop puts in it.
+            #(let mut #slots = __ElicitNone;)*
             // One pass over the content, as serde's visitors do: each known key fills its
             // slot, unknown keys are ignored.
             for (__key, __value) in __content {
