@@ -83,7 +83,8 @@ pub(crate) async fn call_tool<H: ServerHandler>(
 ) -> Result<sdk::CallToolResponse, sdk::ErrorData> {
     let runtime = caller.elicitation.task_runtime();
     let declared = runtime.and_then(|runtime| runtime.declared(&request.name));
-    let client_declares_tasks = declares_tasks(&context);
+    // Only a tool declared for tasks asks what the client declared.
+    let client_declares_tasks = declared.is_some() && declares_tasks(&context);
     match declared {
         Some((TaskSupport::Required, _)) if !client_declares_tasks => {
             return Err(missing_tasks_extension());
@@ -122,6 +123,7 @@ pub(crate) async fn call_tool<H: ServerHandler>(
     let response = run(
         &caller,
         start,
+        way,
         &context,
         binding,
         state,
@@ -190,7 +192,7 @@ async fn call_without_tasks<H: ServerHandler, P: CallRequest>(
     );
     answered(
         run(
-            &caller, start, &context, binding, state, responses, false, handler,
+            &caller, start, way, &context, binding, state, responses, false, handler,
         )
         .await,
     )
@@ -268,6 +270,7 @@ call_request! {
 async fn run<R: Response>(
     caller: &Caller<'_>,
     start: Start<'_>,
+    way: Way,
     context: &RequestContext<RoleServer>,
     binding: Option<Binding>,
     state: Option<String>,
@@ -275,7 +278,7 @@ async fn run<R: Response>(
     may_become_task: bool,
     handler: Handler<'_, R>,
 ) -> Result<Ran<R>, sdk::ErrorData> {
-    match Way::of(context) {
+    match way {
         Way::Requests => requests::run(start, context, handler)
             .await
             .map(Ran::Answered),
@@ -308,26 +311,26 @@ fn handler_of<H: ServerHandler, P: CallRequest>(
     retried: bool,
 ) -> Handler<'static, P::Response> {
     let server = server.clone();
-    // The request is kept only where the method may run again: a 2025-11-25 method that
-    // answers with input requests of its own. On 2026-07-28 it moves into the method.
-    let again = retried.then(|| request.clone());
-    let mut first = Some(request);
+    // The request and its context are kept only where the method may run again: a 2025-11-25
+    // method that answers with input requests of its own. On 2026-07-28 they move into the
+    // method, which runs once per round.
+    let again = retried.then(|| (request.clone(), context.clone()));
+    let mut first = Some((request, context));
     Box::new(move |retry| {
-        let request = match (retry, first.take()) {
-            (None, Some(request)) => request,
+        let (request, context) = match (retry, first.take()) {
+            (None, Some(first)) => first,
             (retry, first) => {
-                let mut request = again
+                let (mut request, context) = again
                     .clone()
                     .or(first)
                     .expect("a handler runs again only where its request was kept");
                 if let Some(retry) = retry {
                     request.retried(retry);
                 }
-                request
+                (request, context)
             }
         };
-        let (server, context) = (server.clone(), context.clone());
-        Box::pin(request.handle(server, context))
+        Box::pin(request.handle(server.clone(), context))
     })
 }
 
