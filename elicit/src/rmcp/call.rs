@@ -71,6 +71,24 @@ impl Way {
             Way::Rounds
         }
     }
+
+    /// What the way needs of the call's context once the method has taken it: the session
+    /// itself on 2025-11-25, to send requests on; on 2026-07-28 only what the client declared,
+    /// so that the context moves into the method uncloned.
+    fn reach(self, context: &RequestContext<RoleServer>) -> Reach {
+        match self {
+            Way::Requests => Reach::Requests(context.clone()),
+            Way::Rounds => Reach::Rounds(context.client_capabilities()),
+        }
+    }
+}
+
+/// What a call's way keeps of its context (see [`Way::reach`]).
+enum Reach {
+    /// 2025-11-25: the session, to send the method's requests on.
+    Requests(RequestContext<RoleServer>),
+    /// 2026-07-28: the capabilities the client declared, for the input requests of a round.
+    Rounds(Option<sdk::ClientCapabilities>),
 }
 
 /// `tools/call`: a task, for a tool declared for tasks and a client that declared the
@@ -114,17 +132,14 @@ pub(crate) async fn call_tool<H: ServerHandler>(
         plain.meta = request.meta.clone();
         plain
     });
-    let handler = handler_of(
-        server,
-        request,
-        context.clone(),
-        matches!(way, Way::Requests),
-    );
+    let reach = way.reach(&context);
+    // A call that may continue as a task keeps its context for the task.
+    let task_context = may_become_task.then(|| context.clone());
+    let handler = handler_of(server, request, context, matches!(way, Way::Requests));
     let response = run(
         &caller,
         start,
-        way,
-        &context,
+        reach,
         binding,
         state,
         responses,
@@ -137,6 +152,9 @@ pub(crate) async fn call_tool<H: ServerHandler>(
         Ok(Ran::ContinueAsTask(gathered)) => {
             let request =
                 escalated_request.unwrap_or_else(|| sdk::CallToolRequestParams::new(name));
+            let Some(context) = task_context else {
+                return Err(only_tasks_continue());
+            };
             let task = spawn(&caller, server, request, context, gathered, false).await?;
             Ok(sdk::CreateTaskResult::new(task).into())
         }
@@ -184,18 +202,9 @@ async fn call_without_tasks<H: ServerHandler, P: CallRequest>(
         Way::Requests => None,
     };
     let (state, responses) = request.answers();
-    let handler = handler_of(
-        server,
-        request,
-        context.clone(),
-        matches!(way, Way::Requests),
-    );
-    answered(
-        run(
-            &caller, start, way, &context, binding, state, responses, false, handler,
-        )
-        .await,
-    )
+    let reach = way.reach(&context);
+    let handler = handler_of(server, request, context, matches!(way, Way::Requests));
+    answered(run(&caller, start, reach, binding, state, responses, false, handler).await)
 }
 
 /// The params of a request whose handler may ask, and run again with a retry's answers.
@@ -270,22 +279,20 @@ call_request! {
 async fn run<R: Response>(
     caller: &Caller<'_>,
     start: Start<'_>,
-    way: Way,
-    context: &RequestContext<RoleServer>,
+    reach: Reach,
     binding: Option<Binding>,
     state: Option<String>,
     responses: Option<sdk::InputResponses>,
     may_become_task: bool,
     handler: Handler<'_, R>,
 ) -> Result<Ran<R>, sdk::ErrorData> {
-    match way {
-        Way::Requests => requests::run(start, context, handler)
+    match reach {
+        Reach::Requests(context) => requests::run(start, &context, handler)
             .await
             .map(Ran::Answered),
-        Way::Rounds => {
+        Reach::Rounds(client) => {
             let seal = &caller.elicitation.seal;
             let resumed = rounds::resume(seal, binding, state.as_deref(), responses).await?;
-            let client = context.client_capabilities();
             rounds::run(start, seal, client, may_become_task, resumed, handler).await
         }
     }
@@ -295,11 +302,13 @@ async fn run<R: Response>(
 fn answered<R>(ran: Result<Ran<R>, sdk::ErrorData>) -> Result<R, sdk::ErrorData> {
     match ran? {
         Ran::Answered(response) => Ok(response),
-        Ran::ContinueAsTask(_) => Err(sdk::ErrorData::internal_error(
-            "only a tool declared for tasks continues as one",
-            None,
-        )),
+        Ran::ContinueAsTask(_) => Err(only_tasks_continue()),
     }
+}
+
+/// A call that is not a task-declared tool's reached `continue_as_task`.
+fn only_tasks_continue() -> sdk::ErrorData {
+    sdk::ErrorData::internal_error("only a tool declared for tasks continues as one", None)
 }
 
 /// The handler of a call: the server's own, with the request as it came, or (2025-11-25,
