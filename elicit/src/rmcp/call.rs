@@ -204,7 +204,12 @@ async fn call_without_tasks<H: ServerHandler, P: CallRequest>(
     let (state, responses) = request.answers();
     let reach = way.reach(&context);
     let handler = handler_of(server, request, context, matches!(way, Way::Requests));
-    answered(run(&caller, start, reach, binding, state, responses, false, handler).await)
+    answered(
+        run(
+            &caller, start, reach, binding, state, responses, false, handler,
+        )
+        .await,
+    )
 }
 
 /// The params of a request whose handler may ask, and run again with a retry's answers.
