@@ -175,7 +175,7 @@
 //! | a form goes out as | `elicitation/create`, answered within the call | an entry of the `InputRequiredResult`'s `inputRequests`, under the form's `Elicit::INPUT_KEY`: the type's name in snake case (`Stay`: `stay`), computed at compile time, or its `#[elicit(key = "..")]` |
 //! | the method | runs once | runs again from the start on each retry; answered asks return at once, so it must ask in the same order each run; work before an ask goes in `ask.step(..)` (below) |
 //! | `ask.forms::<A, B>()` | two requests, sent together | both in one round |
-//! | a wrong answer | asked again by itself: the errors in the message, the right answers shown as defaults (`FormAsk::with_reask(false)` or `Elicitation::with_reask(false)` to get `ElicitError::InvalidContent` instead); at most `Elicitation::with_most_asks` times, then `ElicitError::TooManyAsks` | the same; each re-ask in a round of its own, under `KEY-2`, `KEY-3`, … |
+//! | a wrong answer | asked again by itself: the errors in the message, the right answers shown as defaults (`FormAsk::with_reask(false)` or `Elicitation::with_reask(false)` to get `ElicitError::InvalidContent` instead); at most `Elicitation::with_max_asks` times, then `ElicitError::TooManyAsks` | the same; each re-ask in a round of its own, under `KEY-2`, `KEY-3`, … |
 //! | a field left out of an answer | takes the default the form showed: the type's `#[elicit(default = ..)]`, a run-time default, or the user's own earlier answer that a re-ask kept | the same, whenever the answer comes back |
 //! | a boolean left out (hosts draw a box, and some leave an unticked box out, as HTML forms do) | its default, when the form showed one; `None` for an `Option<bool>`; otherwise the form is asked again, naming it in words ("Newsletter was left out: tick it for yes, or leave it unticked for no") and showing it with a default of `false`, so that a host that leaves the box out again answers `false` | the same, and inside tasks |
 //! | a method that answers with its own `InputRequiredResult` | its input requests go out as requests on the session, and it runs again with the answers | goes to the client as it is |
@@ -187,10 +187,10 @@
 //! | `pattern` of a string field | sent (elicit writes the request) | not sent: the input request goes through rmcp's model, which has no `pattern`; the server still checks it in the answer |
 //! | how long a form waits | `Elicitation::with_timeout` (10 minutes by default), or `.with_timeout(..)` on the ask; then `ElicitError::TimedOut`, and rmcp cancels the request. While it waits, a call with a `progressToken` hears every 10 seconds that the server waits for the user; the client's `notifications/cancelled` withdraws the ask (`ElicitError::CallCancelled`) | the client holds the form; the state's TTL bounds the wait |
 //!
-//! What one call may cost is bounded: one form is asked at most `Elicitation::with_most_asks` times
-//! (5; then `ElicitError::TooManyAsks`), a call takes at most `Elicitation::with_most_rounds` rounds
+//! What one call may cost is bounded: one form is asked at most `Elicitation::with_max_asks` times
+//! (5; then `ElicitError::TooManyAsks`), a call takes at most `Elicitation::with_max_rounds` rounds
 //! (16; then -32600 naming what it still waits for; rounds that only wait for a URL-mode step do
-//! not count), and a sealed state at most `Elicitation::with_most_state_bytes` (64 KiB).
+//! not count), and a sealed state at most `Elicitation::with_max_state_bytes` (64 KiB).
 //!
 //! `requestState` comes back from the client, so it is attacker input, and it carries the user's
 //! earlier answers, which the client must not read. [`RequestStateSeal`] encrypts and
