@@ -1,7 +1,7 @@
 //! The bounded load run of issue 20 (see `tests/support/load/mod.rs`): `conformance_server` built
 //! `--release` as its own process on loopback, concurrent rmcp clients on both revisions
 //! running two-form flows, and 2025-11-25 clients vanishing with an ask pending. It stops by
-//! itself and prints what the README's Performance section quotes.
+//! itself and prints what `benches/README.md` quotes.
 //!
 //! ```sh
 //! cargo bench --bench load            # the short form, as `cargo test` runs it

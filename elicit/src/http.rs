@@ -54,6 +54,195 @@
 //! axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>()).await
 //! # }
 //! ```
+//!
+//! # A whole server
+//!
+//! A complete server: the booking form, a tool that runs as a task and asks inside it, the bearer
+//! token checked by a function of yours, its own name as its server info (clients show it to say
+//! who is asking), the guard, and a graceful shutdown on Ctrl-C. No `tasks/*` method is written by
+//! hand: the `Elicitation` answers them and declares the tasks extension. It needs:
+//!
+//! ```toml
+//! [dependencies]
+//! elicit-mcp = { version = "0.1", features = ["http"] }
+//! rmcp = { version = "3.11", features = ["server", "macros", "transport-streamable-http-server"] }
+//! tokio = { version = "1", features = ["macros", "rt-multi-thread", "net", "signal"] }
+//! axum = "0.8"
+//! serde = { version = "1", features = ["derive"] }
+//! ```
+//!
+//! ```no_run
+//! use std::net::SocketAddr;
+//! use std::sync::Arc;
+//!
+//! use axum::http::request::Parts;
+//! use elicit_mcp::http::{Guard, Unauthenticated};
+//! use elicit_mcp::rmcp::{Ask, Elicitation, RequestStateSeal, Tasks};
+//! use elicit_mcp::server::UserId;
+//! use elicit_mcp::{Elicit, ElicitOutcome};
+//! use rmcp::handler::server::router::tool::ToolRouter;
+//! use rmcp::handler::server::wrapper::Parameters;
+//! use rmcp::model::{
+//!     CallToolResult, ContentBlock, ErrorData, Implementation, ServerCapabilities, ServerConfig,
+//! };
+//! use rmcp::transport::StreamableHttpServerConfig;
+//! use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+//! use rmcp::{ServerHandler, schemars, tool, tool_handler, tool_router};
+//!
+//! #[derive(Elicit, Debug)]
+//! #[elicit(message = "Where and when would you like to stay?", rename_all = "camelCase")]
+//! struct Stay {
+//!     #[elicit(format = "date")]
+//!     check_in: String,
+//!     #[elicit(minimum = 1, maximum = 30, default = 1)]
+//!     nights: u8,
+//! }
+//!
+//! #[derive(Elicit, Debug)]
+//! #[elicit(message = "Archive the old bookings too?")]
+//! struct Scope {
+//!     archive: bool,
+//!     #[elicit(minimum = 1, maximum = 10, default = 3)]
+//!     years: u8,
+//! }
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct Hotel {
+//!     /// Which hotel
+//!     name: String,
+//! }
+//!
+//! #[derive(Clone)]
+//! struct Bookings {
+//!     tool_router: ToolRouter<Bookings>,
+//! }
+//!
+//! #[tool_router]
+//! impl Bookings {
+//!     fn new() -> Self {
+//!         Bookings { tool_router: Self::tool_router() }
+//!     }
+//!
+//!     #[tool(description = "Books a stay; asks the user for the dates")]
+//!     async fn book(
+//!         &self,
+//!         Parameters(hotel): Parameters<Hotel>,
+//!         ask: Ask,
+//!     ) -> Result<CallToolResult, ErrorData> {
+//!         let stay = match ask.form::<Stay>().await {
+//!             Ok(ElicitOutcome::Accepted(stay)) => stay,
+//!             Ok(_) => return Ok(text("no booking".to_owned())),
+//!             Err(error) => return error.into_call_result(),
+//!         };
+//!         Ok(text(format!("{} nights at {} from {}", stay.nights, hotel.name, stay.check_in)))
+//!     }
+//!
+//!     #[tool(description = "Cleans up old bookings (minutes); asks what to keep")]
+//!     async fn clean_up(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
+//!         // In a task: the task is `input_required` until `tasks/update` answers.
+//!         let reply = match ask.form::<Scope>().await {
+//!             Ok(ElicitOutcome::Accepted(scope)) if scope.archive => {
+//!                 format!("cleaned up, {} years archived", scope.years)
+//!             }
+//!             Ok(_) => "cleaned up, nothing archived".to_owned(),
+//!             Err(error) => return error.into_call_result(),
+//!         };
+//!         Ok(text(reply))
+//!     }
+//! }
+//!
+//! fn text(text: String) -> CallToolResult {
+//!     CallToolResult::success(vec![ContentBlock::text(text)])
+//! }
+//!
+//! #[tool_handler(router = self.tool_router)]
+//! impl ServerHandler for Bookings {
+//!     // Without this, the server calls itself "rmcp 3.11.0" (rmcp's default server info).
+//!     fn get_info(&self) -> ServerConfig {
+//!         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+//!             .with_server_info(Implementation::new("my-bookings", env!("CARGO_PKG_VERSION")))
+//!     }
+//! }
+//!
+//! /// Your check of a request's bearer token: here a fixed table, in a real server your
+//! /// authorization server's introspection or a JWT check.
+//! fn user_of(request: &Parts) -> Result<UserId, Unauthenticated> {
+//!     let token = Unauthenticated::bearer_token(request)?;
+//!     let subject = match token {
+//!         "alice-token" => "alice",
+//!         "bob-token" => "bob",
+//!         _ => return Err(Unauthenticated::bearer("invalid_token")),
+//!     };
+//!     UserId::from_verified_subject(subject).map_err(|_| Unauthenticated::bearer("invalid_token"))
+//! }
+//!
+//! #[tokio::main]
+//! async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     // Built once for the process; every session gets a handle to it.
+//!     let elicitation = Elicitation::new(RequestStateSeal::generated()?)
+//!         .with_tasks(Tasks::new().optional("clean_up"))
+//!         .with_authentication(user_of);
+//!     let config = StreamableHttpServerConfig::default();
+//!     let shutdown = config.cancellation_token.clone();
+//!     let sessions = Arc::new(LocalSessionManager::default());
+//!     let mcp = Guard::new().serve(&elicitation, Bookings::new, sessions, config)?;
+//!     let app = axum::Router::new().nest_service("/mcp", mcp);
+//!
+//!     let listener = tokio::net::TcpListener::bind("127.0.0.1:8000").await?;
+//!     println!("listening on http://{}/mcp", listener.local_addr()?);
+//!     // The peer's address (`ConnectInfo`) is what a request without a session counts against.
+//!     axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+//!         .with_graceful_shutdown(async move {
+//!             let _ = tokio::signal::ctrl_c().await;
+//!             // Ends the sessions' event streams, which would otherwise keep the server open.
+//!             shutdown.cancel();
+//!         })
+//!         .await?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! [`Guard::serve`] checks the setup on one handler before anything is served: a tool declared
+//! for tasks that the server does not list, or URL mode without `with_authentication`, is a
+//! `SetupError` at start-up, never a server that half works. `cargo run -p elicit-examples
+//! --features rmcp --example http_server -- 127.0.0.1:0` runs a server like this from the
+//! repository (its development identity takes `Authorization: Bearer NAME` as the user `NAME`).
+//! `benches/cold_build/recipe` in the repository builds this block cold, as a new user would.
+//!
+//! # Who the user is
+//!
+//! `Elicitation::with_authentication` takes your check of a request's credentials (a function
+//! from the HTTP request's parts to a `UserId`, or an [`Unauthenticated`] refusal). The guard runs
+//! it on every request before rmcp reads it; a refusal is answered 401 with its
+//! `WWW-Authenticate` challenge; the user binds every ask of the request, on both revisions and
+//! inside tasks (sealed states, tasks, URL-mode elicitations). A server that asks in URL mode
+//! without it refuses to start.
+//!
+//! # What remains
+//!
+//! - The allowance of bytes in flight is per client: a session the server holds, or else a peer
+//!   address. Clients at many addresses, or one client that opens many sessions (`initialize` is
+//!   cheap), still add up: a public server also limits requests overall (tower's
+//!   `GlobalConcurrencyLimitLayer`, or its proxy's limits).
+//! - Behind a reverse proxy every peer has the proxy's address: give
+//!   [`Guard::with_client_address`] the header your proxy sets.
+//! - On 2026-07-28 rmcp answers a request only once its handler has sent its first message, so a
+//!   call's bytes count while its tool runs (an `Ask::url` retry holds up to
+//!   `Elicitation::with_url_hold`).
+//! - The members of other requests than the three elicit serves are not checked: an `initialize`
+//!   whose `protocolVersion` is a number still gets rmcp's `400 Bad Request` with `Bad Request:
+//!   Session ID is required`. Covering every method would mean restating rmcp's whole request
+//!   model in front of it.
+//! - A body sent without `content-type: application/json` still gets rmcp's 415, which is the
+//!   right status.
+//! - The resumed-stream filter stands in for a fix to rmcp, which the repository keeps as
+//!   `docs/upstream/rmcp-resume-after-last-event-id.patch`; once rmcp has it, the filter finds
+//!   nothing to drop and can go.
+//!
+//! The repository's `tests/rmcp/http_guard.rs` sends each of these requests to rmcp alone and
+//! through the guard and checks both answers, so a change in rmcp fails a test; its
+//! `CONTRIBUTING.md` gives the `curl` lines that reproduce each one, and `benches/README.md` what
+//! the guard costs per request (about 1.04x of rmcp alone).
 
 mod authenticate;
 mod check;

@@ -47,6 +47,23 @@
 //!   comes back with errors (the other answers are); the answer is held by the server (in
 //!   this process, or sealed in Redis: `SecureForms::in_redis`, feature `redis`), not in the
 //!   URL, not in `requestState`, not in any MCP message, and the tool reads it once.
+//!
+//! # Asking, and running it
+//!
+//! `ask.secure::<T>()` (in the `rmcp` module) asks such a form on this page, through URL mode, on
+//! both revisions and inside a task, and gives the same `ElicitOutcome<T>` as `ask.form`: the
+//! client is sent `T`'s message and a link carrying only the opaque elicitation id, never the form
+//! nor the answer. Decline and cancel on the page answer the ask so. What the tool got, it can keep
+//! for the user with the `server` module's `CredentialStore`.
+//!
+//! The repository's `examples/secure_page.rs` runs it (`cargo run -p elicit-examples --features
+//! rmcp --example secure_page`): a `connect_calendar` tool that answers with the user and the key's
+//! length, never the key, keeps the key and finds it on the next call, and `forget_calendar`. For
+//! several replicas, `SecureForms::in_redis(url, &store, keys)` holds the forms and answers in
+//! Redis (each answer sealed under `AtRestKeys`, bound to its elicitation and user, gone once the
+//! tool reads it), so a form asked on one replica is answered on any replica's page;
+//! `secure_page --redis URL` runs so, with `ELICIT_STATE_KEYS` and `ELICIT_AT_REST_KEYS` shared by
+//! the replicas.
 
 mod read;
 mod render;

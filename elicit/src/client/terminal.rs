@@ -56,6 +56,90 @@
 //! println!("{}", serde_json::to_string(&result)?);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # What it looks like
+//!
+//! The repository's example `terminal_form` renders a `requestedSchema` (or whole
+//! `elicitation/create` params) from a file and prints the `ElicitResult` as one JSON line on stdout,
+//! the prompts being on stderr; `terminal_client` is an rmcp client that answers a tool's
+//! elicitations at the terminal. The hotel's booking form, from
+//! `cargo run -p elicit-examples --features rmcp,terminal --example terminal_client -- book_room cargo run -q -p elicit-examples --features rmcp,terminal --example stdio_server`
+//! (captured with tmux). A rejected date stays in the field:
+//!
+//!
+//! ```text
+//! Form from the server elicit-hotel 0.1.0
+//! Where and when would you like to stay?
+//! Fields marked * are required. You review your answers before they are sent. Esc or Ctrl-C cancels the whole form.
+//! > Answer this form? Fill in the form
+//! # Check-in date must be a date like 2026-12-24 (February 2026 has no day 30)
+//! ? Check-in date * 2026-02-30
+//! [The day you arrive · a date like 2026-12-24]
+//! ```
+//!
+//! Further on, choosing the room type (the fields come in the form's declaration order):
+//!
+//! ```text
+//! Form from the server elicit-hotel 0.1.0
+//! Where and when would you like to stay?
+//! Fields marked * are required. You review your answers before they are sent. Esc or Ctrl-C cancels the whole form.
+//! > Answer this form? Fill in the form
+//! > Check-in date * 2026-12-24
+//! > Nights 2
+//! > Guests 2
+//! ? Room type
+//!   (leave empty)
+//!   Standard room
+//!   Deluxe room with a view
+//! > Suite
+//! [↑↓ to move, enter to pick, type to filter]
+//! ```
+//!
+//! then the extras, and the review, where *Change an answer* lists the answers to pick from:
+//!
+//! ```text
+//! > Extras * Breakfast, Late check-out
+//! Your answers, for the server elicit-hotel 0.1.0:
+//!   Check-in date: 2026-12-24
+//!   Nights: 2
+//!   Guests: 2
+//!   Room type: Suite
+//!   Extras: Breakfast, Late check-out
+//! > Send your answers? Change an answer
+//! ? Which answer do you change?
+//!   Check-in date: 2026-12-24
+//!   Nights: 2
+//! > Guests: 2
+//!   Room type: Suite
+//!   Extras: Breakfast, Late check-out
+//!   (back to the review)
+//! [↑↓ to move, enter to pick]
+//! ```
+//!
+//! With 3 guests instead, and *Send*, the tool's answer on stdout:
+//! `Booked. Booking 1001: Suite room for 3 guest(s), 2 night(s) from 2026-12-24, with Breakfast,
+//! LateCheckOut.`
+//!
+//! A URL-mode request with everything wrong with its link (the registrable domain, here
+//! `xn--pple-43d.com`, is underlined in the terminal):
+//!
+//! ```text
+//! Request from the server request.json
+//! Sign in to connect your account.
+//! The server asks you to open this link:
+//!   http://github.com@login.xn--pple-43d.com/connect?step=1
+//!   site: аpple.com (address login.аpple.com)
+//!   warning: the connection is not encrypted (http, not https)
+//!   warning: "github.com@" before the domain is not where the link goes
+//!   warning: the domain is internationalized: it reads "login.аpple.com" but is "login.xn--pple-43d.com"
+//!   warning: "аpple" mixes letters from different alphabets
+//!   warning: the domain imitates "login.apple.com" but is a different domain
+//! ? Open this link?
+//!   Open it in my browser
+//!   Don't open it: print the link for me to open myself
+//! > Decline
+//!   Cancel
+//! ```
 
 mod form;
 mod style;

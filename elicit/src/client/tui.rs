@@ -55,6 +55,56 @@
 //! assert_eq!(serde_json::to_string(&result)?, r#"{"action":"accept","content":{"nights":2}}"#);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # What it looks like
+//!
+//! The repository's example `tui_client` is a full-screen rmcp client built this way. The booking
+//! form of
+//! `cargo run -p elicit-examples --features tui --example tui_client -- book_room cargo run -q -p elicit-examples --features rmcp --example stdio_server`,
+//! a date refused as it is typed (captured with tmux, 100 x 24):
+//!
+//! ```text
+//! From the server elicit-hotel 0.1.0
+//! Where and when would you like to stay?
+//! Fields marked * are required.
+//!
+//! › Check-in date *
+//!     [2026-02-30 ]
+//!     The day you arrive · a date like 2026-12-24
+//!     ✗ Check-in date must be a date like 2026-12-24 (February 2026 has no day 30)
+//!
+//!   Nights
+//!     [1]
+//!     How many nights you stay · a whole number from 1 to 30
+//!
+//!   Guests
+//!     [2]
+//!     How many people stay in the room · a whole number from 1 to 4
+//!
+//!   Room type
+//!     ( ) (leave empty)  (•) Standard room  ( ) Deluxe room with a view  ( ) Suite
+//!
+//!   Extras *
+//!     [ ] Breakfast  [ ] Parking  [ ] Late check-out
+//!     Anything to add to the stay · tick at most 3                                                   ↓
+//! ↑↓ Tab: move · ←→: choose · Space: tick · Enter: next · Esc: cancel
+//! ```
+//!
+//! and its review:
+//!
+//! ```text
+//! From the server elicit-hotel 0.1.0
+//! Where and when would you like to stay?
+//!
+//! Review your answers. Enter on an answer edits it.
+//!   Check-in date: 2026-12-24
+//!   Nights: 2
+//!   Guests: 2
+//!   Room type: Suite
+//!   Extras: Breakfast, Late check-out
+//!
+//! [>Send<]  [ Edit ]  [ Decline ]  [ Cancel ]
+//! ```
 
 mod form;
 mod input;

@@ -12,6 +12,18 @@
 //! assert_eq!(result.action, ElicitAction::Decline);
 //! ```
 //!
+//! What a client declared decides what a server may send. The capability reads as the spec
+//! defines it: `{}` names no mode and means form mode only.
+//!
+//! ```
+//! use elicit_mcp::wire::{ElicitMode, ElicitationCapability};
+//!
+//! let declared: ElicitationCapability = serde_json::from_str("{}").unwrap();
+//! assert!(declared.supports(ElicitMode::Form));
+//! assert!(!declared.supports(ElicitMode::Url));
+//! assert_eq!(ElicitationCapability::form_and_url().modes(), [ElicitMode::Form, ElicitMode::Url]);
+//! ```
+//!
 //! This is the bottom layer of the crate: it imports nothing from `server` or `client`, which
 //! build on it.
 
