@@ -1,10 +1,7 @@
 //! The client side: `elicit_mcp::client`'s checks and answers, the ratatui widget on
 //! ratatui's `TestBackend`, and the terminal examples driven by keystrokes in tmux.
 //!
-//! One test binary, so that the crates it links and the support it shares are built once.
-
-#[path = "client/support.rs"]
-mod support;
+//! One test binary, so that the crates it links are built once.
 
 #[path = "client/helpers.rs"]
 mod helpers;

@@ -2,12 +2,9 @@
 //! schema and examples and to an independent validator; typed values as fields; the client-side
 //! schema model; and the protocol's messages read and written as the spec writes them.
 //!
-//! One test binary, so that the crates it links and the support it shares are built once.
+//! One test binary, so that the crates it links are built once.
 //! `tests/form-only` runs these modules again with the runtime's default features off (no rmcp,
 //! so serde_json's map order is its default, and no URL mode).
-
-#[path = "form/support.rs"]
-mod support;
 
 #[path = "form/agreement.rs"]
 mod agreement;

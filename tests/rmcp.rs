@@ -3,10 +3,7 @@
 //! client receives, the HTTP guard on loopback, the rmcp examples in-process, and two example server processes sharing
 //! one Redis.
 //!
-//! One test binary, so that the crates it links and the support it shares are built once.
-
-#[path = "rmcp/support.rs"]
-mod support;
+//! One test binary, so that the crates it links are built once.
 
 // The examples' sources, run in-process by `examples`; their `main`s are not. Declared in this
 // file because from `tests/` the examples are one folder up, and `.ci/run` refuses a path that

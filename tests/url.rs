@@ -2,10 +2,7 @@
 //! Redis store across replicas, on one server and on a cluster; the connect-page example end
 //! to end; and no input to a URL-mode or protocol entry point panicking.
 //!
-//! One test binary, so that the crates it links and the support it shares are built once.
-
-#[path = "url/support.rs"]
-mod support;
+//! One test binary, so that the crates it links are built once.
 
 // The example's source, run in-process by `connect`; its `main` is not. Declared in this file
 // because from `tests/` the examples are one folder up, and `.ci/run` refuses a path that climbs

@@ -1,9 +1,6 @@
 //! The root package's form tests (`tests/form/`), compiled against elicit-mcp without its default
 //! features: serde_json's default map order, and no URL mode.
 
-#[path = "../form/support.rs"]
-mod support;
-
 #[path = "../form/agreement.rs"]
 mod agreement;
 #[path = "../form/defaults.rs"]

@@ -6,8 +6,8 @@
 // Forms that only exist to be parsed or listed are never read field by field.
 #![allow(dead_code)]
 
-use crate::support::forms::{check_schema, parse};
 use elicit_mcp::{ClientForm, Elicit, Problem, Secret, defaults_of};
+use elicit_test_support::forms::{check_schema, parse};
 use serde_json::json;
 
 /// The secret every test sends, and looks for where it must not be.
