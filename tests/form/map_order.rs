@@ -1,4 +1,5 @@
-//! The build this package exists for: serde_json without `preserve_order`.
+//! The build `tests/form-only` exists for: serde_json without `preserve_order`. Compiled only
+//! there (its feature `map-order`).
 
 use serde_json::{Map, Value};
 

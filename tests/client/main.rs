@@ -3,9 +3,6 @@
 //!
 //! One test binary, so that the crates it links are built once.
 
-#[path = "client/helpers.rs"]
 mod helpers;
-#[path = "client/terminal.rs"]
 mod terminal;
-#[path = "client/tui_widget.rs"]
 mod tui_widget;
