@@ -9,17 +9,7 @@
 //! ```
 
 #[cfg(target_os = "linux")]
-#[path = "../tests/support/examples_built.rs"]
-mod examples_built;
-#[cfg(target_os = "linux")]
-#[path = "../tests/support/load/mod.rs"]
-mod load;
-
-/// Where the load run finds the test support it uses, as in the tests.
-#[cfg(target_os = "linux")]
-mod support {
-    pub(crate) use crate::examples_built;
-}
+use elicit_test_support::load;
 
 #[cfg(target_os = "linux")]
 #[tokio::main]

@@ -24,26 +24,7 @@
 //! Needs `redis-server` and `haproxy` (Debian: `apt-get install redis-server haproxy`).
 
 #[cfg(target_os = "linux")]
-#[path = "../tests/support/examples_built.rs"]
-mod examples_built;
-#[cfg(target_os = "linux")]
-#[allow(dead_code, reason = "Redis is restarted with its data only")]
-#[path = "../tests/support/redis_restart.rs"]
-mod redis_restart;
-#[cfg(target_os = "linux")]
-#[allow(dead_code, reason = "the run starts its own server, not REDIS_URL's")]
-#[path = "../tests/support/redis_server.rs"]
-mod redis_server;
-#[cfg(target_os = "linux")]
-#[allow(dead_code, reason = "the run reads no memory or descriptors")]
-#[path = "../tests/support/load/server.rs"]
-mod server;
-
-/// Where the test support finds what it uses, as in the tests.
-#[cfg(target_os = "linux")]
-mod support {
-    pub(crate) use crate::examples_built;
-}
+use elicit_test_support::redis_restart;
 
 #[cfg(target_os = "linux")]
 #[tokio::main]
@@ -95,7 +76,7 @@ mod run {
     use serde_json::{Map, Value, json};
 
     use crate::redis_restart;
-    use crate::server::ServerProcess;
+    use elicit_test_support::load::server::ServerProcess;
 
     /// Concurrent clients on each revision.
     const CLIENTS: usize = 8;

@@ -13,9 +13,8 @@ use elicit_mcp::wire::{
     ElicitAction, ElicitMode, ElicitRequestParams, ElicitationCapability,
     ElicitationCompleteNotification, ElicitationId, JsonRpcError, UrlElicitationRequiredError,
 };
+use elicit_test_support::spec::assert_valid;
 use serde_json::{Map, Value, json};
-
-use crate::support::spec::assert_valid;
 
 fn url_request() -> Value {
     json!({

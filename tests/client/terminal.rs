@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::support::examples_built::{examples_dir, manifest_dir};
+use elicit_test_support::examples_built::{examples_dir, manifest_dir};
 use serde_json::{Value, json};
 
 /// How long to wait for a prompt or an exit: generous, for a loaded 2-core machine.

@@ -26,12 +26,12 @@ use std::collections::{BTreeSet, HashSet};
 use std::fmt::Debug;
 use std::sync::LazyLock;
 
-use crate::support::forms::{
-    Color, HexColor, REQUESTED_SCHEMA, check_schemas, is_valid, schema_with_unique_items,
-};
-use crate::support::spec::validator;
 use elicit_mcp::Elicit;
 use elicit_mcp::schema::{NumberType, PrimitiveSchema, RequestedSchema, StringFormat};
+use elicit_test_support::forms::{
+    Color, HexColor, REQUESTED_SCHEMA, check_schemas, is_valid, schema_with_unique_items,
+};
+use elicit_test_support::spec::validator;
 use jsonschema::Validator;
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;

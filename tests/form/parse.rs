@@ -7,11 +7,11 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use crate::support::forms::{Color, HexColor, check_schema, parse};
-use crate::support::spec::assert_valid;
 use elicit_mcp::schema::StringFormat;
 use elicit_mcp::wire::ElicitResult;
 use elicit_mcp::{ContentError, Elicit, ElicitOutcome, Problem};
+use elicit_test_support::forms::{Color, HexColor, check_schema, parse};
+use elicit_test_support::spec::assert_valid;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 

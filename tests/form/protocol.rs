@@ -2,15 +2,14 @@
 //! into its type and writes back as the same JSON, and what the types write validates against
 //! the official JSON schema. Then the shapes the spec forbids, refused.
 
-use crate::support;
-use crate::support::spec_page::Example;
-
 use elicit_mcp::wire::{
     ElicitAction, ElicitMode, ElicitRequest, ElicitRequestParams, ElicitRequestUrlParams,
     ElicitResult, ElicitationCapability, ElicitationCompleteNotification, ElicitationId,
     JsonRpcError, NotUrlElicitationRequiredError, RequestId, UrlElicitationRequiredError,
 };
 use elicit_mcp::{ElicitOutcome, UrlElicitOutcome};
+use elicit_test_support as support;
+use elicit_test_support::spec_page::Example;
 use serde_json::{Value, json};
 
 fn method(message: &Value) -> Option<&str> {

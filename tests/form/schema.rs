@@ -11,10 +11,10 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use crate::support;
-use crate::support::forms::{Color, HexColor, check_schema, check_schemas};
 use elicit_mcp::schema::{PrimitiveSchema, RequestedSchema};
 use elicit_mcp::{Elicit, HasMessage};
+use elicit_test_support as support;
+use elicit_test_support::forms::{Color, HexColor, check_schema, check_schemas};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 

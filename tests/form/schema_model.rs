@@ -5,15 +5,15 @@
 
 use std::collections::BTreeSet;
 
-use crate::support;
-use crate::support::forms::{Color, HexColor, REQUESTED_SCHEMA, check_schema, content};
-use crate::support::spec::assert_valid;
 use elicit_mcp::Elicit;
 use elicit_mcp::schema::{
     LegacyTitledEnumSchema, NumberType, PrimitiveSchema, Property, RequestedSchema, StringFormat,
     StringSchema, TitledOption,
 };
 use elicit_mcp::wire::ElicitRequestFormParams;
+use elicit_test_support as support;
+use elicit_test_support::forms::{Color, HexColor, REQUESTED_SCHEMA, check_schema, content};
+use elicit_test_support::spec::assert_valid;
 use serde_json::{Map, Value, json};
 
 /// Reads `value` both ways (from a value and from its text) and checks they agree.

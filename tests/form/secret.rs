@@ -1,13 +1,14 @@
 //! Secret fields (`elicit_mcp::Secret<String>`): a plain string property in the schema, parsed
 //! and checked as a `String` is, read only through `expose_secret`, never shown by `Debug` or
 //! `Display`, never written out as a default, and listed in `SECRET_FIELDS` by wire name. That
-//! such a form is never sent to the client, and takes no `default`, is in `tests/ui/secret_*`.
+//! such a form is never sent to the client, and takes no `default`, is in
+//! `tests/compile/fail/secret_*`.
 
 // Forms that only exist to be parsed or listed are never read field by field.
 #![allow(dead_code)]
 
-use crate::support::forms::{check_schema, parse};
 use elicit_mcp::{ClientForm, Elicit, Problem, Secret, defaults_of};
+use elicit_test_support::forms::{check_schema, parse};
 use serde_json::json;
 
 /// The secret every test sends, and looks for where it must not be.

@@ -7,9 +7,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::support::forms::check_schema;
 use elicit_mcp::Elicit;
 use elicit_mcp::schema::PrimitiveSchema;
+use elicit_test_support::forms::check_schema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 

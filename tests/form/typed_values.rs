@@ -3,11 +3,11 @@
 //! "typed value → the client's JSON → typed value" unchanged. Invalid values get the same field
 //! error as a string field of the format.
 
-use crate::support::forms::{check_schema, parse};
-use crate::support::spec::assert_valid;
 use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
 use elicit_mcp::schema::StringFormat;
 use elicit_mcp::{Elicit, Email, Problem};
+use elicit_test_support::forms::{check_schema, parse};
+use elicit_test_support::spec::assert_valid;
 use serde_json::{Value, json};
 
 #[derive(Elicit, Debug, PartialEq)]

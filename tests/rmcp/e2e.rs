@@ -7,8 +7,6 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::support::connect_page::connect_url;
-use crate::support::rmcp::{call, client_info, error_of, forward_completion, seal, serve, text};
 use elicit_mcp::client::{UrlElicitationWatch, accept_form, validate_request};
 use elicit_mcp::rmcp::{
     Ask, ConnectionPeers, ElicitError, ElicitPeer, ElicitUrlPeer, Elicitation, Elicited,
@@ -20,6 +18,10 @@ use elicit_mcp::wire::{
     ElicitationCompleteNotification, UrlElicitationRequiredError,
 };
 use elicit_mcp::{Elicit, ElicitOutcome, UrlElicitOutcome};
+use elicit_test_support::connect_page::connect_url;
+use elicit_test_support::rmcp::{
+    call, client_info, error_of, forward_completion, seal, serve, text,
+};
 use rmcp::model as sdk;
 use rmcp::service::{
     NotificationContext, Peer, RequestContext, RoleClient, RoleServer, RunningService, ServiceError,

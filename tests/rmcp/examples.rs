@@ -11,13 +11,13 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
-#[cfg(target_os = "linux")]
-use crate::support::load;
-use crate::support::rmcp::{seal, serve};
 use crate::{conformance_client, conformance_server, stdio_server, url_mode_server};
 use elicit_mcp::rmcp::{Elicitation, Tasks};
 use elicit_mcp::server::UserId;
 use elicit_mcp::wire::ElicitationCapability;
+#[cfg(target_os = "linux")]
+use elicit_test_support::load;
+use elicit_test_support::rmcp::{seal, serve};
 use rmcp::model::{
     self as sdk, CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig,
     Implementation, ProtocolVersion,
@@ -979,7 +979,7 @@ fn the_official_typescript_client_keeps_a_call_whose_form_takes_90_seconds() {
 fn the_official_python_client_waits_2_minutes_for_a_url_step_on_2026_07_28() {
     use std::io::BufRead;
 
-    use crate::support::browser::browse;
+    use elicit_test_support::browser::browse;
 
     let python = python_with_mcp();
     let server = load::server::ServerProcess::start("url_mode_server", &["127.0.0.1:0"]);

@@ -10,9 +10,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::conformance_server::ConformanceServer;
-use crate::support::rmcp::seal;
 use elicit_mcp::http::Guard;
 use elicit_mcp::rmcp::Tasks;
+use elicit_test_support::rmcp::seal;
 use rmcp::transport::StreamableHttpServerConfig;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use serde_json::{Value, json};

@@ -8,13 +8,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::support::rmcp::{client_info, completed_text, input_required, seal, serve};
 use crate::tasks::{result_text, settled, task_id, tasks_extension};
 use elicit_mcp::http::Guard;
 use elicit_mcp::rmcp::{Ask, ElicitError, Elicitation, SetupError, Tasks};
 use elicit_mcp::server::{ElicitationTracker, UrlPolicy, UserId};
 use elicit_mcp::wire::ElicitationCapability;
 use elicit_mcp::{Elicit, ElicitOutcome};
+use elicit_test_support::rmcp::{client_info, completed_text, input_required, seal, serve};
 use rmcp::model::{self as sdk, CallToolResult, ContentBlock, ErrorData, ProtocolVersion};
 use rmcp::service::{NotificationContext, RequestContext, RoleClient, RunningService};
 use rmcp::{ClientHandler, tool, tool_router};

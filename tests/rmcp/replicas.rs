@@ -11,13 +11,13 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
-use crate::support::browser::browse;
-use crate::support::examples_built;
-use crate::support::redis_server::{self, Redis};
-use crate::support::rmcp::{client_info, forward_completion};
 use elicit_mcp::wire::{
     ElicitationCapability, ElicitationCompleteNotification, UrlElicitationRequiredError,
 };
+use elicit_test_support::browser::browse;
+use elicit_test_support::examples_built;
+use elicit_test_support::redis_server::{self, Redis};
+use elicit_test_support::rmcp::{client_info, forward_completion};
 use rmcp::model as sdk;
 use rmcp::service::{NotificationContext, RoleClient, RunningService, ServiceError};
 use rmcp::transport::StreamableHttpClientTransport;

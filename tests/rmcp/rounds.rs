@@ -9,16 +9,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::support::rmcp::{
-    capital, capital_question, client_info, completed_text, error_of, input_required, seal, serve,
-    text, work_root,
-};
-use crate::support::{self, redis_server};
 use elicit_mcp::client::accept_form;
 use elicit_mcp::rmcp::{Ask, ElicitError, Elicitation, RequestStateSeal};
 use elicit_mcp::server::{RedisStore, UserId};
 use elicit_mcp::wire::{ElicitRequestParams, ElicitResult, ElicitationCapability};
 use elicit_mcp::{Elicit, ElicitOutcome};
+use elicit_test_support::rmcp::{
+    capital, capital_question, client_info, completed_text, error_of, input_required, seal, serve,
+    text, work_root,
+};
+use elicit_test_support::{self as support, redis_server};
 use rmcp::handler::server::router::prompt::PromptRouter;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::InputResponses;

@@ -9,9 +9,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::support::browser::{Answer, request};
-use crate::support::load::server::ServerProcess;
-use crate::support::redis_server::{self, Redis};
+use elicit_test_support::browser::{Answer, request};
+use elicit_test_support::load::server::ServerProcess;
+use elicit_test_support::redis_server::{self, Redis};
 use rmcp::model::{
     self as sdk, CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation,
     ProtocolVersion,
@@ -625,7 +625,7 @@ fn the_official_python_client_and_chromium_connect_a_calendar_through_the_page_o
     let chromium = which_chromium();
     for (mode, revision) in [("auto", "2026-07-28"), ("legacy", "2025-11-25")] {
         let mut server =
-            Command::new(crate::support::examples_built::examples_dir().join("secure_page"))
+            Command::new(elicit_test_support::examples_built::examples_dir().join("secure_page"))
                 .arg("127.0.0.1:0")
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())

@@ -10,13 +10,13 @@
 
 use std::time::Duration;
 
-use crate::support::rmcp::{client_info, seal, serve};
 use crate::tasks::{
     call, conformance_over_http, http_client, negotiating, result_text, settled, task_id,
     tasks_extension,
 };
 use elicit_mcp::Elicit;
 use elicit_mcp::rmcp::{Ask, Elicitation, Tasks};
+use elicit_test_support::rmcp::{client_info, seal, serve};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
     self as sdk, CallToolResult, ContentBlock, ErrorData, InputRequest, ProtocolVersion,
@@ -580,7 +580,7 @@ async fn a_method_asks_in_rounds_then_continues_as_a_task_carrying_the_answers()
 async fn without_the_extension_a_composed_tool_is_refused_or_stays_a_plain_call() {
     let client = desk_2026(false).await;
     let refused = client.call_tool_once(call("then_task", json!({}))).await;
-    let error = crate::support::rmcp::error_of(refused);
+    let error = elicit_test_support::rmcp::error_of(refused);
     assert_eq!(
         error.code,
         sdk::ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY
@@ -591,13 +591,14 @@ async fn without_the_extension_a_composed_tool_is_refused_or_stays_a_plain_call(
         .call_tool_once(call("then_task_optional", json!({})))
         .await
         .unwrap();
-    let round = crate::support::rmcp::input_required(first);
+    let round = elicit_test_support::rmcp::input_required(first);
     let retry = call("then_task_optional", json!({}))
         .with_input_responses(responses(
             json!({"guest": {"action": "accept", "content": {"name": "Bo", "party": 1}}}),
         ))
         .with_request_state(round.request_state.unwrap());
-    let round = crate::support::rmcp::input_required(client.call_tool_once(retry).await.unwrap());
+    let round =
+        elicit_test_support::rmcp::input_required(client.call_tool_once(retry).await.unwrap());
     assert!(round.input_requests.unwrap().contains_key("room"));
     let retry = call("then_task_optional", json!({}))
         .with_input_responses(responses(
@@ -606,7 +607,7 @@ async fn without_the_extension_a_composed_tool_is_refused_or_stays_a_plain_call(
         .with_request_state(round.request_state.unwrap());
     let done = client.call_tool_once(retry).await.unwrap();
     assert_eq!(
-        crate::support::rmcp::completed_text(done),
+        elicit_test_support::rmcp::completed_text(done),
         r#"Accepted(Guest { name: "Bo", party: 1 }) in Accepted(Room { number: 3 })"#
     );
 
@@ -693,7 +694,7 @@ async fn over_streamable_http_an_answer_sent_to_another_replica_is_refused_and_t
             answers.into_iter().collect(),
         ))
         .await;
-    let error = crate::support::rmcp::error_of(elsewhere);
+    let error = elicit_test_support::rmcp::error_of(elsewhere);
     assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
     assert_eq!(error.message, format!("unknown task: {id}"));
     // Still waiting on its own replica, where the answer completes it.
@@ -714,7 +715,7 @@ async fn over_streamable_http_test_tool_with_task_asks_in_a_round_then_answers_w
         .call_tool_once(call("test_tool_with_task", json!({})))
         .await
         .unwrap();
-    let round = crate::support::rmcp::input_required(first);
+    let round = elicit_test_support::rmcp::input_required(first);
     let asked = round.input_requests.expect("the round asks");
     assert_eq!(asked.keys().collect::<Vec<_>>(), ["user_name"]);
     let retry = call("test_tool_with_task", json!({}))
@@ -734,7 +735,7 @@ async fn over_streamable_http_test_tool_with_task_asks_in_a_round_then_answers_w
     let refused = client
         .call_tool_once(call("test_tool_with_task", json!({})))
         .await;
-    let error = crate::support::rmcp::error_of(refused);
+    let error = elicit_test_support::rmcp::error_of(refused);
     assert_eq!(
         error.code,
         sdk::ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY

@@ -11,12 +11,12 @@
 
 use std::time::{Duration, Instant};
 
-use crate::support::load::server::ServerProcess;
-use crate::support::redis_cluster::Cluster;
-use crate::support::redis_restart;
-use crate::support::redis_server::{self, Redis};
 use crate::task_asks::pending;
 use crate::tasks::{call, http_client, negotiating, result_text, settled, task_id};
+use elicit_test_support::load::server::ServerProcess;
+use elicit_test_support::redis_cluster::Cluster;
+use elicit_test_support::redis_restart;
+use elicit_test_support::redis_server::{self, Redis};
 use rmcp::model::{self as sdk, TaskPayload, TaskStatus};
 use serde_json::{Value, json};
 
@@ -109,7 +109,7 @@ async fn a_task_created_on_one_replica_is_polled_answered_and_read_on_the_other(
             .peer()
             .get_task(sdk::GetTaskParams::new("no-such-task".to_owned()))
             .await;
-        let error = crate::support::rmcp::error_of(unknown);
+        let error = elicit_test_support::rmcp::error_of(unknown);
         assert_eq!(error.code, sdk::ErrorCode::INVALID_PARAMS);
         assert_eq!(error.message, "unknown task: no-such-task");
         on_second.cancel().await.unwrap();
@@ -199,13 +199,13 @@ async fn tasks_go_on_through_redis_going_away_and_coming_back() {
         .peer()
         .get_task(sdk::GetTaskParams::new(id.clone()))
         .await;
-    let error = crate::support::rmcp::error_of(elsewhere);
+    let error = elicit_test_support::rmcp::error_of(elsewhere);
     assert_eq!(error.code, sdk::ErrorCode::INTERNAL_ERROR);
     assert!(error.message.contains("try again"), "{}", error.message);
     let refused = on_first
         .call_tool_once(call("slow_compute", json!({"seconds": 0})))
         .await;
-    let error = crate::support::rmcp::error_of(refused);
+    let error = elicit_test_support::rmcp::error_of(refused);
     assert!(error.message.contains("try again"), "{}", error.message);
     assert!(
         began.elapsed() < Duration::from_secs(15),
@@ -251,7 +251,7 @@ async fn tasks_go_on_through_redis_going_away_and_coming_back() {
             .peer()
             .get_task(sdk::GetTaskParams::new(id.clone()))
             .await;
-        let error = crate::support::rmcp::error_of(got);
+        let error = elicit_test_support::rmcp::error_of(got);
         if error.code == sdk::ErrorCode::INVALID_PARAMS {
             unknown = Some(error.message.into_owned());
             break;
@@ -337,7 +337,7 @@ async fn tasks_on_a_redis_cluster_finish_through_a_master_killed_mid_task() {
         match update {
             Ok(()) => break,
             Err(error) if killed.elapsed() < RETRY_FOR => {
-                let error = crate::support::rmcp::error_of::<()>(Err(error));
+                let error = elicit_test_support::rmcp::error_of::<()>(Err(error));
                 assert_eq!(error.code, sdk::ErrorCode::INTERNAL_ERROR, "{error:?}");
                 assert!(error.message.contains("try again"), "{}", error.message);
                 refusals += 1;

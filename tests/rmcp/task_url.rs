@@ -6,12 +6,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::support::rmcp::{client_info, seal, serve};
 use crate::task_asks::pending;
 use crate::tasks::{call, result_text, settled, task_id, tasks_extension};
 use elicit_mcp::rmcp::{Ask, Elicitation, Tasks, UrlOutcome};
 use elicit_mcp::server::{ElicitationTracker, UrlPolicy, UserId};
 use elicit_mcp::wire::ElicitationCapability;
+use elicit_test_support::rmcp::{client_info, seal, serve};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
     self as sdk, CallToolResult, ContentBlock, ErrorData, InputRequest, ProtocolVersion,

@@ -10,9 +10,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::conformance_server;
-use crate::support::rmcp::{client_info, completed_text, error_of, input_required, seal, serve};
 use elicit_mcp::rmcp::{Ask, Elicitation, SetupError, TaskSetupError, TaskSupport, Tasks};
 use elicit_mcp::{Elicit, ElicitOutcome};
+use elicit_test_support::rmcp::{
+    client_info, completed_text, error_of, input_required, seal, serve,
+};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{

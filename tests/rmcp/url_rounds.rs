@@ -12,12 +12,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
-use crate::support::clock::TestClock;
-use crate::support::rmcp::{
-    capital, capital_question, client_info, completed_text, error_of, input_required, seal, serve,
-    text, work_root,
-};
-use crate::support::{self, redis_server};
 use elicit_mcp::rmcp::{Ask, ElicitError, Elicitation, UrlOutcome};
 use elicit_mcp::server::{
     CompletedElicitation, CompletionError, ElicitationStore, ElicitationTracker, Inserted,
@@ -25,6 +19,12 @@ use elicit_mcp::server::{
 };
 use elicit_mcp::wire::ElicitationCapability;
 use elicit_mcp::{Elicit, ElicitOutcome};
+use elicit_test_support::clock::TestClock;
+use elicit_test_support::rmcp::{
+    capital, capital_question, client_info, completed_text, error_of, input_required, seal, serve,
+    text, work_root,
+};
+use elicit_test_support::{self as support, redis_server};
 use rmcp::model as sdk;
 use rmcp::service::{Peer, RequestContext, RoleClient, RoleServer, RunningService, ServiceError};
 use rmcp::{ClientHandler, ServerHandler};

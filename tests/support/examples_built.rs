@@ -41,11 +41,15 @@ pub fn examples_dir() -> &'static Path {
     })
 }
 
-/// The package's folder as cargo gives it to the running test, not as it was when the test
-/// was compiled: a test binary reused from a copy of the repository in another folder (as
-/// `.ci/run` makes) would otherwise build the examples of a folder that is gone.
+/// The running test's or bench's package folder as cargo gives it at run time, not as it was
+/// when the binary was compiled: a binary reused from a copy of the repository in another
+/// folder (as `.ci/run` makes) would otherwise build the examples of a folder that is gone.
+/// Run without cargo, the workspace's root, two folders above this library's.
 pub fn manifest_dir() -> PathBuf {
     std::env::var_os("CARGO_MANIFEST_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
+        .unwrap_or_else(|| {
+            let support = Path::new(env!("CARGO_MANIFEST_DIR"));
+            support.ancestors().nth(2).unwrap_or(support).to_path_buf()
+        })
 }

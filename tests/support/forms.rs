@@ -5,7 +5,7 @@ use elicit_mcp::Elicit;
 use elicit_mcp::schema::RequestedSchema;
 use serde_json::{Map, Value};
 
-use super::spec::{assert_valid, spec_def};
+use crate::spec::{assert_valid, spec_def};
 
 /// What a `requestedSchema` must be.
 pub const REQUESTED_SCHEMA: &str = "ElicitRequestFormParams/properties/requestedSchema";
@@ -45,12 +45,14 @@ pub fn check_schema<T: Elicit>() -> Value {
 }
 
 /// Runs [`check_schema`] on each listed type.
+#[macro_export]
 macro_rules! check_schemas {
     ($($ty:ty),* $(,)?) => {$(
-        $crate::support::forms::check_schema::<$ty>();
+        $crate::forms::check_schema::<$ty>();
     )*};
 }
-pub(crate) use check_schemas;
+// Exported at the crate's root, as every `macro_export` is; named here too, beside the check it runs.
+pub use check_schemas;
 
 /// The object of a `json!({..})` literal, as form content.
 pub fn content(value: Value) -> Map<String, Value> {

@@ -1,7 +1,7 @@
 //! A Redis of the test's own that the test stops and starts again, for the failures of a Redis
 //! that goes away (see `redis_server.rs`).
 
-use super::redis_server::OwnServer;
+use crate::redis_server::OwnServer;
 
 /// A `redis-server` of the test's own, whatever `REDIS_URL` says.
 pub fn own(test: &str) -> OwnServer {

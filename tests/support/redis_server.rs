@@ -50,13 +50,13 @@ pub fn fresh_prefix(test: &str) -> String {
 
 /// A `redis-server` child process on 127.0.0.1.
 pub struct OwnServer {
-    pub(super) port: u16,
-    pub(super) dir: PathBuf,
+    pub(crate) port: u16,
+    pub(crate) dir: PathBuf,
     child: Option<Child>,
 }
 
 impl OwnServer {
-    pub(super) fn start(test: &str) -> OwnServer {
+    pub(crate) fn start(test: &str) -> OwnServer {
         static STARTED: AtomicUsize = AtomicUsize::new(0);
         let dir = std::env::temp_dir().join(format!(
             "elicit-redis-{}-{}-{test}",
@@ -85,7 +85,7 @@ impl OwnServer {
         format!("redis://127.0.0.1:{}/", self.port)
     }
 
-    pub(super) fn spawn(&mut self) -> Result<(), String> {
+    pub(crate) fn spawn(&mut self) -> Result<(), String> {
         let child = Command::new("redis-server")
             .args(["--bind", "127.0.0.1", "--port", &self.port.to_string()])
             .args(["--save", "", "--appendonly", "no", "--dir"])
@@ -123,7 +123,7 @@ impl OwnServer {
         ))
     }
 
-    pub(super) fn stop(&mut self) {
+    pub(crate) fn stop(&mut self) {
         if let Some(mut child) = self.child.take() {
             let _ = child.kill();
             let _ = child.wait();

@@ -3,7 +3,7 @@
 use elicit_mcp::server::{ElicitationStore, ElicitationTracker, Initiator, StartError, UserId};
 use elicit_mcp::wire::{ElicitationCapability, ElicitationId};
 
-use super::connect_page::connect_url;
+use crate::connect_page::connect_url;
 
 /// The user an identity provider verified as `subject`.
 pub fn user(subject: &str) -> UserId {

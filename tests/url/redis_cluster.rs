@@ -13,15 +13,15 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::redis_store::any_alphabet_of_ids;
-use crate::support::redis_cluster::Cluster;
-use crate::support::redis_server;
-use crate::support::tracker::{start, user};
 use elicit_mcp::Secret;
 use elicit_mcp::server::{
     AtRestKeys, CompletionError, ConnectionId, CredentialStore, ElicitationTracker, Initiator,
     RedisStore, ReplayGuard, Routed, StartError, UrlPolicy,
 };
 use elicit_mcp::wire::ElicitationId;
+use elicit_test_support::redis_cluster::Cluster;
+use elicit_test_support::redis_server;
+use elicit_test_support::tracker::{start, user};
 
 type Tracker = ElicitationTracker<RedisStore>;
 

@@ -13,16 +13,16 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::support::connect_page::connect_url;
-use crate::support::redis_restart;
-use crate::support::redis_server::{self, Redis};
-use crate::support::tracker::{start, user};
 use elicit_mcp::server::{
     AwaitedBy, Collected, CompletedElicitation, CompletionError, Completions, ConnectionId,
     ElicitationStore, ElicitationTracker, Initiator, MemoryStore, RedisStore, Routed, StartError,
     UrlPolicy, UserId,
 };
 use elicit_mcp::wire::{ElicitationCapability, ElicitationCompleteNotification, ElicitationId};
+use elicit_test_support::connect_page::connect_url;
+use elicit_test_support::redis_restart;
+use elicit_test_support::redis_server::{self, Redis};
+use elicit_test_support::tracker::{start, user};
 use tokio::sync::oneshot;
 
 type Tracker = ElicitationTracker<RedisStore>;

@@ -6,10 +6,6 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use crate::support::clock::TestClock;
-use crate::support::connect_page::connect_url;
-use crate::support::spec::assert_valid;
-use crate::support::tracker::{start, user};
 use elicit_mcp::server::{
     Clock, CompletionError, ConnectionId, ElicitationStore, ElicitationTracker, Environment,
     Initiator, Inserted, MemoryStore, PendingEntry, StartError, StoreError, UnsafeUrlError,
@@ -19,6 +15,10 @@ use elicit_mcp::wire::{
     ElicitMode, ElicitRequestFormParams, ElicitationCapability, ElicitationId, JsonRpcError,
     RequestId, UrlElicitationRequiredError,
 };
+use elicit_test_support::clock::TestClock;
+use elicit_test_support::connect_page::connect_url;
+use elicit_test_support::spec::assert_valid;
+use elicit_test_support::tracker::{start, user};
 use serde_json::json;
 
 fn initiator(subject: &str, connection: &str) -> Initiator {

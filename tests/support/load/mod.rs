@@ -62,10 +62,6 @@ impl Plan {
         settle_limit: Duration::from_secs(30),
     };
     /// The form the README quotes.
-    #[cfg_attr(
-        test,
-        allow(dead_code, reason = "the full form runs in benches/load.rs only")
-    )]
     pub const FULL: Plan = Plan {
         clients: 32,
         flows_per_revision: 1600,

@@ -4,7 +4,7 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Child, ChildStdout, Command, Stdio};
 
-use crate::support::examples_built::examples_dir;
+use crate::examples_built::examples_dir;
 
 /// A running example server; stopped when dropped.
 pub struct ServerProcess {
