@@ -1,7 +1,7 @@
 //! Typed run-time defaults: each derived form's `Defaults`, filled in a closure, becomes the wire
 //! map (wire name to the JSON value a client sends) for every kind of field, and that map is
 //! what `RequestedSchema::with_defaults` checks and shows. A wrong field name or value type is a
-//! compile error (`tests/compile/fail/defaults_*.rs`).
+//! compile error (`tests/ui/defaults_*.rs`).
 
 // The forms here are only asked for their defaults, never read.
 #![allow(dead_code)]

@@ -2,7 +2,7 @@
 //! and checked as a `String` is, read only through `expose_secret`, never shown by `Debug` or
 //! `Display`, never written out as a default, and listed in `SECRET_FIELDS` by wire name. That
 //! such a form is never sent to the client, and takes no `default`, is in
-//! `tests/compile/fail/secret_*`.
+//! `tests/ui/secret_*`.
 
 // Forms that only exist to be parsed or listed are never read field by field.
 #![allow(dead_code)]
