@@ -2,20 +2,21 @@
 //! the mix of explicit keys, repeat asks and kinds, and a replayed run must ask under the same
 //! keys in the same order as the run before it.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use crate::rmcp::error::ElicitError;
 
-/// The keys taken so far in this run of the handler.
+/// The keys taken so far in this run of the handler. Ordered maps: a call asks a handful of
+/// keys, and a map of a few entries costs less without hashing and rehashing on every call.
 #[derive(Default)]
 pub(crate) struct Keys {
     /// Each base key (`booking`): who asks under it, and how many times it was asked.
-    bases: HashMap<String, BaseUse>,
+    bases: BTreeMap<String, BaseUse>,
     /// Every key handed out (`booking`, `booking-2`), and who it went to.
-    issued: HashMap<String, Asker>,
+    issued: BTreeMap<String, Asker>,
     /// The asks of this run, in order.
     taken: Vec<AskedUnder>,
     /// The asks of the earlier runs of this call (2026-07-28), in order: this run must
