@@ -270,7 +270,7 @@ const fn number_default(default: DefaultValue) -> Option<Number> {
 }
 
 /// The kind of a newtype: its field's kind, narrowed by what the newtype's attributes declare.
-/// A bound that does not fit the field's type is reported by [`bound_misfit`] first.
+/// A bound that does not fit the field's type is refused first ([`refuse_bound_misfit`]).
 pub const fn narrow(kind: Kind, attrs: Attrs) -> Kind {
     match kind {
         Kind::String(rules) => Kind::String(StringRules {
