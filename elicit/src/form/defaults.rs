@@ -13,7 +13,7 @@ use std::marker::PhantomData;
 use serde_json::{Map, Value};
 
 use crate::Elicit;
-use crate::field::{ElicitField, ElicitValue};
+use crate::form::field::{ElicitField, ElicitValue};
 
 /// The run-time defaults of a form: the type [`Elicit::Defaults`] of every derived form.
 ///

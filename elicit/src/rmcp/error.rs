@@ -8,7 +8,7 @@ use ::rmcp::model as sdk;
 use ::rmcp::service::ServiceError;
 
 use crate::UnexpectedContentError;
-use crate::error::ContentError;
+use crate::form::error::ContentError;
 use crate::rmcp::convert::{InvalidResultError, UnrepresentableError};
 #[cfg(feature = "url-mode")]
 use crate::server::{CompletionError, StartError};

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use super::Ask;
 use super::keys::Asker;
 use crate::ElicitOutcome;
-use crate::error::{ContentError, Problem};
+use crate::form::error::{ContentError, Problem};
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::request::{Answer, Request};
 use crate::schema::{PrimitiveSchema, RequestedSchema};
