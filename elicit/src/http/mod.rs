@@ -55,7 +55,6 @@
 //! # }
 //! ```
 
-mod authenticate;
 mod check;
 mod clients;
 mod resume;
@@ -69,12 +68,17 @@ use http::request::Parts;
 use rmcp::ServerHandler;
 use rmcp::transport::streamable_http_server::SessionManager;
 
+use crate::rmcp::authenticate::SharedAuthenticate;
+pub use crate::rmcp::authenticate::{Authenticate, Unauthenticated};
 use crate::rmcp::{Elicitation, Elicited, SetupError};
-pub use authenticate::{Authenticate, Unauthenticated};
-pub(crate) use authenticate::{Authenticated, SharedAuthenticate};
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
-pub use service::{BoxError, GuardLayer, Guarded, GuardedBody, GuardedResponse};
+pub use service::{BoxError, GuardLayer, Guarded, GuardedBody};
 use tower_layer::Layer;
+
+/// What the guarded service answers: rmcp's answer, or the guard's own.
+// Here, not in `service`, because `resume` filters it and `service` calls `resume`.
+pub type GuardedResponse =
+    http::Response<http_body_util::combinators::BoxBody<bytes::Bytes, std::convert::Infallible>>;
 
 type ClientAddress = Arc<dyn Fn(&Parts) -> Option<IpAddr> + Send + Sync>;
 

@@ -25,11 +25,11 @@ use tower_http::limit::RequestBodyLimit;
 use tower_layer::Layer;
 use tower_service::Service;
 
-use super::Guard;
-use super::authenticate::{Authenticated, SharedAuthenticate, Unauthenticated};
 use super::check::check;
 use super::clients::{ClientKey, InFlight};
 use super::resume::{after, resumed_after};
+use super::{Guard, GuardedResponse};
+use crate::rmcp::authenticate::{Authenticated, SharedAuthenticate, Unauthenticated};
 
 /// The body the guarded service hands to rmcp's: a JSON POST's body as the guard read it, any
 /// other request's as it came (capped at the limit).
@@ -37,9 +37,6 @@ pub type GuardedBody = UnsyncBoxBody<Bytes, BoxError>;
 
 /// The error of a request body that could not be read.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
-
-/// What the guarded service answers: rmcp's answer, or the guard's own.
-pub type GuardedResponse = Response<BoxBody<Bytes, Infallible>>;
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 

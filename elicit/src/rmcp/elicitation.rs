@@ -26,7 +26,7 @@ use crate::server::SecureForms;
 use crate::server::{CompletedElicitation, ElicitationStore, ElicitationTracker};
 
 #[cfg(feature = "http")]
-use crate::http::{Authenticate, SharedAuthenticate};
+use crate::rmcp::authenticate::{Authenticate, SharedAuthenticate};
 
 /// What a server that asks its users builds once, at start-up: the seal of 2026-07-28's
 /// `requestState`, the tools that run as tasks and their runtime, URL mode's tracker, who the
