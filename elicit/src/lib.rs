@@ -29,8 +29,8 @@ pub mod page;
 // (One fragment: with several, rustdoc names the tests after lines of this file.)
 #[doc = include_str!("derive.md")]
 pub use elicit_mcp_derive::Elicit;
-pub use form::defaults::{DefaultFrom, FormDefault, FormDefaults, defaults_of};
-pub use form::elicit::{ClientForm, Elicit, HasMessage};
+pub use form::defaults::{DefaultFrom, FormDefault, FormDefaults};
+pub use form::elicit::{ClientForm, Elicit, HasMessage, defaults_of};
 pub use form::error::{ContentError, FieldError, Problem};
 pub use form::field::{ElicitChoice, ElicitField, ElicitValue, Secret};
 pub use form::outcome::{ElicitOutcome, UnexpectedContentError, UrlElicitOutcome};

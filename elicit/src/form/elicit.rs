@@ -2,6 +2,8 @@
 //! and [`ClientForm`] for one the client may be shown. The derive implements them; everything
 //! that asks for a form, here and in the layers above, is generic over them.
 
+use serde_json::{Map, Value};
+
 use crate::form::defaults::FormDefaults;
 use crate::form::error::ContentError;
 use crate::form::outcome::ElicitOutcome;
@@ -273,3 +275,52 @@ pub trait HasMessage: Elicit {
     note = "#[derive(Elicit)] implements `ClientForm` for every form without an `elicit_mcp::Secret` field"
 )]
 pub trait ClientForm: Elicit {}
+
+/// The run-time defaults of form `T`, filled in by `fill`, as the wire map that
+/// [`RequestedSchema::with_defaults`](crate::schema::RequestedSchema::with_defaults) takes: a
+/// typed way to name the fields and give their values, the map the rest of the crate speaks.
+///
+/// ```
+/// use elicit_mcp::{Elicit, defaults_of};
+///
+/// #[derive(Elicit, Debug, PartialEq)]
+/// #[elicit(rename_all = "lowercase")]
+/// enum Room { Single, Double }
+///
+/// #[derive(Elicit)]
+/// #[elicit(rename_all = "camelCase")]
+/// struct Stay {
+///     #[elicit(format = "date")]
+///     check_in: String,
+///     room: Room,
+/// }
+///
+/// let defaults = defaults_of::<Stay>(|d| {
+///     d.check_in.set("2026-12-24");
+///     d.room.set(Room::Double);
+/// });
+/// assert_eq!(
+///     serde_json::Value::Object(defaults.clone()),
+///     serde_json::json!({"checkIn": "2026-12-24", "room": "double"})
+/// );
+///
+/// // Checked against the form's rules and shown, as a run-time default is.
+/// let schema = Stay::requested_schema().with_defaults(&defaults).unwrap();
+/// assert_eq!(schema.property("room").unwrap().schema.default_value(), Some("double".into()));
+/// ```
+///
+/// A field the form does not have, or a value of another type, does not compile:
+///
+/// ```compile_fail,E0609
+/// # use elicit_mcp::{Elicit, defaults_of};
+/// # #[derive(Elicit)]
+/// # struct Stay { check_in: String }
+/// defaults_of::<Stay>(|d| d.chek_in.set("2026-12-24"));
+/// // error[E0609]: no field `chek_in` on type `&mut StayDefaults`
+/// //   = note: available fields are: `check_in`
+/// ```
+pub fn defaults_of<T: Elicit>(fill: impl FnOnce(&mut T::Defaults)) -> Map<String, Value> {
+    let mut defaults = T::Defaults::default();
+    fill(&mut defaults);
+    defaults.to_wire()
+}
