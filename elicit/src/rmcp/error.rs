@@ -103,7 +103,7 @@ pub enum ElicitError {
         second: String,
     },
     /// The form under `key` was asked as many times as one call may
-    /// ([`Elicitation::with_most_asks`](crate::rmcp::Elicitation::with_most_asks)) and the answers kept failing
+    /// ([`Elicitation::with_max_asks`](crate::rmcp::Elicitation::with_max_asks)) and the answers kept failing
     /// it. Nothing more was sent.
     TooManyAsks {
         /// The form's key.

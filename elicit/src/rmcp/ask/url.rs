@@ -96,7 +96,7 @@ impl Ask {
     /// |---|---|---|
     /// | the request | `elicitation/create` in URL mode, with its `elicitationId` | an input request of the round's `InputRequiredResult`, with the same `elicitationId` (the state carries the rest, sealed) |
     /// | decline, cancel | the outcome; the elicitation is discarded | the same, on the retry that brings the answer |
-    /// | while the step goes on | the call waits (progress notifications on the call's `progressToken` say so) | each retry waits up to [`Elicitation::with_url_hold`](crate::rmcp::Elicitation::with_url_hold) (by default an eighth of [`with_url_wait`](crate::rmcp::Elicitation::with_url_wait), 5 minutes: a client's default limit of 10 rounds covers it), then answers with a state-only `InputRequiredResult` ("still waiting"); these rounds do not count toward [`Elicitation::with_most_rounds`](crate::rmcp::Elicitation::with_most_rounds) |
+    /// | while the step goes on | the call waits (progress notifications on the call's `progressToken` say so) | each retry waits up to [`Elicitation::with_url_hold`](crate::rmcp::Elicitation::with_url_hold) (by default an eighth of [`with_url_wait`](crate::rmcp::Elicitation::with_url_wait), 5 minutes: a client's default limit of 10 rounds covers it), then answers with a state-only `InputRequiredResult` ("still waiting"); these rounds do not count toward [`Elicitation::with_max_rounds`](crate::rmcp::Elicitation::with_max_rounds) |
     /// | the step done | the call goes on; the elicitation's owner sends the completion notification ([`Elicitation::notify_completed`](crate::rmcp::Elicitation::notify_completed)) | the retry collects the completion, once (an earlier state replayed after that is refused with -32602), and the handler goes on; there is no notification |
     /// | how long at most | until the elicitation expires (the tracker's time to live): [`ElicitError::NotCompleted`] | the same |
     /// | the client goes away | [`ElicitError::SessionEnded`], and the elicitation is discarded | each retry keeps the elicitation for [`Elicitation::with_url_lease`](crate::rmcp::Elicitation::with_url_lease) (a minute) more: a client that stops retrying leaves it, and it stops counting against the user's limit one lease later |
@@ -324,7 +324,7 @@ pub(crate) async fn look_until(
     hold: Option<Duration>,
 ) -> Result<Collected, CompletionError> {
     const FIRST_LOOK: Duration = Duration::from_millis(25);
-    const MOST_BETWEEN_LOOKS: Duration = Duration::from_secs(1);
+    const MAX_BETWEEN_LOOKS: Duration = Duration::from_secs(1);
     let started = Instant::now();
     let mut between = FIRST_LOOK;
     loop {
@@ -343,7 +343,7 @@ pub(crate) async fn look_until(
             between = between.min(left);
         }
         tokio::time::sleep(between).await;
-        between = (between * 2).min(MOST_BETWEEN_LOOKS);
+        between = (between * 2).min(MAX_BETWEEN_LOOKS);
     }
 }
 

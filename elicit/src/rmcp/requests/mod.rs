@@ -213,7 +213,7 @@ impl Way for Requests {
 }
 
 /// Runs a call on a 2025-11-25 session: the handler once with its ask; again, with the answers,
-/// as long as it answers with input requests of its own (at most `most_rounds` times).
+/// as long as it answers with input requests of its own (at most `max_rounds` times).
 pub(crate) async fn run<R: Response>(
     start: Start<'_>,
     context: &RequestContext<RoleServer>,
@@ -228,7 +228,7 @@ pub(crate) async fn run<R: Response>(
         #[cfg(feature = "url-mode")]
         url: start.url.clone(),
     });
-    let mut bridge = bridge::Bridge::new(start.settings.most_rounds);
+    let mut bridge = bridge::Bridge::new(start.settings.max_rounds);
     let mut retry = None;
     loop {
         let response = run_with(ask.clone(), handler(retry.take())).await;
