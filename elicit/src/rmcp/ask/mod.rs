@@ -21,6 +21,8 @@ mod secure;
 mod step;
 #[cfg(feature = "url-mode")]
 pub(crate) mod url;
+#[cfg(feature = "url-mode")]
+pub(crate) mod url_flow;
 
 pub use form::FormAsk;
 #[cfg(feature = "url-mode")]

@@ -5,18 +5,17 @@ use std::future::Future;
 use std::time::{Duration, Instant, SystemTime};
 
 use ::rmcp::service::ServiceError;
-use serde::{Deserialize, Serialize};
 
 use super::Ask;
 use super::keys::Asker;
+use super::url_flow::{UrlFlow, UrlStatus};
 use super::way::Hold;
 use crate::UrlElicitOutcome;
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::request::{Answer, Request};
 use crate::rmcp::tracking::UrlTracking;
 use crate::server::{
-    Collected, CompletionError, Initiator, PendingUrlElicitation, PreparedUrlElicitation,
-    StartError, UserId,
+    Collected, CompletionError, Initiator, PreparedUrlElicitation, StartError, UserId,
 };
 use crate::wire::{ElicitAction, ElicitRequestUrlParams, ElicitationCapability, ElicitationId};
 
@@ -274,45 +273,6 @@ impl Ask {
     }
 }
 
-/// A URL-mode elicitation of a call, as a 2026-07-28 state carries it between rounds.
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub(crate) struct UrlFlow {
-    /// The tracker's id.
-    pub id: String,
-    pub message: String,
-    pub url: String,
-    /// When the tracker lets it expire: a retry after that is told it expired, as on
-    /// 2025-11-25, rather than refused.
-    #[serde(with = "unix_seconds")]
-    pub expires_at: SystemTime,
-    pub status: UrlStatus,
-}
-
-#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum UrlStatus {
-    /// Sent; the client's answer (consent or not) comes with the retry.
-    Asked,
-    /// The user consented; the out-of-band step goes on.
-    Consented,
-    Completed,
-    Declined,
-    Cancelled,
-}
-
-impl UrlFlow {
-    fn asked(pending: &PendingUrlElicitation) -> Self {
-        let params = pending.params();
-        UrlFlow {
-            id: pending.id().as_str().to_owned(),
-            message: params.message().to_owned(),
-            url: params.url().to_owned(),
-            expires_at: pending.expires_at(),
-            status: UrlStatus::Asked,
-        }
-    }
-}
-
 /// Looks for the completion of `id` until it is collected, or `hold` has passed (`None`: until
 /// the elicitation ends one way or another), less and less often: how every way of asking waits
 /// for the out-of-band step.
@@ -359,27 +319,5 @@ pub(crate) fn not_completed(
             ElicitError::NotCompleted(CompletionError::Expired)
         }
         other => ElicitError::NotCompleted(other),
-    }
-}
-
-/// A time as whole seconds since the Unix epoch: what the state needs, in few bytes.
-mod unix_seconds {
-    use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(time: &SystemTime, serializer: S) -> Result<S::Ok, S::Error> {
-        let seconds = time
-            .duration_since(UNIX_EPOCH)
-            .unwrap_or_default()
-            .as_secs();
-        serializer.serialize_u64(seconds)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<SystemTime, D::Error> {
-        let seconds = u64::deserialize(deserializer)?;
-        UNIX_EPOCH
-            .checked_add(Duration::from_secs(seconds))
-            .ok_or_else(|| serde::de::Error::custom("a time past what this system can hold"))
     }
 }

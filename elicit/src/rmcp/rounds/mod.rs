@@ -37,7 +37,7 @@ use crate::rmcp::request::{Answer, Request};
 use crate::rmcp::running::{Gathered, Handler, Response, Start, too_many_rounds};
 
 #[cfg(feature = "url-mode")]
-use crate::rmcp::ask::url::UrlFlow;
+use crate::rmcp::ask::url_flow::UrlFlow;
 #[cfg(feature = "url-mode")]
 use crate::rmcp::tracking::UrlTracking;
 #[cfg(feature = "url-mode")]
