@@ -25,6 +25,7 @@ use crate::rmcp::running::{Gathered, Handler, Start};
 
 #[cfg(feature = "url-mode")]
 use crate::rmcp::ask::url::{look_until, not_completed};
+#[cfg(feature = "url-mode")]
 use crate::rmcp::ask::url_flow::UrlFlow;
 #[cfg(feature = "url-mode")]
 use crate::rmcp::tracking::UrlTracking;
