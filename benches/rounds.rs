@@ -345,7 +345,7 @@ fn main() {
         }],
     );
 
-    let flows: Vec<sdk::CallToolRequestParams> = (1..=MOST_STEPS)
+    let flows: Vec<sdk::CallToolRequestParams> = (1..=MAX_STEPS)
         .map(|steps| {
             let request = sdk::CallToolRequestParams::new("steps").with_arguments(
                 json!({"steps": steps})
@@ -360,7 +360,7 @@ fn main() {
             request
         })
         .collect();
-    let flow_names: Vec<String> = (1..=MOST_STEPS)
+    let flow_names: Vec<String> = (1..=MAX_STEPS)
         .map(|n| {
             let forms = if n == 1 { "form" } else { "forms" };
             format!("a flow of {n} {forms} ({} requests)", n + 1)
@@ -434,6 +434,6 @@ fn main() {
     );
 }
 
-const MOST_STEPS: u32 = 5;
+const MAX_STEPS: u32 = 5;
 /// About 1 MiB of arguments (`0,` each).
 const LARGE_CALL_NUMBERS: usize = 500_000;

@@ -154,7 +154,7 @@ impl Hotel {
         // Today is a default known only at run time.
         let today = time::OffsetDateTime::now_utc().date().to_string();
         // A wrong answer is asked again by itself, the errors in the message and the fields
-        // the user got right kept (a call asks one form at most `Elicitation::with_most_asks` times).
+        // the user got right kept (a call asks one form at most `Elicitation::with_max_asks` times).
         let asked = ask
             .form::<BookingRequest>()
             .with_defaults(|d| d.check_in.set(today))

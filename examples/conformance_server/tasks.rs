@@ -28,7 +28,7 @@ use super::ConformanceServer;
 use super::texts::{outcome_text, text_result};
 
 /// The longest `slow_compute` sleeps, an hour: a task outlives its call, not its server.
-const MOST_SECONDS: u64 = 3600;
+const MAX_SECONDS: u64 = 3600;
 
 /// How long `failing_job` works before it fails, as the suite describes it ("after ~1s").
 const FAILING_JOB_WORK: Duration = Duration::from_secs(1);
@@ -109,9 +109,9 @@ impl ConformanceServer {
         &self,
         Parameters(ComputeArguments { seconds, label }): Parameters<ComputeArguments>,
     ) -> Result<CallToolResult, ErrorData> {
-        if seconds > MOST_SECONDS {
+        if seconds > MAX_SECONDS {
             return Err(ErrorData::invalid_params(
-                format!("`seconds`: {seconds} is more than {MOST_SECONDS}"),
+                format!("`seconds`: {seconds} is more than {MAX_SECONDS}"),
                 None,
             ));
         }

@@ -9,7 +9,7 @@ use elicit_mcp::wire::ElicitationCapability;
 use rmcp::model::{ClientCapabilities, JsonObject, ProtocolVersion, TASKS_EXTENSION_ID};
 use rmcp::service::{ClientLifecycleMode, Peer, RoleClient};
 
-pub use call::{Answerer, CallError, MOST_ASKING_ROUNDS, MOST_WAITING_ROUNDS, call_tool};
+pub use call::{Answerer, CallError, MAX_ASKING_ROUNDS, MAX_WAITING_ROUNDS, call_tool};
 
 /// The revisions `--protocol` pins, as they are written.
 const PINNABLE: [&str; 2] = ["2025-11-25", "2026-07-28"];

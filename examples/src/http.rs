@@ -43,7 +43,7 @@ pub async fn serve<H: ServerHandler>(
         sessions.session_config.keep_alive = Some(idle);
     }
     let mcp = guard.serve(elicitation, handler, Arc::new(sessions), config)?;
-    let pages = pages.layer(axum::extract::DefaultBodyLimit::max(guard.body_limit()));
+    let pages = pages.layer(axum::extract::DefaultBodyLimit::max(guard.max_body_bytes()));
     let router = axum::Router::new().nest_service("/mcp", mcp).merge(pages);
     axum::serve(
         listener,

@@ -433,7 +433,7 @@ async fn status_within(stream: &mut TcpStream, wait: Duration) -> Option<String>
 
 #[tokio::test]
 async fn a_client_at_its_limit_waits_unread_while_other_clients_are_served() {
-    let server = start(Some(Guard::new().with_most_bytes_in_flight_per_client(128))).await;
+    let server = start(Some(Guard::new().with_max_bytes_in_flight_per_client(128))).await;
     // `{}` padded to 64 bytes: answered -32600 once read.
     let body = format!("{{}}{}", " ".repeat(62));
     let (head, rest) = body.as_bytes().split_at(10);
@@ -472,7 +472,7 @@ async fn a_client_at_its_limit_waits_unread_while_other_clients_are_served() {
 
 #[tokio::test]
 async fn a_session_is_its_own_client_and_an_unknown_session_id_is_not() {
-    let server = start(Some(Guard::new().with_most_bytes_in_flight_per_client(64))).await;
+    let server = start(Some(Guard::new().with_max_bytes_in_flight_per_client(64))).await;
     let session = open_session(&server.url).await;
     let body = format!("{{}}{}", " ".repeat(62));
     // 127.0.0.1's one place is taken by a half-sent body.

@@ -1407,13 +1407,13 @@ async fn a_box_left_out_is_asked_again_in_words_then_read_as_unticked_on_both_re
 }
 
 #[tokio::test]
-async fn a_form_is_asked_at_most_most_asks_times_on_both_revisions() {
+async fn a_form_is_asked_at_most_max_asks_times_on_both_revisions() {
     for setup in [v2025(), v2026()] {
         let wrong = json!({"name": "", "date": "never"});
         let session = setup
             .answer("Book a table", Answer::SendUnchecked(wrong.clone()))
             .answer("Book a table (again)", Answer::SendUnchecked(wrong))
-            .limits(|elicitation| elicitation.with_most_asks(3))
+            .limits(|elicitation| elicitation.with_max_asks(3))
             .start()
             .await;
         let text = session.call("reask").await.unwrap();
@@ -1429,9 +1429,9 @@ async fn a_form_is_asked_at_most_most_asks_times_on_both_revisions() {
 }
 
 #[tokio::test]
-async fn a_call_that_never_gets_its_answer_stops_at_most_rounds() {
+async fn a_call_that_never_gets_its_answer_stops_at_max_rounds() {
     let session = v2026()
-        .limits(|elicitation| elicitation.with_most_rounds(2))
+        .limits(|elicitation| elicitation.with_max_rounds(2))
         .start()
         .await;
     let mut state = first_round(&session, "book").await.request_state;

@@ -281,7 +281,7 @@ struct Setup {
     url: &'static str,
     hold: Duration,
     max_pending: usize,
-    most_rounds: u32,
+    max_rounds: u32,
 }
 
 struct Session<S = MemoryStore> {
@@ -305,7 +305,7 @@ fn setup(protocol: sdk::ProtocolVersion) -> Setup {
         url: URL,
         hold: Duration::from_millis(20),
         max_pending: Tracker::<MemoryStore>::DEFAULT_MAX_PENDING_PER_USER,
-        most_rounds: Elicitation::DEFAULT_MOST_ROUNDS,
+        max_rounds: Elicitation::DEFAULT_MAX_ROUNDS,
     }
 }
 
@@ -334,7 +334,7 @@ impl Setup {
         };
         let elicitation = Elicitation::new(seal())
             .with_url_hold(self.hold)
-            .with_most_rounds(self.most_rounds)
+            .with_max_rounds(self.max_rounds)
             .with_url_mode(server.tracker.clone())
             .with_local_user(alice());
         let (browser_sender, browser) = mpsc::unbounded_channel();
@@ -726,11 +726,11 @@ async fn a_completion_is_used_once() {
 }
 
 #[tokio::test]
-async fn rounds_that_only_wait_for_the_step_do_not_count_toward_most_rounds() {
+async fn rounds_that_only_wait_for_the_step_do_not_count_toward_max_rounds() {
     // One round that asks (the URL); the consent and every "still waiting" round after it are
-    // bounded by the elicitation's expiry, not by `most_rounds`.
+    // bounded by the elicitation's expiry, not by `max_rounds`.
     let session = Setup {
-        most_rounds: 1,
+        max_rounds: 1,
         ..v2026()
     }
     .start()

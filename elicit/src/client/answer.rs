@@ -153,7 +153,7 @@ pub(crate) fn string_rules(schema: &StringSchema) -> Vec<String> {
         (None, None) => {}
     }
     if let Some(format) = schema.format {
-        rules.push(crate::format::described(format).to_owned());
+        rules.push(crate::form::format::described(format).to_owned());
     }
     if let Some(pattern) = &schema.pattern {
         rules.push(format!("matching {pattern}"));

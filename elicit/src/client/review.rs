@@ -6,8 +6,8 @@ use std::net::IpAddr;
 use unicode_security::MixedScript;
 use url::{Host, Url};
 
-use crate::host;
 use crate::wire::ElicitRequestUrlParams;
+use crate::wire::host;
 
 /// What a client must show before the user consents to open an elicitation URL: the full URL,
 /// the host with its registrable domain picked out (so `github.com.evil.example` reads as a

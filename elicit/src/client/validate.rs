@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 #[cfg(feature = "url-mode")]
 use crate::client::review::{UrlReview, UrlReviewError};
-use crate::error::ContentError;
+use crate::form::error::ContentError;
 use crate::schema::{RequestedSchema, SchemaError};
 use crate::wire::{
     ElicitMode, ElicitRequestParams, ElicitResult, ElicitationCapability, JsonRpcError,

@@ -24,7 +24,7 @@ pub(super) enum ClientKey {
 /// The semaphores of the clients with requests in flight.
 pub(super) struct InFlight {
     /// Bytes per client, at most `u32::MAX` (what one acquisition can take).
-    most_per_client: u32,
+    max_per_client: u32,
     clients: Mutex<HashMap<ClientKey, Arc<Semaphore>>>,
 }
 
@@ -36,9 +36,9 @@ pub(super) struct Ticket {
 }
 
 impl InFlight {
-    pub(super) fn new(most_per_client: usize) -> Self {
+    pub(super) fn new(max_per_client: usize) -> Self {
         InFlight {
-            most_per_client: u32::try_from(most_per_client).unwrap_or(u32::MAX),
+            max_per_client: u32::try_from(max_per_client).unwrap_or(u32::MAX),
             clients: Mutex::default(),
         }
     }
@@ -49,11 +49,11 @@ impl InFlight {
     pub(super) async fn enter(self: &Arc<Self>, key: ClientKey, bytes: usize) -> Ticket {
         let bytes = u32::try_from(bytes)
             .unwrap_or(u32::MAX)
-            .min(self.most_per_client);
+            .min(self.max_per_client);
         let semaphore = self
             .lock()
             .entry(key.clone())
-            .or_insert_with(|| Arc::new(Semaphore::new(self.most_per_client as usize)))
+            .or_insert_with(|| Arc::new(Semaphore::new(self.max_per_client as usize)))
             .clone();
         let permit = semaphore
             .acquire_many_owned(bytes)

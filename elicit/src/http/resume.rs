@@ -19,7 +19,7 @@ use http::{HeaderMap, header};
 use http_body::{Body, Frame, SizeHint};
 use http_body_util::combinators::BoxBody;
 
-use super::service::GuardedResponse;
+use super::GuardedResponse;
 
 /// The header a client resumes a stream with.
 const LAST_EVENT_ID: header::HeaderName = header::HeaderName::from_static("last-event-id");

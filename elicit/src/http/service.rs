@@ -25,11 +25,11 @@ use tower_http::limit::RequestBodyLimit;
 use tower_layer::Layer;
 use tower_service::Service;
 
-use super::Guard;
-use super::authenticate::{Authenticated, SharedAuthenticate, Unauthenticated};
 use super::check::check;
 use super::clients::{ClientKey, InFlight};
 use super::resume::{after, resumed_after};
+use super::{Guard, GuardedResponse};
+use crate::rmcp::authenticate::{Authenticated, SharedAuthenticate, Unauthenticated};
 
 /// The body the guarded service hands to rmcp's: a JSON POST's body as the guard read it, any
 /// other request's as it came (capped at the limit).
@@ -37,9 +37,6 @@ pub type GuardedBody = UnsyncBoxBody<Bytes, BoxError>;
 
 /// The error of a request body that could not be read.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
-
-/// What the guarded service answers: rmcp's answer, or the guard's own.
-pub type GuardedResponse = Response<BoxBody<Bytes, Infallible>>;
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
@@ -71,7 +68,7 @@ impl<H, M> Layer<StreamableHttpService<H, M>> for GuardLayer<M> {
     fn layer(&self, mut mcp: StreamableHttpService<H, M>) -> Self::Service {
         // Nothing above the limit reaches rmcp's parse, even through a path that skips the
         // guard's own read.
-        mcp.config.max_request_body_bytes = self.guard.most_body_bytes;
+        mcp.config.max_request_body_bytes = self.guard.max_body_bytes;
         let deletes = mcp.config.legacy_session_mode;
         let store = mcp.config.session_store.clone();
         let core = Core {
@@ -79,13 +76,13 @@ impl<H, M> Layer<StreamableHttpService<H, M>> for GuardLayer<M> {
             sessions: self.sessions.clone(),
             store,
             deletes,
-            in_flight: Arc::new(InFlight::new(self.guard.bytes_in_flight_limit())),
+            in_flight: Arc::new(InFlight::new(self.guard.max_bytes_in_flight_per_client())),
             client_address: self.guard.client_address.clone(),
             authenticate: self.guard.authenticate.clone(),
         };
         Guarded {
-            limited: RequestBodyLimit::new(core, self.guard.most_body_bytes),
-            most_body_bytes: self.guard.most_body_bytes,
+            limited: RequestBodyLimit::new(core, self.guard.max_body_bytes),
+            max_body_bytes: self.guard.max_body_bytes,
         }
     }
 }
@@ -95,14 +92,14 @@ impl<H, M> Layer<StreamableHttpService<H, M>> for GuardLayer<M> {
 /// [`Guard::layer`].
 pub struct Guarded<S, M> {
     limited: RequestBodyLimit<Core<S, M>>,
-    most_body_bytes: usize,
+    max_body_bytes: usize,
 }
 
 impl<S, M> Clone for Guarded<S, M> {
     fn clone(&self) -> Self {
         Guarded {
             limited: self.limited.clone(),
-            most_body_bytes: self.most_body_bytes,
+            max_body_bytes: self.max_body_bytes,
         }
     }
 }
@@ -124,13 +121,13 @@ where
     }
 
     fn call(&mut self, request: Request<B>) -> Self::Future {
-        let most_body_bytes = self.most_body_bytes;
+        let max_body_bytes = self.max_body_bytes;
         let answer = self.limited.call(request);
         Box::pin(async move {
             let response = answer.await?;
             if response.status() == StatusCode::PAYLOAD_TOO_LARGE {
                 // tower-http's refusal by `Content-Length` says only "length limit exceeded".
-                return Ok(too_large(most_body_bytes));
+                return Ok(too_large(max_body_bytes));
             }
             Ok(response.map(|body| BoxBody::new(body.map_err(|never| match never {}))))
         })
@@ -382,11 +379,11 @@ fn over_the_limit(error: &(dyn std::error::Error + 'static)) -> bool {
     false
 }
 
-fn too_large(most_body_bytes: usize) -> GuardedResponse {
+fn too_large(max_body_bytes: usize) -> GuardedResponse {
     text(
         StatusCode::PAYLOAD_TOO_LARGE,
         format!(
-            "Payload Too Large: this server accepts request bodies of at most {most_body_bytes} bytes\n"
+            "Payload Too Large: this server accepts request bodies of at most {max_body_bytes} bytes\n"
         ),
     )
 }

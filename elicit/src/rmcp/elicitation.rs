@@ -26,7 +26,7 @@ use crate::server::SecureForms;
 use crate::server::{CompletedElicitation, ElicitationStore, ElicitationTracker};
 
 #[cfg(feature = "http")]
-use crate::http::{Authenticate, SharedAuthenticate};
+use crate::rmcp::authenticate::{Authenticate, SharedAuthenticate};
 
 /// What a server that asks its users builds once, at start-up: the seal of 2026-07-28's
 /// `requestState`, the tools that run as tasks and their runtime, URL mode's tracker, who the
@@ -98,10 +98,10 @@ use crate::http::{Authenticate, SharedAuthenticate};
 /// # What a call may cost
 ///
 /// A client that keeps answering with an empty or wrong answer does not loop forever: one form
-/// is asked at most [`with_most_asks`](Self::with_most_asks) times in a call (then
+/// is asked at most [`with_max_asks`](Self::with_max_asks) times in a call (then
 /// [`ElicitError::TooManyAsks`](crate::rmcp::ElicitError::TooManyAsks)), a call takes at most
-/// [`with_most_rounds`](Self::with_most_rounds) input-required rounds, and its sealed state at
-/// most [`with_most_state_bytes`](Self::with_most_state_bytes). A 2025-11-25 form waits at most
+/// [`with_max_rounds`](Self::with_max_rounds) input-required rounds, and its sealed state at
+/// most [`with_max_state_bytes`](Self::with_max_state_bytes). A 2025-11-25 form waits at most
 /// [`with_timeout`](Self::with_timeout) for the client's answer.
 #[derive(Clone)]
 pub struct Elicitation {
@@ -171,14 +171,14 @@ impl Elicitation {
     /// ([`with_timeout`](Self::with_timeout)).
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10 * 60);
     /// How many times, by default, one form may be asked in one call
-    /// ([`with_most_asks`](Self::with_most_asks)).
-    pub const DEFAULT_MOST_ASKS: u32 = 5;
+    /// ([`with_max_asks`](Self::with_max_asks)).
+    pub const DEFAULT_MAX_ASKS: u32 = 5;
     /// How many input-required rounds, by default, one call may take
-    /// ([`with_most_rounds`](Self::with_most_rounds)).
-    pub const DEFAULT_MOST_ROUNDS: u32 = 16;
+    /// ([`with_max_rounds`](Self::with_max_rounds)).
+    pub const DEFAULT_MAX_ROUNDS: u32 = 16;
     /// How large, by default, a sealed `requestState` may grow
-    /// ([`with_most_state_bytes`](Self::with_most_state_bytes)).
-    pub const DEFAULT_MOST_STATE_BYTES: usize = 64 * 1024;
+    /// ([`with_max_state_bytes`](Self::with_max_state_bytes)).
+    pub const DEFAULT_MAX_STATE_BYTES: usize = 64 * 1024;
 
     /// An elicitation whose 2026-07-28 states `seal` protects, with the defaults above,
     /// re-asks on, no tasks, no URL mode and no user.
@@ -187,13 +187,13 @@ impl Elicitation {
             seal,
             settings: Settings {
                 ask: AskSettings {
-                    most_asks: Self::DEFAULT_MOST_ASKS,
+                    max_asks: Self::DEFAULT_MAX_ASKS,
                     reask: true,
                     after_asks: false,
                 },
                 timeout: Some(Self::DEFAULT_TIMEOUT),
-                most_rounds: Self::DEFAULT_MOST_ROUNDS,
-                most_state_bytes: Self::DEFAULT_MOST_STATE_BYTES,
+                max_rounds: Self::DEFAULT_MAX_ROUNDS,
+                max_state_bytes: Self::DEFAULT_MAX_STATE_BYTES,
                 #[cfg(feature = "url-mode")]
                 url_wait: UrlWait::DEFAULT,
             },
@@ -366,8 +366,8 @@ impl Elicitation {
     }
 
     /// How many times one form may be asked in one call, re-asks included.
-    pub fn with_most_asks(mut self, asks: u32) -> Self {
-        self.settings.ask.most_asks = asks.max(1);
+    pub fn with_max_asks(mut self, asks: u32) -> Self {
+        self.settings.ask.max_asks = asks.max(1);
         self
     }
 
@@ -382,16 +382,16 @@ impl Elicitation {
     /// How many rounds that ask the client for input one call may take before it is refused.
     /// Rounds that only wait for a URL-mode elicitation's out-of-band step do not count: the
     /// elicitation's expiry bounds them.
-    pub fn with_most_rounds(mut self, rounds: u32) -> Self {
-        self.settings.most_rounds = rounds.max(1);
+    pub fn with_max_rounds(mut self, rounds: u32) -> Self {
+        self.settings.max_rounds = rounds.max(1);
         self
     }
 
     /// How large a sealed `requestState` may grow: a call whose answers would seal a larger
     /// one is refused, rather than handing the client a state its transport may not carry
     /// back.
-    pub fn with_most_state_bytes(mut self, bytes: usize) -> Self {
-        self.settings.most_state_bytes = bytes;
+    pub fn with_max_state_bytes(mut self, bytes: usize) -> Self {
+        self.settings.max_state_bytes = bytes;
         self
     }
 

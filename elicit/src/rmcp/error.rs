@@ -8,7 +8,7 @@ use ::rmcp::model as sdk;
 use ::rmcp::service::ServiceError;
 
 use crate::UnexpectedContentError;
-use crate::error::ContentError;
+use crate::form::error::ContentError;
 use crate::rmcp::convert::{InvalidResultError, UnrepresentableError};
 #[cfg(feature = "url-mode")]
 use crate::server::{CompletionError, StartError};
@@ -103,7 +103,7 @@ pub enum ElicitError {
         second: String,
     },
     /// The form under `key` was asked as many times as one call may
-    /// ([`Elicitation::with_most_asks`](crate::rmcp::Elicitation::with_most_asks)) and the answers kept failing
+    /// ([`Elicitation::with_max_asks`](crate::rmcp::Elicitation::with_max_asks)) and the answers kept failing
     /// it. Nothing more was sent.
     TooManyAsks {
         /// The form's key.

@@ -286,6 +286,10 @@
 
 mod ask;
 mod askable;
+// Who the user of an HTTP request is: rmcp's `Elicitation` holds the check, and the HTTP guard
+// (`crate::http`, which re-exports it) runs it.
+#[cfg(feature = "http")]
+pub(crate) mod authenticate;
 mod call;
 #[cfg(feature = "url-mode")]
 mod connections;

@@ -28,9 +28,9 @@ pub(crate) struct Settings {
     /// How long a 2025-11-25 ask waits for the client.
     pub timeout: Option<Duration>,
     /// How many input-required rounds one call may take.
-    pub most_rounds: u32,
+    pub max_rounds: u32,
     /// How large a sealed `requestState` may grow.
-    pub most_state_bytes: usize,
+    pub max_state_bytes: usize,
     /// How a 2026-07-28 call waits for a URL-mode step.
     #[cfg(feature = "url-mode")]
     pub url_wait: UrlWait,

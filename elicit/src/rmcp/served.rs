@@ -255,7 +255,10 @@ impl Elicitation {
                 let Some(parts) = context.extensions.get::<http::request::Parts>() else {
                     return Ok(local.clone());
                 };
-                match parts.extensions.get::<crate::http::Authenticated>() {
+                match parts
+                    .extensions
+                    .get::<crate::rmcp::authenticate::Authenticated>()
+                {
                     Some(authenticated) => Ok(Some(authenticated.0.clone())),
                     None => Err(ErrorData::internal_error(
                         "this request reached the server without its user checked: serve the \

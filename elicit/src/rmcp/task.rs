@@ -24,7 +24,9 @@ use crate::rmcp::request::{Answer, Request};
 use crate::rmcp::running::{Gathered, Handler, Start};
 
 #[cfg(feature = "url-mode")]
-use crate::rmcp::ask::url::{UrlFlow, look_until, not_completed};
+use crate::rmcp::ask::url::{look_until, not_completed};
+#[cfg(feature = "url-mode")]
+use crate::rmcp::ask::url_flow::UrlFlow;
 #[cfg(feature = "url-mode")]
 use crate::rmcp::tracking::UrlTracking;
 #[cfg(feature = "url-mode")]

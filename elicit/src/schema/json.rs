@@ -11,7 +11,7 @@
 
 use std::borrow::Cow;
 
-use crate::number::{ConstNumber, Number};
+use crate::schema::number::{ConstNumber, Number};
 use crate::schema::{PrimitiveSchema, Property, StringFormat, TitledOption};
 
 /// Counts bytes and, when `out` has room, stores them: the first pass sizes the buffer.

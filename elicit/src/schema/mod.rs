@@ -83,6 +83,7 @@ where
 pub(crate) mod derived;
 mod error;
 pub(crate) mod json;
+pub(crate) mod number;
 mod parse;
 mod primitive;
 mod serialize;
@@ -102,7 +103,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-pub use crate::number::{MAX_SAFE_INTEGER, Number};
+pub use number::{MAX_SAFE_INTEGER, Number};
 
 /// A text of the schema: borrowed in emitted schemas, owned in parsed ones.
 pub type Text = Cow<'static, str>;

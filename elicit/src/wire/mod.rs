@@ -29,6 +29,8 @@
 
 mod capability;
 mod form;
+#[cfg(feature = "url-mode")]
+pub(crate) mod host;
 mod jsonrpc;
 mod mode;
 mod notification;

@@ -20,12 +20,12 @@ use serde_json::Value;
 
 /// Rounds that bring the person something to answer, at most: the default of rmcp's and the
 /// official SDKs' clients, which keeps a server that never stops asking from looping.
-pub const MOST_ASKING_ROUNDS: usize = 10;
+pub const MAX_ASKING_ROUNDS: usize = 10;
 
 /// Rounds in a row that bring only the server's state, at most: a server waiting for a browser
 /// step holds each such round for a while (elicit's servers a few tens of seconds), so this
 /// gives a person minutes, not a misbehaving server for ever.
-pub const MOST_WAITING_ROUNDS: usize = 30;
+pub const MAX_WAITING_ROUNDS: usize = 30;
 
 /// The pause before retrying a round that brought nothing to answer.
 const WAITING_ROUND_PAUSE: Duration = Duration::from_millis(250);
@@ -54,8 +54,8 @@ pub enum CallError {
     Refused(ErrorData),
     /// The server asked for something these clients do not offer (sampling, the roots).
     Unsupported(&'static str),
-    /// The server kept asking past [`MOST_ASKING_ROUNDS`], or waiting past
-    /// [`MOST_WAITING_ROUNDS`].
+    /// The server kept asking past [`MAX_ASKING_ROUNDS`], or waiting past
+    /// [`MAX_WAITING_ROUNDS`].
     TooManyRounds(usize),
     /// An input-required round with neither a request nor a state: nothing to retry with.
     EmptyRound,
@@ -128,7 +128,7 @@ pub async fn call_tool<H: Answerer>(
                 return Err(CallError::EmptyRound);
             }
             waiting += 1;
-            if waiting > MOST_WAITING_ROUNDS {
+            if waiting > MAX_WAITING_ROUNDS {
                 return Err(CallError::TooManyRounds(asking + waiting));
             }
             if waiting == 1 {
@@ -137,7 +137,7 @@ pub async fn call_tool<H: Answerer>(
             tokio::time::sleep(WAITING_ROUND_PAUSE).await;
         } else {
             (asking, waiting) = (asking + 1, 0);
-            if asking > MOST_ASKING_ROUNDS {
+            if asking > MAX_ASKING_ROUNDS {
                 return Err(CallError::TooManyRounds(asking));
             }
         }

@@ -9,7 +9,7 @@ use elicit_mcp::rmcp::Elicitation;
 
 /// The largest request body the example servers accept unless told otherwise: the guard's
 /// default.
-pub const DEFAULT_MAX_BODY_BYTES: usize = Guard::DEFAULT_MOST_BODY_BYTES;
+pub const DEFAULT_MAX_BODY_BYTES: usize = Guard::DEFAULT_MAX_BODY_BYTES;
 
 /// The lines of `--help` that describe the options of [`ServerOptions`].
 pub const OPTIONS_HELP: &str = concat!(
@@ -133,9 +133,9 @@ impl ServerOptions {
 
     /// The guard in front of rmcp, with the limits given.
     pub fn guard(&self) -> Guard {
-        let guard = Guard::new().with_most_body_bytes(self.max_body_bytes);
+        let guard = Guard::new().with_max_body_bytes(self.max_body_bytes);
         match self.max_bytes_in_flight {
-            Some(bytes) => guard.with_most_bytes_in_flight_per_client(bytes),
+            Some(bytes) => guard.with_max_bytes_in_flight_per_client(bytes),
             None => guard,
         }
     }

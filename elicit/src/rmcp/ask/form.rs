@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use super::Ask;
 use super::keys::Asker;
 use crate::ElicitOutcome;
-use crate::error::{ContentError, Problem};
+use crate::form::error::{ContentError, Problem};
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::request::{Answer, Request};
 use crate::schema::{PrimitiveSchema, RequestedSchema};
@@ -49,7 +49,7 @@ use crate::{ClientForm, Elicit};
 /// An answer with field errors is asked again by itself: the errors go in the message, and the
 /// fields the user got right are shown as defaults, so they are kept even if the client sends
 /// back only the fields it corrected. A form is asked at most
-/// [`Elicitation::with_most_asks`](crate::rmcp::Elicitation::with_most_asks) times in a call
+/// [`Elicitation::with_max_asks`](crate::rmcp::Elicitation::with_max_asks) times in a call
 /// ([`ElicitError::TooManyAsks`], with the last answer's errors, after that). A handler that
 /// wants the field errors instead says so with [`with_reask(false)`](Self::with_reask), or for every
 /// ask with [`Elicitation::with_reask`](crate::rmcp::Elicitation::with_reask).

@@ -15,7 +15,7 @@ impl Ask {
     /// On 2026-07-28 a method runs again from the start on each retry, so what it does before
     /// an ask (an order placed, an email sent) would happen on every round. A step runs on the
     /// first run that reaches it; its result is recorded in the round's sealed `requestState`
-    /// (counted against [`Elicitation::with_most_state_bytes`](crate::rmcp::Elicitation::with_most_state_bytes),
+    /// (counted against [`Elicitation::with_max_state_bytes`](crate::rmcp::Elicitation::with_max_state_bytes),
     /// and sealed like the answers) and handed back, without running `work`, on every later
     /// run. A round does not end while a step runs, so its work is never cut short by an ask
     /// beside it. On 2025-11-25 the method runs once, and the step simply runs; inside a task

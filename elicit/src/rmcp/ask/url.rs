@@ -5,18 +5,17 @@ use std::future::Future;
 use std::time::{Duration, Instant, SystemTime};
 
 use ::rmcp::service::ServiceError;
-use serde::{Deserialize, Serialize};
 
 use super::Ask;
 use super::keys::Asker;
+use super::url_flow::{UrlFlow, UrlStatus};
 use super::way::Hold;
 use crate::UrlElicitOutcome;
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::request::{Answer, Request};
 use crate::rmcp::tracking::UrlTracking;
 use crate::server::{
-    Collected, CompletionError, Initiator, PendingUrlElicitation, PreparedUrlElicitation,
-    StartError, UserId,
+    Collected, CompletionError, Initiator, PreparedUrlElicitation, StartError, UserId,
 };
 use crate::wire::{ElicitAction, ElicitRequestUrlParams, ElicitationCapability, ElicitationId};
 
@@ -96,7 +95,7 @@ impl Ask {
     /// |---|---|---|
     /// | the request | `elicitation/create` in URL mode, with its `elicitationId` | an input request of the round's `InputRequiredResult`, with the same `elicitationId` (the state carries the rest, sealed) |
     /// | decline, cancel | the outcome; the elicitation is discarded | the same, on the retry that brings the answer |
-    /// | while the step goes on | the call waits (progress notifications on the call's `progressToken` say so) | each retry waits up to [`Elicitation::with_url_hold`](crate::rmcp::Elicitation::with_url_hold) (by default an eighth of [`with_url_wait`](crate::rmcp::Elicitation::with_url_wait), 5 minutes: a client's default limit of 10 rounds covers it), then answers with a state-only `InputRequiredResult` ("still waiting"); these rounds do not count toward [`Elicitation::with_most_rounds`](crate::rmcp::Elicitation::with_most_rounds) |
+    /// | while the step goes on | the call waits (progress notifications on the call's `progressToken` say so) | each retry waits up to [`Elicitation::with_url_hold`](crate::rmcp::Elicitation::with_url_hold) (by default an eighth of [`with_url_wait`](crate::rmcp::Elicitation::with_url_wait), 5 minutes: a client's default limit of 10 rounds covers it), then answers with a state-only `InputRequiredResult` ("still waiting"); these rounds do not count toward [`Elicitation::with_max_rounds`](crate::rmcp::Elicitation::with_max_rounds) |
     /// | the step done | the call goes on; the elicitation's owner sends the completion notification ([`Elicitation::notify_completed`](crate::rmcp::Elicitation::notify_completed)) | the retry collects the completion, once (an earlier state replayed after that is refused with -32602), and the handler goes on; there is no notification |
     /// | how long at most | until the elicitation expires (the tracker's time to live): [`ElicitError::NotCompleted`] | the same |
     /// | the client goes away | [`ElicitError::SessionEnded`], and the elicitation is discarded | each retry keeps the elicitation for [`Elicitation::with_url_lease`](crate::rmcp::Elicitation::with_url_lease) (a minute) more: a client that stops retrying leaves it, and it stops counting against the user's limit one lease later |
@@ -274,45 +273,6 @@ impl Ask {
     }
 }
 
-/// A URL-mode elicitation of a call, as a 2026-07-28 state carries it between rounds.
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub(crate) struct UrlFlow {
-    /// The tracker's id.
-    pub id: String,
-    pub message: String,
-    pub url: String,
-    /// When the tracker lets it expire: a retry after that is told it expired, as on
-    /// 2025-11-25, rather than refused.
-    #[serde(with = "unix_seconds")]
-    pub expires_at: SystemTime,
-    pub status: UrlStatus,
-}
-
-#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum UrlStatus {
-    /// Sent; the client's answer (consent or not) comes with the retry.
-    Asked,
-    /// The user consented; the out-of-band step goes on.
-    Consented,
-    Completed,
-    Declined,
-    Cancelled,
-}
-
-impl UrlFlow {
-    fn asked(pending: &PendingUrlElicitation) -> Self {
-        let params = pending.params();
-        UrlFlow {
-            id: pending.id().as_str().to_owned(),
-            message: params.message().to_owned(),
-            url: params.url().to_owned(),
-            expires_at: pending.expires_at(),
-            status: UrlStatus::Asked,
-        }
-    }
-}
-
 /// Looks for the completion of `id` until it is collected, or `hold` has passed (`None`: until
 /// the elicitation ends one way or another), less and less often: how every way of asking waits
 /// for the out-of-band step.
@@ -324,7 +284,7 @@ pub(crate) async fn look_until(
     hold: Option<Duration>,
 ) -> Result<Collected, CompletionError> {
     const FIRST_LOOK: Duration = Duration::from_millis(25);
-    const MOST_BETWEEN_LOOKS: Duration = Duration::from_secs(1);
+    const MAX_BETWEEN_LOOKS: Duration = Duration::from_secs(1);
     let started = Instant::now();
     let mut between = FIRST_LOOK;
     loop {
@@ -343,7 +303,7 @@ pub(crate) async fn look_until(
             between = between.min(left);
         }
         tokio::time::sleep(between).await;
-        between = (between * 2).min(MOST_BETWEEN_LOOKS);
+        between = (between * 2).min(MAX_BETWEEN_LOOKS);
     }
 }
 
@@ -359,27 +319,5 @@ pub(crate) fn not_completed(
             ElicitError::NotCompleted(CompletionError::Expired)
         }
         other => ElicitError::NotCompleted(other),
-    }
-}
-
-/// A time as whole seconds since the Unix epoch: what the state needs, in few bytes.
-mod unix_seconds {
-    use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(time: &SystemTime, serializer: S) -> Result<S::Ok, S::Error> {
-        let seconds = time
-            .duration_since(UNIX_EPOCH)
-            .unwrap_or_default()
-            .as_secs();
-        serializer.serialize_u64(seconds)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<SystemTime, D::Error> {
-        let seconds = u64::deserialize(deserializer)?;
-        UNIX_EPOCH
-            .checked_add(Duration::from_secs(seconds))
-            .ok_or_else(|| serde::de::Error::custom("a time past what this system can hold"))
     }
 }

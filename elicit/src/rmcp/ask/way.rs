@@ -15,7 +15,7 @@ use crate::rmcp::error::ElicitError;
 use crate::rmcp::request::{Answer, Request};
 
 #[cfg(feature = "url-mode")]
-use super::url::UrlFlow;
+use super::url_flow::UrlFlow;
 #[cfg(feature = "url-mode")]
 use crate::rmcp::tracking::UrlTracking;
 #[cfg(feature = "url-mode")]

@@ -3,7 +3,7 @@
 use ::rmcp::model as sdk;
 
 use crate::client::InvalidElicitRequestError;
-use crate::error::ContentError;
+use crate::form::error::ContentError;
 use crate::wire::{JsonRpcError, NotUrlElicitationRequiredError, UrlElicitationRequiredError};
 
 impl From<&UrlElicitationRequiredError> for sdk::ErrorData {

@@ -10,14 +10,14 @@ use crate::rmcp::running::{Retry, too_many_rounds};
 /// The rounds of one call bridged on a 2025-11-25 session.
 pub(super) struct Bridge {
     rounds: u32,
-    most_rounds: u32,
+    max_rounds: u32,
 }
 
 impl Bridge {
-    pub fn new(most_rounds: u32) -> Self {
+    pub fn new(max_rounds: u32) -> Self {
         Bridge {
             rounds: 0,
-            most_rounds,
+            max_rounds,
         }
     }
 
@@ -31,7 +31,7 @@ impl Bridge {
     ) -> Result<Retry, sdk::ErrorData> {
         self.rounds += 1;
         let requests = asking.input_requests.unwrap_or_default();
-        if self.rounds > self.most_rounds {
+        if self.rounds > self.max_rounds {
             return Err(too_many_rounds(self.rounds - 1, &requests));
         }
         if requests.is_empty() {

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 
 use crate::rmcp::ask::keys::AskedUnder;
 #[cfg(feature = "url-mode")]
-use crate::rmcp::ask::url::UrlFlow;
+use crate::rmcp::ask::url_flow::UrlFlow;
 use crate::rmcp::request::Answer;
 
 /// What the sealed `requestState` holds between rounds.

@@ -6,7 +6,8 @@ use std::time::Duration;
 use ::rmcp::model as sdk;
 
 use super::{Round, next_round};
-use crate::rmcp::ask::url::{UrlFlow, look_until};
+use crate::rmcp::ask::url::look_until;
+use crate::rmcp::ask::url_flow::UrlFlow;
 use crate::rmcp::ask::way::Hold;
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::tracking::UrlTracking;

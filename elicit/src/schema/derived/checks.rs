@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use super::{Choices, DefaultValue, Kind, StringRules};
-use crate::number::MAX_SAFE_INTEGER;
+use crate::schema::number::MAX_SAFE_INTEGER;
 use crate::schema::{Number, StringFormat};
 
 /// Whether a number or string default breaks the bounds or lengths `kind` carries: for a field

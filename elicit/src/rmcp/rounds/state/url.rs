@@ -4,7 +4,7 @@
 use ::rmcp::model as sdk;
 
 use super::RoundState;
-use crate::rmcp::ask::url::UrlFlow;
+use crate::rmcp::ask::url_flow::UrlFlow;
 
 impl RoundState {
     /// The elicitation asked under `key` in an earlier round (or this one).

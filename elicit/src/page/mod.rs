@@ -42,7 +42,7 @@
 //!   allowed by its hash, forms posted only back here, `frame-ancestors 'none'`),
 //!   `Referrer-Policy: no-referrer`, `Cache-Control: no-store`,
 //!   `X-Content-Type-Options: nosniff`; a body limit
-//!   ([`SecurePage::with_most_body_bytes`]).
+//!   ([`SecurePage::with_max_body_bytes`]).
 //! - **Secrets stay.** A secret field is a password input, never filled in again when the page
 //!   comes back with errors (the other answers are); the answer is held by the server (in
 //!   this process, or sealed in Redis: `SecureForms::in_redis`, feature `redis`), not in the
@@ -96,7 +96,7 @@ const BROWSER_COOKIE: &str = "elicit_page_browser";
 /// mount its [`router`](Self::router) at the path of [`SecureForms::page_url`].
 pub struct SecurePage<S: ElicitationStore, U: PageUsers> {
     shared: Shared<S, U>,
-    most_body_bytes: usize,
+    max_body_bytes: usize,
 }
 
 struct Shared<S, U> {
@@ -110,8 +110,8 @@ struct Shared<S, U> {
 
 impl<S: ElicitationStore + 'static, U: PageUsers> SecurePage<S, U> {
     /// The most bytes an answer's body may have unless
-    /// [`with_most_body_bytes`](Self::with_most_body_bytes) says otherwise.
-    pub const DEFAULT_MOST_BODY_BYTES: usize = 64 * 1024;
+    /// [`with_max_body_bytes`](Self::with_max_body_bytes) says otherwise.
+    pub const DEFAULT_MAX_BODY_BYTES: usize = 64 * 1024;
 
     /// The page of `forms` (the same the elicitation asks on,
     /// [`Elicitation::with_secure_page`]), completing the elicitations of `tracker` (the same
@@ -132,7 +132,7 @@ impl<S: ElicitationStore + 'static, U: PageUsers> SecurePage<S, U> {
                 server_name: "This server".to_owned(),
                 login_url: None,
             },
-            most_body_bytes: Self::DEFAULT_MOST_BODY_BYTES,
+            max_body_bytes: Self::DEFAULT_MAX_BODY_BYTES,
         }
     }
 
@@ -150,8 +150,8 @@ impl<S: ElicitationStore + 'static, U: PageUsers> SecurePage<S, U> {
     }
 
     /// Answers a body larger than `bytes` with 413, unread.
-    pub fn with_most_body_bytes(mut self, bytes: usize) -> Self {
-        self.most_body_bytes = bytes;
+    pub fn with_max_body_bytes(mut self, bytes: usize) -> Self {
+        self.max_body_bytes = bytes;
         self
     }
 
@@ -160,7 +160,7 @@ impl<S: ElicitationStore + 'static, U: PageUsers> SecurePage<S, U> {
     pub fn router(self) -> Router {
         Router::new()
             .route("/{id}", get(show::<S, U>).post(answer::<S, U>))
-            .layer(DefaultBodyLimit::max(self.most_body_bytes))
+            .layer(DefaultBodyLimit::max(self.max_body_bytes))
             .with_state(Arc::new(self.shared))
     }
 }

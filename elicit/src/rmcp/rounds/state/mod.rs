@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::sealed::SealedState;
 use crate::rmcp::ask::keys::AskedUnder;
 #[cfg(feature = "url-mode")]
-use crate::rmcp::ask::url::UrlFlow;
+use crate::rmcp::ask::url_flow::UrlFlow;
 use crate::rmcp::request::Answer;
 
 #[cfg(feature = "url-mode")]

@@ -6,7 +6,7 @@ use std::net::IpAddr;
 
 use url::{Host, Url};
 
-use crate::host;
+use crate::wire::host;
 use crate::wire::{ElicitRequestUrlParams, ElicitationId};
 
 mod scan;

@@ -8,15 +8,15 @@ use std::fmt;
 use std::ops::Deref;
 use std::str::FromStr;
 
-use crate::matcher::Matcher;
+use crate::form::matcher::Matcher;
 use serde_json::Value;
 
-use crate::error::Problem;
-use crate::field::{ElicitValue, StringField};
-use crate::format;
+use crate::form::error::Problem;
+use crate::form::field::{ElicitValue, StringField};
+use crate::form::format;
+use crate::form::validate;
 use crate::schema::derived::{Kind, StringRules};
 use crate::schema::{PrimitiveSchema, StringFormat};
-use crate::validate;
 
 /// An email address, checked to be one (`format: email`, the same check as a `String` field
 /// with `#[elicit(format = "email")]`).

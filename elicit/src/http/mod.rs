@@ -1,7 +1,7 @@
 //! What to put in front of rmcp's streamable HTTP server ([`StreamableHttpService`]), for what
 //! it cannot be told to do itself (rmcp 3.11):
 //!
-//! - **A limit on request bodies**, 256 KiB unless [`Guard::with_most_body_bytes`] says otherwise.
+//! - **A limit on request bodies**, 256 KiB unless [`Guard::with_max_body_bytes`] says otherwise.
 //!   rmcp parses a whole body into its message types at once, and that parse amplifies: a
 //!   4 MiB body of small numbers raises the server's peak memory by about 470 MiB. A body
 //!   declared larger (`Content-Length`) is answered 413 before anything reads it, and a
@@ -22,7 +22,7 @@
 //!   session the server holds, and per peer address for the rest. rmcp's parse costs memory in
 //!   proportion to the body, so what one client can make the server hold at once is bounded
 //!   by bytes, not requests: by default one body at the body limit, or any number of small
-//!   ones that fit in it ([`Guard::with_most_bytes_in_flight_per_client`]). A JSON POST counts from
+//!   ones that fit in it ([`Guard::with_max_bytes_in_flight_per_client`]). A JSON POST counts from
 //!   before its body is read until rmcp has answered; one that does not fit waits, unread,
 //!   for its client's others to finish.
 //! - **A resumed stream never repeats an event.** rmcp's session manager answers a GET with
@@ -244,7 +244,6 @@
 //! `CONTRIBUTING.md` gives the `curl` lines that reproduce each one, and `benches/README.md` what
 //! the guard costs per request (about 1.04x of rmcp alone).
 
-mod authenticate;
 mod check;
 mod clients;
 mod resume;
@@ -258,12 +257,17 @@ use http::request::Parts;
 use rmcp::ServerHandler;
 use rmcp::transport::streamable_http_server::SessionManager;
 
+use crate::rmcp::authenticate::SharedAuthenticate;
+pub use crate::rmcp::authenticate::{Authenticate, Unauthenticated};
 use crate::rmcp::{Elicitation, Elicited, SetupError};
-pub use authenticate::{Authenticate, Unauthenticated};
-pub(crate) use authenticate::{Authenticated, SharedAuthenticate};
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
-pub use service::{BoxError, GuardLayer, Guarded, GuardedBody, GuardedResponse};
+pub use service::{BoxError, GuardLayer, Guarded, GuardedBody};
 use tower_layer::Layer;
+
+/// What the guarded service answers: rmcp's answer, or the guard's own.
+// Here, not in `service`, because `resume` filters it and `service` calls `resume`.
+pub type GuardedResponse =
+    http::Response<http_body_util::combinators::BoxBody<bytes::Bytes, std::convert::Infallible>>;
 
 type ClientAddress = Arc<dyn Fn(&Parts) -> Option<IpAddr> + Send + Sync>;
 
@@ -276,15 +280,15 @@ type ClientAddress = Arc<dyn Fn(&Parts) -> Option<IpAddr> + Send + Sync>;
 ///
 /// // Bodies up to 64 KiB; at most two at that size in flight per client.
 /// let guard = Guard::new()
-///     .with_most_body_bytes(64 * 1024)
-///     .with_most_bytes_in_flight_per_client(128 * 1024);
-/// assert_eq!(guard.body_limit(), 64 * 1024);
+///     .with_max_body_bytes(64 * 1024)
+///     .with_max_bytes_in_flight_per_client(128 * 1024);
+/// assert_eq!(guard.max_body_bytes(), 64 * 1024);
 /// ```
 #[derive(Clone)]
 pub struct Guard {
-    most_body_bytes: usize,
+    max_body_bytes: usize,
     /// `None`: the body limit.
-    most_bytes_in_flight_per_client: Option<usize>,
+    max_bytes_in_flight_per_client: Option<usize>,
     client_address: ClientAddress,
     /// Who a request's user is: the elicitation's check, when served through one.
     authenticate: Option<SharedAuthenticate>,
@@ -299,10 +303,10 @@ impl Default for Guard {
 impl fmt::Debug for Guard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Guard")
-            .field("most_body_bytes", &self.most_body_bytes)
+            .field("max_body_bytes", &self.max_body_bytes)
             .field(
-                "most_bytes_in_flight_per_client",
-                &self.bytes_in_flight_limit(),
+                "max_bytes_in_flight_per_client",
+                &self.max_bytes_in_flight_per_client(),
             )
             .finish_non_exhaustive()
     }
@@ -311,17 +315,17 @@ impl fmt::Debug for Guard {
 impl Guard {
     /// The largest request body accepted unless set otherwise: ample for elicitation traffic
     /// (a 2026-07-28 retry carries its `requestState`, at most
-    /// [`Elicitation::with_most_state_bytes`](crate::rmcp::Elicitation::with_most_state_bytes), 64 KiB by
+    /// [`Elicitation::with_max_state_bytes`](crate::rmcp::Elicitation::with_max_state_bytes), 64 KiB by
     /// default, and the answers), and small enough that rmcp's parse of a hostile body stays
     /// within about 30 MiB.
-    pub const DEFAULT_MOST_BODY_BYTES: usize = 256 * 1024;
+    pub const DEFAULT_MAX_BODY_BYTES: usize = 256 * 1024;
 
     /// The defaults: bodies up to 256 KiB, and as many bytes of bodies in flight per client;
     /// the client's address from axum's `ConnectInfo<SocketAddr>`.
     pub fn new() -> Self {
         Guard {
-            most_body_bytes: Self::DEFAULT_MOST_BODY_BYTES,
-            most_bytes_in_flight_per_client: None,
+            max_body_bytes: Self::DEFAULT_MAX_BODY_BYTES,
+            max_bytes_in_flight_per_client: None,
             client_address: Arc::new(service::connect_info_address),
             authenticate: None,
         }
@@ -329,8 +333,8 @@ impl Guard {
 
     /// The largest request body accepted, in bytes; a larger one is answered 413, with a text
     /// that names the limit.
-    pub fn with_most_body_bytes(mut self, bytes: usize) -> Self {
-        self.most_body_bytes = bytes;
+    pub fn with_max_body_bytes(mut self, bytes: usize) -> Self {
+        self.max_body_bytes = bytes;
         self
     }
 
@@ -344,12 +348,12 @@ impl Guard {
     /// # Panics
     ///
     /// If `bytes` is 0, which would limit nothing.
-    pub fn with_most_bytes_in_flight_per_client(mut self, bytes: usize) -> Self {
+    pub fn with_max_bytes_in_flight_per_client(mut self, bytes: usize) -> Self {
         assert!(
             bytes > 0,
-            "Guard::with_most_bytes_in_flight_per_client(0) would limit nothing; give at least 1"
+            "Guard::with_max_bytes_in_flight_per_client(0) would limit nothing; give at least 1"
         );
-        self.most_bytes_in_flight_per_client = Some(bytes);
+        self.max_bytes_in_flight_per_client = Some(bytes);
         self
     }
 
@@ -378,14 +382,14 @@ impl Guard {
     }
 
     /// The body limit, in bytes.
-    pub fn body_limit(&self) -> usize {
-        self.most_body_bytes
+    pub fn max_body_bytes(&self) -> usize {
+        self.max_body_bytes
     }
 
     /// The bytes of bodies one client may have in flight.
-    pub fn bytes_in_flight_limit(&self) -> usize {
-        self.most_bytes_in_flight_per_client
-            .unwrap_or(self.most_body_bytes)
+    pub fn max_bytes_in_flight_per_client(&self) -> usize {
+        self.max_bytes_in_flight_per_client
+            .unwrap_or(self.max_body_bytes)
             .max(1)
     }
 

@@ -5,9 +5,9 @@
 
 use std::sync::LazyLock;
 
-use crate::matcher::Matcher;
+use crate::form::matcher::Matcher;
 
-use crate::error::{ContentError, FieldError, Problem};
+use crate::form::error::{ContentError, FieldError, Problem};
 
 /// A `pattern` compiled, or why it did not compile.
 type Compiled = Result<Matcher, String>;

@@ -37,7 +37,7 @@ use crate::rmcp::request::{Answer, Request};
 use crate::rmcp::running::{Gathered, Handler, Response, Start, too_many_rounds};
 
 #[cfg(feature = "url-mode")]
-use crate::rmcp::ask::url::UrlFlow;
+use crate::rmcp::ask::url_flow::UrlFlow;
 #[cfg(feature = "url-mode")]
 use crate::rmcp::tracking::UrlTracking;
 #[cfg(feature = "url-mode")]
@@ -291,7 +291,7 @@ fn end_round<R: Response>(
     } = round.end(ask.take_asked(), nonce()?);
     let asking = match end {
         RoundEnd::Refused(refused) => return Err(refused),
-        RoundEnd::Asking(asking) if asking_rounds > start.settings.most_rounds => {
+        RoundEnd::Asking(asking) if asking_rounds > start.settings.max_rounds => {
             return Err(too_many_rounds(asking_rounds - 1, &asking));
         }
         RoundEnd::Asking(asking) => Some(asking),
@@ -314,13 +314,13 @@ fn end_round<R: Response>(
         return Err(ElicitError::AskedWithoutBinding.into());
     };
     let sealed = seal.seal(&state, &binding)?;
-    if sealed.len() > start.settings.most_state_bytes {
+    if sealed.len() > start.settings.max_state_bytes {
         return Err(sdk::ErrorData::invalid_params(
             format!(
                 "the answers so far would make requestState {} bytes, over this server's \
                  limit of {} bytes: answer with less text",
                 sealed.len(),
-                start.settings.most_state_bytes
+                start.settings.max_state_bytes
             ),
             None,
         ));

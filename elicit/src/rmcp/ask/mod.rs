@@ -21,6 +21,8 @@ mod secure;
 mod step;
 #[cfg(feature = "url-mode")]
 pub(crate) mod url;
+#[cfg(feature = "url-mode")]
+pub(crate) mod url_flow;
 
 pub use form::FormAsk;
 #[cfg(feature = "url-mode")]
@@ -82,7 +84,7 @@ struct AskInner {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct AskSettings {
     /// How many times one form may be asked in one call.
-    pub most_asks: u32,
+    pub max_asks: u32,
     /// Whether an answer with field errors is asked again by default.
     pub reask: bool,
     /// Whether the call's tool is declared to continue as a task.
@@ -92,7 +94,7 @@ pub(crate) struct AskSettings {
 impl AskSettings {
     /// The settings of an ask made outside an elicitation: the defaults.
     pub const DEFAULT: AskSettings = AskSettings {
-        most_asks: crate::rmcp::Elicitation::DEFAULT_MOST_ASKS,
+        max_asks: crate::rmcp::Elicitation::DEFAULT_MAX_ASKS,
         reask: true,
         after_asks: false,
     };
@@ -165,7 +167,7 @@ impl Ask {
 
     /// The key for `asker`'s next ask under `base` (see [`Keys::take`]).
     pub(crate) fn take_key(&self, base: &str, asker: Asker) -> Result<String, ElicitError> {
-        self.keys().take(base, asker, self.inner.settings.most_asks)
+        self.keys().take(base, asker, self.inner.settings.max_asks)
     }
 
     /// The key of the next step (see [`Keys::take_step`]).
@@ -223,7 +225,7 @@ impl Ask {
     ///
     /// Gives the typed outcome. An answer with field errors is asked again, the errors in the
     /// message and the right answers kept, up to
-    /// [`Elicitation::with_most_asks`](crate::rmcp::Elicitation::with_most_asks) times
+    /// [`Elicitation::with_max_asks`](crate::rmcp::Elicitation::with_max_asks) times
     /// ([`ElicitError::TooManyAsks`] after that), unless the ask or the elicitation says not to
     /// ([`FormAsk::with_reask`]); then the field errors come back as
     /// [`ElicitError::InvalidContent`].

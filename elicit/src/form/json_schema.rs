@@ -56,7 +56,7 @@ pub mod with_schemars {
     use serde_json::Value;
 
     use crate::Elicit;
-    use crate::field::{ElicitChoice, ElicitValue};
+    use crate::form::field::{ElicitChoice, ElicitValue};
     use crate::schema::{
         PrimitiveSchema, RequestedSchema, TitledSingleSelectEnumSchema,
         UntitledSingleSelectEnumSchema,

@@ -3,13 +3,13 @@
 use std::collections::{BTreeSet, HashSet};
 use std::hash::{BuildHasher, Hash};
 
-use crate::matcher::Matcher;
+use crate::form::matcher::Matcher;
 use serde_json::Value;
 
 use super::{DerivedField, ElicitChoice, ElicitField, ElicitValue, Kind, MultiSelectField};
-use crate::error::Problem;
+use crate::form::error::Problem;
+use crate::form::validate;
 use crate::schema::PrimitiveSchema;
-use crate::validate;
 
 /// Parses a multi-select's items into any collection of the choice enum.
 ///

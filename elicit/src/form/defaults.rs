@@ -1,5 +1,5 @@
 //! Defaults known only at run time, typed: each derived form has a defaults type
-//! ([`Elicit::Defaults`]) with one [`FormDefault`] per field, so a default for a field the form
+//! ([`Elicit::Defaults`](crate::Elicit::Defaults)) with one [`FormDefault`] per field, so a default for a field the form
 //! does not have, or of another type than the field's, is a compile error. Filled in by a
 //! closure, it becomes the wire map (wire name to JSON value) that
 //! [`RequestedSchema::with_defaults`](crate::schema::RequestedSchema::with_defaults) checks
@@ -12,10 +12,9 @@ use std::marker::PhantomData;
 
 use serde_json::{Map, Value};
 
-use crate::Elicit;
-use crate::field::{ElicitField, ElicitValue};
+use crate::form::field::{ElicitField, ElicitValue};
 
-/// The run-time defaults of a form: the type [`Elicit::Defaults`] of every derived form.
+/// The run-time defaults of a form: the type [`Elicit::Defaults`](crate::Elicit::Defaults) of every derived form.
 ///
 /// `#[derive(Elicit)]` implements it on a type of its own (it adds no name to your module;
 /// reach it as `<Stay as Elicit>::Defaults`), with one public field per asked field, named as
@@ -52,59 +51,10 @@ pub trait FormDefaults: Default {
     fn to_wire(&self) -> Map<String, Value>;
 }
 
-/// The run-time defaults of form `T`, filled in by `fill`, as the wire map that
-/// [`RequestedSchema::with_defaults`](crate::schema::RequestedSchema::with_defaults) takes: a
-/// typed way to name the fields and give their values, the map the rest of the crate speaks.
-///
-/// ```
-/// use elicit_mcp::{Elicit, defaults_of};
-///
-/// #[derive(Elicit, Debug, PartialEq)]
-/// #[elicit(rename_all = "lowercase")]
-/// enum Room { Single, Double }
-///
-/// #[derive(Elicit)]
-/// #[elicit(rename_all = "camelCase")]
-/// struct Stay {
-///     #[elicit(format = "date")]
-///     check_in: String,
-///     room: Room,
-/// }
-///
-/// let defaults = defaults_of::<Stay>(|d| {
-///     d.check_in.set("2026-12-24");
-///     d.room.set(Room::Double);
-/// });
-/// assert_eq!(
-///     serde_json::Value::Object(defaults.clone()),
-///     serde_json::json!({"checkIn": "2026-12-24", "room": "double"})
-/// );
-///
-/// // Checked against the form's rules and shown, as a run-time default is.
-/// let schema = Stay::requested_schema().with_defaults(&defaults).unwrap();
-/// assert_eq!(schema.property("room").unwrap().schema.default_value(), Some("double".into()));
-/// ```
-///
-/// A field the form does not have, or a value of another type, does not compile:
-///
-/// ```compile_fail,E0609
-/// # use elicit_mcp::{Elicit, defaults_of};
-/// # #[derive(Elicit)]
-/// # struct Stay { check_in: String }
-/// defaults_of::<Stay>(|d| d.chek_in.set("2026-12-24"));
-/// // error[E0609]: no field `chek_in` on type `&mut StayDefaults`
-/// //   = note: available fields are: `check_in`
-/// ```
-pub fn defaults_of<T: Elicit>(fill: impl FnOnce(&mut T::Defaults)) -> Map<String, Value> {
-    let mut defaults = T::Defaults::default();
-    fill(&mut defaults);
-    defaults.to_wire()
-}
-
 /// The run-time default of one form field of type `F`: unset, or set to a value of the
 /// field's values (the `T` of an `Option<T>` field), kept as the client sends it.
 ///
-/// The fields of a form's [`Elicit::Defaults`] have this type; [`set`](Self::set) takes a
+/// The fields of a form's [`Elicit::Defaults`](crate::Elicit::Defaults) have this type; [`set`](Self::set) takes a
 /// value of the field's values, or what [`DefaultFrom`] allows besides (a `&str` for a
 /// `String`, an array of variants for a multi-select).
 ///

@@ -9,10 +9,10 @@ use zeroize::Zeroize;
 
 use super::scalar::checked_str;
 use super::{ElicitValue, Kind, StringRules};
-use crate::error::Problem;
-use crate::matcher::Matcher;
+use crate::form::error::Problem;
+use crate::form::matcher::Matcher;
+use crate::form::validate;
 use crate::schema::PrimitiveSchema;
-use crate::validate;
 
 /// A secret: a password, an API key, an access token, a payment credential. The type of a
 /// form field that holds one, and what makes the form a secret form.

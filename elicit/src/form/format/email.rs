@@ -4,7 +4,7 @@
 use std::sync::LazyLock;
 
 use super::bytes::{ByteSet, DIGITS, LETTERS, run_in};
-use crate::matcher::Matcher;
+use crate::form::matcher::Matcher;
 
 pub(super) fn email(value: &str) -> Result<(), String> {
     // Most addresses are a plain dot-atom at a host name; those are settled here in one pass.

@@ -6,9 +6,9 @@ use std::fmt;
 use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
 
-use crate::format::described;
+use crate::form::format::described;
+use crate::schema::number::compare;
 use crate::schema::{Number, StringFormat};
-use crate::validate::compare;
 
 /// Why accepted form `content` does not match the form: one [`FieldError`] per field at fault.
 ///

@@ -1,13 +1,13 @@
 //! The scalar field types: a string, a boolean, the integers and the floats.
 
-use crate::matcher::Matcher;
+use crate::form::matcher::Matcher;
 use serde_json::Value;
 
 use super::{ElicitValue, Kind, StringRules};
-use crate::error::Problem;
-use crate::number::{MAX_SAFE_INTEGER, Number};
+use crate::form::error::Problem;
+use crate::form::validate;
 use crate::schema::PrimitiveSchema;
-use crate::validate;
+use crate::schema::number::{MAX_SAFE_INTEGER, Number};
 
 #[diagnostic::do_not_recommend]
 impl ElicitValue for String {

@@ -24,7 +24,9 @@ use crate::rmcp::running::{Handler, Response, Retry, Start};
 use crate::rmcp::session::{self, CallWatch};
 
 #[cfg(feature = "url-mode")]
-use crate::rmcp::ask::url::{UrlFlow, look_until, not_completed};
+use crate::rmcp::ask::url::{look_until, not_completed};
+#[cfg(feature = "url-mode")]
+use crate::rmcp::ask::url_flow::UrlFlow;
 #[cfg(feature = "url-mode")]
 use crate::rmcp::tracking::UrlTracking;
 #[cfg(feature = "url-mode")]
@@ -213,7 +215,7 @@ impl Way for Requests {
 }
 
 /// Runs a call on a 2025-11-25 session: the handler once with its ask; again, with the answers,
-/// as long as it answers with input requests of its own (at most `most_rounds` times).
+/// as long as it answers with input requests of its own (at most `max_rounds` times).
 pub(crate) async fn run<R: Response>(
     start: Start<'_>,
     context: &RequestContext<RoleServer>,
@@ -228,7 +230,7 @@ pub(crate) async fn run<R: Response>(
         #[cfg(feature = "url-mode")]
         url: start.url.clone(),
     });
-    let mut bridge = bridge::Bridge::new(start.settings.most_rounds);
+    let mut bridge = bridge::Bridge::new(start.settings.max_rounds);
     let mut retry = None;
     loop {
         let response = run_with(ask.clone(), handler(retry.take())).await;

@@ -3,11 +3,12 @@
 
 use std::borrow::Cow;
 
-use crate::matcher::Matcher;
+use crate::form::matcher::Matcher;
 use serde_json::{Map, Value};
 
-use crate::error::{ContentError, FieldError, Problem};
-use crate::format;
+use crate::form::error::{ContentError, FieldError, Problem};
+use crate::form::format;
+use crate::schema::number::compare;
 use crate::schema::{
     NumberSchema, NumberType, PrimitiveSchema, Property, RequestedSchema, StringSchema, kind_of,
 };
@@ -100,26 +101,6 @@ pub(crate) fn check_number(
 #[inline(always)]
 fn is_integral(value: &serde_json::Number) -> bool {
     value.is_i64() || value.is_u64() || value.as_f64().is_some_and(|f| f.fract() == 0.0)
-}
-
-/// Compares exactly when both sides are integers, so bounds near 2^63 do not round.
-#[inline(always)]
-pub(crate) fn compare(
-    value: &serde_json::Number,
-    bound: &crate::schema::Number,
-) -> std::cmp::Ordering {
-    let exact = value
-        .as_i64()
-        .map(i128::from)
-        .or_else(|| value.as_u64().map(i128::from));
-    match (exact, bound.as_i64()) {
-        (Some(v), Some(b)) => v.cmp(&i128::from(b)),
-        _ => {
-            let v = value.as_f64().unwrap_or(f64::NAN);
-            v.partial_cmp(&bound.as_f64())
-                .unwrap_or(std::cmp::Ordering::Equal)
-        }
-    }
 }
 
 /// The value of an integer field, exactly, or why it is none.

@@ -167,3 +167,20 @@ impl<'de> Deserialize<'de> for Number {
         })
     }
 }
+
+/// Compares exactly when both sides are integers, so bounds near 2^63 do not round.
+#[inline(always)]
+pub(crate) fn compare(value: &serde_json::Number, bound: &Number) -> std::cmp::Ordering {
+    let exact = value
+        .as_i64()
+        .map(i128::from)
+        .or_else(|| value.as_u64().map(i128::from));
+    match (exact, bound.as_i64()) {
+        (Some(v), Some(b)) => v.cmp(&i128::from(b)),
+        _ => {
+            let v = value.as_f64().unwrap_or(f64::NAN);
+            v.partial_cmp(&bound.as_f64())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        }
+    }
+}

@@ -6,11 +6,11 @@
 
 use std::borrow::Cow;
 
-use crate::matcher::Matcher;
+use crate::form::matcher::Matcher;
 use serde_json::Value;
 
-use crate::error::{FieldError, Problem};
-use crate::read::{Errors, Pattern};
+use crate::form::error::{FieldError, Problem};
+use crate::form::read::{Errors, Pattern};
 use crate::schema::derived::{Choices, Kind, StringRules};
 use crate::schema::{PrimitiveSchema, Property};
 

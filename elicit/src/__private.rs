@@ -10,16 +10,16 @@ use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::sync::{OnceLock, RwLock};
 
-pub use crate::defaults::put as put_default;
-pub use crate::matcher::Matcher;
+pub use crate::form::defaults::put as put_default;
+pub use crate::form::matcher::Matcher;
 pub use serde_json::{Map, Value};
 
-use crate::error::Problem;
-use crate::field::ElicitChoice;
-pub use crate::field::{
+use crate::form::error::Problem;
+use crate::form::field::ElicitChoice;
+pub use crate::form::field::{
     Content, DerivedField, MultiSelectField, Newtype, NumberField, Slot, StringField, read as field,
 };
-pub use crate::read::{DefaultText, Errors, Pattern, default_matches};
+pub use crate::form::read::{DefaultText, Errors, Pattern, default_matches};
 use crate::schema::PrimitiveSchema;
 pub use crate::schema::derived::{
     Attrs, Choices, DefaultValue, Kind, Message, StringRule, StringRules, TextDefaultMisfit,
@@ -34,7 +34,7 @@ pub use std::borrow::Cow::Borrowed;
 
 /// The `schemars` impls' helpers, for the expansion of `__impl_json_schema!`.
 #[cfg(feature = "schemars")]
-pub use crate::json_schema::with_schemars as json_schema;
+pub use crate::form::json_schema::with_schemars as json_schema;
 
 /// A string default as the field's default literal. Only a field whose default is text takes
 /// one (a string, a typed value, a newtype of one: their literal is `&'static str`); on any
@@ -133,7 +133,7 @@ pub fn choice<E: ElicitChoice>(value: &Value, schema: &PrimitiveSchema) -> Resul
 /// Why a value is not one of the choices, worded as the shared validator words it.
 #[cold]
 fn not_a_choice<E: ElicitChoice>(value: &Value, schema: &PrimitiveSchema) -> Problem {
-    crate::validate::choice(schema, value)
+    crate::form::validate::choice(schema, value)
         .err()
         .unwrap_or_else(|| Problem::NotAChoice {
             value: value.as_str().unwrap_or_default().to_owned(),
