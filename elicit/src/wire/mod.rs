@@ -24,8 +24,8 @@
 //! assert_eq!(ElicitationCapability::form_and_url().modes(), [ElicitMode::Form, ElicitMode::Url]);
 //! ```
 //!
-//! This is the bottom layer of the crate: it imports nothing from `server` or `client`, which
-//! build on it.
+//! A low layer of the crate, on [`schema`](crate::schema) alone: the form runtime, `server` and
+//! `client` build on it, and it imports none of them (checked by `.ci/layers`).
 
 mod capability;
 mod form;
