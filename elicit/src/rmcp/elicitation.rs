@@ -17,7 +17,7 @@ use crate::rmcp::connections::ConnectionPeers;
 #[cfg(feature = "url-mode")]
 use crate::rmcp::error::ElicitError;
 #[cfg(feature = "url-mode")]
-use crate::rmcp::rounds::UrlWait;
+use crate::rmcp::running::UrlWait;
 #[cfg(feature = "url-mode")]
 use crate::rmcp::tracking::SharedTracker;
 #[cfg(feature = "page")]
@@ -172,7 +172,7 @@ impl Elicitation {
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10 * 60);
     /// How many times, by default, one form may be asked in one call
     /// ([`with_max_asks`](Self::with_max_asks)).
-    pub const DEFAULT_MAX_ASKS: u32 = 5;
+    pub const DEFAULT_MAX_ASKS: u32 = AskSettings::DEFAULT_MAX_ASKS;
     /// How many input-required rounds, by default, one call may take
     /// ([`with_max_rounds`](Self::with_max_rounds)).
     pub const DEFAULT_MAX_ROUNDS: u32 = 16;
@@ -186,11 +186,7 @@ impl Elicitation {
         Elicitation {
             seal,
             settings: Settings {
-                ask: AskSettings {
-                    max_asks: Self::DEFAULT_MAX_ASKS,
-                    reask: true,
-                    after_asks: false,
-                },
+                ask: AskSettings::DEFAULT,
                 timeout: Some(Self::DEFAULT_TIMEOUT),
                 max_rounds: Self::DEFAULT_MAX_ROUNDS,
                 max_state_bytes: Self::DEFAULT_MAX_STATE_BYTES,

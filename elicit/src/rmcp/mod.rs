@@ -308,6 +308,7 @@ mod task;
 mod tasks;
 #[cfg(feature = "url-mode")]
 mod tracking;
+mod waiting;
 
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]

@@ -17,8 +17,6 @@ use crate::server::UserId;
 use std::collections::BTreeMap;
 
 #[cfg(feature = "url-mode")]
-use crate::rmcp::rounds::UrlWait;
-#[cfg(feature = "url-mode")]
 use crate::rmcp::tracking::UrlCall;
 
 /// The settings of an elicitation that its calls read.
@@ -34,6 +32,45 @@ pub(crate) struct Settings {
     /// How a 2026-07-28 call waits for a URL-mode step.
     #[cfg(feature = "url-mode")]
     pub url_wait: UrlWait,
+}
+
+#[cfg(feature = "url-mode")]
+/// How a 2026-07-28 call waits for a URL-mode elicitation's out-of-band step: what
+/// `Elicitation::with_url_wait`, `with_url_hold` and `with_url_lease` set.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct UrlWait {
+    /// How long the user may take over the step, within a client's limit on rounds.
+    pub wait: Duration,
+    /// How long a retry waits for the step before it answers "still waiting"; `None`: a
+    /// share of `wait` (see [`hold`](Self::hold)).
+    pub hold: Option<Duration>,
+    /// How long after a retry that found it waiting the elicitation is kept for the next one.
+    pub lease: Duration,
+}
+
+#[cfg(feature = "url-mode")]
+impl UrlWait {
+    /// The official clients give up after 10 rounds by default (the Python SDK's
+    /// `max_input_rounds`, rmcp's own client): the consent round, then the retries that
+    /// wait. Holding each of eight retries for an eighth of the wait leaves two rounds spare.
+    const HELD_RETRIES: u32 = 8;
+
+    pub const DEFAULT: UrlWait = UrlWait {
+        wait: Duration::from_secs(5 * 60),
+        hold: None,
+        lease: Duration::from_secs(60),
+    };
+
+    /// How long one retry waits for the step.
+    pub fn hold(self) -> Duration {
+        self.hold.unwrap_or(self.wait / Self::HELD_RETRIES)
+    }
+
+    /// The lease a retry grants: never shorter than the hold plus a second, so that the
+    /// elicitation outlives the retry that holds it.
+    pub(crate) fn granted_lease(self) -> Duration {
+        self.lease.max(self.hold() + Duration::from_secs(1))
+    }
 }
 
 /// What one call starts from, whichever way it runs.

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use crate::rmcp::ask::way::Waiting;
+use crate::rmcp::waiting::Waiting;
 #[cfg(feature = "page")]
 use crate::server::SecureForms;
 use crate::server::{

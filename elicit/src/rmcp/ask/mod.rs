@@ -8,7 +8,6 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::task::Poll;
 
 use ::rmcp::model as sdk;
-use ::rmcp::service::{Peer, RoleServer};
 
 pub(crate) mod keys;
 pub(crate) mod way;
@@ -92,9 +91,13 @@ pub(crate) struct AskSettings {
 }
 
 impl AskSettings {
+    /// How many times, by default, one form may be asked in one call: the default of
+    /// `Elicitation::with_max_asks`, defined here so that the asks need nothing above them.
+    pub const DEFAULT_MAX_ASKS: u32 = 5;
+
     /// The settings of an ask made outside an elicitation: the defaults.
     pub const DEFAULT: AskSettings = AskSettings {
-        max_asks: crate::rmcp::Elicitation::DEFAULT_MAX_ASKS,
+        max_asks: AskSettings::DEFAULT_MAX_ASKS,
         reask: true,
         after_asks: false,
     };
@@ -133,18 +136,6 @@ impl Ask {
                 url: parts.url,
             }),
         }
-    }
-
-    /// An ask on a 2025-11-25 session, outside an elicitation.
-    pub(crate) fn on_session(peer: Peer<RoleServer>) -> Self {
-        Ask::new(AskParts {
-            way: Arc::new(crate::rmcp::requests::Requests::bare(peer)),
-            replayed: Vec::new(),
-            settings: AskSettings::DEFAULT,
-            user: None,
-            #[cfg(feature = "url-mode")]
-            url: None,
-        })
     }
 
     /// This ask, given to a method as its parameter.

@@ -4,8 +4,6 @@
 //! rounds of 2026-07-28; `task`: a task's input requests), and the call decides once which one
 //! a request gets. A way for a new revision is a new module implementing this trait.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::time::Duration;
 
 use ::rmcp::model as sdk;
@@ -23,8 +21,7 @@ use crate::server::{AwaitedBy, UserId};
 #[cfg(feature = "url-mode")]
 use crate::wire::ElicitationId;
 
-/// A future a way hands back, boxed so that the trait can be an object.
-pub(crate) type Waiting<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+pub(crate) use crate::rmcp::waiting::Waiting;
 
 /// How the asks of one call are delivered and answered.
 pub(crate) trait Way: Send + Sync {

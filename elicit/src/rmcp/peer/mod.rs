@@ -8,6 +8,7 @@ use ::rmcp::service::{Peer, RequestContext, RoleServer};
 
 use crate::rmcp::ask::Ask;
 use crate::rmcp::error::ElicitError;
+use crate::rmcp::requests::Requests;
 use crate::rmcp::session::{self, Session};
 use crate::wire::{ElicitationCapability, ElicitationCompleteNotification};
 
@@ -64,7 +65,7 @@ pub trait ElicitPeer: Session + Sync {
     /// }
     /// ```
     fn ask(&self) -> Ask {
-        Ask::on_session(self.peer().clone())
+        Requests::ask_on_session(self.peer().clone())
     }
 
     /// Sends `notifications/elicitation/complete` on this session, exactly as the spec writes

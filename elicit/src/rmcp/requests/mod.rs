@@ -17,7 +17,7 @@ use ::rmcp::service::{Peer, RequestContext, RoleServer, ServiceError};
 
 use crate::rmcp::ask::scope::run_with;
 use crate::rmcp::ask::way::{Waiting, Way};
-use crate::rmcp::ask::{Ask, AskParts};
+use crate::rmcp::ask::{Ask, AskParts, AskSettings};
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::request::{Answer, Request, list_roots};
 use crate::rmcp::running::{Handler, Response, Retry, Start};
@@ -60,6 +60,18 @@ impl Requests {
             timeout: None,
             watch: None,
         }
+    }
+
+    /// An ask on a 2025-11-25 session, outside an elicitation: the defaults, no user.
+    pub fn ask_on_session(peer: Peer<RoleServer>) -> Ask {
+        Ask::new(AskParts {
+            way: Arc::new(Requests::bare(peer)),
+            replayed: Vec::new(),
+            settings: AskSettings::DEFAULT,
+            user: None,
+            #[cfg(feature = "url-mode")]
+            url: None,
+        })
     }
 
     /// Sends `request` and reads the client's answer.

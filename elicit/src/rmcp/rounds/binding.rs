@@ -102,7 +102,7 @@ fn write_object(out: &mut DigestWriter, map: &sdk::JsonObject) {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     use std::cell::Cell;
 
     use super::*;

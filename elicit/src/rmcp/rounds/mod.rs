@@ -10,8 +10,10 @@ mod state;
 #[cfg(feature = "url-mode")]
 mod url;
 
+// When a call computes its binding is tested beside the call (`call/tests.rs`), which counts
+// the bindings made here.
 #[cfg(test)]
-mod tests;
+pub(crate) use binding::tests::bindings_computed;
 
 use std::future::{Future, poll_fn};
 use std::pin::pin;
@@ -24,8 +26,6 @@ use serde_json::Value;
 
 pub(crate) use binding::{Binding, Call};
 pub use seal::{RequestStateSeal, SealKeyError};
-#[cfg(feature = "url-mode")]
-pub(crate) use url::UrlWait;
 
 use self::sealed::{SealedState, nonce};
 use self::state::{RoundEnd, RoundLeft, RoundState};
@@ -38,6 +38,8 @@ use crate::rmcp::running::{Gathered, Handler, Response, Start, too_many_rounds};
 
 #[cfg(feature = "url-mode")]
 use crate::rmcp::ask::url_flow::UrlFlow;
+#[cfg(feature = "url-mode")]
+use crate::rmcp::running::UrlWait;
 #[cfg(feature = "url-mode")]
 use crate::rmcp::tracking::UrlTracking;
 #[cfg(feature = "url-mode")]

@@ -1,8 +1,6 @@
 //! URL mode in rounds: how long a retry waits for the out-of-band step before it answers "still
 //! waiting", and how long the elicitation is kept for the next retry.
 
-use std::time::Duration;
-
 use ::rmcp::model as sdk;
 
 use super::{Round, next_round};
@@ -13,43 +11,6 @@ use crate::rmcp::error::ElicitError;
 use crate::rmcp::tracking::UrlTracking;
 use crate::server::{Collected, CompletionError, UserId};
 use crate::wire::ElicitationId;
-
-/// How a 2026-07-28 call waits for a URL-mode elicitation's out-of-band step: what
-/// `Elicitation::with_url_wait`, `with_url_hold` and `with_url_lease` set.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct UrlWait {
-    /// How long the user may take over the step, within a client's limit on rounds.
-    pub wait: Duration,
-    /// How long a retry waits for the step before it answers "still waiting"; `None`: a
-    /// share of `wait` (see [`hold`](Self::hold)).
-    pub hold: Option<Duration>,
-    /// How long after a retry that found it waiting the elicitation is kept for the next one.
-    pub lease: Duration,
-}
-
-impl UrlWait {
-    /// The official clients give up after 10 rounds by default (the Python SDK's
-    /// `max_input_rounds`, rmcp's own client): the consent round, then the retries that
-    /// wait. Holding each of eight retries for an eighth of the wait leaves two rounds spare.
-    const HELD_RETRIES: u32 = 8;
-
-    pub const DEFAULT: UrlWait = UrlWait {
-        wait: Duration::from_secs(5 * 60),
-        hold: None,
-        lease: Duration::from_secs(60),
-    };
-
-    /// How long one retry waits for the step.
-    pub fn hold(self) -> Duration {
-        self.hold.unwrap_or(self.wait / Self::HELD_RETRIES)
-    }
-
-    /// The lease a retry grants: never shorter than the hold plus a second, so that the
-    /// elicitation outlives the retry that holds it.
-    fn granted_lease(self) -> Duration {
-        self.lease.max(self.hold() + Duration::from_secs(1))
-    }
-}
 
 /// Waits for the step up to the hold; then the round ends with the state alone ("still
 /// waiting") and the client's retry looks again. Once past its expiry the ask is

@@ -394,3 +394,6 @@ async fn spawn<H: ServerHandler>(
 fn is_unknown_tool(error: &sdk::ErrorData) -> bool {
     error.code == sdk::ErrorCode::INVALID_PARAMS && error.message.contains("tool not found")
 }
+
+#[cfg(test)]
+mod tests;
