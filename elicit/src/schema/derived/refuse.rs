@@ -14,7 +14,7 @@ pub const fn refuse_type_declared(kind: Kind, rule: StringRule) {
     if type_declares(kind, rule) {
         fail(Message::EMPTY.push("`").push(rule.attribute()).push(
             "` is declared by the field's type already, and every form using the type keeps it: remove it here, or change it on the type",
-        ));
+        ).as_str());
     }
 }
 
@@ -30,7 +30,8 @@ pub const fn refuse_format_clash(kind: Kind, attr: StringFormat) {
                 .push(own.as_str())
                 .push("\": remove the attribute, or write `format = \"")
                 .push(own.as_str())
-                .push("\"`"),
+                .push("\"`")
+                .as_str(),
         );
     }
 }
@@ -40,7 +41,7 @@ pub const fn refuse_format_clash(kind: Kind, attr: StringFormat) {
 #[track_caller]
 pub const fn refuse_bound_misfit(kind: Kind, bound: Number, written: &str) {
     if let Some(misfit) = bound_misfit(kind, Some(bound)) {
-        fail(Message::EMPTY.push(written).push(misfit.says()));
+        fail(Message::EMPTY.push(written).push(misfit.says()).as_str());
     }
 }
 
@@ -50,7 +51,7 @@ pub const fn refuse_more_items_than_choices(kind: Kind, min_items: u64, written:
     if more_items_than_choices(kind, min_items) {
         fail(Message::EMPTY.push(written).push(
             " is more than the number of choices of the field's enum, so no selection would be accepted: lower it, or add variants",
-        ));
+        ).as_str());
     }
 }
 
@@ -64,7 +65,7 @@ pub const fn refuse_default_outside(
     message: &str,
 ) {
     if narrowed && default_outside(kind, default) {
-        fail(Message::EMPTY.push(message));
+        fail(message);
     }
 }
 
@@ -75,14 +76,14 @@ pub const fn refuse_hidden_secret(secret: bool, field: &str) {
     if secret {
         fail(Message::EMPTY.push("`").push(field).push(
             "` holds an `elicit_mcp::Secret` under another name (a type alias or a newtype): write its type as `elicit_mcp::Secret<..>` or `Option<elicit_mcp::Secret<..>>` in the struct, so that the derive knows the form has a secret field and never lets it be sent to the client",
-        ));
+        ).as_str());
     }
 }
 
 /// Stops the build with `message`, at the caller's caller: the derive's call on the attribute.
 #[track_caller]
-const fn fail(message: Message) -> ! {
-    panic!("{}", message.as_str())
+const fn fail(message: &str) -> ! {
+    panic!("{}", message)
 }
 
 /// A compile-time error message assembled from parts: a constant's `panic!` takes one `&str`
