@@ -2,7 +2,8 @@
 //! tools: every JSON-RPC error it answers in rmcp's place (-32700, -32600, and -32602 for each
 //! member of each request elicit serves), DELETE of an unknown and of a live session, and the
 //! limit per client on the bytes of request bodies in flight. Where rmcp alone answers otherwise, the same request
-//! is sent to it unguarded too, so that the README's "known limits" stay true: when rmcp fixes
+//! is sent to it unguarded too, so that what the `http` module's docs and CONTRIBUTING.md ("rmcp's
+//! streamable HTTP: what the guard answers, by hand") say of rmcp stays true: when rmcp fixes
 //! one, its test here says so.
 
 use std::net::SocketAddr;
@@ -97,7 +98,7 @@ fn client() -> reqwest::Client {
 }
 
 /// A POST of `body` as a 2026-07-28 client sends it (with the standard headers of a tool call
-/// to `x`, as the README's reproductions).
+/// to `x`, as CONTRIBUTING.md's reproductions).
 async fn post(url: &str, body: &str) -> Answer {
     let response = client()
         .post(url)

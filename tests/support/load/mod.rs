@@ -7,7 +7,7 @@
 //! and the server's memory and descriptors before and after.
 //!
 //! `tests/rmcp/examples.rs` runs [`Plan::SHORT`] in `cargo test`; `benches/load.rs` runs
-//! either (`cargo bench --bench load -- --full`), and the README quotes the full run.
+//! either (`cargo bench --bench load -- --full`), and `benches/README.md` quotes the full run.
 
 pub mod server;
 
@@ -61,7 +61,7 @@ impl Plan {
         session_idle: Duration::from_secs(3),
         settle_limit: Duration::from_secs(30),
     };
-    /// The form the README quotes.
+    /// The form `benches/README.md` quotes.
     pub const FULL: Plan = Plan {
         clients: 32,
         flows_per_revision: 1600,
