@@ -345,6 +345,21 @@ fn main() {
         }],
     );
 
+    // What a group not selected would set up is left out: a filtered run (and `--only`,
+    // for callgrind) times and counts its own group alone.
+    if common::selected("flow") {
+        flows_group(&runtime, &with_ask);
+    }
+    if common::selected("large_call") {
+        large_call_group(&runtime, &with_ask, &by_hand);
+    }
+}
+
+/// Whole calls asking 1 to `MAX_STEPS` forms, through `Ask`.
+fn flows_group(
+    runtime: &tokio::runtime::Runtime,
+    with_ask: &RunningService<RoleClient, Answering>,
+) {
     let flows: Vec<sdk::CallToolRequestParams> = (1..=MAX_STEPS)
         .map(|steps| {
             let request = sdk::CallToolRequestParams::new("steps").with_arguments(
@@ -377,14 +392,19 @@ fn main() {
         flows
             .iter()
             .map(|request| -> Routine<'_> {
-                let with_ask = &with_ask;
-                let runtime = &runtime;
                 timed(move || runtime.block_on(with_ask.call_tool(request.clone())))
             })
             .collect(),
         &[],
     );
+}
 
+/// A large call that does not ask, through rmcp's router and through an `Elicitation`.
+fn large_call_group(
+    runtime: &tokio::runtime::Runtime,
+    with_ask: &RunningService<RoleClient, Answering>,
+    by_hand: &RunningService<RoleClient, Answering>,
+) {
     let pad = json!({"pad": vec![0; LARGE_CALL_NUMBERS]});
     let large = |tool: &'static str| {
         sdk::CallToolRequestParams::new(tool)
@@ -415,9 +435,9 @@ fn main() {
             "Elicitation, the method takes an Ask",
         ],
         vec![
-            timed(|| count(&by_hand, &plain)),
-            timed(|| count(&with_ask, &plain)),
-            timed(|| count(&with_ask, &asking)),
+            timed(|| count(by_hand, &plain)),
+            timed(|| count(with_ask, &plain)),
+            timed(|| count(with_ask, &asking)),
         ],
         &[
             Comparison {

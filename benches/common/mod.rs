@@ -86,10 +86,15 @@ fn arguments() -> Vec<String> {
     std::env::args().skip(1).collect()
 }
 
-/// Where the filter stands in `args`: the first word that is neither a flag nor `--only`'s
+/// The flags that take a number after them.
+const FLAGS_WITH_NUMBERS: [&str; 2] = ["--only", "--repeat"];
+
+/// Where the filter stands in `args`: the first word that is neither a flag nor a flag's
 /// number.
 fn filter_at(args: &[String]) -> Option<usize> {
-    (0..args.len()).find(|&i| !args[i].starts_with('-') && (i == 0 || args[i - 1] != "--only"))
+    (0..args.len()).find(|&i| {
+        !args[i].starts_with('-') && (i == 0 || !FLAGS_WITH_NUMBERS.contains(&args[i - 1].as_str()))
+    })
 }
 
 /// Whether the group `name` runs under this invocation's filter: the filter names the group,
@@ -113,8 +118,19 @@ pub fn quick() -> bool {
 /// `valgrind --tool=callgrind`, which divides by the calls made (a run's rounds times its batch,
 /// plus one batch of warm-up).
 fn only() -> Option<usize> {
+    number_after("--only")
+}
+
+/// `--repeat K` with `--only`: the run's rounds K times over, so that a sampling profiler
+/// (`perf record`) sees the routine rather than the bench's set-up.
+fn repeat() -> usize {
+    number_after("--repeat").unwrap_or(1).max(1)
+}
+
+/// The number given after `flag`.
+fn number_after(flag: &str) -> Option<usize> {
     let args: Vec<String> = std::env::args().collect();
-    let at = args.iter().position(|arg| arg == "--only")?;
+    let at = args.iter().position(|arg| arg == flag)?;
     args.get(at + 1)?.parse().ok()
 }
 
@@ -167,7 +183,7 @@ pub fn compare(
     };
     if let Some(routine) = only() {
         let routine = &mut routines[routine];
-        for _ in 0..=plan.rounds {
+        for _ in 0..=plan.rounds * repeat() {
             routine(plan.batch);
         }
         return;
