@@ -333,7 +333,16 @@ impl<H: ServerHandler> ServerHandler for Elicited<H> {
         request: sdk::CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<sdk::CallToolResponse, ErrorData> {
-        call::call_tool(self.caller(&context)?, &self.server, request, context).await
+        // Boxed, as are the prompt's and the resource's below: rmcp moves each request's
+        // future whole, several times, as it spawns and completes it; a call's future is
+        // kilobytes (the ways, the rounds, the handler's replay), a box is a pointer.
+        Box::pin(call::call_tool(
+            self.caller(&context)?,
+            &self.server,
+            request,
+            context,
+        ))
+        .await
     }
 
     async fn get_prompt(
@@ -341,7 +350,13 @@ impl<H: ServerHandler> ServerHandler for Elicited<H> {
         request: sdk::GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<sdk::GetPromptResponse, ErrorData> {
-        call::get_prompt(self.caller(&context)?, &self.server, request, context).await
+        Box::pin(call::get_prompt(
+            self.caller(&context)?,
+            &self.server,
+            request,
+            context,
+        ))
+        .await
     }
 
     async fn read_resource(
@@ -349,7 +364,13 @@ impl<H: ServerHandler> ServerHandler for Elicited<H> {
         request: sdk::ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<sdk::ReadResourceResponse, ErrorData> {
-        call::read_resource(self.caller(&context)?, &self.server, request, context).await
+        Box::pin(call::read_resource(
+            self.caller(&context)?,
+            &self.server,
+            request,
+            context,
+        ))
+        .await
     }
 
     async fn get_task(

@@ -72,7 +72,10 @@ pub(crate) fn client_elicitation<P: Session + ?Sized>(
 
 /// Whether the session's protocol lets the server send requests to the client.
 pub(crate) fn server_requests_allowed<P: Session + ?Sized>(session: &P) -> bool {
-    refuse_on_stateless_protocol(session).is_ok()
+    // Asked once per call: compared in place, without the refusal's text.
+    !session
+        .protocol_version()
+        .is_some_and(|version| version >= sdk::ProtocolVersion::V_2026_07_28)
 }
 
 /// `RequestsNotAllowed` from 2026-07-28 on, where the server may not send requests.

@@ -108,7 +108,17 @@ pub(crate) async fn call_tool<H: ServerHandler>(
             return Err(missing_tasks_extension());
         }
         Some((_, TaskStart::AtOnce)) if client_declares_tasks => {
-            let task = spawn(&caller, server, request, context, Gathered::default(), true).await?;
+            // Boxed, like the task the rounds continue as below: what a task's start holds
+            // stays out of the future of every call that is not one.
+            let task = Box::pin(spawn(
+                &caller,
+                server,
+                request,
+                context,
+                Gathered::default(),
+                true,
+            ))
+            .await?;
             return Ok(sdk::CreateTaskResult::new(task).into());
         }
         _ => {}
@@ -155,7 +165,7 @@ pub(crate) async fn call_tool<H: ServerHandler>(
             let Some(context) = task_context else {
                 return Err(only_tasks_continue());
             };
-            let task = spawn(&caller, server, request, context, gathered, false).await?;
+            let task = Box::pin(spawn(&caller, server, request, context, gathered, false)).await?;
             Ok(sdk::CreateTaskResult::new(task).into())
         }
         Err(error) => {

@@ -251,7 +251,10 @@ pub(crate) async fn run<R: Response>(
             Ok(asking) => asking,
             Err(done) => return Ok(done),
         };
-        retry = Some(bridge.answer(&way, asking).await?);
+        // Boxed: a method answering with input requests of its own is rare, and the bridge's
+        // future, held inline, would make every call's future (moved whole when rmcp spawns
+        // it) ten kilobytes larger.
+        retry = Some(Box::pin(bridge.answer(&way, asking)).await?);
     }
 }
 
