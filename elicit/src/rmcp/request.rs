@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use ::rmcp::model as sdk;
 use ::rmcp::service::ServiceError;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
 use crate::rmcp::error::ElicitError;
@@ -145,8 +145,9 @@ impl Request {
     }
 
     /// A response from `inputResponses` or `tasks/update`, when it is a result of this
-    /// request's kind.
-    pub fn read(&self, response: &Value) -> Option<Answer> {
+    /// request's kind: borrowed (`&Value`), or given away (`Value`), whose text moves into the
+    /// answer rather than being copied.
+    pub fn read<'de, D: Deserializer<'de>>(&self, response: D) -> Option<Answer> {
         match self.kind() {
             Kind::Elicitation => ElicitResult::deserialize(response)
                 .ok()

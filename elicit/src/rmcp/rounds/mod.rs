@@ -176,7 +176,7 @@ fn answer_in(
     if let Some(answer) = state.answer(key) {
         return request.carried_answer(key, answer).map(Some);
     }
-    let Some(answer) = state.response(key).and_then(|r| request.read(r)) else {
+    let Some(answer) = state.take_response(key).and_then(|r| request.read(r)) else {
         return Ok(None);
     };
     let kept = request.keep(answer, state.shown_before(key));

@@ -106,9 +106,10 @@ impl RoundState {
         self.answers.get(key)
     }
 
-    /// This request's response under `key`, not yet read.
-    pub fn response(&self, key: &str) -> Option<&Value> {
-        self.responses.get(key)
+    /// This request's response under `key`, taken to be read: once read, an answer is
+    /// recorded, and asked for again it comes from [`answer`](Self::answer).
+    pub fn take_response(&mut self, key: &str) -> Option<Value> {
+        self.responses.remove(key)
     }
 
     /// What the form under `key` showed beyond its own defaults when it was asked in the last
