@@ -106,8 +106,8 @@ impl RoundState {
         self.answers.get(key)
     }
 
-    /// This request's response under `key`, taken to be read: once read, an answer is
-    /// recorded, and asked for again it comes from [`answer`](Self::answer).
+    /// This request's response under `key`, taken to be read: a key is asked once a run, and
+    /// an answer carried to later rounds is recorded ([`record`](Self::record)) as it is read.
     pub fn take_response(&mut self, key: &str) -> Option<Value> {
         self.responses.remove(key)
     }
