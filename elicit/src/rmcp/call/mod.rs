@@ -72,6 +72,22 @@ impl Way {
         }
     }
 
+    /// What a request brings to the rounds: its state and the answers, on 2026-07-28 only
+    /// (on 2025-11-25 they are the method's own, a bridged method's retry). The state is the
+    /// rounds' own, sealed by this elicitation, so it moves out of the request; so do the
+    /// answers that come with a state, as they answer the asks it carries. Without a state
+    /// (the ephemeral flow) the answers may also answer the method's own input requests, read
+    /// with rmcp's `InputResponses`: they stay in the request, and the rounds get a copy.
+    fn answers<P: CallRequest>(
+        self,
+        request: &mut P,
+    ) -> (Option<String>, Option<sdk::InputResponses>) {
+        match self {
+            Way::Requests => (None, None),
+            Way::Rounds => request.take_answers(),
+        }
+    }
+
     /// What the way needs of the call's context once the method has taken it: the session
     /// itself on 2025-11-25, to send requests on; on 2026-07-28 only what the client declared,
     /// so that the context moves into the method uncloned.
@@ -96,7 +112,7 @@ enum Reach {
 pub(crate) async fn call_tool<H: ServerHandler>(
     caller: Caller<'_>,
     server: &Arc<H>,
-    request: sdk::CallToolRequestParams,
+    mut request: sdk::CallToolRequestParams,
     context: RequestContext<RoleServer>,
 ) -> Result<sdk::CallToolResponse, sdk::ErrorData> {
     let runtime = caller.elicitation.task_runtime();
@@ -127,9 +143,9 @@ pub(crate) async fn call_tool<H: ServerHandler>(
     let may_become_task = after_asks && client_declares_tasks;
     let ask_use = caller.elicitation.ask_use(&request.name);
     let name = request.name.clone();
-    let (state, responses) = request.answers();
     let start = caller.start(Some(&ask_use), after_asks);
     let way = Way::of(&context);
+    let (state, responses) = way.answers(&mut request);
     let binding = match (way, start.may_ask() || state.is_some()) {
         (Way::Rounds, true) => Some(Binding::of(&request.called(), caller.user.as_ref())),
         _ => None,
@@ -202,7 +218,7 @@ pub(crate) async fn read_resource<H: ServerHandler>(
 async fn call_without_tasks<H: ServerHandler, P: CallRequest>(
     caller: Caller<'_>,
     server: &Arc<H>,
-    request: P,
+    mut request: P,
     context: RequestContext<RoleServer>,
 ) -> Result<P::Response, sdk::ErrorData> {
     let start = caller.start(None, false);
@@ -211,7 +227,7 @@ async fn call_without_tasks<H: ServerHandler, P: CallRequest>(
         Way::Rounds => Some(Binding::of(&request.called(), caller.user.as_ref())),
         Way::Requests => None,
     };
-    let (state, responses) = request.answers();
+    let (state, responses) = way.answers(&mut request);
     let reach = way.reach(&context);
     let handler = handler_of(server, request, context, matches!(way, Way::Requests));
     answered(
@@ -230,8 +246,9 @@ trait CallRequest: Clone + Send + 'static {
     /// What it calls, for the binding of its state.
     fn called(&self) -> Call<'_>;
 
-    /// The state and the answers it came with.
-    fn answers(&self) -> (Option<String>, Option<sdk::InputResponses>);
+    /// The state it came with, taken, and its answers: taken with a state, else copied (see
+    /// [`Way::answers`]).
+    fn take_answers(&mut self) -> (Option<String>, Option<sdk::InputResponses>);
 
     /// The same request, carrying a retry's answers.
     fn retried(&mut self, retry: Retry);
@@ -260,8 +277,13 @@ macro_rules! call_request {
                 }
             }
 
-            fn answers(&self) -> (Option<String>, Option<sdk::InputResponses>) {
-                (self.request_state.clone(), self.input_responses.clone())
+            fn take_answers(&mut self) -> (Option<String>, Option<sdk::InputResponses>) {
+                let state = self.request_state.take();
+                let responses = match state {
+                    Some(_) => self.input_responses.take(),
+                    None => self.input_responses.clone(),
+                };
+                (state, responses)
             }
 
             fn retried(&mut self, retry: Retry) {
