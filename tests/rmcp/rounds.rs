@@ -328,6 +328,25 @@ impl TestServer {
         }
     }
 
+    /// Takes rmcp's extractor beside its `Ask`, and says which keys each saw.
+    #[tool(description = "Asks for a booking and says which answers rmcp's extractor saw")]
+    async fn book_and_peek(
+        &self,
+        InputResponses(responses): InputResponses,
+        ask: Ask,
+    ) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+        let mut seen: Vec<String> = responses.into_iter().flat_map(|r| r.into_keys()).collect();
+        seen.sort();
+        let booking = match ask.form::<Booking>().await {
+            Ok(ElicitOutcome::Accepted(booking)) => booking.name,
+            Ok(_) => "none".to_owned(),
+            Err(error) => return error.into_call_result(),
+        };
+        Ok(text(format!(
+            "extractor saw {seen:?}; booked for {booking}"
+        )))
+    }
+
     /// Written in the 2026-07-28 style, with rmcp's own extractor: an input request of its
     /// own, the answer read from the retry's `inputResponses`.
     #[tool(description = "Asks who travels with an InputRequiredResult of its own")]
@@ -1126,6 +1145,24 @@ async fn a_first_request_that_carries_the_answer_completes_at_once() {
     let request = sdk::CallToolRequestParams::new("book").with_input_responses(booking_answer());
     let text = completed_text(once(&session, request).await.unwrap());
     assert!(text.contains("Ada"), "{text}");
+}
+
+#[tokio::test]
+async fn answers_that_come_with_the_rounds_state_go_to_the_asks_not_to_rmcps_extractor() {
+    let session = v2026().start().await;
+    // A retry that carries the state: its answers are the asks', moved into the rounds.
+    let first = first_round(&session, "book_and_peek").await;
+    let retry = sdk::CallToolRequestParams::new("book_and_peek")
+        .with_input_responses(booking_answer())
+        .with_request_state(first.request_state.unwrap());
+    let text = completed_text(once(&session, retry).await.unwrap());
+    assert_eq!(text, "extractor saw []; booked for Ada");
+    // Without a state (the ephemeral flow) the answers may be the method's own: rmcp's
+    // extractor sees them, and the ask reads them too.
+    let ephemeral =
+        sdk::CallToolRequestParams::new("book_and_peek").with_input_responses(booking_answer());
+    let text = completed_text(once(&session, ephemeral).await.unwrap());
+    assert_eq!(text, "extractor saw [\"booking\"]; booked for Ada");
 }
 
 #[tokio::test]
