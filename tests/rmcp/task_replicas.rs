@@ -119,6 +119,60 @@ async fn a_task_created_on_one_replica_is_polled_answered_and_read_on_the_other(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs Redis: redis-server on PATH (apt-get install redis-server) or REDIS_URL; run with --include-ignored"]
+async fn an_update_taken_by_either_replica_is_read_on_either_as_soon_as_it_is_acknowledged() {
+    // The suite's partial fulfillment: one of two keys answered, then `tasks/get` at once.
+    // The replica that does not run the task answers `tasks/get` from the store, which the
+    // running one writes every 50 ms: the update is acknowledged only once its state is there.
+    let test = "task_update_read_back";
+    let redis = Redis::for_test(test);
+    let prefix = redis_server::fresh_prefix(test);
+    let (first, second) = (
+        replica(&redis, &prefix, "15"),
+        replica(&redis, &prefix, "15"),
+    );
+    let on_first = http_client(first.url(), true, negotiating()).await;
+    let on_second = http_client(second.url(), true, negotiating()).await;
+    let both = |name: &str| json!({"action": "accept", "content": {"name": name, "confirm": true}});
+    // Updated on each replica in turn, read on the one that does not run the task.
+    for (updater, reader) in [(&on_second, &on_second), (&on_first, &on_second)] {
+        for _ in 0..5 {
+            let created = on_first
+                .call_tool_once(call("multi_input", json!({})))
+                .await;
+            let id = task_id(created.unwrap());
+            let asked = pending(reader, &id, 2).await;
+            let keys: Vec<String> = asked.keys().cloned().collect();
+            updater
+                .peer()
+                .update_task(sdk::UpdateTaskParams::new(
+                    id.clone(),
+                    answers(json!({ keys[0].clone(): both("partial") })),
+                ))
+                .await
+                .expect("tasks/update is acknowledged");
+            let read = reader
+                .peer()
+                .get_task(sdk::GetTaskParams::new(id.clone()))
+                .await
+                .expect("tasks/get answers");
+            let TaskPayload::InputRequired { input_requests } = &read.task.payload else {
+                panic!("still waiting for the other key: {read:?}");
+            };
+            let left: Vec<&String> = input_requests.keys().collect();
+            assert_eq!(left, [&keys[1]], "the answered key is gone at once");
+            on_first
+                .peer()
+                .cancel_task(sdk::CancelTaskParams::new(id))
+                .await
+                .expect("tasks/cancel is acknowledged");
+        }
+    }
+    on_first.cancel().await.unwrap();
+    on_second.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Redis: redis-server on PATH (apt-get install redis-server) or REDIS_URL; run with --include-ignored"]
 async fn a_replica_that_stops_has_its_tasks_failed_within_its_lease_and_the_other_goes_on() {
     let test = "tasks_of_a_stopped_replica";
     let redis = Redis::for_test(test);

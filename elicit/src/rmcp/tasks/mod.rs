@@ -374,7 +374,9 @@ impl TaskRuntime {
         }
         self.check_owner(&request.task_id, user)?;
         self.manager
-            .update_task(&request.task_id, request.input_responses)
+            .update_task(&request.task_id, request.input_responses)?;
+        self.applied(&request.task_id).await;
+        Ok(())
     }
 
     /// Answers `tasks/cancel`: the running method is cancelled and the task settles
@@ -389,7 +391,21 @@ impl TaskRuntime {
             return shared.cancel(&request.task_id, user).await;
         }
         self.check_owner(&request.task_id, user)?;
-        self.manager.cancel_task(&request.task_id)
+        self.manager.cancel_task(&request.task_id)?;
+        self.applied(&request.task_id).await;
+        Ok(())
+    }
+
+    /// After an update or a cancellation of a task this replica runs: with replicas, its new
+    /// state written at once, so that a `tasks/get` on another replica after the
+    /// acknowledgement sees it.
+    async fn applied(&self, id: &str) {
+        #[cfg(feature = "redis")]
+        if let Some(shared) = &self.shared {
+            shared.write_now(&self.manager, id).await;
+        }
+        #[cfg(not(feature = "redis"))]
+        let _ = id;
     }
 }
 

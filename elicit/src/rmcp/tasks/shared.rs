@@ -1,8 +1,9 @@
 //! Tasks shared by the replicas of a server ([`Tasks::shared`](super::Tasks::shared)): the
 //! replica that runs a task writes its state to the store as it changes, so that any replica
-//! answers `tasks/get`; a `tasks/update` or `tasks/cancel` that reaches another replica is sent
-//! to the running one over the store, and acknowledged only once it listened; a replica's
-//! heartbeat lets the others fail its tasks when it stops.
+//! answers `tasks/get`; a `tasks/update` or `tasks/cancel` reaches the running replica (over
+//! the store, from another one), which applies it and writes the task's state at once, and is
+//! acknowledged once that state is in the store (a `tasks/get` after it, on any replica, sees
+//! it); a replica's heartbeat lets the others fail its tasks when it stops.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
@@ -15,8 +16,17 @@ use serde::{Deserialize, Serialize};
 use crate::server::{RedisStore, StoreError, TaskMessages, TaskRecord, UserId};
 
 /// How often the running replica looks for changes of its tasks to write: a replica answering
-/// `tasks/get` for a task it does not run is at most this much behind.
+/// `tasks/get` for a task it does not run is at most this much behind, but for the changes a
+/// `tasks/update` or `tasks/cancel` makes, which are written before they are acknowledged.
 const MIRROR_EVERY: Duration = Duration::from_millis(50);
+
+/// How long an update or a cancellation waits for the running replica to write the state it
+/// leads to; past it, it is acknowledged anyway (it was delivered: the state follows within
+/// [`MIRROR_EVERY`]). An update that changes nothing of the task waits this long.
+const WRITTEN_WITHIN: Duration = Duration::from_millis(500);
+
+/// How often the replica that handed on an update looks whether its state is written.
+const LOOK_EVERY: Duration = Duration::from_millis(2);
 
 /// What one replica sends another for a task the other runs.
 #[derive(Serialize, Deserialize)]
@@ -39,6 +49,9 @@ pub(crate) struct SharedTasks {
     ended_elsewhere: Mutex<HashSet<String>>,
     /// Started with the first task: the heartbeat, the writer, the listener.
     started: OnceLock<()>,
+    /// Held while a task's state is read and written, so that the writer's turn and the
+    /// listener's write after an update never put an older state over a newer one.
+    writing: tokio::sync::Mutex<()>,
 }
 
 /// A task this replica runs.
@@ -68,6 +81,7 @@ impl SharedTasks {
             running: Mutex::default(),
             ended_elsewhere: Mutex::default(),
             started: OnceLock::new(),
+            writing: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -131,7 +145,7 @@ impl SharedTasks {
             return Ok(());
         }
         tokio::spawn(Arc::clone(self).write(manager.clone()));
-        tokio::spawn(listen(messages, manager.clone()));
+        tokio::spawn(Arc::clone(self).listen(messages, manager.clone()));
         Ok(())
     }
 
@@ -159,9 +173,15 @@ impl SharedTasks {
         }
     }
 
+    /// Writes task `id`'s state now, after an update or a cancellation this replica applied.
+    pub async fn write_now(&self, manager: &TaskManager, id: &str) {
+        self.write_one(manager, id).await;
+    }
+
     /// Writes task `id`'s state if it changed; forgets it once its end is written, or once
     /// rmcp no longer has it.
     async fn write_one(&self, manager: &TaskManager, id: &str) {
+        let _writing = self.writing.lock().await;
         let Ok(detail) = manager.get_task(id) else {
             self.running().remove(id);
             return;
@@ -245,7 +265,10 @@ impl SharedTasks {
             // Over: answers to it are ignored, as rmcp ignores them.
             return Ok(());
         }
-        self.send(&record, &Message::Update(request)).await
+        let id = request.task_id.clone();
+        self.send(&record, &Message::Update(request)).await?;
+        self.written_after(&id, &record.detail).await;
+        Ok(())
     }
 
     /// Hands `tasks/cancel` to the replica running the task, once it is `user`'s.
@@ -257,7 +280,23 @@ impl SharedTasks {
         let message = Message::Cancel {
             task_id: id.to_owned(),
         };
-        self.send(&record, &message).await
+        self.send(&record, &message).await?;
+        self.written_after(id, &record.detail).await;
+        Ok(())
+    }
+
+    /// Waits, at most [`WRITTEN_WITHIN`], until the store holds a state of task `id` other
+    /// than `before`: the one the running replica wrote once it applied what was sent.
+    async fn written_after(&self, id: &str, before: &str) {
+        let deadline = Instant::now() + WRITTEN_WITHIN;
+        while Instant::now() < deadline {
+            match self.store.task(id).await {
+                Ok(Some(record)) if record.detail != before => return,
+                // The store gone meanwhile: what was sent was delivered, and is acknowledged.
+                Err(_) => return,
+                _ => tokio::time::sleep(LOOK_EVERY).await,
+            }
+        }
     }
 
     /// The record of task `id` if it is `user`'s; as for a task that does not exist otherwise,
@@ -333,20 +372,29 @@ impl SharedTasks {
     }
 }
 
-/// Hands each message other replicas send to this replica's tasks to the task runtime.
-async fn listen(mut messages: TaskMessages, manager: TaskManager) {
-    while let Some(message) = messages.next().await {
-        // A message this crate did not write, or for a task that has ended here since: what
-        // rmcp would answer the client is lost with the sender's acknowledgement already sent.
-        let Ok(Ok(message)) = message.map(|text| serde_json::from_str::<Message>(&text)) else {
-            continue;
-        };
-        let _ = match message {
-            Message::Update(request) => {
-                manager.update_task(&request.task_id, request.input_responses)
-            }
-            Message::Cancel { task_id } => manager.cancel_task(&task_id),
-        };
+impl SharedTasks {
+    /// Hands each message sent to this replica's tasks to the task runtime, and writes the
+    /// state it leads to at once: the sender acknowledges the client once it is written.
+    async fn listen(self: Arc<Self>, mut messages: TaskMessages, manager: TaskManager) {
+        while let Some(message) = messages.next().await {
+            // A message this crate did not write, or for a task that has ended here since:
+            // what rmcp would answer the client is lost, and the sender acknowledges it once
+            // its wait for a new state runs out.
+            let Ok(Ok(message)) = message.map(|text| serde_json::from_str::<Message>(&text)) else {
+                continue;
+            };
+            let id = match message {
+                Message::Update(request) => {
+                    let _ = manager.update_task(&request.task_id, request.input_responses);
+                    request.task_id
+                }
+                Message::Cancel { task_id } => {
+                    let _ = manager.cancel_task(&task_id);
+                    task_id
+                }
+            };
+            self.write_one(&manager, &id).await;
+        }
     }
 }
 
