@@ -246,10 +246,11 @@
 //! **Several replicas.** A task runs in the replica that answered its `tools/call` (rmcp's
 //! `TaskManager` is in-process). Without more, only that replica knows it: another answers -32602
 //! (unknown task). `Tasks::shared(redis_store, replica)` (feature `redis`) shares them: the running
-//! replica writes each task's state to Redis as it changes (at most 50 ms behind), so any replica
-//! answers `tasks/get`, result included; a `tasks/update` or `tasks/cancel` that reaches another
-//! replica is published to the running one and acknowledged once it listened (else a retryable
-//! error, never an answer acknowledged and lost); each replica beats in Redis, and a task whose
+//! replica writes each task's state to Redis as it changes (at most 50 ms behind, at once for an
+//! update or a cancellation), so any replica answers `tasks/get`, result included; a
+//! `tasks/update` or `tasks/cancel` that reaches another replica is published to the running one
+//! and acknowledged once the state it led to is in Redis (else a retryable error, never an
+//! answer acknowledged and lost); each replica beats in Redis, and a task whose
 //! replica missed its lease (`Tasks::with_lease`, 15 s by default) is failed by the next replica
 //! asked, its status message saying which replica stopped. A task is created only once Redis took
 //! it: Redis unreachable, the call gets a retryable error within the store's timeout. The load

@@ -148,10 +148,12 @@ impl Tasks {
 
     /// Shares the tasks with the other replicas of the server through `store`, this process
     /// named `replica` among them (each its own name): the replica that runs a task writes its
-    /// state to the store as it changes (at most 50 ms behind), so that any replica answers
-    /// `tasks/get` for it, result included; a `tasks/update` or `tasks/cancel` that reaches
-    /// another replica is sent to the running one, and answered once it listened (else with a
-    /// retryable error). A load balancer needs no routing by task id.
+    /// state to the store as it changes (at most 50 ms behind; at once for an update or a
+    /// cancellation), so that any replica answers `tasks/get` for it, result included; a
+    /// `tasks/update` or `tasks/cancel` that reaches another replica is sent to the running
+    /// one, and answered once the state it led to is in the store (else with a retryable
+    /// error), so a `tasks/get` after it sees it anywhere. A load balancer needs no routing by
+    /// task id.
     ///
     /// Each replica beats in the store; a task whose replica missed its
     /// [lease](Self::with_lease) is failed by the next replica asked about it, its status
