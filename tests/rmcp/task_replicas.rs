@@ -27,6 +27,16 @@ fn replica(redis: &Redis, prefix: &str, lease: &str) -> ServerProcess {
     replica_on(&redis.url(), prefix, lease)
 }
 
+/// A Redis of the test's own and two replicas on it, with the default lease: the Redis is
+/// returned first, so that it is dropped after the replicas.
+fn two_replicas(test: &str) -> (Redis, ServerProcess, ServerProcess) {
+    let redis = Redis::for_test(test);
+    let prefix = redis_server::fresh_prefix(test);
+    let first = replica(&redis, &prefix, "15");
+    let second = replica(&redis, &prefix, "15");
+    (redis, first, second)
+}
+
 fn replica_on(url: &str, prefix: &str, lease: &str) -> ServerProcess {
     let args = [
         "--redis",
@@ -54,13 +64,7 @@ fn answers(value: Value) -> sdk::InputResponses {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs Redis: redis-server on PATH (apt-get install redis-server) or REDIS_URL; run with --include-ignored"]
 async fn a_task_created_on_one_replica_is_polled_answered_and_read_on_the_other() {
-    let test = "tasks_on_two_replicas";
-    let redis = Redis::for_test(test);
-    let prefix = redis_server::fresh_prefix(test);
-    let (first, second) = (
-        replica(&redis, &prefix, "15"),
-        replica(&redis, &prefix, "15"),
-    );
+    let (_redis, first, second) = two_replicas("tasks_on_two_replicas");
     let on_first = http_client(first.url(), true, negotiating()).await;
     for lifecycle in [
         negotiating(),
@@ -123,13 +127,7 @@ async fn an_update_taken_by_either_replica_is_read_on_either_as_soon_as_it_is_ac
     // The suite's partial fulfillment: one of two keys answered, then `tasks/get` at once.
     // The replica that does not run the task answers `tasks/get` from the store, which the
     // running one writes every 50 ms: the update is acknowledged only once its state is there.
-    let test = "task_update_read_back";
-    let redis = Redis::for_test(test);
-    let prefix = redis_server::fresh_prefix(test);
-    let (first, second) = (
-        replica(&redis, &prefix, "15"),
-        replica(&redis, &prefix, "15"),
-    );
+    let (_redis, first, second) = two_replicas("task_update_read_back");
     let on_first = http_client(first.url(), true, negotiating()).await;
     let on_second = http_client(second.url(), true, negotiating()).await;
     let both = |name: &str| json!({"action": "accept", "content": {"name": name, "confirm": true}});
