@@ -143,7 +143,7 @@ pub(crate) fn float(schema: &PrimitiveSchema, value: &Value) -> Result<f64, Prob
     if let PrimitiveSchema::Number(s) = schema {
         check_number(s, number)?;
     }
-    number.as_f64().ok_or(Problem::WrongType {
+    number.as_f64().ok_or_else(|| Problem::WrongType {
         expected: "a number",
         found: "a number out of range",
     })

@@ -11,40 +11,79 @@ use crate::form::error::Problem;
 use crate::form::validate;
 use crate::schema::PrimitiveSchema;
 
-/// Parses a multi-select's items into any collection of the choice enum.
+/// Parses a multi-select's items into a set of the choice enum.
 ///
-/// The success path makes one pass with no scratch allocation, using `from_wire` as the
-/// membership test (a derived schema's choices are the enum's). On any failure the shared
-/// validator runs instead, so the error is exactly the one `validate_content` reports.
+/// The success path makes no scratch allocation: one pass checks the items against the
+/// counts, `from_wire` (the membership test: a derived schema's choices are the enum's) and
+/// each other, and a second builds the set. On any failure the shared validator runs instead,
+/// so the error is exactly the one `validate_content` reports.
 fn collect<E: ElicitChoice, C: FromIterator<E>>(
     value: &Value,
     schema: &PrimitiveSchema,
 ) -> Result<C, Problem> {
-    let fast = value
+    match value.as_array() {
+        Some(items) if within_counts(schema, items.len()) && distinct_choices::<E>(items) => {
+            Ok(items
+                .iter()
+                .filter_map(|item| item.as_str().and_then(E::from_wire))
+                .collect())
+        }
+        _ => Err(refusal(value, schema)),
+    }
+}
+
+/// [`collect`] into a `Vec`, in one pass: the vector is allocated once, for as many items as
+/// came, as serde's is.
+fn collect_vec<E: ElicitChoice>(
+    value: &Value,
+    schema: &PrimitiveSchema,
+) -> Result<Vec<E>, Problem> {
+    let Some(items) = value
         .as_array()
         .filter(|items| within_counts(schema, items.len()))
-        .and_then(|items| {
-            items
-                .iter()
-                .enumerate()
-                .map(|(index, item)| {
-                    let text = item.as_str()?;
-                    let repeated = items[..index]
-                        .iter()
-                        .any(|earlier| earlier.as_str() == Some(text));
-                    if repeated { None } else { E::from_wire(text) }
-                })
-                .collect::<Option<C>>()
-        });
-    match fast {
-        Some(collection) => Ok(collection),
-        None => Err(validate::multi(schema, value)
-            .err()
-            .unwrap_or(Problem::WrongType {
-                expected: "a selection of the enum's choices",
-                found: crate::schema::kind_of(value),
-            })),
+    else {
+        return Err(refusal(value, schema));
+    };
+    let mut chosen = Vec::with_capacity(items.len());
+    for (index, item) in items.iter().enumerate() {
+        match item
+            .as_str()
+            .and_then(|text| choice_not_repeated(items, index, text))
+        {
+            Some(choice) => chosen.push(choice),
+            None => return Err(refusal(value, schema)),
+        }
     }
+    Ok(chosen)
+}
+
+/// Whether every item is one of the enum's choices, none of them twice.
+fn distinct_choices<E: ElicitChoice>(items: &[Value]) -> bool {
+    items.iter().enumerate().all(|(index, item)| {
+        item.as_str()
+            .and_then(|text| choice_not_repeated::<E>(items, index, text))
+            .is_some()
+    })
+}
+
+/// The choice `text` names, the item at `index`, unless an earlier item named it already.
+#[inline(always)]
+fn choice_not_repeated<E: ElicitChoice>(items: &[Value], index: usize, text: &str) -> Option<E> {
+    let repeated = items[..index]
+        .iter()
+        .any(|earlier| earlier.as_str() == Some(text));
+    if repeated { None } else { E::from_wire(text) }
+}
+
+/// Why a selection is refused, worded as the shared validator words it.
+#[cold]
+fn refusal(value: &Value, schema: &PrimitiveSchema) -> Problem {
+    validate::multi(schema, value)
+        .err()
+        .unwrap_or(Problem::WrongType {
+            expected: "a selection of the enum's choices",
+            found: crate::schema::kind_of(value),
+        })
 }
 
 fn within_counts(schema: &PrimitiveSchema, count: usize) -> bool {
@@ -75,7 +114,7 @@ fn wire_values<'e, E: ElicitChoice>(selected: impl Iterator<Item = &'e E>) -> Va
 }
 
 macro_rules! multi_selects {
-    ($([$($param:tt)*] [$($unbounded:tt)*] $ty:ty;)*) => {$(
+    ($([$($param:tt)*] [$($unbounded:tt)*] $ty:ty, $collect:ident;)*) => {$(
         #[diagnostic::do_not_recommend]
         impl<$($param)*> ElicitValue for $ty {
             const KIND: Kind = Kind::Multi(E::CHOICES);
@@ -84,7 +123,7 @@ macro_rules! multi_selects {
                 copy_all(literal)
             }
             fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Matcher>) -> Result<Self, Problem> {
-                collect(value, schema)
+                $collect(value, schema)
             }
             fn to_json(&self) -> Value {
                 wire_values(self.iter())
@@ -101,7 +140,7 @@ macro_rules! multi_selects {
                 copy_all(literal)
             }
             fn from_json(value: &Value, schema: &PrimitiveSchema, _: Option<&Matcher>) -> Result<Self, Problem> {
-                collect(value, schema)
+                $collect(value, schema)
             }
             fn absent() -> Option<Self> {
                 None
@@ -118,7 +157,7 @@ macro_rules! multi_selects {
 }
 
 multi_selects! {
-    [E: ElicitChoice] [E] Vec<E>;
-    [E: ElicitChoice + Ord] [E] BTreeSet<E>;
-    [E: ElicitChoice + Hash + Eq, S: BuildHasher + Default] [E, S] HashSet<E, S>;
+    [E: ElicitChoice] [E] Vec<E>, collect_vec;
+    [E: ElicitChoice + Ord] [E] BTreeSet<E>, collect;
+    [E: ElicitChoice + Hash + Eq, S: BuildHasher + Default] [E, S] HashSet<E, S>, collect;
 }
