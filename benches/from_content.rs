@@ -1,10 +1,11 @@
 //! The derived parser against what a server author has otherwise: serde, which checks nothing,
-//! and jsonschema (formats on) in front of serde. Two forms: `Signup`, ten fields of every kind
-//! (lengths, email, URI, date, integer and float ranges, a choice, a multi-select, a bool), and
-//! `Contact`, ten fields heavy on strings and formats (email, uri, date, date-time, pattern).
-//! Two more, `unchecked_signup` and `unchecked_contact`, read the same contents into the same
-//! fields with no rule beyond their types: the parser's cost apart from the checks serde does
-//! not make, and so the floor under each form's ratio.
+//! and jsonschema (formats on) in front of serde. Three forms: `Signup`, ten fields of every kind
+//! (lengths, email, URI, date, integer and float ranges, a choice, a multi-select, a bool);
+//! `Contact`, ten fields heavy on strings and formats (email, uri, date, date-time, pattern);
+//! and `example`, the form of the main example (`examples/contact.rs`): five fields, one left to
+//! its default, and a multi-select. Two more, `unchecked_signup` and `unchecked_contact`, read
+//! the same contents into the same fields with no rule beyond their types: the parser's cost
+//! apart from the checks serde does not make, and so the floor under each form's ratio.
 //!
 //! The pairs, and why each is fair:
 //! - borrowed: `T::from_content(&map)` against serde's `T::deserialize(&value)`. Both read the
@@ -30,7 +31,7 @@
 //! The routines of a group alternate round by round within one run (see `common/mod.rs`); each
 //! figure is the median of several runs with their spread, from this run's samples only.
 //!
-//! Run with `cargo bench --bench from_content` (`-- signup`, `-- contact`,
+//! Run with `cargo bench --bench from_content` (`-- signup`, `-- contact`, `-- example`,
 //! `-- unchecked_signup`, `-- unchecked_contact`, `-- crates_signup`, `-- crates_contact` or
 //! `-- typed` for one group, `-- unchecked` or `-- crates` for both of theirs, `-- --quick` for a first look). `-- GROUP --only N` runs the group's
 //! routine N alone, printing nothing, for `valgrind --tool=callgrind`.
@@ -155,6 +156,56 @@ fn contact() -> Value {
         "phone": "+44 20 7946 0958",
         "postcode": "SW1A 1AA",
         "bio": "Wrote the first program, for an engine that was never built."
+    })
+}
+
+/// The form of the main example (`examples/contact.rs`), the one a newcomer runs first: five
+/// fields, an email, an optional bounded number, a choice left to its default, and a
+/// multi-select of hex colours.
+#[derive(Elicit, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[elicit(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct ExampleContact {
+    #[elicit(min_length = 3, max_length = 50)]
+    full_name: String,
+    #[elicit(format = "email")]
+    email: String,
+    #[elicit(minimum = 18)]
+    age: Option<u8>,
+    #[elicit(default = Color::Red)]
+    #[serde(default = "red")]
+    favorite: Color,
+    #[elicit(min_items = 1, max_items = 2)]
+    colors: Vec<Color>,
+}
+
+/// The default serde needs a function for, as the derive's `default = Color::Red`.
+fn red() -> Color {
+    Color::Red
+}
+
+#[derive(Elicit, Deserialize)]
+#[allow(dead_code)]
+enum Color {
+    #[elicit(rename = "#FF0000")]
+    #[serde(rename = "#FF0000")]
+    Red,
+    #[elicit(rename = "#00FF00")]
+    #[serde(rename = "#00FF00")]
+    Green,
+    #[elicit(rename = "#0000FF")]
+    #[serde(rename = "#0000FF")]
+    Blue,
+}
+
+/// The example's good answer: `favorite` left out, to take its default.
+fn example_contact() -> Value {
+    json!({
+        "fullName": "Monalisa Octocat",
+        "email": "octocat@github.com",
+        "age": 30,
+        "colors": ["#00FF00", "#0000FF"]
     })
 }
 
@@ -509,6 +560,7 @@ fn typed_group() {
 fn main() {
     form_group::<Signup>("signup", signup());
     form_group::<Contact>("contact", contact());
+    form_group::<ExampleContact>("example", example_contact());
     form_group::<UncheckedSignup>("unchecked_signup", signup());
     form_group::<UncheckedContact>("unchecked_contact", contact());
     crates_group::<Signup, GardeSignup, ValidatorSignup>("crates_signup", signup());
