@@ -143,10 +143,15 @@ pub(crate) fn float(schema: &PrimitiveSchema, value: &Value) -> Result<f64, Prob
     if let PrimitiveSchema::Number(s) = schema {
         check_number(s, number)?;
     }
-    number.as_f64().ok_or_else(|| Problem::WrongType {
-        expected: "a number",
-        found: "a number out of range",
-    })
+    // The refusal is built only when it is one: built ahead, it would be dropped, out of line,
+    // on every read that succeeds.
+    match number.as_f64() {
+        Some(float) => Ok(float),
+        None => Err(Problem::WrongType {
+            expected: "a number",
+            found: "a number out of range",
+        }),
+    }
 }
 
 /// The choices of a select, for the error that lists them.
