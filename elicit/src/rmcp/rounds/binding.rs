@@ -5,7 +5,7 @@
 //! they are still there. A tool known not to take an `Ask` cannot ask, and pays nothing
 //! (`AskUse`).
 
-use std::io::{self, Write};
+use std::io;
 
 use ::rmcp::model as sdk;
 use serde_json::Value;
@@ -33,13 +33,9 @@ impl Binding {
         #[cfg(test)]
         tests::count_binding();
         let mut digest = DigestWriter(Sha256::new());
-        // Lengths first, so that no method, name or user can run into the next part.
-        let mut part = |text: &str| {
-            let _ = write!(digest, "{}:{text};", text.len());
-        };
-        part(call.method);
-        part(call.name);
-        part(user.map(UserId::as_str).unwrap_or(""));
+        digest.part(call.method);
+        digest.part(call.name);
+        digest.part(user.map(UserId::as_str).unwrap_or(""));
         digest.0.update(if user.is_some() { b"u" } else { b"-" });
         if let Some(arguments) = call.arguments {
             write_object(&mut digest, arguments);
@@ -55,7 +51,19 @@ impl Binding {
 /// Lets serde_json write scalars and keys straight into the digest.
 struct DigestWriter(Sha256);
 
-impl Write for DigestWriter {
+impl DigestWriter {
+    /// `LENGTH:TEXT;`, the length in decimal first, so that no method, name or user can run
+    /// into the next part. Written piece by piece: these bytes are what every state is bound
+    /// to, so they never change, and formatting machinery on each call would add nothing.
+    fn part(&mut self, text: &str) {
+        self.0.update(itoa::Buffer::new().format(text.len()));
+        self.0.update(b":");
+        self.0.update(text);
+        self.0.update(b";");
+    }
+}
+
+impl io::Write for DigestWriter {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         self.0.update(bytes);
         Ok(bytes.len())
@@ -139,6 +147,51 @@ pub(crate) mod tests {
         let one = call(one.as_object().unwrap());
         assert_eq!(one, call(other.as_object().unwrap()));
         assert_ne!(one, call(changed.as_object().unwrap()));
+    }
+
+    /// A state sealed by one build must open on the next (replicas of two builds serve one
+    /// call during a rolling deploy): the bytes a binding hashes never change.
+    #[test]
+    fn a_binding_is_the_same_digest_from_build_to_build() {
+        let arguments = serde_json::json!({
+            "text": "caf\u{e9} \"quoted\"\n",
+            "n": -12.5,
+            "big": 12345678901234567890u64,
+            "list": [true, null, {"b": 1, "a": [2]}],
+            "": {}
+        });
+        let user = UserId::from_verified_subject("user-42").unwrap();
+        let hex = |binding: Binding| -> String {
+            binding
+                .as_bytes()
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        };
+        let bound = Binding::of(
+            &Call {
+                method: "tools/call",
+                name: "book_a_table_for_twelve_guests",
+                arguments: arguments.as_object(),
+            },
+            Some(&user),
+        );
+        assert_eq!(
+            hex(bound),
+            "140eb3142c4aa5252da57a7f8941d2a919c4fe8fe4ec9f978d799953061a1192"
+        );
+        let anonymous = Binding::of(
+            &Call {
+                method: "resources/read",
+                name: "file:///x",
+                arguments: None,
+            },
+            None,
+        );
+        assert_eq!(
+            hex(anonymous),
+            "58ab4c8ed86d22a4ea65a9ce6d865d2af15016d5234cacb57a59c7002a2d717c"
+        );
     }
 
     #[test]
