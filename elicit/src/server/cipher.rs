@@ -12,14 +12,18 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use chacha20poly1305::aead::{Aead, KeyInit, Payload};
-use chacha20poly1305::{XChaCha20Poly1305, XNonce};
+use chacha20poly1305::aead::{AeadInOut, KeyInit};
+use chacha20poly1305::{Tag, XChaCha20Poly1305, XNonce};
 use sha2::{Digest, Sha256};
 
 /// What a token starts with: its format's version.
 const VERSION: &str = "e1";
 
 const NONCE_BYTES: usize = 24;
+/// The expiry before the plaintext: Unix seconds, big-endian.
+const EXPIRY_BYTES: usize = 8;
+/// Poly1305's tag, after the ciphertext.
+const TAG_BYTES: usize = 16;
 
 /// The fewest bytes a configured key may have.
 pub(crate) const MIN_KEY_BYTES: usize = 32;
@@ -28,10 +32,14 @@ pub(crate) const MIN_KEY_BYTES: usize = 32;
 /// its own purpose ([`Keyring::new`]).
 const KEY_PURPOSE: &[u8] = b"elicit XChaCha20-Poly1305 v1\0";
 
-/// One key of the keyring: its id, and the cipher made from it.
+/// One key of the keyring: its id, as given and as tokens write it, and the cipher made
+/// from it.
 #[derive(Clone)]
 struct Key {
     id: String,
+    /// The id in the token's base64, so that opening finds the key without decoding the
+    /// token's id (the encoding is canonical: one text for each id).
+    encoded_id: String,
     cipher: XChaCha20Poly1305,
 }
 
@@ -72,6 +80,7 @@ impl Keyring {
                 .into();
             Key {
                 id: id.to_owned(),
+                encoded_id: URL_SAFE_NO_PAD.encode(id),
                 cipher: XChaCha20Poly1305::new(&derived.into()),
             }
         };
@@ -131,27 +140,24 @@ impl Keyring {
     ) -> Result<String, &'static str> {
         let key = &self.keys[0];
         let expires = unix_seconds(SystemTime::now() + ttl);
-        let mut message = Vec::with_capacity(8 + plaintext.len());
-        message.extend_from_slice(&expires.to_be_bytes());
-        message.extend_from_slice(plaintext);
+        // `NONCE | EXPIRES PLAINTEXT | TAG`, encrypted where it is laid out.
+        let mut body = Vec::with_capacity(NONCE_BYTES + EXPIRY_BYTES + plaintext.len() + TAG_BYTES);
+        body.extend_from_slice(&nonce);
+        body.extend_from_slice(&expires.to_be_bytes());
+        body.extend_from_slice(plaintext);
         let aad = associated_data(&key.id, bound_to);
-        let nonce = XNonce::from(nonce);
-        let sealed = key
+        let tag = key
             .cipher
-            .encrypt(
-                &nonce,
-                Payload {
-                    msg: &message,
-                    aad: &aad,
-                },
+            .encrypt_inout_detached(
+                &XNonce::from(nonce),
+                &aad,
+                body[NONCE_BYTES..].as_mut().into(),
             )
             .map_err(|_| "the state is too large to encrypt")?;
-        let mut body = Vec::with_capacity(NONCE_BYTES + sealed.len());
-        body.extend_from_slice(&nonce);
-        body.extend_from_slice(&sealed);
+        body.extend_from_slice(&tag);
         Ok(format!(
             "{VERSION}.{}.{}",
-            URL_SAFE_NO_PAD.encode(&key.id),
+            key.encoded_id,
             URL_SAFE_NO_PAD.encode(&body)
         ))
     }
@@ -165,31 +171,34 @@ impl Keyring {
         else {
             return Err(Unopened);
         };
-        let id = URL_SAFE_NO_PAD.decode(id).map_err(|_| Unopened)?;
-        let id = std::str::from_utf8(&id).map_err(|_| Unopened)?;
-        let key = self.keys.iter().find(|key| key.id == id).ok_or(Unopened)?;
-        let body = URL_SAFE_NO_PAD.decode(body).map_err(|_| Unopened)?;
-        if body.len() < NONCE_BYTES {
-            return Err(Unopened);
-        }
-        let (nonce, sealed) = body.split_at(NONCE_BYTES);
-        let nonce = XNonce::try_from(nonce).map_err(|_| Unopened)?;
+        let key = self
+            .keys
+            .iter()
+            .find(|key| key.encoded_id == id)
+            .ok_or(Unopened)?;
+        // Decrypted where it was decoded: `NONCE | EXPIRES STATE | TAG` becomes the state alone
+        // in the same buffer.
+        let mut body = URL_SAFE_NO_PAD.decode(body).map_err(|_| Unopened)?;
+        let sealed_end = body
+            .len()
+            .checked_sub(TAG_BYTES)
+            .filter(|&end| end >= NONCE_BYTES + EXPIRY_BYTES)
+            .ok_or(Unopened)?;
+        let (head, tag) = body.split_at_mut(sealed_end);
+        let (nonce, sealed) = head.split_at_mut(NONCE_BYTES);
+        let nonce = XNonce::try_from(&*nonce).map_err(|_| Unopened)?;
+        let tag = Tag::try_from(&*tag).map_err(|_| Unopened)?;
         let aad = associated_data(&key.id, bound_to);
-        let message = key
-            .cipher
-            .decrypt(
-                &nonce,
-                Payload {
-                    msg: sealed,
-                    aad: &aad,
-                },
-            )
+        key.cipher
+            .decrypt_inout_detached(&nonce, &aad, sealed.into(), &tag)
             .map_err(|_| Unopened)?;
-        let (expires, plaintext) = message.split_first_chunk::<8>().ok_or(Unopened)?;
+        let (expires, _) = sealed.split_first_chunk::<EXPIRY_BYTES>().ok_or(Unopened)?;
         if u64::from_be_bytes(*expires) <= unix_seconds(now) {
             return Err(Unopened);
         }
-        Ok(plaintext.to_vec())
+        body.truncate(sealed_end);
+        body.drain(..NONCE_BYTES + EXPIRY_BYTES);
+        Ok(body)
     }
 }
 
@@ -279,6 +288,30 @@ mod tests {
             "e1.!.AAAA.x",
         ] {
             assert_eq!(ring.open(garbage, b"book", now), Err(Unopened), "{garbage}");
+        }
+    }
+
+    /// A token sealed by an earlier build opens on this one (replicas of two builds serve one
+    /// call during a rolling deploy): sealed by the build before opening decrypted in place,
+    /// with its expiry a century off.
+    #[test]
+    fn a_token_sealed_by_an_earlier_build_opens() {
+        const SEALED_BEFORE: &str = "e1.azE.BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHDS2XVUgpp9AqfWV2s-Nb0gzt2lnQcRTa7w5nuLNAokrQ4E8EKgc";
+        let expires = UNIX_EPOCH + Duration::from_secs(4_950_171_193);
+        let before = expires - Duration::from_secs(1);
+        assert_eq!(
+            ring().open(SEALED_BEFORE, b"book", before).unwrap(),
+            br#"{"name":"Ada"}"#
+        );
+        assert_eq!(ring().open(SEALED_BEFORE, b"book", expires), Err(Unopened));
+        // A body too short to hold a nonce, an expiry and a tag is refused, not sliced.
+        for cut in [1, 16, 24, 40, 47] {
+            let body = URL_SAFE_NO_PAD.encode(&[7u8; 64][..cut]);
+            assert_eq!(
+                ring().open(&format!("e1.azE.{body}"), b"book", before),
+                Err(Unopened),
+                "{cut} bytes"
+            );
         }
     }
 
