@@ -6,6 +6,7 @@
 #![allow(deprecated)]
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use ::rmcp::model as sdk;
 use ::rmcp::service::ServiceError;
@@ -15,7 +16,7 @@ use serde_json::{Map, Value};
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::input::form_input_request;
 use crate::schema::RequestedSchema;
-use crate::wire::{ElicitResult, ElicitationCapability};
+use crate::wire::{ElicitAction, ElicitResult, ElicitationCapability};
 
 /// What an ask sends.
 pub(crate) enum Request {
@@ -41,7 +42,8 @@ pub(crate) enum Request {
 pub(crate) enum Answer {
     /// `elicitation/create`: the action and, for a form, only the fields it reads (those the
     /// answer left out filled with the defaults the form showed). No `_meta`.
-    Elicitation(ElicitResult),
+    /// Shared: a round keeps it for the state it may seal while the ask reads it.
+    Elicitation(Arc<ElicitResult>),
     /// `sampling/createMessage`: the client's result as rmcp's model reads it.
     Sampling(Box<sdk::CreateMessageResult>),
     /// `roots/list`: the client's result as rmcp's model reads it.
@@ -151,13 +153,37 @@ impl Request {
         match self.kind() {
             Kind::Elicitation => ElicitResult::deserialize(response)
                 .ok()
-                .map(Answer::Elicitation),
+                .map(|result| Answer::Elicitation(Arc::new(result))),
             Kind::Sampling => sdk::CreateMessageResult::deserialize(response)
                 .ok()
                 .map(|result| Answer::Sampling(Box::new(result))),
             Kind::Roots => sdk::ListRootsResult::deserialize(response)
                 .ok()
                 .map(Answer::Roots),
+        }
+    }
+
+    /// [`read`](Self::read) of a response given away: a form's result is taken apart in place,
+    /// its content moving into the answer whole, where the derived read would rebuild it key
+    /// by key. The same answers as `read`, the same refusals (a test holds it to that).
+    pub fn read_owned(&self, response: Value) -> Option<Answer> {
+        match (self.kind(), response) {
+            (Kind::Elicitation, Value::Object(mut result)) => {
+                let action = ElicitAction::deserialize(result.remove("action")?).ok()?;
+                let mut object = |name: &str| match result.remove(name) {
+                    None | Some(Value::Null) => Ok(None),
+                    Some(Value::Object(object)) => Ok(Some(object)),
+                    Some(_) => Err(()),
+                };
+                let content = object("content").ok()?;
+                let meta = object("_meta").ok()?;
+                Some(Answer::Elicitation(Arc::new(ElicitResult {
+                    action,
+                    content,
+                    meta,
+                })))
+            }
+            (_, response) => self.read(response),
         }
     }
 
@@ -172,8 +198,10 @@ impl Request {
         let Answer::Elicitation(mut result) = answer else {
             return answer;
         };
-        result.meta = None;
-        if let Some(content) = &mut result.content {
+        // The answer just read is this one's alone: no copy is made.
+        let result_mut = Arc::make_mut(&mut result);
+        result_mut.meta = None;
+        if let Some(content) = &mut result_mut.content {
             for (name, value) in shown_then.unwrap_or(shown) {
                 if !content.contains_key(name) {
                     content.insert(name.clone(), value.clone());
@@ -232,5 +260,75 @@ pub(crate) fn list_roots() -> sdk::ListRootsRequest {
     sdk::ListRootsRequest {
         method: Default::default(),
         extensions: Default::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// A request for a form, to read its answers.
+    fn form() -> Request {
+        #[derive(crate::Elicit)]
+        #[elicit(crate = "crate")]
+        #[allow(dead_code)]
+        struct Booking {
+            name: String,
+        }
+        Request::Form {
+            schema: Cow::Borrowed(<Booking as crate::Elicit>::requested_schema()),
+            message: String::new(),
+            shown: Map::new(),
+            reads: <Booking as crate::Elicit>::requested_schema(),
+        }
+    }
+
+    #[test]
+    fn a_response_given_away_reads_as_the_same_response_borrowed() {
+        let request = form();
+        let responses = [
+            json!({"action": "accept", "content": {"name": "Ada", "extra": [1, {"a": null}]}}),
+            json!({"action": "accept", "content": null, "_meta": {"trace": "x"}}),
+            json!({"action": "decline"}),
+            json!({"action": "cancel", "unknown": 1}),
+            json!({"action": "accept", "content": "not an object"}),
+            json!({"action": "accept", "content": ["name"]}),
+            json!({"action": "maybe", "content": {}}),
+            json!({"content": {"name": "Ada"}}),
+            json!({"action": "accept", "_meta": "not an object"}),
+            json!({"action": "accept", "content": {}, "_meta": {"a": 1}}),
+            json!({"action": "decline", "_meta": null}),
+            json!({"action": null}),
+            json!({"action": 1}),
+            json!({"action": "Accept"}),
+            json!({}),
+            json!("accept"),
+            json!(null),
+        ];
+        for response in responses {
+            let borrowed = request
+                .read(&response)
+                .map(|answer| serde_json::to_value(answer).unwrap());
+            let owned = request
+                .read_owned(response.clone())
+                .map(|answer| serde_json::to_value(answer).unwrap());
+            assert_eq!(owned, borrowed, "{response}");
+        }
+        let content = |response: Value| match request.read_owned(response) {
+            Some(Answer::Elicitation(result)) => Some(result.content.clone()),
+            _ => None,
+        };
+        let accepted = content(json!({"action": "accept", "content": {"name": "Ada"}}));
+        assert_eq!(
+            accepted,
+            Some(Some(json!({"name": "Ada"}).as_object().cloned().unwrap()))
+        );
+        assert_eq!(
+            content(json!({"action": "decline", "content": null})),
+            Some(None)
+        );
+        assert_eq!(content(json!({"action": "accept", "content": 1})), None);
     }
 }

@@ -4,6 +4,7 @@ use std::borrow::Cow;
 use std::future::{Future, IntoFuture};
 use std::marker::PhantomData;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
@@ -289,8 +290,9 @@ fn is_box_left_out(schema: &RequestedSchema, field: &str, problem: &Problem) -> 
             .is_some_and(|property| matches!(property.schema, PrimitiveSchema::Boolean(_)))
 }
 
-/// The elicitation result an answer to a form must be.
-fn elicit_result(key: &str, answer: Answer) -> Result<ElicitResult, ElicitError> {
+/// The elicitation result an answer to a form must be (shared with the round that keeps it:
+/// the form reads it borrowed).
+fn elicit_result(key: &str, answer: Answer) -> Result<Arc<ElicitResult>, ElicitError> {
     match answer {
         Answer::Elicitation(result) => Ok(result),
         other => Err(ElicitError::AskedOutOfOrder {

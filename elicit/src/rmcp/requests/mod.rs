@@ -94,13 +94,13 @@ impl Requests {
                     watch,
                 )
                 .await?;
-                Ok(Answer::Elicitation(result))
+                Ok(Answer::Elicitation(Arc::new(result)))
             }
             #[cfg(feature = "url-mode")]
             Request::Url(params) => {
                 let params = crate::wire::ElicitRequestParams::Url(params.clone());
                 let result = session::send(&self.peer, &params, timeout, watch).await?;
-                Ok(Answer::Elicitation(result))
+                Ok(Answer::Elicitation(Arc::new(result)))
             }
             Request::Sampling(params) => {
                 let request = sdk::ServerRequest::CreateMessageRequest(

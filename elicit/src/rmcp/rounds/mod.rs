@@ -176,11 +176,12 @@ fn answer_in(
     if let Some(answer) = state.answer(key) {
         return request.carried_answer(key, answer).map(Some);
     }
-    let Some(answer) = state.take_response(key).and_then(|r| request.read(r)) else {
+    let Some(answer) = state.take_response(key).and_then(|r| request.read_owned(r)) else {
         return Ok(None);
     };
     let kept = request.keep(answer, state.shown_before(key));
     if request.carried() {
+        // Shared with the ask, not copied: the form reads it borrowed.
         state.record(key, kept.clone());
     }
     Ok(Some(kept))
