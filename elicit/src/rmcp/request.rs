@@ -42,6 +42,7 @@ pub(crate) enum Request {
 pub(crate) enum Answer {
     /// `elicitation/create`: the action and, for a form, only the fields it reads (those the
     /// answer left out filled with the defaults the form showed). No `_meta`.
+    ///
     /// Shared: a round keeps it for the state it may seal while the ask reads it.
     Elicitation(Arc<ElicitResult>),
     /// `sampling/createMessage`: the client's result as rmcp's model reads it.
