@@ -12,18 +12,15 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use chacha20poly1305::aead::{AeadInOut, KeyInit};
-use chacha20poly1305::{Tag, XChaCha20Poly1305, XNonce};
 use sha2::{Digest, Sha256};
+
+use super::xchacha::{KEY_BYTES, NONCE_BYTES, TAG_BYTES, XChaCha20Poly1305};
 
 /// What a token starts with: its format's version.
 const VERSION: &str = "e1";
 
-const NONCE_BYTES: usize = 24;
 /// The expiry before the plaintext: Unix seconds, big-endian.
 const EXPIRY_BYTES: usize = 8;
-/// Poly1305's tag, after the ciphertext.
-const TAG_BYTES: usize = 16;
 
 /// The fewest bytes a configured key may have.
 pub(crate) const MIN_KEY_BYTES: usize = 32;
@@ -71,7 +68,7 @@ impl Keyring {
         others: impl IntoIterator<Item = (&'a str, &'a [u8])>,
     ) -> Keyring {
         let key = |(id, secret): (&str, &[u8])| {
-            let derived: [u8; 32] = Sha256::new()
+            let derived: [u8; KEY_BYTES] = Sha256::new()
                 .chain_update(KEY_PURPOSE)
                 .chain_update((purpose.len() as u64).to_be_bytes())
                 .chain_update(purpose)
@@ -81,7 +78,7 @@ impl Keyring {
             Key {
                 id: id.to_owned(),
                 encoded_id: URL_SAFE_NO_PAD.encode(id),
-                cipher: XChaCha20Poly1305::new(&derived.into()),
+                cipher: XChaCha20Poly1305::new(derived),
             }
         };
         let mut keys = vec![key(sealing)];
@@ -148,11 +145,7 @@ impl Keyring {
         let aad = associated_data(&key.id, bound_to);
         let tag = key
             .cipher
-            .encrypt_inout_detached(
-                &XNonce::from(nonce),
-                &aad,
-                body[NONCE_BYTES..].as_mut().into(),
-            )
+            .encrypt(&nonce, &aad, &mut body[NONCE_BYTES..])
             .map_err(|_| "the state is too large to encrypt")?;
         body.extend_from_slice(&tag);
         Ok(format!(
@@ -186,11 +179,11 @@ impl Keyring {
             .ok_or(Unopened)?;
         let (head, tag) = body.split_at_mut(sealed_end);
         let (nonce, sealed) = head.split_at_mut(NONCE_BYTES);
-        let nonce = XNonce::try_from(&*nonce).map_err(|_| Unopened)?;
-        let tag = Tag::try_from(&*tag).map_err(|_| Unopened)?;
+        let nonce: &[u8; NONCE_BYTES] = (&*nonce).try_into().map_err(|_| Unopened)?;
+        let tag: &[u8; TAG_BYTES] = (&*tag).try_into().map_err(|_| Unopened)?;
         let aad = associated_data(&key.id, bound_to);
         key.cipher
-            .decrypt_inout_detached(&nonce, &aad, sealed.into(), &tag)
+            .decrypt(nonce, &aad, sealed, tag)
             .map_err(|_| Unopened)?;
         let (expires, _) = sealed.split_first_chunk::<EXPIRY_BYTES>().ok_or(Unopened)?;
         if u64::from_be_bytes(*expires) <= unix_seconds(now) {
