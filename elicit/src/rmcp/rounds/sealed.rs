@@ -54,5 +54,31 @@ pub(super) fn nonce() -> Result<String, sdk::ErrorData> {
     getrandom::fill(&mut bytes).map_err(|e| {
         sdk::ErrorData::internal_error(format!("no randomness for requestState: {e}"), None)
     })?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    // In hex, as states have always written it; a byte at a time into one string, where a
+    // `format!` for each byte made sixteen strings for every round that asks.
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(2 * bytes.len());
+    for byte in bytes {
+        text.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        text.push(char::from(DIGITS[usize::from(byte & 0xf)]));
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nonce;
+
+    #[test]
+    fn a_nonce_is_sixteen_random_bytes_in_lowercase_hex() {
+        let (one, two) = (nonce().unwrap(), nonce().unwrap());
+        for text in [&one, &two] {
+            assert_eq!(text.len(), 32, "{text}");
+            assert!(
+                text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+                "{text}"
+            );
+        }
+        assert_ne!(one, two);
+    }
 }
