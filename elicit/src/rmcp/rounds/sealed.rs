@@ -75,7 +75,8 @@ mod tests {
         for text in [&one, &two] {
             assert_eq!(text.len(), 32, "{text}");
             assert!(
-                text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+                text.bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
                 "{text}"
             );
         }
