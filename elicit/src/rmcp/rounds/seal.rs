@@ -23,11 +23,12 @@ const PURPOSE: &str = "requestState";
 /// MRTR page of 2026-07-28). The state carries the user's earlier answers (only the fields each
 /// form reads), so it is encrypted as well as authenticated: XChaCha20-Poly1305 (RustCrypto's
 /// `XChaCha20` with a portable Poly1305), a random nonce per state, its expiry inside, under
-/// the sealing key of a keyring (rotation: every key of the ring opens). It is bound, as associated data, to the
-/// method, the tool, prompt or resource, its arguments (compared as JSON values, whatever the
-/// key order), and the authenticated user when there is one. The client sees an opaque token;
-/// forged, tampered, expired, foreign or (with [`single_use`](Self::single_use)) replayed state
-/// is refused with -32602, one message for every cause.
+/// the sealing key of a keyring (rotation: every key of the ring opens). It is bound, as
+/// associated data, to the method, the tool, prompt or resource, its arguments (compared as
+/// JSON values, whatever the key order), and the authenticated user when there is one. The
+/// client sees an opaque token; forged, tampered, expired, foreign or (with
+/// [`single_use`](Self::single_use)) replayed state is refused with -32602, one message for
+/// every cause.
 ///
 /// Where the key comes from:
 /// - one process: [`generated`](Self::generated), a random key made at start (states in
