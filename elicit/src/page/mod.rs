@@ -84,7 +84,7 @@ use self::render::{FormPage, POLICY, notice};
 use crate::rmcp::Elicitation;
 use crate::server::{
     CompletionError, ElicitationStore, ElicitationTracker, NotTaken, PageAnswer, PageForm,
-    SecureForms, Showing, UserId,
+    SecureForms, Showing, UserId, lower_hex,
 };
 
 pub use users::{DevelopmentLogin, NotLoopback, PageUsers};
@@ -202,7 +202,7 @@ pub(crate) fn cookie(request: &Parts, name: &str) -> Option<String> {
 fn random_hex() -> Option<String> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).ok()?;
-    Some(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    Some(lower_hex(&bytes))
 }
 
 impl<S: ElicitationStore, U: PageUsers> Shared<S, U> {

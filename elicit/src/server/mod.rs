@@ -314,6 +314,8 @@ mod cipher;
 #[cfg(feature = "url-mode")]
 mod clock;
 mod credentials;
+#[cfg(any(feature = "rmcp", feature = "redis"))]
+mod hex;
 mod identity;
 mod links;
 #[cfg(feature = "url-mode")]
@@ -369,6 +371,8 @@ pub(crate) use cipher::Keyring;
 pub(crate) use cipher::MIN_KEY_BYTES;
 #[cfg(feature = "redis")]
 pub(crate) use cipher::bound_to;
+#[cfg(any(feature = "rmcp", feature = "redis"))]
+pub(crate) use hex::lower_hex;
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use tracker::{

@@ -106,6 +106,7 @@ fn tag(mut mac: Poly1305, aad: &[u8], ciphertext: &[u8]) -> [u8; TAG_BYTES] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::server::lower_hex;
     use chacha20poly1305::aead::{AeadInOut, KeyInit};
 
     /// RustCrypto's AEAD, the reference: the same bytes and tag for the same inputs.
@@ -127,19 +128,15 @@ mod tests {
             .encrypt(&nonce, &aad, &mut message)
             .unwrap();
         assert_eq!(
-            hex(&message[..16]),
+            lower_hex(&message[..16]),
             "bd6d179d3e83d43b9576579493c0e939",
             "the ciphertext's first bytes"
         );
-        assert_eq!(hex(&tag), "c0875924c1c7987947deafd8780acf49");
+        assert_eq!(lower_hex(&tag), "c0875924c1c7987947deafd8780acf49");
         XChaCha20Poly1305::new(key)
             .decrypt(&nonce, &aad, &mut message, &tag)
             .unwrap();
         assert_eq!(message, plaintext);
-    }
-
-    fn hex(bytes: &[u8]) -> String {
-        bytes.iter().map(|b| format!("{b:02x}")).collect()
     }
 
     proptest::proptest! {

@@ -161,13 +161,7 @@ pub(crate) mod tests {
             "": {}
         });
         let user = UserId::from_verified_subject("user-42").unwrap();
-        let hex = |binding: Binding| -> String {
-            binding
-                .as_bytes()
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect()
-        };
+        let hex = |binding: Binding| crate::server::lower_hex(binding.as_bytes());
         let bound = Binding::of(
             &Call {
                 method: "tools/call",

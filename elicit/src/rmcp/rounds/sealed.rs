@@ -16,6 +16,7 @@ use crate::rmcp::ask::keys::AskedUnder;
 #[cfg(feature = "url-mode")]
 use crate::rmcp::ask::url_flow::UrlFlow;
 use crate::rmcp::request::Answer;
+use crate::server::lower_hex;
 
 /// What the sealed `requestState` holds between rounds.
 #[derive(Serialize, Deserialize, Debug, Default)]
@@ -54,15 +55,8 @@ pub(super) fn nonce() -> Result<String, sdk::ErrorData> {
     getrandom::fill(&mut bytes).map_err(|e| {
         sdk::ErrorData::internal_error(format!("no randomness for requestState: {e}"), None)
     })?;
-    // In hex, as states have always written it; a byte at a time into one string, where a
-    // `format!` for each byte made sixteen strings for every round that asks.
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut text = String::with_capacity(2 * bytes.len());
-    for byte in bytes {
-        text.push(char::from(DIGITS[usize::from(byte >> 4)]));
-        text.push(char::from(DIGITS[usize::from(byte & 0xf)]));
-    }
-    Ok(text)
+    // In hex, as states have always written it.
+    Ok(lower_hex(&bytes))
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ use sha2::{Digest, Sha256};
 use crate::server::store::DuplicateId;
 use crate::server::{
     AwaitedBy, ConnectionId, ElicitationStore, EntryState, Inserted, PendingEntry, StoreError,
-    UserId,
+    UserId, lower_hex,
 };
 use crate::wire::ElicitationId;
 
@@ -336,7 +336,7 @@ fn call_token() -> Result<String, StoreError> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes)
         .map_err(|e| StoreError::new(format!("no randomness for a Redis step's token: {e}")))?;
-    Ok(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
+    Ok(lower_hex(&bytes))
 }
 
 /// What the page's forms (`SecureForms::in_redis`) and the shared tasks use of the store: its
@@ -807,8 +807,5 @@ fn millis(time: SystemTime) -> Result<u64, StoreError> {
 }
 
 fn sha256_hex(text: &str) -> String {
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
+    lower_hex(&Sha256::digest(text.as_bytes()))
 }
