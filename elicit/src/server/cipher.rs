@@ -13,6 +13,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use sha2::{Digest, Sha256};
+use zeroize::Zeroizing;
 
 use super::xchacha::{KEY_BYTES, NONCE_BYTES, TAG_BYTES, XChaCha20Poly1305};
 
@@ -68,13 +69,13 @@ impl Keyring {
         others: impl IntoIterator<Item = (&'a str, &'a [u8])>,
     ) -> Keyring {
         let key = |(id, secret): (&str, &[u8])| {
-            let derived: [u8; KEY_BYTES] = Sha256::new()
+            let mut derived = Zeroizing::new([0u8; KEY_BYTES]);
+            Sha256::new()
                 .chain_update(KEY_PURPOSE)
                 .chain_update((purpose.len() as u64).to_be_bytes())
                 .chain_update(purpose)
                 .chain_update(secret)
-                .finalize()
-                .into();
+                .finalize_into((&mut *derived).into());
             Key {
                 id: id.to_owned(),
                 encoded_id: URL_SAFE_NO_PAD.encode(id),

@@ -15,6 +15,7 @@ use chacha20::XChaCha20;
 use chacha20::cipher::{KeyIvInit, StreamCipher};
 use chacha20_poly1305::poly1305::Poly1305;
 use subtle::ConstantTimeEq;
+use zeroize::Zeroizing;
 
 /// The key's length.
 pub(super) const KEY_BYTES: usize = 32;
@@ -27,10 +28,11 @@ pub(super) const TAG_BYTES: usize = 16;
 /// second on (RFC 8439 §2.6, §2.8).
 const BLOCK_BYTES: usize = 64;
 
-/// One key of XChaCha20-Poly1305.
+/// One key of XChaCha20-Poly1305, wiped from memory when dropped (a keyring lives as long as
+/// its server, but a replaced one should not leave its keys in freed memory).
 #[derive(Clone)]
 pub(super) struct XChaCha20Poly1305 {
-    key: [u8; KEY_BYTES],
+    key: Zeroizing<[u8; KEY_BYTES]>,
 }
 
 /// Why a message was not sealed or opened. Opening refuses a wrong tag (another key, another
@@ -40,7 +42,7 @@ pub(super) struct XChaCha20Poly1305 {
 pub(super) struct Refused;
 
 impl XChaCha20Poly1305 {
-    pub fn new(key: [u8; KEY_BYTES]) -> Self {
+    pub fn new(key: Zeroizing<[u8; KEY_BYTES]>) -> Self {
         XChaCha20Poly1305 { key }
     }
 
@@ -74,11 +76,13 @@ impl XChaCha20Poly1305 {
     }
 
     /// The stream for `nonce`, positioned at its second block, and the one-time authenticator
-    /// keyed by its first.
+    /// keyed by its first. The stream wipes its state when dropped (chacha20's `zeroize`), and
+    /// the block is wiped here. The authenticator's one-time key stays in rust-bitcoin's
+    /// `Poly1305`, which has no wipe; it is good for this nonce alone.
     fn keyed(&self, nonce: &[u8; NONCE_BYTES]) -> (XChaCha20, Poly1305) {
-        let mut stream = XChaCha20::new(&self.key.into(), &(*nonce).into());
-        let mut first = [0u8; BLOCK_BYTES];
-        stream.apply_keystream(&mut first);
+        let mut stream = XChaCha20::new((&*self.key).into(), &(*nonce).into());
+        let mut first = Zeroizing::new([0u8; BLOCK_BYTES]);
+        stream.apply_keystream(&mut *first);
         let mut mac_key = [0u8; KEY_BYTES];
         mac_key.copy_from_slice(&first[..KEY_BYTES]);
         (stream, Poly1305::new(mac_key))
@@ -124,7 +128,7 @@ mod tests {
         ];
         let plaintext = b"Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.";
         let mut message = plaintext.to_vec();
-        let tag = XChaCha20Poly1305::new(key)
+        let tag = XChaCha20Poly1305::new(Zeroizing::new(key))
             .encrypt(&nonce, &aad, &mut message)
             .unwrap();
         assert_eq!(
@@ -133,7 +137,7 @@ mod tests {
             "the ciphertext's first bytes"
         );
         assert_eq!(lower_hex(&tag), "c0875924c1c7987947deafd8780acf49");
-        XChaCha20Poly1305::new(key)
+        XChaCha20Poly1305::new(Zeroizing::new(key))
             .decrypt(&nonce, &aad, &mut message, &tag)
             .unwrap();
         assert_eq!(message, plaintext);
@@ -148,7 +152,7 @@ mod tests {
             plaintext in proptest::collection::vec(proptest::num::u8::ANY, 0..700),
             flip in proptest::num::usize::ANY,
         ) {
-            let ours = XChaCha20Poly1305::new(key);
+            let ours = XChaCha20Poly1305::new(Zeroizing::new(key));
             let mut sealed = plaintext.clone();
             let tag = ours.encrypt(&nonce, &aad, &mut sealed).unwrap();
 
