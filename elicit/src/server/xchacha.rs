@@ -77,15 +77,15 @@ impl XChaCha20Poly1305 {
 
     /// The stream for `nonce`, positioned at its second block, and the one-time authenticator
     /// keyed by its first. The stream wipes its state when dropped (chacha20's `zeroize`), and
-    /// the block is wiped here. The authenticator's one-time key stays in rust-bitcoin's
-    /// `Poly1305`, which has no wipe; it is good for this nonce alone.
+    /// the block and the key taken from it are wiped here; the copy of that one-time key inside
+    /// rust-bitcoin's `Poly1305` is not (it has no wipe), and is good for this nonce alone.
     fn keyed(&self, nonce: &[u8; NONCE_BYTES]) -> (XChaCha20, Poly1305) {
         let mut stream = XChaCha20::new((&*self.key).into(), &(*nonce).into());
         let mut first = Zeroizing::new([0u8; BLOCK_BYTES]);
         stream.apply_keystream(&mut *first);
-        let mut mac_key = [0u8; KEY_BYTES];
+        let mut mac_key = Zeroizing::new([0u8; KEY_BYTES]);
         mac_key.copy_from_slice(&first[..KEY_BYTES]);
-        (stream, Poly1305::new(mac_key))
+        (stream, Poly1305::new(*mac_key))
     }
 }
 
