@@ -103,12 +103,13 @@ impl RequestStateSeal {
     /// A seal with a random 32-byte key from the operating system: for a server of one
     /// process. Fails only if the system has no randomness to give.
     pub fn generated() -> Result<Self, SealKeyError> {
-        let mut key = [0u8; Self::MIN_KEY_BYTES];
-        getrandom::fill(&mut key)
+        // Wiped once the keyring has derived its key from it, as `AtRestKeys::generated` does.
+        let mut key = zeroize::Zeroizing::new([0u8; Self::MIN_KEY_BYTES]);
+        getrandom::fill(&mut *key)
             .map_err(|e| SealKeyError::new(format!("no randomness for a sealing key: {e}")))?;
         Ok(Self::with_keys(Keyring::new(
             PURPOSE,
-            ("generated", &key),
+            ("generated", &*key),
             [],
         )))
     }
