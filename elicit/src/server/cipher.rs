@@ -13,7 +13,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use sha2::{Digest, Sha256};
-use zeroize::Zeroizing;
+use zeroize::{Zeroize, Zeroizing};
 
 use super::xchacha::{KEY_BYTES, NONCE_BYTES, TAG_BYTES, XChaCha20Poly1305};
 
@@ -129,6 +129,7 @@ impl Keyring {
 
     /// `plaintext` sealed for `ttl` from now, bound to `bound_to`; `nonce` must be random and
     /// never used before.
+    #[cfg(any(feature = "redis", test))]
     pub fn seal(
         &self,
         plaintext: &[u8],
@@ -136,18 +137,43 @@ impl Keyring {
         ttl: Duration,
         nonce: [u8; NONCE_BYTES],
     ) -> Result<String, &'static str> {
-        let key = &self.keys[0];
-        let expires = unix_seconds(SystemTime::now() + ttl);
-        // `NONCE | EXPIRES PLAINTEXT | TAG`, encrypted where it is laid out.
-        let mut body = Vec::with_capacity(NONCE_BYTES + EXPIRY_BYTES + plaintext.len() + TAG_BYTES);
-        body.extend_from_slice(&nonce);
-        body.extend_from_slice(&expires.to_be_bytes());
+        let mut body = body_for(plaintext.len(), ttl, nonce);
         body.extend_from_slice(plaintext);
+        self.seal_body(body, nonce, bound_to)
+    }
+
+    /// `value`'s JSON sealed as [`seal`](Self::seal) seals a plaintext, written straight into
+    /// the buffer it is encrypted in: no copy of the plaintext outlives the sealing, not even
+    /// one left behind as the buffer grew.
+    #[cfg(any(feature = "rmcp", test))]
+    pub fn seal_json(
+        &self,
+        value: &impl serde::Serialize,
+        bound_to: &[u8],
+        ttl: Duration,
+        nonce: [u8; NONCE_BYTES],
+    ) -> Result<String, String> {
+        let mut body = body_for(JSON_CAPACITY, ttl, nonce);
+        if let Err(e) = serde_json::to_writer(WipedGrowth(&mut body), value) {
+            body.zeroize();
+            return Err(e.to_string());
+        }
+        self.seal_body(body, nonce, bound_to).map_err(str::to_owned)
+    }
+
+    /// `NONCE | EXPIRES PLAINTEXT` encrypted where it is laid out, its tag appended: the token.
+    fn seal_body(
+        &self,
+        mut body: Vec<u8>,
+        nonce: [u8; NONCE_BYTES],
+        bound_to: &[u8],
+    ) -> Result<String, &'static str> {
+        let key = &self.keys[0];
         let aad = associated_data(&key.id, bound_to);
-        let tag = key
-            .cipher
-            .encrypt(&nonce, &aad, &mut body[NONCE_BYTES..])
-            .map_err(|_| "the state is too large to encrypt")?;
+        let Ok(tag) = key.cipher.encrypt(&nonce, &aad, &mut body[NONCE_BYTES..]) else {
+            body.zeroize();
+            return Err("the state is too large to encrypt");
+        };
         body.extend_from_slice(&tag);
         Ok(format!(
             "{VERSION}.{}.{}",
@@ -158,7 +184,14 @@ impl Keyring {
 
     /// The plaintext of `token`, if a key of the ring sealed it for `bound_to` and it has not
     /// expired at `now`.
-    pub fn open(&self, token: &str, bound_to: &[u8], now: SystemTime) -> Result<Vec<u8>, Unopened> {
+    /// The plaintext is wiped when dropped: the caller reads it, or takes it out with
+    /// `std::mem::take` to keep it in a type that wipes itself.
+    pub fn open(
+        &self,
+        token: &str,
+        bound_to: &[u8],
+        now: SystemTime,
+    ) -> Result<Zeroizing<Vec<u8>>, Unopened> {
         let mut parts = token.split('.');
         let (Some(VERSION), Some(id), Some(body), None) =
             (parts.next(), parts.next(), parts.next(), parts.next())
@@ -172,7 +205,7 @@ impl Keyring {
             .ok_or(Unopened)?;
         // Decrypted where it was decoded: `NONCE | EXPIRES STATE | TAG` becomes the state alone
         // in the same buffer.
-        let mut body = URL_SAFE_NO_PAD.decode(body).map_err(|_| Unopened)?;
+        let mut body = Zeroizing::new(URL_SAFE_NO_PAD.decode(body).map_err(|_| Unopened)?);
         let sealed_end = body
             .len()
             .checked_sub(TAG_BYTES)
@@ -193,6 +226,45 @@ impl Keyring {
         body.truncate(sealed_end);
         body.drain(..NONCE_BYTES + EXPIRY_BYTES);
         Ok(body)
+    }
+}
+
+/// Room for most states' JSON, so that sealing one seldom grows its buffer.
+#[cfg(any(feature = "rmcp", test))]
+const JSON_CAPACITY: usize = 512;
+
+/// A token's body up to its plaintext (`NONCE | EXPIRES`), with room for `plaintext` bytes
+/// and the tag.
+fn body_for(plaintext: usize, ttl: Duration, nonce: [u8; NONCE_BYTES]) -> Vec<u8> {
+    let expires = unix_seconds(SystemTime::now() + ttl);
+    let mut body = Vec::with_capacity(NONCE_BYTES + EXPIRY_BYTES + plaintext + TAG_BYTES);
+    body.extend_from_slice(&nonce);
+    body.extend_from_slice(&expires.to_be_bytes());
+    body
+}
+
+/// Writes into a buffer that, when it must grow, moves to a larger one and wipes the one it
+/// leaves (a `Vec` growing by itself frees its old buffer as it was, plaintext and all).
+#[cfg(any(feature = "rmcp", test))]
+struct WipedGrowth<'a>(&'a mut Vec<u8>);
+
+#[cfg(any(feature = "rmcp", test))]
+impl std::io::Write for WipedGrowth<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let buffer = &mut *self.0;
+        if buffer.capacity() - buffer.len() < bytes.len() {
+            let needed = buffer.len() + bytes.len() + TAG_BYTES;
+            let mut larger = Vec::with_capacity(needed.max(2 * buffer.capacity()));
+            larger.extend_from_slice(buffer);
+            buffer.zeroize();
+            *buffer = larger;
+        }
+        buffer.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -246,8 +318,8 @@ mod tests {
         let token = sealed(&ring(), br#"{"name":"Ada Lovelace"}"#, b"book");
         assert!(token.starts_with("e1.azE."), "{token}");
         assert_eq!(
-            ring().open(&token, b"book", SystemTime::now()).unwrap(),
-            br#"{"name":"Ada Lovelace"}"#
+            ring().open(&token, b"book", SystemTime::now()).unwrap()[..],
+            br#"{"name":"Ada Lovelace"}"#[..]
         );
         let body = URL_SAFE_NO_PAD
             .decode(token.rsplit('.').next().unwrap())
@@ -256,6 +328,48 @@ mod tests {
             !body.windows(3).any(|window| window == b"Ada"),
             "the plaintext shows in the token"
         );
+    }
+
+    /// JSON sealed straight into its buffer opens to the same bytes `serde_json` writes, the
+    /// small and the large (which grows the buffer, moving to a larger one each time).
+    #[test]
+    fn json_sealed_in_place_opens_as_serde_json_writes_it() {
+        let long = "x".repeat(5 * JSON_CAPACITY);
+        for value in [
+            serde_json::json!({"name": "Ada Lovelace"}),
+            serde_json::json!({"name": long, "more": [long, long]}),
+        ] {
+            let token = ring()
+                .seal_json(&value, b"book", Duration::from_secs(60), [7; 24])
+                .unwrap();
+            let opened = ring().open(&token, b"book", SystemTime::now()).unwrap();
+            assert_eq!(opened[..], serde_json::to_vec(&value).unwrap()[..]);
+        }
+    }
+
+    /// A value JSON cannot write is refused with serde_json's reason, nothing sealed.
+    #[test]
+    fn a_value_json_cannot_write_is_refused_with_the_reason() {
+        let keyed_by_pairs = std::collections::BTreeMap::from([((1, 2), "pair")]);
+        let refused = ring()
+            .seal_json(&keyed_by_pairs, b"book", Duration::from_secs(60), [7; 24])
+            .unwrap_err();
+        assert!(refused.contains("key must be a string"), "{refused}");
+    }
+
+    /// Growing moves the bytes written so far whole, and leaves room for the tag.
+    #[test]
+    fn growth_keeps_what_was_written() {
+        use std::io::Write as _;
+        let mut buffer = Vec::with_capacity(4);
+        let mut writer = WipedGrowth(&mut buffer);
+        writer.write_all(b"abc").unwrap();
+        writer.write_all(b"defghij").unwrap();
+        writer.write_all(&[b'k'; 40]).unwrap();
+        let mut expected = b"abcdefghij".to_vec();
+        expected.extend([b'k'; 40]);
+        assert_eq!(buffer, expected);
+        assert!(buffer.capacity() >= buffer.len() + TAG_BYTES);
     }
 
     #[test]
@@ -294,8 +408,8 @@ mod tests {
         let expires = UNIX_EPOCH + Duration::from_secs(4_950_171_193);
         let before = expires - Duration::from_secs(1);
         assert_eq!(
-            ring().open(SEALED_BEFORE, b"book", before).unwrap(),
-            br#"{"name":"Ada"}"#
+            ring().open(SEALED_BEFORE, b"book", before).unwrap()[..],
+            br#"{"name":"Ada"}"#[..]
         );
         assert_eq!(ring().open(SEALED_BEFORE, b"book", expires), Err(Unopened));
         // A body too short to hold a nonce, an expiry and a tag is refused, not sliced.

@@ -221,12 +221,11 @@ impl RequestStateSeal {
         let cannot = |why: String| {
             sdk::ErrorData::internal_error(format!("cannot seal requestState: {why}"), None)
         };
-        let plaintext = serde_json::to_vec(state).map_err(|e| cannot(e.to_string()))?;
         let mut nonce = [0u8; 24];
         getrandom::fill(&mut nonce).map_err(|e| cannot(format!("no randomness: {e}")))?;
         self.keys
-            .seal(&plaintext, bound_to.as_bytes(), self.ttl, nonce)
-            .map_err(|why| cannot(why.to_owned()))
+            .seal_json(state, bound_to.as_bytes(), self.ttl, nonce)
+            .map_err(cannot)
     }
 
     pub(super) async fn open(

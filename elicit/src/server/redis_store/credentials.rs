@@ -8,6 +8,7 @@ use std::time::{Duration, SystemTime};
 use super::{AtRestKeys, RedisStore, sha256_hex, store_error};
 use crate::Secret;
 use crate::server::{CredentialStore, StoreError, UserId, bound_to};
+use zeroize::Zeroize as _;
 
 /// The credentials of a [`RedisStore`], encrypted with [`AtRestKeys`]
 /// ([`RedisStore::credentials`]).
@@ -95,16 +96,21 @@ impl CredentialStore for RedisCredentials {
             return Ok(None);
         };
         // Sealed with a key no longer in the ring, expired, or not this user's: as if not kept.
-        let Ok(plaintext) =
+        let Ok(mut plaintext) =
             self.keys
                 .credentials
                 .open(&sealed, &binding(user, name), SystemTime::now())
         else {
             return Ok(None);
         };
-        String::from_utf8(plaintext)
-            .map(|text| Some(Secret::new(text)))
-            .map_err(|_| StoreError::new("a kept credential is not text"))
+        // Taken out of its wiping buffer into the `Secret` that wipes it from now on.
+        match String::from_utf8(std::mem::take(&mut *plaintext)) {
+            Ok(text) => Ok(Some(Secret::new(text))),
+            Err(not_text) => {
+                not_text.into_bytes().zeroize();
+                Err(StoreError::new("a kept credential is not text"))
+            }
+        }
     }
 
     async fn forget(&self, user: &UserId, name: &str) -> Result<bool, StoreError> {

@@ -9,7 +9,6 @@ use std::time::{Duration, SystemTime};
 
 use ::redis::Script;
 use serde::{Deserialize, Serialize};
-use zeroize::Zeroize as _;
 
 use super::{NotTaken, PageAnswer, PageForm, Showing, same_text};
 use crate::schema::RequestedSchema;
@@ -180,18 +179,15 @@ impl RedisForms {
         answer: &PageAnswer,
         keep: Duration,
     ) -> Result<(), NotTaken> {
-        let mut plaintext = serde_json::to_vec(answer)
-            .map_err(|e| StoreError::new(format!("an answer could not be held: {e}")))?;
         let mut nonce = [0u8; 24];
         let sealed = getrandom::fill(&mut nonce)
             .map_err(|e| StoreError::new(format!("no randomness to seal an answer: {e}")))
             .and_then(|()| {
                 self.keys
                     .answers
-                    .seal(&plaintext, &binding(id, user), keep, nonce)
-                    .map_err(StoreError::new)
+                    .seal_json(answer, &binding(id, user), keep, nonce)
+                    .map_err(|e| StoreError::new(format!("an answer could not be held: {e}")))
             });
-        plaintext.zeroize();
         let held: u8 = Script::new(ANSWER_SCRIPT)
             .key(self.key(id))
             .arg(owner(user))
@@ -220,7 +216,7 @@ impl RedisForms {
         let Some(sealed) = sealed else {
             return Ok(None);
         };
-        let mut plaintext = self
+        let plaintext = self
             .keys
             .answers
             .open(&sealed, &binding(id, user), SystemTime::now())
@@ -230,10 +226,9 @@ impl RedisForms {
                      or expired",
                 )
             })?;
-        let answer = serde_json::from_slice(&plaintext)
-            .map_err(|e| StoreError::new(format!("a held answer could not be read: {e}")));
-        plaintext.zeroize();
-        answer.map(Some)
+        serde_json::from_slice(&plaintext)
+            .map(Some)
+            .map_err(|e| StoreError::new(format!("a held answer could not be read: {e}")))
     }
 
     pub async fn forget(&self, id: &str) -> Result<(), StoreError> {
