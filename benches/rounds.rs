@@ -17,12 +17,15 @@
 //!   does not ask: through rmcp's router alone, through an `Elicitation` when the method takes no `Ask`
 //!   (no binding after its first call), and when it takes one (bound before it runs, since it
 //!   may ask). What the `Elicitation` adds to a large call; the same request and client for all three.
+//! - `call`: the same three on a small call (three numbers): what serving through an
+//!   `Elicitation` costs every call of a tool that does not ask, where the call's own work is
+//!   least. The same request cloned inside the timing and the same client for all three.
 //!
 //! The routines of a group alternate round by round within one run (see `common/mod.rs`); each
 //! figure is the median of several runs with their spread, from this run's samples only.
 //!
-//! Run with `cargo bench --bench rounds` (`-- round`, `-- flow` or `-- large_call` for one
-//! group).
+//! Run with `cargo bench --bench rounds` (`-- round`, `-- flow`, `-- large_call` or `-- call`
+//! for one group).
 
 #[path = "common/mod.rs"]
 mod common;
@@ -353,6 +356,68 @@ fn main() {
     if common::selected("large_call") {
         large_call_group(&runtime, &with_ask, &by_hand);
     }
+    if common::selected("call") {
+        call_group(&runtime, &with_ask, &by_hand);
+    }
+}
+
+/// A small call to a tool that does not ask: what serving through an `Elicitation` costs every
+/// call, asking or not, next to rmcp's router alone.
+fn call_group(
+    runtime: &tokio::runtime::Runtime,
+    with_ask: &RunningService<RoleClient, Answering>,
+    by_hand: &RunningService<RoleClient, Answering>,
+) {
+    let small = |tool: &'static str| {
+        sdk::CallToolRequestParams::new(tool).with_arguments(
+            json!({"pad": [1, 2, 3]})
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
+        )
+    };
+    let count = |client: &RunningService<RoleClient, Answering>,
+                 request: &sdk::CallToolRequestParams| {
+        let done = runtime
+            .block_on(client.call_tool(request.clone()))
+            .expect("the call is answered");
+        assert_eq!(
+            done.content[0].as_text().map(|t| t.text.as_str()),
+            Some("3"),
+            "{done:?}"
+        );
+    };
+    let (plain, asking) = (small("count"), small("count_asking"));
+    compare(
+        "call",
+        Plan {
+            runs: 7,
+            rounds: 31,
+            batch: 40,
+        },
+        &[
+            "rmcp's router alone",
+            "Elicitation, the method takes no Ask",
+            "Elicitation, the method takes an Ask",
+        ],
+        vec![
+            timed(|| count(by_hand, &plain)),
+            timed(|| count(with_ask, &plain)),
+            timed(|| count(with_ask, &asking)),
+        ],
+        &[
+            Comparison {
+                label: "Elicitation without Ask / router alone",
+                ours: 1,
+                theirs: 0,
+            },
+            Comparison {
+                label: "Elicitation with Ask / router alone",
+                ours: 2,
+                theirs: 0,
+            },
+        ],
+    );
 }
 
 /// Whole calls asking 1 to `MAX_STEPS` forms, through `Ask`.
