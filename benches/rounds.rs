@@ -353,70 +353,33 @@ fn main() {
     if common::selected("flow") {
         flows_group(&runtime, &with_ask);
     }
-    if common::selected("large_call") {
-        large_call_group(&runtime, &with_ask, &by_hand);
-    }
-    if common::selected("call") {
-        call_group(&runtime, &with_ask, &by_hand);
-    }
-}
-
-/// A small call to a tool that does not ask: what serving through an `Elicitation` costs every
-/// call, asking or not, next to rmcp's router alone.
-fn call_group(
-    runtime: &tokio::runtime::Runtime,
-    with_ask: &RunningService<RoleClient, Answering>,
-    by_hand: &RunningService<RoleClient, Answering>,
-) {
-    let small = |tool: &'static str| {
-        sdk::CallToolRequestParams::new(tool).with_arguments(
-            json!({"pad": [1, 2, 3]})
-                .as_object()
-                .cloned()
-                .unwrap_or_default(),
-        )
+    // A large call: what the `Elicitation` adds where rmcp's parse is most of the time.
+    let large = Plan {
+        runs: 5,
+        rounds: 5,
+        batch: 1,
     };
-    let count = |client: &RunningService<RoleClient, Answering>,
-                 request: &sdk::CallToolRequestParams| {
-        let done = runtime
-            .block_on(client.call_tool(request.clone()))
-            .expect("the call is answered");
-        assert_eq!(
-            done.content[0].as_text().map(|t| t.text.as_str()),
-            Some("3"),
-            "{done:?}"
-        );
+    no_ask_group(
+        "large_call",
+        large,
+        LARGE_CALL_NUMBERS,
+        &runtime,
+        &with_ask,
+        &by_hand,
+    );
+    // A small call: where the call's own work is least and the `Elicitation`'s shows most.
+    let small = Plan {
+        runs: 7,
+        rounds: 31,
+        batch: 40,
     };
-    let (plain, asking) = (small("count"), small("count_asking"));
-    compare(
+    no_ask_group(
         "call",
-        Plan {
-            runs: 7,
-            rounds: 31,
-            batch: 40,
-        },
-        &[
-            "rmcp's router alone",
-            "Elicitation, the method takes no Ask",
-            "Elicitation, the method takes an Ask",
-        ],
-        vec![
-            timed(|| count(by_hand, &plain)),
-            timed(|| count(with_ask, &plain)),
-            timed(|| count(with_ask, &asking)),
-        ],
-        &[
-            Comparison {
-                label: "Elicitation without Ask / router alone",
-                ours: 1,
-                theirs: 0,
-            },
-            Comparison {
-                label: "Elicitation with Ask / router alone",
-                ours: 2,
-                theirs: 0,
-            },
-        ],
+        small,
+        SMALL_CALL_NUMBERS,
+        &runtime,
+        &with_ask,
+        &by_hand,
     );
 }
 
@@ -464,36 +427,40 @@ fn flows_group(
     );
 }
 
-/// A large call that does not ask, through rmcp's router and through an `Elicitation`.
-fn large_call_group(
+/// A call to a tool that does not ask, with `numbers` numbers as its arguments, through rmcp's
+/// router and through an `Elicitation` (the method without an `Ask`; with one): group `name`.
+fn no_ask_group(
+    name: &str,
+    plan: Plan,
+    numbers: usize,
     runtime: &tokio::runtime::Runtime,
     with_ask: &RunningService<RoleClient, Answering>,
     by_hand: &RunningService<RoleClient, Answering>,
 ) {
-    let pad = json!({"pad": vec![0; LARGE_CALL_NUMBERS]});
-    let large = |tool: &'static str| {
+    if !common::selected(name) {
+        return;
+    }
+    let pad = json!({"pad": vec![0; numbers]});
+    let request = |tool: &'static str| {
         sdk::CallToolRequestParams::new(tool)
             .with_arguments(pad.as_object().cloned().unwrap_or_default())
     };
+    let counted = numbers.to_string();
     let count = |client: &RunningService<RoleClient, Answering>,
                  request: &sdk::CallToolRequestParams| {
         let done = runtime
             .block_on(client.call_tool(request.clone()))
-            .expect("the large call is answered");
+            .expect("the call is answered");
         assert_eq!(
             done.content[0].as_text().map(|t| t.text.as_str()),
-            Some("500000"),
+            Some(counted.as_str()),
             "{done:?}"
         );
     };
-    let (plain, asking) = (large("count"), large("count_asking"));
+    let (plain, asking) = (request("count"), request("count_asking"));
     compare(
-        "large_call",
-        Plan {
-            runs: 5,
-            rounds: 5,
-            batch: 1,
-        },
+        name,
+        plan,
         &[
             "rmcp's router alone",
             "Elicitation, the method takes no Ask",
@@ -522,3 +489,5 @@ fn large_call_group(
 const MAX_STEPS: u32 = 5;
 /// About 1 MiB of arguments (`0,` each).
 const LARGE_CALL_NUMBERS: usize = 500_000;
+/// A small call's arguments.
+const SMALL_CALL_NUMBERS: usize = 3;
