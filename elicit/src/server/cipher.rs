@@ -184,6 +184,7 @@ impl Keyring {
 
     /// The plaintext of `token`, if a key of the ring sealed it for `bound_to` and it has not
     /// expired at `now`.
+    ///
     /// The plaintext is wiped when dropped: the caller reads it, or takes it out with
     /// `std::mem::take` to keep it in a type that wipes itself.
     pub fn open(

@@ -5,10 +5,11 @@
 use std::fmt;
 use std::time::{Duration, SystemTime};
 
+use zeroize::Zeroize as _;
+
 use super::{AtRestKeys, RedisStore, sha256_hex, store_error};
 use crate::Secret;
 use crate::server::{CredentialStore, StoreError, UserId, bound_to};
-use zeroize::Zeroize as _;
 
 /// The credentials of a [`RedisStore`], encrypted with [`AtRestKeys`]
 /// ([`RedisStore::credentials`]).
