@@ -3,9 +3,10 @@
 //! (lengths, email, URI, date, integer and float ranges, a choice, a multi-select, a bool);
 //! `Contact`, ten fields heavy on strings and formats (email, uri, date, date-time, pattern);
 //! and `example`, the form of the main example (`examples/contact.rs`): five fields, one left to
-//! its default, and a multi-select. Two more, `unchecked_signup` and `unchecked_contact`, read
-//! the same contents into the same fields with no rule beyond their types: the parser's cost
-//! apart from the checks serde does not make, and so the floor under each form's ratio.
+//! its default, and a multi-select. Three more, `unchecked_signup`, `unchecked_contact` and
+//! `unchecked_example`, read the same contents into the same fields with no rule beyond their
+//! types: the parser's cost apart from the checks serde does not make, and so the floor under
+//! each form's ratio.
 //!
 //! The pairs, and why each is fair:
 //! - borrowed: `T::from_content(&map)` against serde's `T::deserialize(&value)`. Both read the
@@ -32,9 +33,10 @@
 //! figure is the median of several runs with their spread, from this run's samples only.
 //!
 //! Run with `cargo bench --bench from_content` (`-- signup`, `-- contact`, `-- example`,
-//! `-- unchecked_signup`, `-- unchecked_contact`, `-- crates_signup`, `-- crates_contact` or
-//! `-- typed` for one group, `-- unchecked` or `-- crates` for both of theirs, `-- --quick` for a first look). `-- GROUP --only N` runs the group's
-//! routine N alone, printing nothing, for `valgrind --tool=callgrind`.
+//! `-- unchecked_signup`, `-- unchecked_contact`, `-- unchecked_example`, `-- crates_signup`,
+//! `-- crates_contact` or `-- typed` for one group, `-- unchecked` or `-- crates` for all of
+//! theirs, `-- --quick` for a first look). `-- GROUP --only N` runs the group's routine N alone,
+//! printing nothing, for `valgrind --tool=callgrind`.
 
 #[path = "common/mod.rs"]
 mod common;
@@ -245,6 +247,24 @@ struct UncheckedContact {
     phone: String,
     postcode: String,
     bio: Option<String>,
+}
+
+/// The main example's fields and content with no rule beyond their types: no lengths, format,
+/// bound or item counts; the default stays, as serde's does (it is how a left-out field is
+/// read, not a check). What the form a newcomer meets first would cost if its checks cost
+/// nothing.
+#[derive(Elicit, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[elicit(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct UncheckedExample {
+    full_name: String,
+    email: String,
+    age: Option<u8>,
+    #[elicit(default = Color::Red)]
+    #[serde(default = "red")]
+    favorite: Color,
+    colors: Vec<Color>,
 }
 
 /// The `date` rule of the garde and validator forms: what elicit checks for `format = "date"`.
@@ -563,6 +583,7 @@ fn main() {
     form_group::<ExampleContact>("example", example_contact());
     form_group::<UncheckedSignup>("unchecked_signup", signup());
     form_group::<UncheckedContact>("unchecked_contact", contact());
+    form_group::<UncheckedExample>("unchecked_example", example_contact());
     crates_group::<Signup, GardeSignup, ValidatorSignup>("crates_signup", signup());
     crates_group::<Contact, GardeContact, ValidatorContact>("crates_contact", contact());
     typed_group();
