@@ -99,8 +99,7 @@ fn filter_at(args: &[String]) -> Option<usize> {
 
 /// Whether the group `name` runs under this invocation's filter: the filter names the group,
 /// or the first words of its name (`unchecked` runs every `unchecked_*` group, `contact` runs
-/// `contact` alone), so a filter never picks up a group
-/// that merely mentions it.
+/// `contact` alone), so a filter never picks up a group that merely mentions it.
 pub fn selected(name: &str) -> bool {
     filter().is_none_or(|f| {
         name.strip_prefix(f.as_str())
