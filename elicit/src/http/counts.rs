@@ -69,7 +69,8 @@ impl GuardCounts {
             .fetch_add(1, Ordering::Relaxed);
         if !self.0.logged_without_client.swap(true, Ordering::Relaxed) {
             tracing::error!(
-                "elicit_mcp::http::Guard answers 500 to every request without a session: {why}"
+                "elicit_mcp::http::Guard answered a request 500, and will answer so every \
+                 request whose client it cannot tell (counted, logged once): {why}"
             );
         }
     }
