@@ -38,6 +38,13 @@
 //!   `Last-Event-ID` with the event of that id again, then the ones after it: a 2025-11-25
 //!   client whose connection broke after an `elicitation/create` got the same form twice.
 //!   Here every event at or before `Last-Event-ID` is dropped from the resumed stream.
+//! - **A call survives a dropped connection.** On 2025-11-25 a call's asks, progress and result
+//!   go on the event stream that answers its POST. rmcp forgets that stream when the call
+//!   answers, so a client whose connection broke and that resumed it (a GET with
+//!   `Last-Event-ID`, as the TypeScript client does 3 s later) after the answer got an empty
+//!   stream, and never the result. Here the guard reads each such stream to its end whether its
+//!   client is connected or not, keeps its events, and answers a resume from them: the events
+//!   after `Last-Event-ID`, then the rest of the call as it comes.
 //!
 //! ```no_run
 //! # use rmcp::ServerHandler;
@@ -269,6 +276,12 @@
 //! - The resumed-stream filter stands in for a fix to rmcp, which the repository keeps as
 //!   `docs/upstream/rmcp-resume-after-last-event-id.patch`; once rmcp has it, the filter finds
 //!   nothing to drop and can go.
+//! - A call's stream is kept while the call runs, and 60 s after its answer when the answer
+//!   came while no connection read the stream; at most its 64 newest events and 1 MiB. A client
+//!   that comes back later than that, or after events that were let go, is answered by rmcp
+//!   (rmcp 3.11 has nothing after the answer; the fix for rmcp is
+//!   `docs/upstream/rmcp-keep-an-answered-stream-for-resume.patch`). As with rmcp, whoever has
+//!   the session's id may resume its streams.
 //!
 //! The repository's `tests/rmcp/http_guard.rs` sends each of these requests to rmcp alone and
 //! through the guard and checks both answers, so a change in rmcp fails a test; its
@@ -278,8 +291,10 @@
 mod check;
 mod clients;
 mod counts;
+mod relay;
 mod resume;
 mod service;
+mod sse;
 
 use std::fmt;
 use std::net::IpAddr;

@@ -8,7 +8,8 @@
 //! it again, and showed a second form for the same ask. The guard drops from a resumed stream
 //! every event at or before `Last-Event-ID`. Once rmcp is fixed there is nothing left to drop,
 //! so the guard stays correct with either rmcp; the fix for rmcp itself is in
-//! `docs/upstream/`.
+//! `docs/upstream/`. (A call's stream that the guard holds, it resumes itself, from after the
+//! last event: see `relay`. This filter is for the resumes it leaves to rmcp.)
 
 use std::convert::Infallible;
 use std::pin::Pin;
@@ -20,6 +21,7 @@ use http_body::{Body, Frame, SizeHint};
 use http_body_util::combinators::BoxBody;
 
 use super::GuardedResponse;
+use super::sse::{LocalId, event_end, event_id, is_event_stream};
 
 /// The header a client resumes a stream with.
 const LAST_EVENT_ID: header::HeaderName = header::HeaderName::from_static("last-event-id");
@@ -39,45 +41,11 @@ pub(super) fn after(last: LastEvent, response: GuardedResponse) -> GuardedRespon
     response.map(|body| BoxBody::new(AfterLastEvent::new(body, last)))
 }
 
-fn is_event_stream(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.starts_with("text/event-stream"))
-}
-
 /// The id a client resumed after.
 pub(super) struct LastEvent {
     id: String,
-    /// The id read as rmcp's local session manager writes them, `INDEX` or `INDEX/REQUEST`,
-    /// whose events are ordered by index within one request's stream.
+    /// The id read as rmcp's local session manager writes them.
     local: Option<LocalId>,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct LocalId {
-    index: u64,
-    request: Option<u64>,
-}
-
-impl LocalId {
-    fn parse(id: &str) -> Option<Self> {
-        let number = |text: &str| {
-            (!text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| text.parse().ok())
-                .flatten()
-        };
-        match id.split_once('/') {
-            Some((index, request)) => Some(LocalId {
-                index: number(index)?,
-                request: Some(number(request)?),
-            }),
-            None => Some(LocalId {
-                index: number(id)?,
-                request: None,
-            }),
-        }
-    }
 }
 
 impl LastEvent {
@@ -86,6 +54,12 @@ impl LastEvent {
             id: id.to_owned(),
             local: LocalId::parse(id),
         }
+    }
+
+    /// The last event, when it is one of a request's stream as rmcp's local session manager
+    /// numbers them (`INDEX/REQUEST`).
+    pub(super) fn on_request_stream(&self) -> Option<LocalId> {
+        self.local.filter(|local| local.request.is_some())
     }
 
     /// Whether the client had the event `id` already: it is the last one, or one before it
@@ -177,34 +151,6 @@ impl Body for AfterLastEvent {
         }
         hint
     }
-}
-
-/// Where the first whole event of `bytes` ends: after the blank line that ends it (`\n\n` or
-/// `\n\r\n`). Events ended by lone `\r`s are not cut, so they pass as they are.
-fn event_end(bytes: &[u8]) -> Option<usize> {
-    let mut at = 0;
-    while let Some(newline) = bytes[at..].iter().position(|&b| b == b'\n') {
-        let next = at + newline + 1;
-        match &bytes[next..] {
-            [b'\n', ..] => return Some(next + 1),
-            [b'\r', b'\n', ..] => return Some(next + 2),
-            _ => at = next,
-        }
-    }
-    None
-}
-
-/// The id an event sets (its last `id:` field), when it has one that is text.
-fn event_id(event: &[u8]) -> Option<&str> {
-    let mut id = None;
-    for line in event.split(|&b| b == b'\n') {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if let Some(value) = line.strip_prefix(b"id:") {
-            let value = value.strip_prefix(b" ").unwrap_or(value);
-            id = Some(value);
-        }
-    }
-    std::str::from_utf8(id?).ok()
 }
 
 #[cfg(test)]

@@ -26,6 +26,7 @@ use tower_service::Service;
 
 use super::check::check;
 use super::clients::{ClientAddress, ClientKey, InFlight};
+use super::relay::Relays;
 use super::resume::{after, resumed_after};
 use super::{Guard, GuardCounts, GuardedResponse};
 use crate::rmcp::authenticate::{Authenticated, SharedAuthenticate, Unauthenticated};
@@ -81,6 +82,7 @@ impl<H, M> Layer<StreamableHttpService<H, M>> for GuardLayer<M> {
             body_deadline: self.guard.body_deadline,
             counts: counts.clone(),
             authenticate: self.guard.authenticate.clone(),
+            relays: Arc::new(Relays::new()),
         };
         Guarded {
             limited: RequestBodyLimit::new(core, self.guard.max_body_bytes),
@@ -162,6 +164,8 @@ struct Core<S, M> {
     counts: GuardCounts,
     /// Who the request's user is, checked before anything else is done with it.
     authenticate: Option<SharedAuthenticate>,
+    /// The event streams of requests, kept for a client that resumes one.
+    relays: Arc<Relays>,
 }
 
 impl<S, M> Clone for Core<S, M> {
@@ -176,6 +180,7 @@ impl<S, M> Clone for Core<S, M> {
             body_deadline: self.body_deadline,
             counts: self.counts.clone(),
             authenticate: self.authenticate.clone(),
+            relays: self.relays.clone(),
         }
     }
 }
@@ -233,6 +238,7 @@ where
                 Held::No(_) | Held::NotNamed => {}
             }
         }
+        let held = session.held().cloned();
         if parts.method == Method::POST && declares_json(&parts.headers) {
             let Some(client) = self.client(session, &parts) else {
                 let why = self.client_address.missing();
@@ -242,17 +248,27 @@ where
                     format!("Internal Server Error: {why}\n"),
                 );
             };
-            return self.serve_json(parts, body, client).await;
+            let relays = self.relays.clone();
+            let response = self.serve_json(parts, body, client).await;
+            return relays.relay_call(held, response);
         }
         // rmcp answers these without reading a body: GET (its event stream), DELETE, and POSTs
         // of another type (415).
         let resumed = (parts.method == Method::GET)
             .then(|| resumed_after(&parts.headers))
             .flatten();
+        if let (Some(last), Some(session)) = (&resumed, &held)
+            && let Some(stream) = last.on_request_stream()
+            && let Some(rest) = self.relays.resume(session, stream)
+        {
+            return rest;
+        }
         let body = body.map_err(|error| -> BoxError { error }).boxed_unsync();
         let response = handled(self.inner.clone(), Request::from_parts(parts, body)).await;
         if let Some(last) = resumed {
-            return after(last, response);
+            let request_stream = last.on_request_stream();
+            let response = after(last, response);
+            return self.relays.relay_resumed(held, request_stream, response);
         }
         if deleting && response.status() == StatusCode::ACCEPTED {
             // rmcp answers a DELETE that ended the session 202; clients expect 200 or 204
@@ -353,6 +369,15 @@ enum Held {
     Yes(SessionId),
     No(SessionId),
     NotNamed,
+}
+
+impl Held {
+    fn held(&self) -> Option<&SessionId> {
+        match self {
+            Held::Yes(id) => Some(id),
+            Held::No(_) | Held::NotNamed => None,
+        }
+    }
 }
 
 /// The body's length as its `Content-Length` declares it (the body limit has checked it).
