@@ -693,24 +693,26 @@ impl Events {
         }
     }
 
+    /// The messages of the events still to come, once the stream has ended (within 10 s).
+    async fn until_it_ends(&mut self) -> Vec<Value> {
+        let read = async {
+            while let Some(chunk) = self.response.chunk().await.expect("the stream reads") {
+                self.buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), read)
+            .await
+            .expect("the stream ends within 10 s");
+        std::iter::from_fn(|| self.buffered())
+            .map(|event| event.data)
+            .collect()
+    }
+
     /// The next event that carries a message (not a priming or keep-alive one).
     async fn next(&mut self) -> Event {
         loop {
-            while let Some(end) = self.buffer.find("\n\n") {
-                let event: String = self.buffer.drain(..end + 2).collect();
-                let field = |name: &str| {
-                    event
-                        .lines()
-                        .filter_map(|line| line.strip_prefix(name))
-                        .map(|value| value.strip_prefix(' ').unwrap_or(value).to_owned())
-                        .next_back()
-                };
-                if let Some(data) = field("data:").filter(|data| !data.is_empty()) {
-                    return Event {
-                        id: field("id:"),
-                        data: serde_json::from_str(&data).unwrap(),
-                    };
-                }
+            if let Some(event) = self.buffered() {
+                return event;
             }
             let chunk = tokio::time::timeout(Duration::from_secs(10), self.response.chunk())
                 .await
@@ -719,6 +721,27 @@ impl Events {
                 .expect("the stream goes on");
             self.buffer.push_str(std::str::from_utf8(&chunk).unwrap());
         }
+    }
+
+    /// The next whole event received that carries a message.
+    fn buffered(&mut self) -> Option<Event> {
+        while let Some(end) = self.buffer.find("\n\n") {
+            let event: String = self.buffer.drain(..end + 2).collect();
+            let field = |name: &str| {
+                event
+                    .lines()
+                    .filter_map(|line| line.strip_prefix(name))
+                    .map(|value| value.strip_prefix(' ').unwrap_or(value).to_owned())
+                    .next_back()
+            };
+            if let Some(data) = field("data:").filter(|data| !data.is_empty()) {
+                return Some(Event {
+                    id: field("id:"),
+                    data: serde_json::from_str(&data).unwrap(),
+                });
+            }
+        }
+        None
     }
 }
 
@@ -733,10 +756,9 @@ fn session_post(url: &str, session: &str, body: Value) -> reqwest::RequestBuilde
         .body(body.to_string())
 }
 
-/// A 2025-11-25 call whose connection breaks right after its `elicitation/create`, resumed
-/// with `Last-Event-ID` as a client does, then answered: what the resumed stream delivers up
-/// to the call's result, which it checks came.
-async fn resume_mid_ask(url: &str) -> Vec<Value> {
+/// A 2025-11-25 session with a call to `test_elicitation` whose connection broke right after
+/// its `elicitation/create`: the session, and the ask's event.
+async fn call_dropped_after_its_ask(url: &str) -> (String, Event) {
     let session = open_session(url).await;
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
     let status = session_post(url, &session, initialized)
@@ -750,38 +772,76 @@ async fn resume_mid_ask(url: &str) -> Vec<Value> {
     let mut stream = Events::of(session_post(url, &session, call).send().await.unwrap());
     let ask = stream.next().await;
     assert_eq!(ask.data["method"], "elicitation/create", "{}", ask.data);
-    let last_event_id = ask.id.expect("rmcp names every event of a call's stream");
+    assert!(
+        ask.id.is_some(),
+        "rmcp names every event of a call's stream"
+    );
     // The connection breaks.
     drop(stream);
+    (session, ask)
+}
 
-    let mut resumed = Events::of(
+/// The call's stream asked for again with `Last-Event-ID`, as a client whose connection broke
+/// does.
+async fn resume(url: &str, session: &str, last_event_id: &str) -> Events {
+    Events::of(
         client()
             .get(url)
             .header("accept", "text/event-stream")
             .header("mcp-protocol-version", "2025-11-25")
-            .header("mcp-session-id", &session)
-            .header("last-event-id", &last_event_id)
+            .header("mcp-session-id", session)
+            .header("last-event-id", last_event_id)
             .send()
             .await
             .unwrap(),
-    );
+    )
+}
+
+/// The user's answer to `ask`, posted on the session.
+async fn answer_the_ask(url: &str, session: &str, ask: &Event) {
     let answer = json!({"jsonrpc": "2.0", "id": ask.data["id"], "result": {
         "action": "accept", "content": {"username": "ada", "email": "ada@example.com"}}});
-    let status = session_post(url, &session, answer)
+    let status = session_post(url, session, answer)
         .send()
         .await
         .unwrap()
         .status();
     assert_eq!(status, 202);
+}
+
+/// What a stream delivers up to the call's result, which it checks came.
+async fn until_the_result(stream: &mut Events) -> Vec<Value> {
     let mut delivered = Vec::new();
     loop {
-        let event = resumed.next().await;
+        let event = stream.next().await;
         let done = event.data["id"] == 2;
         delivered.push(event.data);
         if done {
             return delivered;
         }
     }
+}
+
+/// A 2025-11-25 call whose connection breaks right after its `elicitation/create`, resumed
+/// with `Last-Event-ID` as a client does, then answered: what the resumed stream delivers up
+/// to the call's result, which it checks came.
+async fn resume_mid_ask(url: &str) -> Vec<Value> {
+    let (session, ask) = call_dropped_after_its_ask(url).await;
+    let mut resumed = resume(url, &session, ask.id.as_deref().unwrap()).await;
+    answer_the_ask(url, &session, &ask).await;
+    until_the_result(&mut resumed).await
+}
+
+/// The same call answered before its client comes back (the TypeScript client comes back after
+/// the server's `retry`, 3 s; a person may answer sooner): everything the resumed stream
+/// delivers before it ends.
+async fn resume_after_the_answer(url: &str) -> Vec<Value> {
+    let (session, ask) = call_dropped_after_its_ask(url).await;
+    answer_the_ask(url, &session, &ask).await;
+    // The tool answers at once; this leaves it ample time to.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let mut resumed = resume(url, &session, ask.id.as_deref().unwrap()).await;
+    resumed.until_it_ends().await
 }
 
 fn asks_among(delivered: &[Value]) -> usize {
@@ -809,4 +869,50 @@ async fn rmcp_alone_delivers_the_ask_again_on_a_resumed_stream() {
     let alone = start(None).await;
     let delivered = resume_mid_ask(&alone.url).await;
     assert_eq!(asks_among(&delivered), 1, "{delivered:?}");
+}
+
+fn the_result_in(delivered: &[Value]) -> &Value {
+    let result = delivered.last().expect("a message");
+    assert_eq!(result["id"], 2, "{delivered:?}");
+    let text = result["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("ada@example.com"), "{result}");
+    result
+}
+
+/// A call answered while its client was away: the resumed stream carries its result, and ends.
+#[tokio::test]
+async fn a_call_answered_while_its_client_was_away_is_resumed_with_its_result() {
+    let guarded = start(Some(Guard::new())).await;
+    let delivered = resume_after_the_answer(&guarded.url).await;
+    assert_eq!(delivered.len(), 1, "{delivered:?}");
+    the_result_in(&delivered);
+}
+
+/// rmcp alone (3.11) forgets a call's stream when the call answers: resumed after that, it is
+/// an empty stream, and the result is lost. When this fails, rmcp is fixed (see
+/// `docs/upstream/rmcp-keep-an-answered-stream-for-resume.patch`).
+#[tokio::test]
+async fn rmcp_alone_loses_the_result_of_a_call_answered_while_its_client_was_away() {
+    let alone = start(None).await;
+    let delivered = resume_after_the_answer(&alone.url).await;
+    assert_eq!(delivered, Vec::<Value>::new());
+}
+
+/// A resumed stream that breaks in turn is resumed again: the stream resumed first ends, and
+/// the second carries the result.
+#[tokio::test]
+async fn a_stream_that_breaks_twice_is_resumed_twice() {
+    let guarded = start(Some(Guard::new())).await;
+    let url = &guarded.url;
+    let (session, ask) = call_dropped_after_its_ask(url).await;
+    let last_event_id = ask.id.as_deref().unwrap();
+    let mut first = resume(url, &session, last_event_id).await;
+    let second = resume(url, &session, last_event_id).await;
+    assert_eq!(first.until_it_ends().await, Vec::<Value>::new());
+    drop(second);
+    answer_the_ask(url, &session, &ask).await;
+    let mut third = resume(url, &session, last_event_id).await;
+    let delivered = until_the_result(&mut third).await;
+    assert_eq!(delivered.len(), 1, "{delivered:?}");
+    the_result_in(&delivered);
 }
