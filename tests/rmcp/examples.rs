@@ -960,6 +960,17 @@ fn typescript_sdk() -> std::path::PathBuf {
         .clone()
 }
 
+/// The script `name` of `tests/data/typescript`, copied beside the TypeScript SDK, where it runs.
+#[cfg(target_os = "linux")]
+fn typescript_script(name: &str) -> std::path::PathBuf {
+    let script = typescript_sdk().join(name);
+    let source = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/typescript")
+        .join(name);
+    std::fs::copy(&source, &script).expect("the script is copied beside the SDK");
+    script
+}
+
 /// A person takes 90 seconds over a form, on 2025-11-25 with the official TypeScript client,
 /// whose requests time out after 60 seconds unless progress resets the clock: the server tells
 /// the call's progress token that it waits for the user, and the call comes back with the
@@ -968,11 +979,7 @@ fn typescript_sdk() -> std::path::PathBuf {
 #[test]
 #[ignore = "needs node and npm with network access to the npm registry (it installs @modelcontextprotocol/sdk 1.32.2 under the temp dir), and takes 90 s; run with --ignored"]
 fn the_official_typescript_client_keeps_a_call_whose_form_takes_90_seconds() {
-    let folder = typescript_sdk();
-    let script = folder.join("wait_for_person.mjs");
-    let source = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/typescript/wait_for_person.mjs");
-    std::fs::copy(&source, &script).expect("the script is copied beside the SDK");
+    let script = typescript_script("wait_for_person.mjs");
     let server = load::server::ServerProcess::start("http_server", &["127.0.0.1:0"]);
     let output = std::process::Command::new("node")
         .arg(&script)
@@ -994,6 +1001,47 @@ fn the_official_typescript_client_keeps_a_call_whose_form_takes_90_seconds() {
     assert!((8..=10).contains(&count), "{}", lines[1]);
     assert_eq!(messages, "waiting for the user to answer");
     assert_eq!(lines[2], "book: 2 nights at Ritz from 2026-12-24");
+}
+
+/// The official TypeScript client loses the connection of a call's stream while the call's
+/// form waits, on 2025-11-25 through the crate page's recipe (its guard), and its transport
+/// resumes the stream by itself (a GET with `Last-Event-ID`, after the server's `retry`): the
+/// resumed stream carries the rest of the call. Once when the person answers before the client
+/// is back (the call's result comes on the resumed stream), once when the client is back first
+/// (the progress the server tells while it waits, then the result).
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore = "needs node and npm with network access to the npm registry (it installs @modelcontextprotocol/sdk 1.32.2 under the temp dir), and takes 20 s; run with --ignored"]
+fn the_official_typescript_client_resumes_a_call_whose_connection_broke_while_its_form_waited() {
+    let script = typescript_script("drop_mid_ask.mjs");
+    let server = load::server::ServerProcess::start("http_server", &["127.0.0.1:0"]);
+    // The server tells progress every 10 s: the client is back after 3 s and hears it before
+    // the person answers.
+    let output = std::process::Command::new("node")
+        .arg(&script)
+        .args([server.url(), "alice", "12"])
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let calls: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a line of JSON"))
+        .collect();
+    assert_eq!(calls.len(), 2, "{stdout}\n{stderr}");
+    for (call, phase) in calls.iter().zip(["away", "back"]) {
+        assert_eq!(call["phase"], phase, "{call}");
+        assert_eq!(call["revision"], "2025-11-25", "{call}");
+        // One resume, after the ask: the last event the client had.
+        let ask = call["ask"].as_str().expect("the ask's event id");
+        assert_eq!(call["resumes"], serde_json::json!([ask]), "{call}");
+        assert_eq!(call["resultOnResumed"], true, "{call}");
+        assert_eq!(call["text"], "2 nights at Ritz from 2026-12-24", "{call}");
+    }
+    // Back before the answer: it heard, on the resumed stream, that the server waits.
+    assert_eq!(calls[1]["progressOnResumed"], true, "{}", calls[1]);
+    assert!(calls[1]["progress"].as_u64() >= Some(1), "{}", calls[1]);
 }
 
 /// On 2026-07-28 a person takes 2 minutes over a URL-mode step: the official Python client
