@@ -276,8 +276,9 @@
 //! - The resumed-stream filter stands in for a fix to rmcp, which the repository keeps as
 //!   `docs/upstream/rmcp-resume-after-last-event-id.patch`; once rmcp has it, the filter finds
 //!   nothing to drop and can go.
-//! - A call's stream is kept while the call runs, and 60 s after its answer when the answer
-//!   came while no connection read the stream; at most its 64 newest events and 1 MiB. A client
+//! - A call's stream is kept while the call runs and 60 s after its answer (whether the client
+//!   got the answer, the server cannot tell), less when the answered streams kept hold more than
+//!   64 MiB together (the oldest go first); at most its 64 newest events and 1 MiB. A client
 //!   that comes back later than that, or after events that were let go, is answered by rmcp
 //!   (rmcp 3.11 has nothing after the answer; the fix for rmcp is
 //!   `docs/upstream/rmcp-keep-an-answered-stream-for-resume.patch`). As with rmcp, whoever has
