@@ -424,6 +424,56 @@ mod tests {
         }
     }
 
+    /// Tokens of 300 bytes (several blocks of the stream and of the authenticator) sealed by
+    /// the build before the AEAD became RustCrypto's `chacha20poly1305` (`f829cc7`, the stream
+    /// and the authenticator composed by hand), for each purpose a keyring serves: the state of
+    /// a round, a credential and a held answer at rest, each bound as its users bind it. They
+    /// open on this build, until their expiry a century off and not after, and a keyring of
+    /// another purpose (the same secret) does not open them.
+    #[test]
+    fn tokens_of_every_purpose_sealed_before_the_aead_changed_open() {
+        const SECRET: &[u8] = b"a-configured-secret-of-32-bytes!";
+        let sealed_before = [
+            (
+                "requestState",
+                &b"a-binding-digest-of-32-bytes-...."[..],
+                "e1.MjAyNi0xMg.WlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaKb9uUo30SQD5FZuh0Oj1fQ8akbtA_H8PH_t-ENQFcRj6_XBWPjUT5g2SolYp5YkkRBtuVyLEZ1OkqDxhyXPj92RB9yy-hOkMLg0kGJClBa4HhVZVRFkq0UPDzkc9A97yCEiXavntVZIp31QMo1590pMwWpLjMjSBingxWWkIqWhhk0pZyApIiXjAZ4tqHJyfzvVrKjkA3DsPNWbqx4h7Qh0PeevWB5qt92-lA8ZdNu_GC1nz0XtmuKkFUXsBn1pu4SnKQPxTZAnD-zXs_2aW80IKAQpv3MFvGcUbloCcTLsZIn2LtoBuNfRDXBSM_cg3BqLaxm9KiIpr6xuYpFWPZPRyBqJsgnGS4zlnZ3IHj-54EhR_0S1xGoMe2iKKU7pOc6LBOcOt4b8FtTf6x3ITsmxSfSWSpwk24-zVvesFw7wxp203",
+            ),
+            (
+                "credential",
+                &b"\0\0\0\0\0\0\0\x07user-42\0\0\0\0\0\0\0\x08calendar"[..],
+                "e1.MjAyNi0xMg.WlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaBwpmrCdgGq2ByZSVTtSmFLBQ7usXgHp0htv3ASGgGktckBfbW5mEb__tLS7it5EeWLz_sJdQ8h-BQxj4iS9AfYkjng9yiMmYsS0Gjur8r1AZ30gSGdTqJh6bSqn5aB_kjzW15ber2RtMF61gmWP9mh6JS6obRi1SSDys0ByPEsNQ7CErKDlbvnaKg8SiKQ7UAOi59ZME0Ku7K_w2he8mOsTbQ48nB-7IyIRzNfhFAyozysJwsSVqKlEzd-XtXg8Y6GIEBR3yUxxzIb82GALCNv7fYmkOu9U_ktyTOYr03hwy1iIrfvVYRkC6pVIhMfdOr5aXsKSAZ_l4OO-dKO-HV-WbIjmamVli3kwT8WBxanT9_LomihJezN_YnFyrM4_wE58mVnrihzikW5A1VsJVvstWunUo4M3RZ5dj0Lx62687fuHh",
+            ),
+            (
+                "held answer",
+                &b"\0\0\0\0\0\0\0\x05abcde\0\0\0\0\0\0\0\x07user-42"[..],
+                "e1.MjAyNi0xMg.WlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaguDvmOqWH54DE0nbU-e-ebObzWZCxkZcJHMzjvjq3EJJaEXLBwYP8gWyInXzDA24SNwW6TGabRpN6zKSSlB9Vhtle4M9qBlGHBftjUTJfEWP5-y_Ou7kte82sZPBcGgo9gg1nTKrlGECQVjnuQ4oLUfVgs7BRCpYa_WHTSHHzsNWKEg3O_YIyKQUzJ6h5DFG_9uHTo6JZDJiFH8nUQEtPrntOFAZaxMfKZWJnYxxNjy1S_2azDAYOmFI0N8357UdSp-VAPFU9hDOnSRraaufM3B6WaCZmLYmkZ8EQ99p8MAmJ78IxajJuF10XGmeiMO4jufHzSWuf-0Acvkj4mBmGW3qQGjFaLA2HYFys4MUG3zywAvDC02v792pUoL0SftMyi6VvW2nXmKaLOi1VxjerObSrVRtJUa80uqaDOq8GY0tf-tp",
+            ),
+        ];
+        let plaintext: Vec<u8> = (0..300u32).map(|i| (i * 7 + 3) as u8).collect();
+        let expires = UNIX_EPOCH + Duration::from_secs(4950218395);
+        let before = expires - Duration::from_secs(1);
+        for (purpose, bound_to, token) in sealed_before {
+            let ring = Keyring::new(purpose, ("2026-12", SECRET), []);
+            assert_eq!(
+                ring.open(token, bound_to, before).as_deref(),
+                Ok(&plaintext),
+                "{purpose}"
+            );
+            assert_eq!(
+                ring.open(token, bound_to, expires),
+                Err(Unopened),
+                "{purpose}"
+            );
+            let other = Keyring::new("another purpose", ("2026-12", SECRET), []);
+            assert_eq!(
+                other.open(token, bound_to, before),
+                Err(Unopened),
+                "{purpose}"
+            );
+        }
+    }
+
     #[test]
     fn a_rotated_keyring_opens_what_the_old_key_sealed_until_it_is_retired() {
         let old = Keyring::new("test", ("old", OTHER), []);

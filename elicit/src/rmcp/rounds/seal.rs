@@ -359,4 +359,51 @@ mod tests {
             "the signing key `z` is not in the keyring"
         );
     }
+
+    /// A `requestState` sealed by the build before the AEAD became RustCrypto's
+    /// `chacha20poly1305` (`f829cc7`), with a configured key, for a call with arguments and a
+    /// user, and a century to live: it opens on this build, to the same state (replicas of two
+    /// builds serve one call during a rolling deploy), and for no other call.
+    #[test]
+    fn a_state_sealed_before_the_aead_changed_opens() {
+        const SEALED_BEFORE: &str = "e1.MjAyNi0xMg.mAR7QD8ruY1J952q1U5eaLyVi_tBqrmJciH0axbfDL6M6aGsDi-iZB_XIBrV2OZv6PH4WiawhW-Nx13Vu-En0IBf0NHeJQRc83b_NlaBnp0KACFMhXcoOaETr2TguwepNDat8LnJ-my8s-icqbbDnPz-WogG1CLMjq90vsYRYYZOSzhqtujdwUoo9gDXfqEZWuXv7dBnLo_z451eLgE2YX4wU4fYZwITS_ebB8OeSbrNj2V2OHdxnQeSlu9srw-HtF0c7qrisrY8gSXx5aUG-MOyQPu_O20Kb_vDFZELEWuiAnqy1FTR9V_FBQ5Nofs3WhZuI_eGcI_MFBgXwnvPr8QgnjsCleh0Q4ivaRiy";
+        let (signing, keyring) =
+            RequestStateSeal::parse_keyring(&format!("2026-12:{}", "6b".repeat(32))).unwrap();
+        let seal = RequestStateSeal::from_keyring(&signing, keyring).unwrap();
+        let arguments = serde_json::json!({"guests": 12, "when": "2026-12-24"});
+        let user = crate::server::UserId::from_verified_subject("user-42").unwrap();
+        let call = |name| {
+            Binding::of(
+                &super::super::binding::Call {
+                    method: "tools/call",
+                    name,
+                    arguments: arguments.as_object(),
+                },
+                Some(&user),
+            )
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let state = runtime
+            .block_on(seal.open(SEALED_BEFORE, &call("book")))
+            .unwrap();
+        assert_eq!(
+            serde_json::to_value(&state).unwrap(),
+            serde_json::json!({
+                "answers": {"contact": {"kind": "elicitation", "result": {
+                    "action": "accept",
+                    "content": {"name": "Ada Lovelace", "email": "ada@example.com"}
+                }}},
+                "nonce": "000102030405060708090a0b0c0d0e0f",
+                "steps": {"quote": {"total": 1234}},
+                "rounds": 1
+            })
+        );
+        assert!(
+            runtime
+                .block_on(seal.open(SEALED_BEFORE, &call("cancel")))
+                .is_err()
+        );
+    }
 }
