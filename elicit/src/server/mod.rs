@@ -332,8 +332,6 @@ mod store;
 mod store_error;
 #[cfg(feature = "url-mode")]
 mod tracker;
-#[cfg(any(feature = "rmcp", feature = "redis"))]
-mod xchacha;
 
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]

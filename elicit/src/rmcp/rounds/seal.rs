@@ -22,7 +22,7 @@ const PURPOSE: &str = "requestState";
 /// The client echoes `requestState` back, so the server must treat it as attacker input (the
 /// MRTR page of 2026-07-28). The state carries the user's earlier answers (only the fields each
 /// form reads), so it is encrypted as well as authenticated: XChaCha20-Poly1305 (RustCrypto's
-/// `XChaCha20` with a portable Poly1305), a random nonce per state, its expiry inside, under
+/// `chacha20poly1305`, audited), a random nonce per state, its expiry inside, under
 /// the sealing key of a keyring (rotation: every key of the ring opens). It is bound, as
 /// associated data, to the method, the tool, prompt or resource, its arguments (compared as
 /// JSON values, whatever the key order), and the authenticated user when there is one. The
