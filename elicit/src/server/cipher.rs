@@ -33,6 +33,8 @@ use chacha20poly1305::aead::{AeadInOut, KeyInit};
 use sha2::{Digest, Sha256};
 use zeroize::{Zeroize, Zeroizing};
 
+use super::{TtlTooLarge, ends_at};
+
 /// The cipher key's length.
 const KEY_BYTES: usize = 32;
 /// The nonce's length: XChaCha20's, long enough to be drawn at random for every token.
@@ -81,6 +83,30 @@ impl std::fmt::Debug for Keyring {
 /// Why a token did not open. One kind for every cause: the caller refuses them all alike.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Unopened;
+
+/// Why a plaintext was not sealed.
+#[derive(Debug)]
+pub(crate) enum Unsealed {
+    /// Its time to live ends past what the clock can hold.
+    Ttl(TtlTooLarge),
+    /// The value could not be written as JSON: serde_json's reason.
+    #[cfg_attr(not(any(feature = "rmcp", test)), allow(dead_code))]
+    Json(serde_json::Error),
+    /// Longer than XChaCha20's keystream (256 GiB).
+    TooLong,
+}
+
+impl std::fmt::Display for Unsealed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unsealed::Ttl(e) => e.fmt(f),
+            Unsealed::Json(e) => e.fmt(f),
+            Unsealed::TooLong => f.write_str("the plaintext is too long to encrypt"),
+        }
+    }
+}
+
+impl std::error::Error for Unsealed {}
 
 impl Keyring {
     /// A keyring for `purpose` (what its tokens are, so that one configured secret used for
@@ -159,8 +185,8 @@ impl Keyring {
         bound_to: &[u8],
         ttl: Duration,
         nonce: [u8; NONCE_BYTES],
-    ) -> Result<String, &'static str> {
-        let mut body = body_for(plaintext.len(), ttl, nonce);
+    ) -> Result<String, Unsealed> {
+        let mut body = body_for(plaintext.len(), ttl, nonce)?;
         body.extend_from_slice(plaintext);
         self.seal_body(body, nonce, bound_to)
     }
@@ -175,13 +201,13 @@ impl Keyring {
         bound_to: &[u8],
         ttl: Duration,
         nonce: [u8; NONCE_BYTES],
-    ) -> Result<String, String> {
-        let mut body = body_for(JSON_CAPACITY, ttl, nonce);
+    ) -> Result<String, Unsealed> {
+        let mut body = body_for(JSON_CAPACITY, ttl, nonce)?;
         if let Err(e) = serde_json::to_writer(WipedGrowth(&mut body), value) {
             body.zeroize();
-            return Err(e.to_string());
+            return Err(Unsealed::Json(e));
         }
-        self.seal_body(body, nonce, bound_to).map_err(str::to_owned)
+        self.seal_body(body, nonce, bound_to)
     }
 
     /// `NONCE | EXPIRES PLAINTEXT` encrypted where it is laid out, its tag appended: the token.
@@ -190,7 +216,7 @@ impl Keyring {
         mut body: Vec<u8>,
         nonce: [u8; NONCE_BYTES],
         bound_to: &[u8],
-    ) -> Result<String, &'static str> {
+    ) -> Result<String, Unsealed> {
         let key = &self.keys[0];
         let aad = associated_data(&key.id, bound_to);
         let sealed = (&mut body[NONCE_BYTES..]).into();
@@ -199,7 +225,7 @@ impl Keyring {
             .encrypt_inout_detached((&nonce).into(), &aad, sealed)
         else {
             body.zeroize();
-            return Err("the state is too large to encrypt");
+            return Err(Unsealed::TooLong);
         };
         body.extend_from_slice(&tag);
         Ok(format!(
@@ -263,12 +289,17 @@ const JSON_CAPACITY: usize = 512;
 
 /// A token's body up to its plaintext (`NONCE | EXPIRES`), with room for `plaintext` bytes
 /// and the tag.
-fn body_for(plaintext: usize, ttl: Duration, nonce: [u8; NONCE_BYTES]) -> Vec<u8> {
-    let expires = unix_seconds(SystemTime::now() + ttl);
+fn body_for(
+    plaintext: usize,
+    ttl: Duration,
+    nonce: [u8; NONCE_BYTES],
+) -> Result<Vec<u8>, Unsealed> {
+    let expires = ends_at(SystemTime::now(), ttl, "the time to live of a sealed token")
+        .map_err(Unsealed::Ttl)?;
     let mut body = Vec::with_capacity(NONCE_BYTES + EXPIRY_BYTES + plaintext + TAG_BYTES);
     body.extend_from_slice(&nonce);
-    body.extend_from_slice(&expires.to_be_bytes());
-    body
+    body.extend_from_slice(&unix_seconds(expires).to_be_bytes());
+    Ok(body)
 }
 
 /// Writes into a buffer that, when it must grow, moves to a larger one and wipes the one it
@@ -381,8 +412,30 @@ mod tests {
         let keyed_by_pairs = std::collections::BTreeMap::from([((1, 2), "pair")]);
         let refused = ring()
             .seal_json(&keyed_by_pairs, b"book", Duration::from_secs(60), [7; 24])
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(refused.contains("key must be a string"), "{refused}");
+    }
+
+    /// A time to live past what the clock can hold (`Duration::MAX` meant as "never") is
+    /// refused with an error that says so, not a panic, whichever way the token is sealed.
+    #[test]
+    fn a_time_to_live_past_the_clock_is_refused_not_sealed() {
+        for huge in [Duration::MAX, Duration::from_secs(u64::MAX)] {
+            let refused = [
+                ring().seal(b"{}", b"book", huge, [7; 24]).unwrap_err(),
+                ring().seal_json(&"x", b"book", huge, [7; 24]).unwrap_err(),
+            ];
+            for refused in refused {
+                assert!(matches!(refused, Unsealed::Ttl(_)), "{refused:?}");
+                assert!(
+                    refused.to_string().starts_with(
+                        "the time to live of a sealed token (18446744073709551615 s) is too large"
+                    ),
+                    "{refused}"
+                );
+            }
+        }
     }
 
     /// Growing moves the bytes written so far whole, and leaves room for the tag.

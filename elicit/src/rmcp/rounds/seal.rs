@@ -11,11 +11,14 @@ use ::rmcp::model as sdk;
 
 use super::binding::Binding;
 use super::sealed::SealedState;
-use crate::server::Keyring;
+use crate::server::{Keyring, TtlTooLarge, checked_ttl, ends_at};
 use crate::server::{MemoryReplayGuard, ReplayGuard, StoreError};
 
 /// What the seal's tokens are, for its keys.
 const PURPOSE: &str = "requestState";
+
+/// The seal's time to live, as errors name it.
+const TTL: &str = "the time to live of a `requestState` (`RequestStateSeal::with_ttl`)";
 
 /// Seals and opens the `requestState` of the input-required flow.
 ///
@@ -52,6 +55,7 @@ const PURPOSE: &str = "requestState";
 /// let seal = RequestStateSeal::from_keyring(&signing, keyring)
 ///     .unwrap()
 ///     .with_ttl(Duration::from_secs(120))
+///     .unwrap()
 ///     .single_use();
 /// # let _ = seal;
 /// ```
@@ -174,10 +178,11 @@ impl RequestStateSeal {
         Ok((signing, keyring))
     }
 
-    /// States expire `ttl` after they are sealed.
-    pub fn with_ttl(mut self, ttl: Duration) -> Self {
-        self.ttl = ttl;
-        self
+    /// States expire `ttl` after they are sealed. Refuses a `ttl` that cannot be added to the
+    /// current time (`Duration::MAX`, say), with which no state could be sealed.
+    pub fn with_ttl(mut self, ttl: Duration) -> Result<Self, TtlTooLarge> {
+        self.ttl = checked_ttl(ttl, TTL)?;
+        Ok(self)
     }
 
     /// Each state opens once: a replayed retry is refused. The record of used states is kept
@@ -225,7 +230,7 @@ impl RequestStateSeal {
         getrandom::fill(&mut nonce).map_err(|e| cannot(format!("no randomness: {e}")))?;
         self.keys
             .seal_json(state, bound_to.as_bytes(), self.ttl, nonce)
-            .map_err(cannot)
+            .map_err(|e| cannot(e.to_string()))
     }
 
     pub(super) async fn open(
@@ -240,7 +245,12 @@ impl RequestStateSeal {
         let state: SealedState = serde_json::from_slice(&plaintext).map_err(|_| refused())?;
         if let Some(Guard(used)) = &self.used {
             // Remembered as long as the token could still open: after that it expires anyway.
-            let until = SystemTime::now() + self.ttl;
+            let until = ends_at(SystemTime::now(), self.ttl, TTL).map_err(|e| {
+                sdk::ErrorData::internal_error(
+                    format!("cannot check that requestState is used once: {e}"),
+                    None,
+                )
+            })?;
             let first = used.first_open(&state.nonce, until).await.map_err(|e| {
                 sdk::ErrorData::internal_error(
                     format!("cannot check that requestState is used once: {e}"),
@@ -358,6 +368,51 @@ mod tests {
             absent.to_string(),
             "the signing key `z` is not in the keyring"
         );
+    }
+
+    /// A time to live past what the clock can hold is refused where it is configured; and
+    /// where it is added, should one get there, sealing and the single-use record refuse with
+    /// an internal error naming it, not a panic.
+    #[test]
+    fn a_time_to_live_past_the_clock_is_refused_not_a_panic() {
+        let binding = Binding::of(
+            &super::super::binding::Call {
+                method: "tools/call",
+                name: "book",
+                arguments: None,
+            },
+            None,
+        );
+        let state = SealedState {
+            nonce: "0123".into(),
+            ..SealedState::default()
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        for huge in [Duration::MAX, Duration::from_secs(u64::MAX)] {
+            let refused = RequestStateSeal::generated()
+                .unwrap()
+                .with_ttl(huge)
+                .unwrap_err();
+            let too_large = "the time to live of a `requestState` (`RequestStateSeal::with_ttl`) \
+                             (18446744073709551615 s) is too large";
+            assert!(refused.to_string().starts_with(too_large), "{refused}");
+
+            let mut seal = RequestStateSeal::generated().unwrap().single_use();
+            let token = seal.seal(&state, &binding).unwrap();
+            seal.ttl = huge;
+            let sealing = seal.seal(&state, &binding).unwrap_err();
+            assert_eq!(sealing.code, sdk::ErrorCode::INTERNAL_ERROR);
+            assert!(
+                sealing.message.contains("is too large"),
+                "{}",
+                sealing.message
+            );
+            let opening = runtime.block_on(seal.open(&token, &binding)).unwrap_err();
+            assert_eq!(opening.code, sdk::ErrorCode::INTERNAL_ERROR);
+            assert!(opening.message.contains(too_large), "{}", opening.message);
+        }
     }
 
     /// A `requestState` sealed by the build before the AEAD became RustCrypto's
