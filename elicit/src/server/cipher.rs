@@ -143,7 +143,8 @@ impl Keyring {
 
     /// The keyring of configured keys, checked: `sealing` must be one of `keyring`'s ids, and
     /// every key at least [`MIN_KEY_BYTES`] long. The refusal says which, calling the keys
-    /// `noun` ("a sealing key"), and never shows a key.
+    /// `noun` ("a sealing key"), and names an entry by its position: it shows no id and no key
+    /// (a key given in an id's place would be shown).
     pub fn configured<K, V>(
         purpose: &str,
         noun: &str,
@@ -156,14 +157,19 @@ impl Keyring {
     {
         let keyring: Vec<(K, V)> = keyring.into_iter().collect();
         let Some((_, key)) = keyring.iter().find(|(id, _)| id.as_ref() == sealing) else {
-            return Err(format!("the {noun} `{sealing}` is not in the keyring"));
+            return Err(format!(
+                "the {noun} is not in the keyring: none of its {} entries has that id (ids are \
+                 not shown, as a key given in an id's place would be)",
+                keyring.len()
+            ));
         };
-        for (id, key) in &keyring {
+        for (position, (_, key)) in keyring.iter().enumerate() {
             let length = key.as_ref().len();
             if length < MIN_KEY_BYTES {
                 return Err(format!(
-                    "key `{}` has {length} bytes; a {noun} needs at least {MIN_KEY_BYTES}",
-                    id.as_ref()
+                    "keyring entry {} has {length} bytes; a {noun} needs at least \
+                     {MIN_KEY_BYTES}",
+                    position + 1
                 ));
             }
         }
