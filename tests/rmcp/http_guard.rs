@@ -1,7 +1,8 @@
 //! `elicit_mcp::http::Guard` over real HTTP on loopback, in front of the conformance server's
 //! tools: every JSON-RPC error it answers in rmcp's place (-32700, -32600, and -32602 for each
-//! member of each request elicit serves), DELETE of an unknown and of a live session, and the
-//! limit per client on the bytes of request bodies in flight. Where rmcp alone answers otherwise, the same request
+//! member of each request elicit serves), DELETE of an unknown and of a live session, the
+//! limit per client on the bytes of request bodies in flight, the deadline on reading a body,
+//! and a server served without the peer's address. Where rmcp alone answers otherwise, the same request
 //! is sent to it unguarded too, so that what the `http` module's docs and CONTRIBUTING.md ("rmcp's
 //! streamable HTTP: what the guard answers, by hand") say of rmcp stays true: when rmcp fixes
 //! one, its test here says so.
@@ -11,33 +12,43 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::conformance_server::ConformanceServer;
-use elicit_mcp::http::Guard;
+use elicit_mcp::http::{Guard, GuardCounts};
 use elicit_mcp::rmcp::Tasks;
 use elicit_test_support::rmcp::seal;
 use rmcp::transport::StreamableHttpServerConfig;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 
 /// A server on a free loopback port; stopped when dropped.
 struct Server {
     url: String,
     address: SocketAddr,
+    /// What the guard cut or refused, when there is one.
+    counts: Option<GuardCounts>,
     _stop: tokio::sync::oneshot::Sender<()>,
 }
 
-/// The conformance server's tools behind `guard`, or behind nothing (rmcp alone).
+/// The conformance server's tools behind `guard`, or behind nothing (rmcp alone), served with
+/// the peer's address (`ConnectInfo`) as the guard's docs say.
 async fn start(guard: Option<Guard>) -> Server {
+    serve(guard, true).await
+}
+
+/// The same, served with the peer's address or without it.
+async fn serve(guard: Option<Guard>, connect_info: bool) -> Server {
     let elicitation = ConformanceServer::elicitation(seal(), Tasks::new());
     let config = StreamableHttpServerConfig::default();
     let cancel = config.cancellation_token.clone();
     let sessions = Arc::new(LocalSessionManager::default());
+    let mut counts = None;
     let app = match guard {
         Some(guard) => {
             let guarded = guard
                 .serve(&elicitation, ConformanceServer::new, sessions, config)
                 .expect("the fixtures' task tools are the server's");
+            counts = Some(guarded.counts());
             axum::Router::new().nest_service("/mcp", guarded)
         }
         None => {
@@ -55,20 +66,28 @@ async fn start(guard: Option<Guard>) -> Server {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let stopped = async move {
+        let _ = stopped.await;
+        cancel.cancel();
+    };
     tokio::spawn(async move {
-        axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(async move {
-            let _ = stopped.await;
-            cancel.cancel();
-        })
-        .await
+        if connect_info {
+            axum::serve(
+                listener,
+                app.into_make_service_with_connect_info::<SocketAddr>(),
+            )
+            .with_graceful_shutdown(stopped)
+            .await
+        } else {
+            axum::serve(listener, app)
+                .with_graceful_shutdown(stopped)
+                .await
+        }
     });
     Server {
         url: format!("http://{address}/mcp"),
         address,
+        counts,
         _stop: stop,
     }
 }
@@ -424,12 +443,25 @@ async fn start_post(stream: &mut TcpStream, length: usize, sent: &[u8]) {
 }
 
 /// The status line of the answer on `stream`, if one comes within `wait`.
-async fn status_within(stream: &mut TcpStream, wait: Duration) -> Option<String> {
+async fn status_within(stream: &mut (impl AsyncRead + Unpin), wait: Duration) -> Option<String> {
+    let answer = answer_within(stream, wait).await?;
+    Some(answer.lines().next().unwrap_or_default().to_owned())
+}
+
+/// The whole answer on `stream` (the server closes the connection after it), if it comes
+/// within `wait`.
+async fn answer_within(stream: &mut (impl AsyncRead + Unpin), wait: Duration) -> Option<String> {
     let mut response = Vec::new();
     let read = tokio::time::timeout(wait, stream.read_to_end(&mut response)).await;
-    read.ok()?.unwrap();
-    let text = String::from_utf8_lossy(&response);
-    Some(text.lines().next().unwrap_or_default().to_owned())
+    match read.ok()? {
+        Ok(_) => {}
+        // A server that closes on a body it did not read resets the connection when more of
+        // it comes; what it answered before is read all the same.
+        Err(error)
+            if error.kind() == std::io::ErrorKind::ConnectionReset && !response.is_empty() => {}
+        Err(error) => panic!("the answer could not be read: {error}"),
+    }
+    Some(String::from_utf8_lossy(&response).into_owned())
 }
 
 #[tokio::test]
@@ -499,6 +531,133 @@ async fn a_session_is_its_own_client_and_an_unknown_session_id_is_not() {
         status.is_some(),
         "the made-up session's request is answered once the place frees"
     );
+}
+
+#[tokio::test]
+async fn a_body_trickled_past_the_deadline_is_cut_with_408_while_other_clients_go_on() {
+    let deadline = Duration::from_millis(1500);
+    let guard = Guard::new()
+        .with_body_deadline(deadline)
+        .with_max_bytes_in_flight_per_client(64);
+    let server = start(Some(guard)).await;
+    let counts = server.counts.clone().unwrap();
+    // `{}` padded to 64 bytes (the client's whole allowance): answered -32600 once read.
+    let body = format!("{{}}{}", " ".repeat(62));
+
+    // 127.0.0.2 sends its body one byte every 100 ms: whole only after 6.4 s.
+    let mut slow = connect_from([127, 0, 0, 2], server.address).await;
+    start_post(&mut slow, body.len(), b"").await;
+    let started = tokio::time::Instant::now();
+    let (mut slow_answer, mut slow_body) = slow.into_split();
+    let trickle = tokio::spawn({
+        let body = body.clone();
+        async move {
+            for byte in body.bytes() {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                if slow_body.write_all(&[byte]).await.is_err() {
+                    // Cut: the server closed the connection.
+                    return;
+                }
+            }
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Its next request waits for the allowance the trickled body holds.
+    let mut next = connect_from([127, 0, 0, 2], server.address).await;
+    start_post(&mut next, body.len(), body.as_bytes()).await;
+
+    // Another client (127.0.0.1) is served meanwhile: it opens a session.
+    open_session(&server.url).await;
+    assert!(
+        started.elapsed() < deadline,
+        "served within {:?}, before the deadline",
+        started.elapsed()
+    );
+
+    let answer = answer_within(&mut slow_answer, Duration::from_secs(5))
+        .await
+        .expect("the trickled body is cut");
+    let cut_after = started.elapsed();
+    assert!(
+        answer.starts_with("HTTP/1.1 408 Request Timeout\r\n"),
+        "{answer}"
+    );
+    assert!(
+        answer.ends_with("Request Timeout: this server reads a request body for at most 1.5s\n"),
+        "{answer}"
+    );
+    assert!(
+        cut_after >= deadline && cut_after < Duration::from_secs(5),
+        "cut after {cut_after:?}"
+    );
+    // The allowance is the client's again: its next request is read and answered.
+    let status = status_within(&mut next, Duration::from_secs(10)).await;
+    assert_eq!(status.as_deref(), Some("HTTP/1.1 400 Bad Request"));
+    assert_eq!(counts.bodies_timed_out(), 1);
+    assert_eq!(counts.requests_without_client(), 0);
+    trickle.await.unwrap();
+}
+
+/// The text of the guard's 500 for a server served without the peer's address.
+const WITHOUT_CONNECT_INFO: &str = "Internal Server Error: the guard cannot tell this \
+    request's client from others: the server is served without the peer's address. Serve it \
+    with `into_make_service_with_connect_info::<SocketAddr>()` (axum), or give \
+    `Guard::with_client_address` a function that finds the client's address\n";
+
+/// An `initialize` as a 2025-11-25 client sends it: its status and text.
+async fn initialize(url: &str, real_ip: Option<&str>) -> (u16, String) {
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "guard-test", "version": "0"},
+    }});
+    let mut request = client()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream");
+    if let Some(address) = real_ip {
+        request = request.header("x-real-ip", address);
+    }
+    let response = request.body(initialize.to_string()).send().await.unwrap();
+    (response.status().as_u16(), response.text().await.unwrap())
+}
+
+#[tokio::test]
+async fn a_server_served_without_the_peers_address_answers_500_naming_the_fix() {
+    let server = serve(Some(Guard::new()), false).await;
+    let counts = server.counts.clone().unwrap();
+    // A 2026-07-28 call and a 2025-11-25 `initialize`: neither has a session to count against.
+    let call = post(&server.url, &request("tools/call", json!({"name": "x"}))).await;
+    assert_eq!(call.status, 500);
+    assert_eq!(call.body, WITHOUT_CONNECT_INFO);
+    assert_eq!(
+        initialize(&server.url, None).await,
+        (500, WITHOUT_CONNECT_INFO.to_owned())
+    );
+    assert_eq!(counts.requests_without_client(), 2);
+
+    // The other fix: a function that finds the address (here a proxy's header) serves it.
+    let real_ip = |request: &axum::http::request::Parts| {
+        request
+            .headers
+            .get("x-real-ip")?
+            .to_str()
+            .ok()?
+            .parse()
+            .ok()
+    };
+    let server = serve(Some(Guard::new().with_client_address(real_ip)), false).await;
+    let counts = server.counts.clone().unwrap();
+    let (status, text) = initialize(&server.url, Some("203.0.113.7")).await;
+    assert_eq!(status, 200, "{text}");
+    // And where it finds none, the answer says so.
+    let (status, text) = initialize(&server.url, None).await;
+    assert_eq!(status, 500);
+    assert!(
+        text.contains("the function given to `Guard::with_client_address` found no address"),
+        "{text}"
+    );
+    assert_eq!(counts.requests_without_client(), 1);
 }
 
 async fn post_with_session(stream: &mut TcpStream, session: &str, body: &str) {

@@ -406,12 +406,16 @@ pub(crate) async fn conformance_over_http() -> (String, tokio::sync::oneshot::Se
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(async move {
-        axum::serve(listener, router)
-            .with_graceful_shutdown(async move {
-                let _ = stopped.await;
-                cancel.cancel();
-            })
-            .await
+        // The guard counts a request without a session against the peer's address.
+        axum::serve(
+            listener,
+            router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+        )
+        .with_graceful_shutdown(async move {
+            let _ = stopped.await;
+            cancel.cancel();
+        })
+        .await
     });
     (url, stop)
 }

@@ -1,24 +1,69 @@
-//! The limit on request bodies in flight per client, in bytes: one semaphore per client, whose
-//! permits are bytes, made when its first request arrives and dropped with its last, so the
-//! map holds only the clients being served.
+//! The limit on request bodies in flight per client, in bytes: who a request counts against,
+//! and one semaphore per client, whose permits are bytes, made when its first request arrives
+//! and dropped with its last, so the map holds only the clients being served.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use axum::extract::ConnectInfo;
+use http::request::Parts;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-/// Who a request counts against.
+/// Who a request counts against. There is no key for a request whose client is not known:
+/// such requests would share one allowance, and one slow body would hold up all of them.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) enum ClientKey {
     /// A 2025-11-25 session the server holds.
     Session(Arc<str>),
-    /// The peer's address, for requests without a held session (2026-07-28 requests, the
+    /// The client's address, for requests without a held session (2026-07-28 requests, the
     /// `initialize` that opens a session).
     Address(IpAddr),
-    /// No session and no address known: such requests share one limit.
-    Unknown,
+}
+
+/// Where the address of a request without a held session comes from.
+#[derive(Clone)]
+pub(super) enum ClientAddress {
+    /// The peer's, from axum's `ConnectInfo<SocketAddr>`.
+    ConnectInfo,
+    /// The server's own function, from
+    /// [`Guard::with_client_address`](super::Guard::with_client_address).
+    Function(AddressOf),
+}
+
+/// A function that finds a request's client address.
+type AddressOf = Arc<dyn Fn(&Parts) -> Option<IpAddr> + Send + Sync>;
+
+impl ClientAddress {
+    /// The address of the client that sent `request`, if it can be told.
+    pub(super) fn of(&self, request: &Parts) -> Option<IpAddr> {
+        match self {
+            ClientAddress::ConnectInfo => request
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|ConnectInfo(address)| address.ip()),
+            ClientAddress::Function(address) => address(request),
+        }
+    }
+
+    /// Why a request had no address, and what the server's code must do about it: the text
+    /// of the guard's 500 and of its log line.
+    pub(super) fn missing(&self) -> &'static str {
+        match self {
+            ClientAddress::ConnectInfo => {
+                "the guard cannot tell this request's client from others: the server is \
+                 served without the peer's address. Serve it with \
+                 `into_make_service_with_connect_info::<SocketAddr>()` (axum), or give \
+                 `Guard::with_client_address` a function that finds the client's address"
+            }
+            ClientAddress::Function(_) => {
+                "the guard cannot tell this request's client from others: the function given \
+                 to `Guard::with_client_address` found no address in it (behind a reverse \
+                 proxy: is the request from the proxy, and does the proxy set the header?)"
+            }
+        }
+    }
 }
 
 /// The semaphores of the clients with requests in flight.
@@ -30,7 +75,8 @@ pub(super) struct InFlight {
 
 /// A request's place among its client's requests in flight; gives it back when dropped.
 pub(super) struct Ticket {
-    key: ClientKey,
+    /// `None` only once dropped.
+    key: Option<ClientKey>,
     in_flight: Arc<InFlight>,
     permit: Option<OwnedSemaphorePermit>,
 }
@@ -60,7 +106,7 @@ impl InFlight {
             .await
             .expect("the semaphore is never closed");
         Ticket {
-            key,
+            key: Some(key),
             in_flight: self.clone(),
             permit: Some(permit),
         }
@@ -87,8 +133,8 @@ impl Drop for Ticket {
         // permit and one per waiting request. The map's and this permit's alone mean that no
         // other request of this client is in flight or waiting. (One entry, so the key is
         // hashed once.)
-        let key = std::mem::replace(&mut self.key, ClientKey::Unknown);
-        if let Entry::Occupied(entry) = clients.entry(key)
+        if let Some(key) = self.key.take()
+            && let Entry::Occupied(entry) = clients.entry(key)
             && Arc::strong_count(entry.get()) == 2
         {
             entry.remove();
@@ -116,7 +162,8 @@ mod tests {
         tokio::task::yield_now().await;
         assert!(!third.is_finished());
         // Another client is not held up by alice's.
-        let _bob = in_flight.enter(ClientKey::Unknown, 100).await;
+        let bob = ClientKey::Address(IpAddr::from([127, 0, 0, 2]));
+        let _bob = in_flight.enter(bob, 100).await;
         drop(first);
         tokio::task::yield_now().await;
         assert!(!third.is_finished(), "40 bytes are still in flight");

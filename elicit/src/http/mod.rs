@@ -24,7 +24,16 @@
 //!   by bytes, not requests: by default one body at the body limit, or any number of small
 //!   ones that fit in it ([`Guard::with_max_bytes_in_flight_per_client`]). A JSON POST counts from
 //!   before its body is read until rmcp has answered; one that does not fit waits, unread,
-//!   for its client's others to finish.
+//!   for its client's others to finish. A request whose client cannot be told is refused,
+//!   never counted with others ([below](#who-a-client-is)).
+//! - **A deadline on every body read**, 30 s unless [`Guard::with_body_deadline`] says
+//!   otherwise. rmcp reads a body for as long as it takes; a client that trickles its bytes
+//!   (one at a time, each just before the connection would idle out) holds the connection and
+//!   its allowance of bytes in flight for as long as it likes. A body still arriving at the
+//!   deadline is cut and answered 408 (Request Timeout), the connection closed, and its bytes
+//!   are its client's again. tower-http's `TimeoutBody` does not do it: its timeout is between
+//!   two pieces of a body, and each piece starts it again. The cuts are counted
+//!   ([`Guarded::counts`]).
 //! - **A resumed stream never repeats an event.** rmcp's session manager answers a GET with
 //!   `Last-Event-ID` with the event of that id again, then the ones after it: a 2025-11-25
 //!   client whose connection broke after an `elicitation/create` got the same form twice.
@@ -50,7 +59,8 @@
 //! );
 //! let app = axum::Router::new().nest_service("/mcp", mcp);
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8000").await?;
-//! // The peer's address is what a request without a session counts against.
+//! // The peer's address is what a request without a session counts against: without it, the
+//! // guard answers such requests 500.
 //! axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>()).await
 //! # }
 //! ```
@@ -190,7 +200,8 @@
 //!
 //!     let listener = tokio::net::TcpListener::bind("127.0.0.1:8000").await?;
 //!     println!("listening on http://{}/mcp", listener.local_addr()?);
-//!     // The peer's address (`ConnectInfo`) is what a request without a session counts against.
+//!     // The peer's address (`ConnectInfo`) is what a request without a session counts against;
+//!     // without it, the guard answers such requests 500.
 //!     axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
 //!         .with_graceful_shutdown(async move {
 //!             let _ = tokio::signal::ctrl_c().await;
@@ -218,6 +229,24 @@
 //! inside tasks (sealed states, tasks, URL-mode elicitations). A server that asks in URL mode
 //! without it refuses to start.
 //!
+//! # Who a client is
+//!
+//! A request on a 2025-11-25 session the server holds counts against that session; any other
+//! (every 2026-07-28 request, and the `initialize` that opens a session) against its client's
+//! address: by default the peer's, from axum's `ConnectInfo<SocketAddr>`, which axum gives only
+//! to an app served with `into_make_service_with_connect_info::<SocketAddr>()`; behind a
+//! reverse proxy, the one [`Guard::with_client_address`] reads from the proxy's header.
+//!
+//! A request whose address cannot be found is answered 500 with a text that says how to fix
+//! the server, counted ([`GuardCounts::requests_without_client`]) and logged once (`tracing`,
+//! at `error`). It is not served on an allowance shared by every such request: that one
+//! allowance would be every 2026-07-28 client's, and one slow body would hold all of them up.
+//! The guard cannot refuse earlier, when it is built: it is a service nested in a router, and
+//! how the router is served is seen only in each request. So a server served without the
+//! peer's address fails its very first call without a session, in its own tests, before any
+//! user comes. A session id is no way to tell clients apart either: anyone can send one that
+//! the server does not hold, and it then counts against its sender's address.
+//!
 //! # What remains
 //!
 //! - The allowance of bytes in flight is per client: a session the server holds, or else a peer
@@ -226,6 +255,8 @@
 //!   `GlobalConcurrencyLimitLayer`, or its proxy's limits).
 //! - Behind a reverse proxy every peer has the proxy's address: give
 //!   [`Guard::with_client_address`] the header your proxy sets.
+//! - A client that sends each body just within the deadline still holds its own allowance that
+//!   long; what it holds up is its own requests, not others'.
 //! - On 2026-07-28 rmcp answers a request only once its handler has sent its first message, so a
 //!   call's bytes count while its tool runs (an `Ask::url` retry holds up to
 //!   `Elicitation::with_url_hold`).
@@ -246,12 +277,14 @@
 
 mod check;
 mod clients;
+mod counts;
 mod resume;
 mod service;
 
 use std::fmt;
 use std::net::IpAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use http::request::Parts;
 use rmcp::ServerHandler;
@@ -260,6 +293,8 @@ use rmcp::transport::streamable_http_server::SessionManager;
 use crate::rmcp::authenticate::SharedAuthenticate;
 pub use crate::rmcp::authenticate::{Authenticate, Unauthenticated};
 use crate::rmcp::{Elicitation, Elicited, SetupError};
+use clients::ClientAddress;
+pub use counts::GuardCounts;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 pub use service::{BoxError, GuardLayer, Guarded, GuardedBody};
 use tower_layer::Layer;
@@ -268,8 +303,6 @@ use tower_layer::Layer;
 // Here, not in `service`, because `resume` filters it and `service` calls `resume`.
 pub type GuardedResponse =
     http::Response<http_body_util::combinators::BoxBody<bytes::Bytes, std::convert::Infallible>>;
-
-type ClientAddress = Arc<dyn Fn(&Parts) -> Option<IpAddr> + Send + Sync>;
 
 /// The limits and checks that stand in front of rmcp's [`StreamableHttpService`] (see the
 /// [module](self)): build one, set what differs from the defaults, and wrap the service with
@@ -289,6 +322,7 @@ pub struct Guard {
     max_body_bytes: usize,
     /// `None`: the body limit.
     max_bytes_in_flight_per_client: Option<usize>,
+    body_deadline: Duration,
     client_address: ClientAddress,
     /// Who a request's user is: the elicitation's check, when served through one.
     authenticate: Option<SharedAuthenticate>,
@@ -308,6 +342,7 @@ impl fmt::Debug for Guard {
                 "max_bytes_in_flight_per_client",
                 &self.max_bytes_in_flight_per_client(),
             )
+            .field("body_deadline", &self.body_deadline)
             .finish_non_exhaustive()
     }
 }
@@ -320,13 +355,20 @@ impl Guard {
     /// within about 30 MiB.
     pub const DEFAULT_MAX_BODY_BYTES: usize = 256 * 1024;
 
-    /// The defaults: bodies up to 256 KiB, and as many bytes of bodies in flight per client;
-    /// the client's address from axum's `ConnectInfo<SocketAddr>`.
+    /// How long a request body may take to arrive whole unless set otherwise: a body at the
+    /// default limit within it needs about 9 KB/s, which any client that is not stalling
+    /// sends.
+    pub const DEFAULT_BODY_DEADLINE: Duration = Duration::from_secs(30);
+
+    /// The defaults: bodies up to 256 KiB, and as many bytes of bodies in flight per client,
+    /// each read whole within 30 s; the client's address from axum's
+    /// `ConnectInfo<SocketAddr>`.
     pub fn new() -> Self {
         Guard {
             max_body_bytes: Self::DEFAULT_MAX_BODY_BYTES,
             max_bytes_in_flight_per_client: None,
-            client_address: Arc::new(service::connect_info_address),
+            body_deadline: Self::DEFAULT_BODY_DEADLINE,
+            client_address: ClientAddress::ConnectInfo,
             authenticate: None,
         }
     }
@@ -357,12 +399,37 @@ impl Guard {
         self
     }
 
+    /// How long a request body may take, from when the guard starts reading it, to arrive
+    /// whole; one still arriving then is cut and answered 408 (Request Timeout), which the
+    /// service counts ([`GuardCounts::bodies_timed_out`]), and its bytes in flight are its
+    /// client's again. Bytes trickled one at a time keep a connection busy for as long as
+    /// the client likes otherwise, and with it the client's allowance of bytes in flight.
+    ///
+    /// # Panics
+    ///
+    /// If `deadline` is zero, which would cut every body.
+    pub fn with_body_deadline(mut self, deadline: Duration) -> Self {
+        assert!(
+            !deadline.is_zero(),
+            "Guard::with_body_deadline(0) would cut every body; give a time to read one in"
+        );
+        self.body_deadline = deadline;
+        self
+    }
+
     /// Where a request without a session the server holds gets its client's address, which
     /// its bodies in flight count against. By default the peer's address from axum's
-    /// `ConnectInfo<SocketAddr>` (serve with
-    /// `into_make_service_with_connect_info::<SocketAddr>()`); requests with no address share
-    /// one limit. Behind a reverse proxy every peer is the proxy: read the client's address
-    /// from the header your proxy sets, and only from a proxy you trust.
+    /// `ConnectInfo<SocketAddr>`: serve with `into_make_service_with_connect_info::<SocketAddr>()`.
+    /// Behind a reverse proxy every peer is the proxy: read the client's address from the
+    /// header your proxy sets, and only from a proxy you trust.
+    ///
+    /// A request whose client cannot be told (no `ConnectInfo`, or `address` finds none) is
+    /// answered 500 with a text that says how to fix the server, counted
+    /// ([`GuardCounts::requests_without_client`]) and logged once (`tracing`, at `error`): such
+    /// requests would otherwise share one allowance, and one slow body would hold up every
+    /// client. The guard cannot see how it is served until a request comes, so a server
+    /// served without it fails its first call without a session, in its own tests, before
+    /// any user does.
     ///
     /// ```
     /// use elicit_mcp::http::Guard;
@@ -377,7 +444,7 @@ impl Guard {
         mut self,
         address: impl Fn(&Parts) -> Option<IpAddr> + Send + Sync + 'static,
     ) -> Self {
-        self.client_address = Arc::new(address);
+        self.client_address = ClientAddress::Function(Arc::new(address));
         self
     }
 
@@ -391,6 +458,11 @@ impl Guard {
         self.max_bytes_in_flight_per_client
             .unwrap_or(self.max_body_bytes)
             .max(1)
+    }
+
+    /// How long a request body may take to arrive whole.
+    pub fn body_deadline(&self) -> Duration {
+        self.body_deadline
     }
 
     /// rmcp's [`StreamableHttpService`] from the same arguments as

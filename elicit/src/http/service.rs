@@ -3,12 +3,11 @@
 
 use std::convert::Infallible;
 use std::future::Future;
-use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
-use axum::extract::ConnectInfo;
 use bytes::Bytes;
 use http::request::Parts;
 use http::{HeaderMap, Method, Request, Response, StatusCode, header};
@@ -26,9 +25,9 @@ use tower_layer::Layer;
 use tower_service::Service;
 
 use super::check::check;
-use super::clients::{ClientKey, InFlight};
+use super::clients::{ClientAddress, ClientKey, InFlight};
 use super::resume::{after, resumed_after};
-use super::{Guard, GuardedResponse};
+use super::{Guard, GuardCounts, GuardedResponse};
 use crate::rmcp::authenticate::{Authenticated, SharedAuthenticate, Unauthenticated};
 
 /// The body the guarded service hands to rmcp's: a JSON POST's body as the guard read it, any
@@ -71,6 +70,7 @@ impl<H, M> Layer<StreamableHttpService<H, M>> for GuardLayer<M> {
         mcp.config.max_request_body_bytes = self.guard.max_body_bytes;
         let deletes = mcp.config.legacy_session_mode;
         let store = mcp.config.session_store.clone();
+        let counts = GuardCounts::default();
         let core = Core {
             inner: Arc::new(mcp),
             sessions: self.sessions.clone(),
@@ -78,11 +78,14 @@ impl<H, M> Layer<StreamableHttpService<H, M>> for GuardLayer<M> {
             deletes,
             in_flight: Arc::new(InFlight::new(self.guard.max_bytes_in_flight_per_client())),
             client_address: self.guard.client_address.clone(),
+            body_deadline: self.guard.body_deadline,
+            counts: counts.clone(),
             authenticate: self.guard.authenticate.clone(),
         };
         Guarded {
             limited: RequestBodyLimit::new(core, self.guard.max_body_bytes),
             max_body_bytes: self.guard.max_body_bytes,
+            counts,
         }
     }
 }
@@ -93,6 +96,7 @@ impl<H, M> Layer<StreamableHttpService<H, M>> for GuardLayer<M> {
 pub struct Guarded<S, M> {
     limited: RequestBodyLimit<Core<S, M>>,
     max_body_bytes: usize,
+    counts: GuardCounts,
 }
 
 impl<S, M> Clone for Guarded<S, M> {
@@ -100,7 +104,16 @@ impl<S, M> Clone for Guarded<S, M> {
         Guarded {
             limited: self.limited.clone(),
             max_body_bytes: self.max_body_bytes,
+            counts: self.counts.clone(),
         }
+    }
+}
+
+impl<S, M> Guarded<S, M> {
+    /// What this service (and its clones) cut or refused so far, as a handle that reads the
+    /// counts as they grow: take it before the service is moved into the router.
+    pub fn counts(&self) -> GuardCounts {
+        self.counts.clone()
     }
 }
 
@@ -144,7 +157,9 @@ struct Core<S, M> {
     /// rmcp serves DELETE (its legacy session mode, the 2025-11-25 sessions).
     deletes: bool,
     in_flight: Arc<InFlight>,
-    client_address: super::ClientAddress,
+    client_address: ClientAddress,
+    body_deadline: Duration,
+    counts: GuardCounts,
     /// Who the request's user is, checked before anything else is done with it.
     authenticate: Option<SharedAuthenticate>,
 }
@@ -158,6 +173,8 @@ impl<S, M> Clone for Core<S, M> {
             deletes: self.deletes,
             in_flight: self.in_flight.clone(),
             client_address: self.client_address.clone(),
+            body_deadline: self.body_deadline,
+            counts: self.counts.clone(),
             authenticate: self.authenticate.clone(),
         }
     }
@@ -217,7 +234,14 @@ where
             }
         }
         if parts.method == Method::POST && declares_json(&parts.headers) {
-            let client = self.client(session, &parts);
+            let Some(client) = self.client(session, &parts) else {
+                let why = self.client_address.missing();
+                self.counts.without_client(why);
+                return text(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    format!("Internal Server Error: {why}\n"),
+                );
+            };
             return self.serve_json(parts, body, client).await;
         }
         // rmcp answers these without reading a body: GET (its event stream), DELETE, and POSTs
@@ -254,9 +278,15 @@ where
         // Without a `Content-Length` (chunked), the body may be as large as the limit.
         let declared = declared_length(&parts.headers).unwrap_or(usize::MAX);
         let _ticket = self.in_flight.enter(client, declared).await;
-        let bytes = match body.collect().await {
-            Ok(collected) => collected.to_bytes(),
-            Err(error) => return unreadable(&*error),
+        // A deadline for the whole body, not between its frames (tower-http's `TimeoutBody`):
+        // a byte now and then would reset that one forever.
+        let bytes = match tokio::time::timeout(self.body_deadline, body.collect()).await {
+            Ok(Ok(collected)) => collected.to_bytes(),
+            Ok(Err(error)) => return unreadable(&*error),
+            Err(_elapsed) => {
+                self.counts.body_timed_out();
+                return request_timeout(self.body_deadline);
+            }
         };
         if let Some(refusal) = check(&bytes) {
             let (id, error) = refusal.into_error();
@@ -269,14 +299,11 @@ where
     }
 
     /// Who a request counts against: its session when the server holds it (an id anyone can
-    /// make up does not make a new client), else its address.
-    fn client(&self, session: Held, parts: &Parts) -> ClientKey {
+    /// make up does not make a new client), else its address; `None` when it has none.
+    fn client(&self, session: Held, parts: &Parts) -> Option<ClientKey> {
         match session {
-            Held::Yes(id) => ClientKey::Session(id),
-            Held::No(_) | Held::NotNamed => match (self.client_address)(parts) {
-                Some(address) => ClientKey::Address(address),
-                None => ClientKey::Unknown,
-            },
+            Held::Yes(id) => Some(ClientKey::Session(id)),
+            Held::No(_) | Held::NotNamed => self.client_address.of(parts).map(ClientKey::Address),
         }
     }
 }
@@ -328,15 +355,6 @@ enum Held {
     NotNamed,
 }
 
-/// The peer's address as axum's `ConnectInfo<SocketAddr>` gives it
-/// (`into_make_service_with_connect_info::<SocketAddr>()`).
-pub(super) fn connect_info_address(parts: &Parts) -> Option<IpAddr> {
-    parts
-        .extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|ConnectInfo(address)| address.ip())
-}
-
 /// The body's length as its `Content-Length` declares it (the body limit has checked it).
 fn declared_length(headers: &HeaderMap) -> Option<usize> {
     headers
@@ -386,6 +404,20 @@ fn too_large(max_body_bytes: usize) -> GuardedResponse {
             "Payload Too Large: this server accepts request bodies of at most {max_body_bytes} bytes\n"
         ),
     )
+}
+
+/// 408: the body was still arriving at the deadline. The connection is closed with it (the
+/// rest of the body is never read).
+fn request_timeout(deadline: Duration) -> GuardedResponse {
+    let mut response = text(
+        StatusCode::REQUEST_TIMEOUT,
+        format!("Request Timeout: this server reads a request body for at most {deadline:?}\n"),
+    );
+    response.headers_mut().insert(
+        header::CONNECTION,
+        header::HeaderValue::from_static("close"),
+    );
+    response
 }
 
 /// 401 with the refusal's challenge, as MCP authorization answers a request without valid

@@ -46,7 +46,11 @@
 //! - **Secrets stay.** A secret field is a password input, never filled in again when the page
 //!   comes back with errors (the other answers are); the answer is held by the server (in
 //!   this process, or sealed in Redis: `SecureForms::in_redis`, feature `redis`), not in the
-//!   URL, not in `requestState`, not in any MCP message, and the tool reads it once.
+//!   URL, not in `requestState`, not in any MCP message, and the tool reads it once. What
+//!   passes through the page is wiped from memory after use, not only freed: the posted body
+//!   as the page reads it (hyper's own read buffer is beyond its reach), its fields (decoded by
+//!   the page itself, with no copy on the way), a refused answer, and the held answer when it
+//!   goes.
 //!
 //! # Asking, and running it
 //!
@@ -65,6 +69,7 @@
 //! `secure_page --redis URL` runs so, with `ELICIT_STATE_KEYS` and `ELICIT_AT_REST_KEYS` shared by
 //! the replicas.
 
+mod posted;
 mod read;
 mod render;
 mod users;
@@ -72,13 +77,14 @@ mod users;
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use axum::Router;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, Path, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::{RequestExt as _, Router};
 
+use self::posted::Unread;
 use self::read::{FieldMessage, ShownValues, defaults};
 use self::render::{FormPage, POLICY, notice};
 use crate::rmcp::Elicitation;
@@ -382,26 +388,37 @@ async fn show<S: ElicitationStore, U: PageUsers>(
 async fn answer<S: ElicitationStore, U: PageUsers>(
     State(shared): State<Arc<Shared<S, U>>>,
     Path(id): Path<String>,
-    request: Parts,
-    body: String,
+    request: Request,
 ) -> Response {
+    let (request, body) = request.with_limited_body().into_parts();
     let user = match shared.signed_in(&request).await {
         Ok(user) => user,
         Err(response) => return response,
     };
-    let Ok(pairs) = serde_urlencoded::from_str::<Vec<(String, String)>>(&body) else {
-        return shared.say(
+    let unreadable = || {
+        shared.say(
             StatusCode::BAD_REQUEST,
             "This answer could not be read",
             "Send the form from the page itself.",
-        );
+        )
     };
-    let field = |name: &str| {
-        pairs
-            .iter()
-            .find(|(key, _)| key == name)
-            .map(|(_, value)| value.as_str())
+    // The body and its pairs may hold a secret: both are wiped when dropped.
+    let body = match posted::read_body(body).await {
+        Ok(body) => body,
+        Err(Unread::TooLarge) => {
+            return shared.say(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "This answer is too large",
+                "It is larger than this server takes. Send the form from the page itself.",
+            );
+        }
+        Err(Unread::Broken) => return unreadable(),
     };
+    let Ok(pairs) = posted::pairs(&body) else {
+        return unreadable();
+    };
+    drop(body);
+    let field = |name: &str| pairs.first(name);
     let browser = cookie(&request, BROWSER_COOKIE);
     let token_holds = match (&browser, field("_csrf")) {
         (Some(browser), Some(token)) => match shared.forms.token_matches(&id, browser, token).await

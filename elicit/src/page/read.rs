@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::client::answer::{is_multi, label_of, not_a_number, number_value};
 use crate::schema::{PrimitiveSchema, Property, RequestedSchema};
+use crate::server::wipe_content;
 
 /// What a field shows: its default at first, what the person sent when the page comes back.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,6 +106,8 @@ pub(super) fn read(
     if refused.is_empty() {
         (Ok(content), shown)
     } else {
+        // A secret that passed its own rules is in it, refused with the rest.
+        wipe_content(&mut content);
         (Err(refused), shown)
     }
 }

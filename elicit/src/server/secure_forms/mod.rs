@@ -125,13 +125,13 @@ impl fmt::Debug for PageAnswer {
 impl Drop for PageAnswer {
     fn drop(&mut self) {
         if let PageAnswer::Accepted(content) = self {
-            wipe(content);
+            wipe_content(content);
         }
     }
 }
 
-/// Overwrites the strings of held content before their memory is freed.
-fn wipe(content: &mut Map<String, Value>) {
+/// Overwrites the strings of form content before their memory is freed.
+pub(crate) fn wipe_content(content: &mut Map<String, Value>) {
     use zeroize::Zeroize as _;
     for value in content.values_mut() {
         match value {
