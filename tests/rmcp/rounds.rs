@@ -993,7 +993,7 @@ async fn state_is_bound_to_the_tool_its_arguments_and_the_user() {
 #[tokio::test]
 async fn expired_state_is_refused() {
     let session = v2026()
-        .seal(seal().with_ttl(Duration::from_millis(50)))
+        .seal(seal().with_ttl(Duration::from_millis(50)).unwrap())
         .start()
         .await;
     let first = first_round(&session, "book").await;

@@ -67,9 +67,11 @@ impl UrlWait {
     }
 
     /// The lease a retry grants: never shorter than the hold plus a second, so that the
-    /// elicitation outlives the retry that holds it.
+    /// elicitation outlives the retry that holds it (a hold of `Duration::MAX`, "wait as long
+    /// as the elicitation lives", grants as much).
     pub(crate) fn granted_lease(self) -> Duration {
-        self.lease.max(self.hold() + Duration::from_secs(1))
+        self.lease
+            .max(self.hold().saturating_add(Duration::from_secs(1)))
     }
 }
 
@@ -213,6 +215,30 @@ impl AskUse {
 #[cfg(test)]
 mod tests {
     use super::AskUse;
+    #[cfg(feature = "url-mode")]
+    use super::{Duration, UrlWait};
+
+    /// A hold or a lease configured as "as long as it takes" grants a lease without a panic.
+    #[cfg(feature = "url-mode")]
+    #[test]
+    fn the_longest_hold_or_lease_grants_the_longest_lease() {
+        let longest = |wait: UrlWait| wait.granted_lease();
+        let hold = Duration::from_secs(2);
+        let lease = |hold, lease| UrlWait {
+            wait: UrlWait::DEFAULT.wait,
+            hold,
+            lease,
+        };
+        assert_eq!(
+            longest(lease(Some(hold), Duration::ZERO)),
+            Duration::from_secs(3)
+        );
+        assert_eq!(
+            longest(lease(Some(Duration::MAX), Duration::ZERO)),
+            Duration::MAX
+        );
+        assert_eq!(longest(lease(None, Duration::MAX)), Duration::MAX);
+    }
 
     #[test]
     fn a_tool_is_known_not_to_ask_only_after_a_call_that_succeeded_without_it() {

@@ -9,7 +9,11 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime};
 
 use crate::Secret;
-use crate::server::{StoreError, UserId};
+use crate::server::{StoreError, UserId, ends_at};
+
+/// The time to live a credential is kept for, as errors name it: one too large to add to the
+/// current time is refused by every store.
+pub(crate) const CREDENTIAL_TTL: &str = "the time to live of a credential";
 
 /// Where a server keeps the credentials its users gave it, each under the user and a name of
 /// the server's choosing (`"calendar"`), for at most a time to live. Implemented in memory by
@@ -33,7 +37,9 @@ use crate::server::{StoreError, UserId};
 /// # });
 /// ```
 pub trait CredentialStore: Send + Sync {
-    /// Keeps `secret` as `user`'s credential `name` for `ttl`, in place of any kept before.
+    /// Keeps `secret` as `user`'s credential `name` for `ttl`, in place of any kept before. A
+    /// `ttl` that cannot be added to the current time ([`TtlTooLarge`](crate::server::TtlTooLarge):
+    /// `Duration::MAX`, say) is refused, and nothing kept.
     fn keep(
         &self,
         user: &UserId,
@@ -101,13 +107,14 @@ impl CredentialStore for MemoryCredentials {
         ttl: Duration,
     ) -> Result<(), StoreError> {
         let now = SystemTime::now();
+        let until = ends_at(now, ttl, CREDENTIAL_TTL).map_err(StoreError::new)?;
         let mut kept = self.lock();
         kept.retain(|_, kept| kept.until > now);
         kept.insert(
             key_of(user, name),
             Kept {
                 secret: Secret::new(secret.expose_secret().clone()),
-                until: now + ttl,
+                until,
             },
         );
         Ok(())
@@ -184,6 +191,36 @@ mod tests {
             );
             assert!(!credentials.forget(&user("bob"), "calendar").await.unwrap());
             assert!(!format!("{credentials:?}").contains("sk-1"));
+        });
+    }
+
+    /// A time to live past what the clock can hold is refused with an error naming it, not a
+    /// panic, and nothing is kept.
+    #[test]
+    fn a_time_to_live_past_the_clock_is_refused() {
+        block_on(async {
+            let credentials = MemoryCredentials::new();
+            let secret = Secret::new("sk-1".to_owned());
+            for huge in [Duration::MAX, Duration::from_secs(u64::MAX)] {
+                let refused = credentials
+                    .keep(&user("alice"), "calendar", &secret, huge)
+                    .await
+                    .unwrap_err()
+                    .to_string();
+                assert!(
+                    refused.contains(
+                        "the time to live of a credential (18446744073709551615 s) is too large"
+                    ),
+                    "{refused}"
+                );
+            }
+            assert!(
+                credentials
+                    .find(&user("alice"), "calendar")
+                    .await
+                    .unwrap()
+                    .is_none()
+            );
         });
     }
 }

@@ -332,8 +332,7 @@ mod store;
 mod store_error;
 #[cfg(feature = "url-mode")]
 mod tracker;
-#[cfg(any(feature = "rmcp", feature = "redis"))]
-mod xchacha;
+mod ttl;
 
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
@@ -364,6 +363,10 @@ pub use secure_forms::{PageUrlError, SecureForms};
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use store::{AwaitedBy, ElicitationStore, EntryState, Inserted, PendingEntry};
 pub use store_error::StoreError;
+pub use ttl::TtlTooLarge;
+#[cfg(any(feature = "rmcp", feature = "page"))]
+pub(crate) use ttl::checked_ttl;
+pub(crate) use ttl::ends_at;
 
 #[cfg(any(feature = "rmcp", feature = "redis"))]
 pub(crate) use cipher::Keyring;

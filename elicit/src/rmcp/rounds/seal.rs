@@ -11,18 +11,21 @@ use ::rmcp::model as sdk;
 
 use super::binding::Binding;
 use super::sealed::SealedState;
-use crate::server::Keyring;
+use crate::server::{Keyring, TtlTooLarge, checked_ttl, ends_at};
 use crate::server::{MemoryReplayGuard, ReplayGuard, StoreError};
 
 /// What the seal's tokens are, for its keys.
 const PURPOSE: &str = "requestState";
+
+/// The seal's time to live, as errors name it.
+const TTL: &str = "the time to live of a `requestState` (`RequestStateSeal::with_ttl`)";
 
 /// Seals and opens the `requestState` of the input-required flow.
 ///
 /// The client echoes `requestState` back, so the server must treat it as attacker input (the
 /// MRTR page of 2026-07-28). The state carries the user's earlier answers (only the fields each
 /// form reads), so it is encrypted as well as authenticated: XChaCha20-Poly1305 (RustCrypto's
-/// `XChaCha20` with a portable Poly1305), a random nonce per state, its expiry inside, under
+/// `chacha20poly1305`, audited), a random nonce per state, its expiry inside, under
 /// the sealing key of a keyring (rotation: every key of the ring opens). It is bound, as
 /// associated data, to the method, the tool, prompt or resource, its arguments (compared as
 /// JSON values, whatever the key order), and the authenticated user when there is one. The
@@ -52,6 +55,7 @@ const PURPOSE: &str = "requestState";
 /// let seal = RequestStateSeal::from_keyring(&signing, keyring)
 ///     .unwrap()
 ///     .with_ttl(Duration::from_secs(120))
+///     .unwrap()
 ///     .single_use();
 /// # let _ = seal;
 /// ```
@@ -63,7 +67,8 @@ pub struct RequestStateSeal {
     used: Option<Guard>,
 }
 
-/// Why a seal's keys were refused: what was wrong, and where.
+/// Why a seal's keys were refused: what was wrong, and where (an entry by its position: never a
+/// key, nor an id, in whose place a key may have been given).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SealKeyError {
     message: String,
@@ -138,34 +143,34 @@ impl RequestStateSeal {
 
     /// Reads a keyring from configuration text: `id:HEX` entries separated by commas, the
     /// first one signing (`new:…,old:…`). White space around entries is ignored. Gives the
-    /// signing id and the keys, for [`from_keyring`](Self::from_keyring).
+    /// signing id and the keys, for [`from_keyring`](Self::from_keyring). An error names the
+    /// entry by its position and shows no part of its text, id or key: an entry written the
+    /// wrong way round (`KEY:id`) must not put its key in a log.
     #[allow(clippy::type_complexity)]
     pub fn parse_keyring(text: &str) -> Result<(String, Vec<(String, Vec<u8>)>), SealKeyError> {
-        let mut keyring = Vec::new();
+        let refused = |problem: String| {
+            SealKeyError::new(format!(
+                "{problem} (an entry's text is not shown, as it may hold a key)"
+            ))
+        };
+        let mut keyring: Vec<(String, Vec<u8>)> = Vec::new();
         for (position, entry) in text.split(',').map(str::trim).enumerate() {
             let number = position + 1;
             let (id, hex) = entry.split_once(':').ok_or_else(|| {
-                // Not echoed: an entry without its id may be a bare key.
-                SealKeyError::new(format!(
-                    "keyring entry {number} is not `id:HEX`: it has no `:` (its text is not shown, \
-                     as it may hold a key)"
+                refused(format!(
+                    "keyring entry {number} is not `id:HEX`: it has no `:`"
                 ))
             })?;
             let id = id.trim();
             if id.is_empty() {
-                return Err(SealKeyError::new(format!(
-                    "keyring entry {number} has an empty id"
-                )));
+                return Err(refused(format!("keyring entry {number} has an empty id")));
             }
-            let key = decode_hex(hex.trim()).map_err(|problem| {
-                SealKeyError::new(format!("key `{id}` (entry {number}): {problem}"))
-            })?;
-            if keyring
-                .iter()
-                .any(|(known, _): &(String, Vec<u8>)| known == id)
-            {
-                return Err(SealKeyError::new(format!(
-                    "key `{id}` is given twice in the keyring"
+            let key = decode_hex(hex.trim())
+                .map_err(|problem| refused(format!("keyring entry {number}: its key {problem}")))?;
+            if let Some(first) = keyring.iter().position(|(known, _)| known == id) {
+                return Err(refused(format!(
+                    "keyring entries {} and {number} have the same id",
+                    first + 1
                 )));
             }
             keyring.push((id.to_owned(), key));
@@ -174,10 +179,11 @@ impl RequestStateSeal {
         Ok((signing, keyring))
     }
 
-    /// States expire `ttl` after they are sealed.
-    pub fn with_ttl(mut self, ttl: Duration) -> Self {
-        self.ttl = ttl;
-        self
+    /// States expire `ttl` after they are sealed. Refuses a `ttl` that cannot be added to the
+    /// current time (`Duration::MAX`, say), with which no state could be sealed.
+    pub fn with_ttl(mut self, ttl: Duration) -> Result<Self, TtlTooLarge> {
+        self.ttl = checked_ttl(ttl, TTL)?;
+        Ok(self)
     }
 
     /// Each state opens once: a replayed retry is refused. The record of used states is kept
@@ -225,7 +231,7 @@ impl RequestStateSeal {
         getrandom::fill(&mut nonce).map_err(|e| cannot(format!("no randomness: {e}")))?;
         self.keys
             .seal_json(state, bound_to.as_bytes(), self.ttl, nonce)
-            .map_err(cannot)
+            .map_err(|e| cannot(e.to_string()))
     }
 
     pub(super) async fn open(
@@ -240,7 +246,12 @@ impl RequestStateSeal {
         let state: SealedState = serde_json::from_slice(&plaintext).map_err(|_| refused())?;
         if let Some(Guard(used)) = &self.used {
             // Remembered as long as the token could still open: after that it expires anyway.
-            let until = SystemTime::now() + self.ttl;
+            let until = ends_at(SystemTime::now(), self.ttl, TTL).map_err(|e| {
+                sdk::ErrorData::internal_error(
+                    format!("cannot check that requestState is used once: {e}"),
+                    None,
+                )
+            })?;
             let first = used.first_open(&state.nonce, until).await.map_err(|e| {
                 sdk::ErrorData::internal_error(
                     format!("cannot check that requestState is used once: {e}"),
@@ -287,27 +298,30 @@ pub(super) fn refused() -> sdk::ErrorData {
     )
 }
 
+/// The bytes `hex` writes, or what is wrong with it, in words that show none of its digits.
 fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
-    if !hex.len().is_multiple_of(2) {
-        return Err(format!(
-            "{} hex digits; a key is whole bytes, two digits each",
-            hex.len()
-        ));
-    }
-    let digit = |position: usize, c: u8| {
-        (c as char).to_digit(16).ok_or_else(|| {
+    let digits: zeroize::Zeroizing<Vec<u8>> = hex
+        .chars()
+        .enumerate()
+        .map(|(position, c)| c.to_digit(16).map(|digit| digit as u8).ok_or(position))
+        .collect::<Result<Vec<u8>, usize>>()
+        .map_err(|position| {
             format!(
-                "`{}` at position {} is not a hex digit",
-                c as char,
+                "has a character that is not a hex digit at position {}",
                 position + 1
             )
-        })
-    };
-    hex.as_bytes()
+        })?
+        .into();
+    if !digits.len().is_multiple_of(2) {
+        return Err(format!(
+            "has {} hex digits; a key is whole bytes, two digits each",
+            digits.len()
+        ));
+    }
+    Ok(digits
         .chunks(2)
-        .enumerate()
-        .map(|(i, pair)| Ok((digit(2 * i, pair[0])? * 16 + digit(2 * i + 1, pair[1])?) as u8))
-        .collect()
+        .map(|pair| (pair[0] << 4) | pair[1])
+        .collect())
 }
 
 #[cfg(test)]
@@ -328,35 +342,199 @@ mod tests {
                 .unwrap_err()
                 .to_string()
         };
+        const HIDDEN: &str = " (an entry's text is not shown, as it may hold a key)";
         let bare_key = "ab".repeat(32);
         let refused = error(&bare_key);
         assert_eq!(
             refused,
-            "keyring entry 1 is not `id:HEX`: it has no `:` (its text is not shown, as it may \
-             hold a key)"
+            format!("keyring entry 1 is not `id:HEX`: it has no `:`{HIDDEN}")
         );
-        assert!(!refused.contains("abab"), "{refused}");
         assert_eq!(
-            error(&format!("a:{key},a:{key}")),
-            "key `a` is given twice in the keyring"
+            error(&format!("a:{key}, :{key}")),
+            format!("keyring entry 2 has an empty id{HIDDEN}")
+        );
+        assert_eq!(
+            error(&format!("a:{key},b:{key},a:{key}")),
+            format!("keyring entries 1 and 3 have the same id{HIDDEN}")
         );
         assert_eq!(
             error("a:0g"),
-            "key `a` (entry 1): `g` at position 2 is not a hex digit"
+            format!(
+                "keyring entry 1: its key has a character that is not a hex digit at position \
+                 2{HIDDEN}"
+            )
         );
         assert_eq!(
             error("a:abc"),
-            "key `a` (entry 1): 3 hex digits; a key is whole bytes, two digits each"
+            format!(
+                "keyring entry 1: its key has 3 hex digits; a key is whole bytes, two digits \
+                 each{HIDDEN}"
+            )
         );
         let short = RequestStateSeal::from_keyring("a", [("a", [0u8; 8])]).unwrap_err();
         assert_eq!(
             short.to_string(),
-            "key `a` has 8 bytes; a signing key needs at least 32"
+            "keyring entry 1 has 8 bytes; a signing key needs at least 32"
         );
         let absent = RequestStateSeal::from_keyring("z", [("a", [0u8; 32])]).unwrap_err();
         assert_eq!(
             absent.to_string(),
-            "the signing key `z` is not in the keyring"
+            "the signing key is not in the keyring: none of its 1 entries has that id (ids are \
+             not shown, as a key given in an id's place would be)"
+        );
+    }
+
+    /// An operator who writes an entry the wrong way round (`KEY:id`) finds no part of the key
+    /// in the error, nor of the id: the entry is named by its position, whatever is wrong with
+    /// it (the "id" is not hex, too short, given twice, or the "key" put where the signing id
+    /// goes).
+    #[test]
+    fn no_keyring_error_shows_a_key_or_an_id() {
+        let key = "4f7c2a9d1e8b3c6f0a5d2e9b7c4f1a8d3e6b0c5f2a9d7e4b1c8f3a6d0e5b2c9f";
+        let swapped = [
+            format!("{key}:primary"),
+            format!("new:{},{key}:retired", "00".repeat(32)),
+            format!("{key}:ab"),
+            format!("{key}:12,{key}:34"),
+            format!("{key}:abc"),
+            format!("{key}:0g"),
+        ];
+        let shown = |refused: &str| {
+            for part in [
+                key,
+                &key[..8],
+                &key[28..36],
+                &key[56..],
+                "primary",
+                "retired",
+            ] {
+                assert!(!refused.contains(part), "`{part}` shown: {refused}");
+            }
+        };
+        for text in &swapped {
+            let refused = match RequestStateSeal::parse_keyring(text) {
+                Err(refused) => refused.to_string(),
+                Ok((signing, keyring)) => RequestStateSeal::from_keyring(&signing, keyring)
+                    .expect_err("a swapped entry's key has too few bytes")
+                    .to_string(),
+            };
+            shown(&refused);
+        }
+        // The key given as the signing id, and a key too short under a key's text as its id.
+        let keyring = [("retired", [7u8; 32])];
+        let refused = RequestStateSeal::from_keyring(key, keyring).unwrap_err();
+        shown(&refused.to_string());
+        let short = [(key, [7u8; 8])];
+        shown(
+            &RequestStateSeal::from_keyring(key, short)
+                .unwrap_err()
+                .to_string(),
+        );
+        #[cfg(feature = "redis")]
+        {
+            use crate::server::AtRestKeys;
+            shown(
+                &AtRestKeys::from_keyring(key, keyring)
+                    .unwrap_err()
+                    .to_string(),
+            );
+            shown(
+                &AtRestKeys::from_keyring(key, short)
+                    .unwrap_err()
+                    .to_string(),
+            );
+        }
+    }
+
+    /// A time to live past what the clock can hold is refused where it is configured; and
+    /// where it is added, should one get there, sealing and the single-use record refuse with
+    /// an internal error naming it, not a panic.
+    #[test]
+    fn a_time_to_live_past_the_clock_is_refused_not_a_panic() {
+        let binding = Binding::of(
+            &super::super::binding::Call {
+                method: "tools/call",
+                name: "book",
+                arguments: None,
+            },
+            None,
+        );
+        let state = SealedState {
+            nonce: "0123".into(),
+            ..SealedState::default()
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        for huge in [Duration::MAX, Duration::from_secs(u64::MAX)] {
+            let refused = RequestStateSeal::generated()
+                .unwrap()
+                .with_ttl(huge)
+                .unwrap_err();
+            let too_large = "the time to live of a `requestState` (`RequestStateSeal::with_ttl`) \
+                             (18446744073709551615 s) is too large";
+            assert!(refused.to_string().starts_with(too_large), "{refused}");
+
+            let mut seal = RequestStateSeal::generated().unwrap().single_use();
+            let token = seal.seal(&state, &binding).unwrap();
+            seal.ttl = huge;
+            let sealing = seal.seal(&state, &binding).unwrap_err();
+            assert_eq!(sealing.code, sdk::ErrorCode::INTERNAL_ERROR);
+            assert!(
+                sealing.message.contains("is too large"),
+                "{}",
+                sealing.message
+            );
+            let opening = runtime.block_on(seal.open(&token, &binding)).unwrap_err();
+            assert_eq!(opening.code, sdk::ErrorCode::INTERNAL_ERROR);
+            assert!(opening.message.contains(too_large), "{}", opening.message);
+        }
+    }
+
+    /// A `requestState` sealed by the build before the AEAD became RustCrypto's
+    /// `chacha20poly1305` (`f829cc7`), with a configured key, for a call with arguments and a
+    /// user, and a century to live: it opens on this build, to the same state (replicas of two
+    /// builds serve one call during a rolling deploy), and for no other call.
+    #[test]
+    fn a_state_sealed_before_the_aead_changed_opens() {
+        const SEALED_BEFORE: &str = "e1.MjAyNi0xMg.mAR7QD8ruY1J952q1U5eaLyVi_tBqrmJciH0axbfDL6M6aGsDi-iZB_XIBrV2OZv6PH4WiawhW-Nx13Vu-En0IBf0NHeJQRc83b_NlaBnp0KACFMhXcoOaETr2TguwepNDat8LnJ-my8s-icqbbDnPz-WogG1CLMjq90vsYRYYZOSzhqtujdwUoo9gDXfqEZWuXv7dBnLo_z451eLgE2YX4wU4fYZwITS_ebB8OeSbrNj2V2OHdxnQeSlu9srw-HtF0c7qrisrY8gSXx5aUG-MOyQPu_O20Kb_vDFZELEWuiAnqy1FTR9V_FBQ5Nofs3WhZuI_eGcI_MFBgXwnvPr8QgnjsCleh0Q4ivaRiy";
+        let (signing, keyring) =
+            RequestStateSeal::parse_keyring(&format!("2026-12:{}", "6b".repeat(32))).unwrap();
+        let seal = RequestStateSeal::from_keyring(&signing, keyring).unwrap();
+        let arguments = serde_json::json!({"guests": 12, "when": "2026-12-24"});
+        let user = crate::server::UserId::from_verified_subject("user-42").unwrap();
+        let call = |name| {
+            Binding::of(
+                &super::super::binding::Call {
+                    method: "tools/call",
+                    name,
+                    arguments: arguments.as_object(),
+                },
+                Some(&user),
+            )
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let state = runtime
+            .block_on(seal.open(SEALED_BEFORE, &call("book")))
+            .unwrap();
+        assert_eq!(
+            serde_json::to_value(&state).unwrap(),
+            serde_json::json!({
+                "answers": {"contact": {"kind": "elicitation", "result": {
+                    "action": "accept",
+                    "content": {"name": "Ada Lovelace", "email": "ada@example.com"}
+                }}},
+                "nonce": "000102030405060708090a0b0c0d0e0f",
+                "steps": {"quote": {"total": 1234}},
+                "rounds": 1
+            })
+        );
+        assert!(
+            runtime
+                .block_on(seal.open(SEALED_BEFORE, &call("cancel")))
+                .is_err()
         );
     }
 }

@@ -1,6 +1,8 @@
 //! URL mode in rounds: how long a retry waits for the out-of-band step before it answers "still
 //! waiting", and how long the elicitation is kept for the next retry.
 
+use std::time::{Duration, SystemTime};
+
 use ::rmcp::model as sdk;
 
 use super::{Round, next_round};
@@ -27,7 +29,7 @@ pub(super) async fn completion(
     // Kept one lease past this retry, never past its own expiry: once the client stops
     // retrying, it stops counting against the user's limit. A store that fails here fails
     // the look that follows too.
-    let until = (tracker.now() + wait.granted_lease()).min(flow.expires_at);
+    let until = kept_until(tracker.now(), wait.granted_lease(), flow.expires_at);
     {
         let _hold = Hold::new(round);
         let _ = tracker.keep_waiting(&flow.id, user, until).await;
@@ -46,6 +48,14 @@ pub(super) async fn completion(
     next_round().await
 }
 
+/// One `lease` from `now`, never past the elicitation's expiry: a lease that ends past what
+/// the clock can hold ([`with_url_lease`](crate::rmcp::Elicitation::with_url_lease) of
+/// `Duration::MAX`) keeps it to its expiry.
+fn kept_until(now: SystemTime, lease: Duration, expires_at: SystemTime) -> SystemTime {
+    now.checked_add(lease)
+        .map_or(expires_at, |until| until.min(expires_at))
+}
+
 /// The error for a retry whose URL elicitation cannot complete: -32602 as for any state that
 /// no longer holds (one message whatever the cause, as for the seal), -32603 when the store
 /// failed.
@@ -57,5 +67,25 @@ fn refusal(error: CompletionError) -> sdk::ErrorData {
              used, or it belongs to another user",
             None,
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lease_is_kept_to_the_elicitation_s_expiry_even_past_the_clock() {
+        let now = SystemTime::now();
+        let expires_at = now + Duration::from_secs(300);
+        let minute = Duration::from_secs(60);
+        assert_eq!(kept_until(now, minute, expires_at), now + minute);
+        assert_eq!(
+            kept_until(now, Duration::from_secs(600), expires_at),
+            expires_at
+        );
+        for huge in [Duration::MAX, Duration::from_secs(u64::MAX)] {
+            assert_eq!(kept_until(now, huge, expires_at), expires_at);
+        }
     }
 }

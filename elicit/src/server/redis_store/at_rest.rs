@@ -18,7 +18,10 @@ use crate::server::Keyring;
 /// let keys = AtRestKeys::from_keyring("new", [("new", [7u8; 32]), ("old", [9u8; 32])]).unwrap();
 /// assert_eq!(format!("{keys:?}"), r#"AtRestKeys { ids: ["new", "old"] }"#);
 /// let short = AtRestKeys::from_keyring("k", [("k", [0u8; 8])]).unwrap_err();
-/// assert_eq!(short.to_string(), "key `k` has 8 bytes; a key at rest needs at least 32");
+/// assert_eq!(
+///     short.to_string(),
+///     "keyring entry 1 has 8 bytes; a key at rest needs at least 32"
+/// );
 /// ```
 #[derive(Clone)]
 pub struct AtRestKeys {
@@ -34,7 +37,8 @@ impl fmt::Debug for AtRestKeys {
     }
 }
 
-/// Why keys at rest were refused: what was wrong, and where (never a key).
+/// Why keys at rest were refused: what was wrong, and where (an entry by its position: never a
+/// key, nor an id, in whose place a key may have been given).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AtRestKeyError(String);
 

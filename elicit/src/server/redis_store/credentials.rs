@@ -9,7 +9,8 @@ use zeroize::Zeroize as _;
 
 use super::{AtRestKeys, RedisStore, sha256_hex, store_error};
 use crate::Secret;
-use crate::server::{CredentialStore, StoreError, UserId, bound_to};
+use crate::server::credentials::CREDENTIAL_TTL;
+use crate::server::{CredentialStore, StoreError, UserId, bound_to, ends_at};
 
 /// The credentials of a [`RedisStore`], encrypted with [`AtRestKeys`]
 /// ([`RedisStore::credentials`]).
@@ -62,6 +63,8 @@ impl CredentialStore for RedisCredentials {
         secret: &Secret<String>,
         ttl: Duration,
     ) -> Result<(), StoreError> {
+        // Refused as the memory store refuses it, by name (sealing would refuse it too).
+        ends_at(SystemTime::now(), ttl, CREDENTIAL_TTL).map_err(StoreError::new)?;
         let mut nonce = [0u8; 24];
         getrandom::fill(&mut nonce)
             .map_err(|e| StoreError::new(format!("no randomness to seal a credential: {e}")))?;

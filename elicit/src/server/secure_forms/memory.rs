@@ -4,8 +4,8 @@ use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime};
 
-use super::{NotTaken, PageAnswer, PageForm, Showing, same_text};
-use crate::server::UserId;
+use super::{KEEP_FOR, NotTaken, PageAnswer, PageForm, Showing, same_text};
+use crate::server::{TtlTooLarge, UserId, ends_at};
 
 /// The forms of the page, by elicitation id.
 #[derive(Default)]
@@ -39,16 +39,27 @@ impl MemoryForms {
         self.lock().len()
     }
 
-    pub fn open(&self, id: &str, user: &UserId, form: PageForm, now: SystemTime, keep: Duration) {
+    /// Holds `form` for `keep` from `now`; a `keep` past what the clock can hold (which
+    /// [`with_keep_for`](super::SecureForms::with_keep_for) refuses) is refused here too.
+    pub fn open(
+        &self,
+        id: &str,
+        user: &UserId,
+        form: PageForm,
+        now: SystemTime,
+        keep: Duration,
+    ) -> Result<(), TtlTooLarge> {
+        let until = ends_at(now, keep, KEEP_FOR)?;
         let mut forms = self.lock();
         forms.retain(|_, entry| entry.until > now);
         let entry = Entry {
             user: user.clone(),
             form,
             state: EntryState::Open { tokens: Vec::new() },
-            until: now + keep,
+            until,
         };
         forms.insert(id.to_owned(), entry);
+        Ok(())
     }
 
     pub fn showing(&self, id: &str, user: &UserId, now: SystemTime) -> Showing {

@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 
 use self::memory::MemoryForms;
 use crate::schema::RequestedSchema;
-use crate::server::{StoreError, UserId};
+use crate::server::{StoreError, TtlTooLarge, UserId, checked_ttl};
 use crate::wire::ElicitationId;
 
 /// Where the server's page for secure forms is, and what it holds: the forms it shows and the
@@ -148,6 +148,9 @@ pub(crate) fn wipe_content(content: &mut Map<String, Value>) {
     }
 }
 
+/// The time to live of a held form, as errors name it.
+const KEEP_FOR: &str = "the time the secure page keeps a form (`SecureForms::with_keep_for`)";
+
 /// Why the page could not take an answer.
 #[derive(Debug)]
 pub(crate) enum NotTaken {
@@ -221,10 +224,12 @@ impl SecureForms {
     }
 
     /// Keeps a form not answered, or an answer not read, at most `keep_for` (set it before
-    /// handing out clones: each clone keeps the time it was made with).
-    pub fn with_keep_for(mut self, keep_for: Duration) -> Self {
-        self.keep_for = keep_for;
-        self
+    /// handing out clones: each clone keeps the time it was made with). Refuses a `keep_for`
+    /// that cannot be added to the current time (`Duration::MAX`, say), which no form could be
+    /// kept for.
+    pub fn with_keep_for(mut self, keep_for: Duration) -> Result<Self, TtlTooLarge> {
+        self.keep_for = checked_ttl(keep_for, KEEP_FOR)?;
+        Ok(self)
     }
 
     /// The page's address.
@@ -247,10 +252,9 @@ impl SecureForms {
         now: SystemTime,
     ) -> Result<(), StoreError> {
         match &self.held {
-            Held::Memory(forms) => {
-                forms.open(id.as_str(), user, form, now, self.keep_for);
-                Ok(())
-            }
+            Held::Memory(forms) => forms
+                .open(id.as_str(), user, form, now, self.keep_for)
+                .map_err(StoreError::new),
             #[cfg(feature = "redis")]
             Held::Redis(forms) => forms.open(id.as_str(), user, &form, self.keep_for).await,
         }
@@ -451,11 +455,43 @@ mod tests {
         ));
     }
 
+    /// A time to keep forms past what the clock can hold is refused where it is given, with
+    /// an error naming it; and where it is added, should one get there, with the same error
+    /// rather than a panic, nothing held.
+    #[tokio::test]
+    async fn a_keep_for_past_the_clock_is_refused() {
+        for huge in [Duration::MAX, Duration::from_secs(u64::MAX)] {
+            let refused = SecureForms::new("https://example.com/secure")
+                .unwrap()
+                .with_keep_for(huge)
+                .unwrap_err();
+            assert_eq!(
+                refused.to_string(),
+                "the time the secure page keeps a form (`SecureForms::with_keep_for`) \
+                 (18446744073709551615 s) is too large: added to the current time, it ends past \
+                 the latest time the system clock can hold"
+            );
+            let mut forms = SecureForms::new("https://example.com/secure").unwrap();
+            forms.keep_for = huge;
+            let alice = user("alice");
+            let error = forms
+                .open(&ElicitationId::new("e1"), &alice, form(), SystemTime::now())
+                .await
+                .unwrap_err();
+            assert!(error.to_string().contains(&refused.to_string()), "{error}");
+            assert!(matches!(
+                forms.showing("e1", &alice, SystemTime::now()).await,
+                Ok(Showing::Gone)
+            ));
+        }
+    }
+
     #[tokio::test]
     async fn tokens_are_per_browser_and_forms_expire() {
         let forms = SecureForms::new("https://example.com/secure")
             .unwrap()
-            .with_keep_for(Duration::from_secs(60));
+            .with_keep_for(Duration::from_secs(60))
+            .unwrap();
         let now = SystemTime::now();
         let alice = user("alice");
         forms
