@@ -175,7 +175,13 @@ fn days_in_month(year: u32, month: u32) -> u32 {
 
 /// An RFC 3339 `date-time` as `time`'s offset date-time.
 pub(crate) fn parse_date_time(value: &str) -> Result<time::OffsetDateTime, String> {
-    time::OffsetDateTime::parse(value, &Rfc3339).map_err(super::reason)
+    let at = time::OffsetDateTime::parse(value, &Rfc3339).map_err(super::reason)?;
+    // `time` takes any byte between the date and the time (RFC 3339 lets applications use a
+    // space); the `date-time` of the RFC's grammar, which JSON Schema names, has a `T`.
+    if !matches!(value.as_bytes().get(10), Some(b'T' | b't')) {
+        return Err("the date and the time must be separated by a T".to_owned());
+    }
+    Ok(at)
 }
 
 #[cfg(test)]
@@ -235,6 +241,18 @@ mod tests {
         assert!(date_time("2024-02-29T12:30:00.5+02:00").is_ok());
         assert!(date_time("2024-02-29 12:30").is_err());
         assert!(date_time("2024-02-29T12:30:00").is_err());
+    }
+
+    #[test]
+    fn the_date_and_the_time_are_separated_by_a_t() {
+        // `time` takes any byte there; found by the differential test against `jsonschema`.
+        for separator in [" ", "_", "x", "-", "\u{7f}"] {
+            let text = format!("2024-02-29{separator}12:30:00Z");
+            assert!(date_time(&text).is_err(), "{text}");
+            assert!(parse_date_time(&text).is_err(), "{text}");
+        }
+        assert!(date_time("2024-02-29t12:30:00Z").is_ok());
+        assert!(date_time("2024-12-31T23:59:60Z").is_ok(), "a leap second");
     }
 
     #[test]

@@ -40,13 +40,56 @@ static SHORT_PLAIN_ADDRESS: LazyLock<Matcher> =
 
 /// The full parse, out of line: kept apart, it leaves the fast path a call with little to save
 /// and restore.
+///
+/// `email_address` parses RFC 5322's wider grammar, so what it accepts is narrowed here to the
+/// `Mailbox` of RFC 5321 that JSON Schema's `email` names: no display name (`Ada
+/// <ada@example.com>`), an ASCII local part (a non-ASCII one is `idn-email`, another format),
+/// and a domain that is a host name or an IP address literal.
 #[cold]
 #[inline(never)]
 fn by_email_address(value: &str) -> Result<(), String> {
-    value
-        .parse::<email_address::EmailAddress>()
-        .map(drop)
-        .map_err(super::reason)
+    let options = email_address::Options {
+        allow_display_text: false,
+        ..email_address::Options::default()
+    };
+    let address =
+        email_address::EmailAddress::parse_with_options(value, options).map_err(super::reason)?;
+    if !address.local_part().is_ascii() {
+        return Err("the part before the @ must be ASCII".to_owned());
+    }
+    let domain = address.domain();
+    let is_domain = match domain.strip_prefix('[').and_then(|d| d.strip_suffix(']')) {
+        Some(literal) => is_address_literal(literal),
+        None => domain.len() <= 253 && is_ldh_host(domain.as_bytes()),
+    };
+    if is_domain {
+        Ok(())
+    } else {
+        Err("the part after the @ must be a host name or an IP address in brackets".to_owned())
+    }
+}
+
+/// RFC 5321's address literal, without its brackets: an IPv4 address, or `IPv6:` (in any case)
+/// and an IPv6 address. No tag other than `IPv6` is registered for the general form.
+fn is_address_literal(literal: &str) -> bool {
+    match literal.get(..5) {
+        Some(tag) if tag.eq_ignore_ascii_case("IPv6:") => {
+            literal[5..].parse::<std::net::Ipv6Addr>().is_ok()
+        }
+        _ => literal.parse::<std::net::Ipv4Addr>().is_ok(),
+    }
+}
+
+/// Dot-separated labels of 1 to 63 letters, digits and inner hyphens (RFC 5321's `Domain`):
+/// [`is_host_name`] without its rules on the number of labels and the last one.
+fn is_ldh_host(domain: &[u8]) -> bool {
+    domain.split(|&b| b == b'.').all(|label| {
+        !label.is_empty()
+            && label.len() <= 63
+            && label[0] != b'-'
+            && label[label.len() - 1] != b'-'
+            && label.iter().all(|&b| LDH.contains(b))
+    })
 }
 
 /// `local@host.tld`: an ASCII dot-atom local part of at most 64 characters, and a host of at
@@ -193,6 +236,37 @@ mod tests {
         assert!(email("octocat@github.com").is_ok());
         assert!(email("octocat").is_err());
         assert!(email("a@b@c").is_err());
+    }
+
+    #[test]
+    fn only_rfc_5321_mailboxes_are_emails() {
+        // What `email_address` accepts beyond a mailbox, found by the differential test against
+        // `jsonschema` (tests/form/agreement.rs): each refused.
+        for not_a_mailbox in [
+            "Ada <ada@example.com>",
+            "josé@example.com",
+            "a@exa_mple.com",
+            "a@[_.]",
+            "a@[8]",
+            "a@[]",
+            "a@[IPv6:zz]",
+            "a@[127.0.0.256]",
+            "a@é.com",
+        ] {
+            assert!(email(not_a_mailbox).is_err(), "{not_a_mailbox}");
+        }
+        for mailbox in [
+            "\"quoted local\"@example.com",
+            "a@[127.0.0.1]",
+            "a@[IPv6:::1]",
+            "a@[ipv6:2001:db8::1]",
+            "a@localhost",
+            "a@example.123",
+            "a@xn--e9a.com",
+            "a-b@c-d.e-f",
+        ] {
+            assert!(email(mailbox).is_ok(), "{mailbox}: {:?}", email(mailbox));
+        }
     }
 
     proptest::proptest! {
