@@ -312,4 +312,25 @@ mod private_types {
         let map = defaults_of::<Form>(|d| d.hidden.set(Hidden::A));
         assert_eq!(map["hidden"], "A");
     }
+
+    #[test]
+    fn a_private_form_agrees_with_jsonschema() {
+        elicit_test_support::agree_with_jsonschema!(Form);
+    }
+}
+
+/// Each form of this file, on answers generated from its schema, accepts a field exactly when
+/// `jsonschema` does (`elicit_test_support::differential`), but for the rules its typed values
+/// add beyond their format.
+#[test]
+fn every_form_here_agrees_with_jsonschema() {
+    use crate::typed_values::{jiff_timestamp, url};
+    use elicit_test_support::differential::check;
+
+    elicit_test_support::agree_with_jsonschema!(
+        Plain,
+        Answer<u8, ()>,
+        Answer<Room, String>
+    );
+    check::<Typed>(&[jiff_timestamp("jiffAt"), url("link")]);
 }

@@ -10,6 +10,7 @@ use std::collections::{BTreeSet, HashSet};
 use elicit_mcp::schema::StringFormat;
 use elicit_mcp::wire::ElicitResult;
 use elicit_mcp::{ContentError, Elicit, ElicitOutcome, Problem};
+use elicit_test_support::agree_with_jsonschema;
 use elicit_test_support::forms::{Color, HexColor, check_schema, parse};
 use elicit_test_support::spec::assert_valid;
 use serde::{Deserialize, Serialize};
@@ -287,6 +288,7 @@ fn out_of_range_names_the_bounds() {
         age: u8,
     }
     check_schema::<Age>();
+    agree_with_jsonschema!(Age);
     let error = parse::<Age>(json!({"age": 12})).unwrap_err();
     assert_eq!(error.to_string(), "`age`: must be at least 18, got 12");
     assert_eq!(
@@ -958,6 +960,7 @@ fn messages_of_each_problem() {
         one: Option<Color>,
     }
     check_schema::<All>();
+    agree_with_jsonschema!(All);
     let message = |content: Value| parse::<All>(content).unwrap_err().to_string();
     assert_eq!(
         message(json!({"short": "abc"})),
@@ -1101,6 +1104,7 @@ fn contact_response_of_the_spec_validates_and_parses() {
         age: Option<f64>,
     }
     check_schema::<ContactInfo>();
+    agree_with_jsonschema!(ContactInfo);
     let outcome = ContactInfo::from_result(&result(
         r#"{"action": "accept", "content": {"name": "Monalisa Octocat", "email": "octocat@github.com", "age": 30}}"#,
     ))
@@ -1163,4 +1167,31 @@ fn content_serde_writes_is_content_elicit_reads() {
         json!({"displayName": "Ada", "years": 36, "favorite": "#00FF00", "secondFavorite": "Blue", "picks": ["Red", "Blue"]})
     );
     assert_eq!(parse::<Signup>(wire).unwrap(), signup);
+}
+
+/// Each form of this file, on answers generated from its schema, accepts a field exactly when
+/// `jsonschema` does (`elicit_test_support::differential`); the forms local to a test are
+/// checked there.
+#[test]
+fn every_form_here_agrees_with_jsonschema() {
+    agree_with_jsonschema!(
+        Person,
+        Integers,
+        Floats,
+        Lengths,
+        Patterns,
+        Formats,
+        Choices,
+        Multi,
+        Optionals,
+        Defaults,
+        WithSkip,
+        Wrapper<u8>,
+        Wrapper<Color>,
+        Wrapper<Option<bool>>,
+        Aliased,
+        Contact,
+        GitHubUsername,
+        Signup,
+    );
 }

@@ -1173,3 +1173,56 @@ fn every_schema_of_this_file_is_spec_valid_and_consistent() {
         IssueContact,
     );
 }
+
+/// Each form of this file, on answers generated from its schema, accepts a field exactly when
+/// `jsonschema` does (`elicit_test_support::differential`).
+#[test]
+fn every_form_here_agrees_with_jsonschema() {
+    support::agree_with_jsonschema!(
+        GitHubUsername,
+        ContactInfo,
+        ContactInfoU8,
+        UntitledSingle,
+        TitledSingle,
+        UntitledMulti,
+        TitledMulti,
+        SpecNumber,
+        SpecBoolean,
+        SpecString,
+        Integers,
+        NarrowedIntegers,
+        Floats,
+        ExponentFloats,
+        Scalars,
+        Optionals,
+        AllOptional,
+        Empty,
+        Selects,
+        Collections,
+        Formats,
+        Strings,
+        Order,
+        Renamed,
+        SerdeRenamed,
+        LowerForm,
+        UpperForm,
+        PascalForm,
+        CamelForm,
+        SnakeForm,
+        ScreamingSnakeForm,
+        KebabForm,
+        ScreamingKebabForm,
+        WithSkip,
+        Defaults,
+        Wrapper<u8>,
+        Wrapper<bool>,
+        Wrapper<String>,
+        Wrapper<Option<Color>>,
+        Wrapper<HashSet<Color>>,
+        Pair<i128, Color>,
+        Pair<String, Vec<HexColor>>,
+        Aliased,
+        Escapes,
+        IssueContact,
+    );
+}

@@ -111,6 +111,7 @@ fn the_spec_request_params_read_as_form_params() {
         name: String,
     }
     check_schema::<GitHubUsername>();
+    elicit_test_support::agree_with_jsonschema!(GitHubUsername);
     let params = json!({
       "mode": "form",
       "message": "Please provide your GitHub username",
@@ -802,4 +803,12 @@ fn validate_content_of_a_peer_schema_with_a_bad_pattern() {
     ));
     // Absent, the field is not checked at all.
     assert!(schema.validate_content(&Map::new()).is_ok());
+}
+
+/// `Everything`, on answers generated from its schema, accepts a field exactly when
+/// `jsonschema` does, and `validate_content` says what `from_content` says
+/// (`elicit_test_support::differential`).
+#[test]
+fn everything_agrees_with_jsonschema() {
+    elicit_test_support::agree_with_jsonschema!(Everything);
 }

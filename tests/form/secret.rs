@@ -142,6 +142,7 @@ fn secret_fields_are_listed_by_wire_name_in_schema_order() {
         card_pin: elicit_mcp::Secret<String>,
     }
     assert_eq!(Bank::SECRET_FIELDS, ["ONLINE_PASSWORD", "CARD_PIN"]);
+    elicit_test_support::agree_with_jsonschema!(Bank);
 }
 
 #[test]
@@ -164,4 +165,11 @@ fn a_secret_is_never_written_out_as_a_default() {
         .expect_err("a secret's default is refused");
     assert!(refused.field("apiKey").is_some(), "{refused}");
     assert!(!refused.to_string().contains(KEY), "{refused}");
+}
+
+/// Each form of this file, on answers generated from its schema, accepts a field exactly when
+/// `jsonschema` does (`elicit_test_support::differential`): a secret is checked as a string.
+#[test]
+fn every_form_here_agrees_with_jsonschema() {
+    elicit_test_support::agree_with_jsonschema!(CalendarKey, Calendar);
 }

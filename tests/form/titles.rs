@@ -234,3 +234,16 @@ fn a_newtype_field_is_titled_by_the_field() {
         json!({"type": "string", "pattern": "^[0-9]{5}$"})
     );
 }
+
+/// Each form of this file, on answers generated from its schema, accepts a field exactly when
+/// `jsonschema` does (`elicit_test_support::differential`).
+#[test]
+fn every_form_here_agrees_with_jsonschema() {
+    elicit_test_support::agree_with_jsonschema!(
+        Names,
+        Choices,
+        FieldOptsOut,
+        FormOptsOut,
+        Addresses
+    );
+}

@@ -6,8 +6,12 @@
 use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
 use elicit_mcp::schema::StringFormat;
 use elicit_mcp::{Elicit, Email, Problem};
+use elicit_test_support::differential::{Beyond, check, near_format};
 use elicit_test_support::forms::{check_schema, parse};
 use elicit_test_support::spec::assert_valid;
+use elicit_test_support::spec::validator;
+use proptest::prelude::*;
+use proptest::sample::select;
 use serde_json::{Value, json};
 
 #[derive(Elicit, Debug, PartialEq)]
@@ -344,4 +348,146 @@ fn newtypes_and_email_have_the_schemars_schema_of_their_property() {
     );
     assert_eq!(arguments["$defs"]["Postcode"]["pattern"], "^[0-9]{5}$");
     assert_eq!(arguments["required"], json!(["postcode"]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rules typed values add beyond their format, held to jsonschema.
+
+/// A `url::Url` field: the text is what the `url` crate (the WHATWG URL Standard) parses, past
+/// format `uri` (RFC 3986): no empty host where the scheme needs one (`http://`), no port past
+/// 65535, no host of digits and dots that is not an IPv4 address (`1.2.3.256`), no host IDNA
+/// refuses, no IPvFuture literal.
+pub(crate) fn url(field: &'static str) -> Beyond {
+    Beyond {
+        field,
+        rule: "a url::Url is what the url crate (WHATWG) parses, past RFC 3986",
+        refuses: |value| value.as_str().is_some_and(|s| url::Url::parse(s).is_err()),
+        probe: || {
+            let hosts = select(vec![
+                "",
+                "example.com",
+                "1.2.3.4",
+                "1.2.3.256",
+                "999999999999",
+                "[::1]",
+                "[v7.x]",
+                "xn--",
+                "a_b",
+            ]);
+            let ports = select(vec!["", ":80", ":65535", ":65536", ":99999"]);
+            let schemes = select(vec!["http", "https", "ws", "ftp", "file", "urn", "foo"]);
+            let built = (schemes, hosts, ports)
+                .prop_map(|(scheme, host, port)| json!(format!("{scheme}://{host}{port}/")));
+            prop_oneof![
+                3 => built,
+                1 => near_format(StringFormat::Uri).prop_map(Value::String),
+            ]
+            .boxed()
+        },
+    }
+}
+
+/// A `jiff::Timestamp` field: the text is what jiff parses, past format `date-time`: an instant
+/// up to 9999-12-30T22:00:00Z (jiff's range), with at most nine fractional digits.
+pub(crate) fn jiff_timestamp(field: &'static str) -> Beyond {
+    Beyond {
+        field,
+        rule: "a jiff::Timestamp is within jiff's range, to nanoseconds",
+        refuses: |value| {
+            value
+                .as_str()
+                .is_some_and(|s| s.parse::<jiff::Timestamp>().is_err())
+        },
+        probe: || {
+            // The last days jiff holds and the first it does not, at any time and offset; and
+            // fractions around nine digits.
+            let end = (
+                select(vec!["9999-12-30", "9999-12-31"]),
+                0u32..24,
+                0u32..60,
+                select(vec!["Z", "+01:00", "-01:00", "+23:59", "-23:59"]),
+            )
+                .prop_map(|(day, h, m, offset)| json!(format!("{day}T{h:02}:{m:02}:00{offset}")));
+            let fraction = "2024-02-29T12:30:00\\.[0-9]{8,11}Z".prop_map(Value::String);
+            prop_oneof![
+                2 => end,
+                1 => fraction,
+                1 => near_format(StringFormat::DateTime).prop_map(Value::String),
+            ]
+            .boxed()
+        },
+    }
+}
+
+/// Each form of this file, on answers generated from its schema, accepts a field exactly when
+/// `jsonschema` does (`elicit_test_support::differential`), but for the rules its field types
+/// add beyond the schema, where `from_content` refuses what the schema accepts.
+#[test]
+fn every_form_here_agrees_with_jsonschema() {
+    check::<Typed>(&[jiff_timestamp("jiffAt"), url("url")]);
+    check::<Optional>(&[url("home")]);
+    check::<Shipping>(&[]);
+    check::<Billing>(&[]);
+    // The form's own mistake (a default breaking its field's pattern) is a refusal the schema
+    // cannot state either: every answer that leaves `postcode` out.
+    check::<Delivery>(&[Beyond {
+        field: "postcode",
+        rule: "a default that breaks its newtype's pattern is refused when used",
+        refuses: Value::is_null,
+        probe: || prop_oneof![Just(Value::Null), "[0-9A-Z]{4,6}".prop_map(Value::String)].boxed(),
+    }]);
+}
+
+#[test]
+fn the_rules_typed_values_add_refuse_what_their_format_accepts() {
+    let independent = validator(&serde_json::from_str(Typed::requested_schema_json()).unwrap());
+    let with = |field: &str, text: &str| {
+        let mut wire = wire_of(&sample());
+        wire[field] = json!(text);
+        wire
+    };
+    let beyond = [
+        ("url", "http://"),
+        ("url", "http://example.com:65536/"),
+        ("url", "http://1.2.3.256/"),
+        ("url", "foo://[v7.x]/"),
+        ("jiffAt", "9999-12-31T23:59:59Z"),
+        ("jiffAt", "2024-01-01T00:00:00.1234567891Z"),
+    ];
+    for (field, text) in beyond {
+        let wire = with(field, text);
+        assert!(
+            independent.is_valid(&wire),
+            "jsonschema takes {field} {text}"
+        );
+        assert_eq!(
+            Typed::requested_schema().validate_content(wire.as_object().unwrap()),
+            Ok(()),
+            "the schema's reading takes {field} {text}"
+        );
+        let refused = parse::<Typed>(wire).unwrap_err();
+        assert_eq!(refused.errors().len(), 1, "{refused}");
+        assert!(
+            matches!(
+                refused.field(field).unwrap().problem(),
+                Problem::InvalidFormat { .. }
+            ),
+            "{refused}"
+        );
+    }
+    // The other typed values hold every value of their format: chrono and time keep the first
+    // nine fractional digits, and every `YYYY-MM-DD` is a day of theirs.
+    for (field, text) in [
+        ("chronoFixed", "9999-12-31T23:59:59.1234567891-01:00"),
+        ("chronoUtc", "0000-01-01T00:00:00+01:00"),
+        ("timeAt", "9999-12-31T23:59:59.1234567891-01:00"),
+        ("chronoDate", "0000-01-01"),
+        ("timeDate", "9999-12-31"),
+        ("jiffDate", "0000-02-29"),
+        ("url", "https://example.com/a?b=c#d"),
+    ] {
+        let wire = with(field, text);
+        assert!(independent.is_valid(&wire), "{field} {text}");
+        assert!(parse::<Typed>(wire).is_ok(), "{field} {text}");
+    }
 }

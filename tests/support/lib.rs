@@ -6,6 +6,7 @@
 //! `tests/form-only` leaves off, so that its build keeps elicit-mcp's default features off.
 
 // The forms and the spec.
+pub mod differential;
 pub mod forms;
 pub mod spec;
 pub mod spec_page;
