@@ -343,6 +343,15 @@ fn floats_take_numbers_in_range() {
             .single,
         Some(f32::MAX)
     );
+    // The bounds as the schema writes them, in the JSON text a client sends back: read as the
+    // nearest double (serde_json's `float_roundtrip`, which elicit turns on), they are in range.
+    for bound in ["3.4028234663852886e+38", "-3.4028234663852886e+38"] {
+        assert!(Floats::requested_schema_json().contains(bound));
+        let text = format!(r#"{{"single": {bound}}}"#);
+        let content: serde_json::Map<String, Value> = serde_json::from_str(&text).unwrap();
+        let read = Floats::from_content(&content).unwrap().single.unwrap();
+        assert_eq!(read.abs(), f32::MAX, "{bound}");
+    }
     assert_eq!(
         problem::<Floats>(json!({"any": "1.5"}), "any"),
         Problem::WrongType {
