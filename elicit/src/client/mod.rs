@@ -137,6 +137,9 @@
 
 #[cfg(any(feature = "terminal", feature = "ratatui", feature = "page"))]
 pub(crate) mod answer;
+// The renderers' and the page's differential tests: forms of every field kind, typed texts.
+#[cfg(all(test, any(feature = "terminal", feature = "ratatui", feature = "page")))]
+pub(crate) mod differential;
 mod identity;
 #[cfg(feature = "url-mode")]
 mod review;

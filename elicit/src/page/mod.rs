@@ -69,6 +69,8 @@
 //! `secure_page --redis URL` runs so, with `ELICIT_STATE_KEYS` and `ELICIT_AT_REST_KEYS` shared by
 //! the replicas.
 
+#[cfg(test)]
+mod differential;
 mod posted;
 mod read;
 mod render;

@@ -17,7 +17,9 @@ use crate::client::answer::{
     self, Choice, choices_of, count_rule, empty_selection, has_no_choices, item_bounds, label_of,
     number_rules, number_value, picked_value, string_rules, text_value, unanswerable,
 };
-use crate::schema::{NumberSchema, PrimitiveSchema, Property, RequestedSchema, StringSchema};
+use crate::schema::{
+    NumberSchema, NumberType, PrimitiveSchema, Property, RequestedSchema, StringSchema,
+};
 use crate::wire::ElicitResult;
 
 pub(super) fn render(
@@ -245,6 +247,20 @@ impl<'p> Field<'p> {
         check(&self.alone, value)
     }
 
+    /// The verdict under a text prompt on what is typed so far (empty: left out).
+    fn text_verdict(&self, input: &str) -> Validation {
+        self.check(text_value(input).as_ref())
+    }
+
+    /// The verdict under a number prompt on what is typed so far: not a number, or the
+    /// shared validator's on the number it reads as.
+    fn number_verdict(&self, kind: NumberType, input: &str) -> Validation {
+        match number_value(input, kind) {
+            Ok(value) => self.check(value.as_ref()),
+            Err(()) => Validation::Invalid(answer::not_a_number(self.property, kind, input).into()),
+        }
+    }
+
     /// The description, then what the field takes, as the help line under the prompt.
     fn help(&self, rules: Vec<String>) -> String {
         let mut parts: Vec<String> = self
@@ -271,9 +287,8 @@ impl<'p> Field<'p> {
                 .chain(self.empty_allowed())
                 .collect(),
         );
-        let validator = |input: &str| -> Result<Validation, CustomUserError> {
-            Ok(self.check(text_value(input).as_ref()))
-        };
+        let validator =
+            |input: &str| -> Result<Validation, CustomUserError> { Ok(self.text_verdict(input)) };
         let start = self.start.as_ref().and_then(Value::as_str);
         let mut prompt = Text::new(&self.prompt)
             .with_help_message(&help)
@@ -292,12 +307,7 @@ impl<'p> Field<'p> {
                 .collect(),
         );
         let validator = |input: &str| -> Result<Validation, CustomUserError> {
-            Ok(match number_value(input, schema.kind) {
-                Ok(value) => self.check(value.as_ref()),
-                Err(()) => Validation::Invalid(
-                    answer::not_a_number(self.property, schema.kind, input).into(),
-                ),
-            })
+            Ok(self.number_verdict(schema.kind, input))
         };
         let start = self.start.as_ref().map(Value::to_string);
         let mut prompt = Text::new(&self.prompt)
@@ -319,10 +329,7 @@ impl<'p> Field<'p> {
                 .chain(self.empty_allowed())
                 .collect(),
         );
-        let parser = |input: &str| match input.parse::<YesNo>() {
-            Ok(YesNo(None)) if required => Err(()),
-            other => other.map_err(drop),
-        };
+        let parser = |input: &str| yes_no(required, input);
         let format_default = |answer: YesNo| match answer.0 {
             Some(true) => "Y/n".to_owned(),
             Some(false) => "y/N".to_owned(),
@@ -386,7 +393,7 @@ impl<'p> Field<'p> {
         let required = self.property.required;
         let validator = move |picked: &[ListOption<&Choice>]| {
             let values = picked.iter().map(|option| option.value);
-            Ok::<_, CustomUserError>(check(&alone, picked_value(required, values).as_ref()))
+            Ok::<_, CustomUserError>(selection_verdict(&alone, required, values))
         };
         let picked = MultiSelect::new(&self.prompt, choices.clone())
             .with_default(&ticked)
@@ -394,6 +401,24 @@ impl<'p> Field<'p> {
             .with_validator(validator)
             .prompt()?;
         Ok(picked_value(self.property.required, &picked))
+    }
+}
+
+/// The verdict under a multi-select on the choices ticked so far (none: left out when
+/// optional).
+fn selection_verdict<'c>(
+    alone: &RequestedSchema,
+    required: bool,
+    picked: impl IntoIterator<Item = &'c Choice>,
+) -> Validation {
+    check(alone, picked_value(required, picked).as_ref())
+}
+
+/// A yes/no prompt's reading of its input: a required one takes no empty answer.
+fn yes_no(required: bool, input: &str) -> Result<YesNo, ()> {
+    match input.parse::<YesNo>() {
+        Ok(YesNo(None)) if required => Err(()),
+        other => other,
     }
 }
 
@@ -432,3 +457,6 @@ impl fmt::Display for YesNo {
         })
     }
 }
+
+#[cfg(test)]
+mod differential;

@@ -11,6 +11,8 @@ use crate::client::answer::{self, label_of, unanswerable};
 use crate::schema::RequestedSchema;
 use crate::wire::ElicitResult;
 
+#[cfg(test)]
+mod differential;
 mod field;
 
 use field::Field;
