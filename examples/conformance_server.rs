@@ -58,7 +58,7 @@ use std::future::IntoFuture;
 use std::sync::Arc;
 
 #[path = "conformance_server/tasks.rs"]
-mod tasks;
+pub(crate) mod tasks;
 #[path = "conformance_server/texts.rs"]
 mod texts;
 #[path = "conformance_server/url_step.rs"]
@@ -90,7 +90,7 @@ use texts::{
 
 /// `test_elicitation`: the user's name and email, both required.
 #[derive(Debug, Elicit, Serialize)]
-struct UserResponse {
+pub(crate) struct UserResponse {
     /// User's response
     username: String,
     /// User's email address
@@ -100,7 +100,7 @@ struct UserResponse {
 /// `test_elicitation_sep1034_defaults` (SEP-1034): a default for every primitive type.
 #[derive(Debug, Elicit, Serialize)]
 #[elicit(message = "Please review your profile; every field has a default")]
-struct DefaultsForm {
+pub(crate) struct DefaultsForm {
     /// User name
     #[elicit(default = "John Doe")]
     name: String,
@@ -140,7 +140,7 @@ enum AccountStatus {
     rename_all = "camelCase"
 )]
 #[serde(rename_all = "camelCase")]
-struct EnumsForm {
+pub(crate) struct EnumsForm {
     /// Untitled single-select
     untitled_single: PlainOption,
     /// Titled single-select
@@ -205,35 +205,35 @@ enum TitledChoice {
 /// `test_input_required_result_elicitation` and `..._multiple_inputs`, under `user_name`.
 #[derive(Debug, Elicit, Serialize)]
 #[elicit(message = "What is your name?")]
-struct UserName {
+pub(crate) struct UserName {
     name: String,
 }
 
 /// `test_input_required_result_request_state` and `..._tampered_state`, under `confirm`.
 #[derive(Debug, Elicit, Serialize)]
 #[elicit(message = "Please confirm", key = "confirm")]
-struct Confirmation {
+pub(crate) struct Confirmation {
     ok: bool,
 }
 
 /// `test_input_required_result_multi_round`, round 1, under `step1`.
 #[derive(Debug, Elicit, Serialize)]
 #[elicit(message = "Step 1: What is your name?", key = "step1")]
-struct StepName {
+pub(crate) struct StepName {
     name: String,
 }
 
 /// `test_input_required_result_multi_round`, round 2, under `step2`.
 #[derive(Debug, Elicit, Serialize)]
 #[elicit(message = "Step 2: What is your favorite color?", key = "step2")]
-struct StepColor {
+pub(crate) struct StepColor {
     color: String,
 }
 
 /// The prompt `test_input_required_result_prompt`, under `user_context`.
 #[derive(Debug, Elicit)]
 #[elicit(message = "What context should the prompt use?", key = "user_context")]
-struct PromptContext {
+pub(crate) struct PromptContext {
     context: String,
 }
 
@@ -241,7 +241,7 @@ struct PromptContext {
 /// the suite's mock server asks.
 #[derive(Debug, Elicit, Serialize)]
 #[elicit(message = "Please confirm to continue", key = "confirm")]
-struct ContinueConfirmation {
+pub(crate) struct ContinueConfirmation {
     /// Confirm?
     confirmed: Option<bool>,
 }

@@ -36,7 +36,7 @@ use rmcp::{ServerHandler, schemars, tool, tool_handler, tool_router};
     message = "Where and when would you like to stay?",
     rename_all = "camelCase"
 )]
-struct Stay {
+pub(crate) struct Stay {
     #[elicit(format = "date")]
     check_in: String,
     #[elicit(minimum = 1, maximum = 30, default = 1)]
@@ -45,7 +45,7 @@ struct Stay {
 
 #[derive(Elicit, Debug)]
 #[elicit(message = "Archive the old bookings too?")]
-struct Scope {
+pub(crate) struct Scope {
     archive: bool,
     #[elicit(minimum = 1, maximum = 10, default = 3)]
     years: u8,

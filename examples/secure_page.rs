@@ -46,7 +46,7 @@ use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 /// What `connect_calendar` needs: a secret, so it is asked on the page only.
 #[derive(Elicit)]
 #[elicit(message = "Connect your calendar")]
-struct CalendarKey {
+pub(crate) struct CalendarKey {
     /// The API key from your calendar's settings
     #[elicit(min_length = 8)]
     api_key: Secret<String>,

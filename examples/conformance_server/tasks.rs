@@ -51,7 +51,7 @@ pub(super) fn task_tools(tasks: Tasks) -> Tasks {
 /// `confirm_delete`'s one ask, under `confirm` (the suite answers `{confirm: true}`).
 #[derive(Debug, Elicit)]
 #[elicit(message = "Delete the file?", key = "confirm")]
-pub(super) struct DeleteConfirmation {
+pub(crate) struct DeleteConfirmation {
     /// Delete it
     confirm: bool,
 }
@@ -60,14 +60,14 @@ pub(super) struct DeleteConfirmation {
 /// form reads only its own fields.
 #[derive(Debug, Elicit, Serialize)]
 #[elicit(message = "Who is it for?", key = "name")]
-pub(super) struct Recipient {
+pub(crate) struct Recipient {
     name: String,
 }
 
 /// `multi_input`'s second ask, under `proceed`, pending beside [`Recipient`].
 #[derive(Debug, Elicit, Serialize)]
 #[elicit(message = "Go ahead?", key = "proceed")]
-pub(super) struct Proceed {
+pub(crate) struct Proceed {
     confirm: bool,
 }
 

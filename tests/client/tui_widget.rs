@@ -629,3 +629,10 @@ fn a_url_consent_in_a_small_area_is_read_from_its_top_and_scrolled_to_its_choice
         json!({"action": "decline"})
     );
 }
+
+/// Each form of this file, on answers generated from its schema, accepts a field exactly when
+/// `jsonschema` does (`elicit_test_support::differential`).
+#[test]
+fn every_form_here_agrees_with_jsonschema() {
+    elicit_test_support::agree_with_jsonschema!(Stay);
+}

@@ -588,6 +588,7 @@ fn a_form_whose_schema_rmcp_cannot_carry_is_refused_as_params() {
         #[elicit(pattern = "^[A-Z]{2}[0-9]{3}$")]
         code: String,
     }
+    elicit_test_support::agree_with_jsonschema!(Voucher);
     let params = ElicitRequestFormParams::new("Voucher?", Voucher::requested_schema());
     let err = sdk::ElicitRequestParams::try_from(&params).unwrap_err();
     assert_eq!(err.property(), Some("code"));
@@ -761,4 +762,17 @@ fn a_url_outcome_names_the_action_the_user_took() {
     assert!(UrlOutcome::Declined.is_declined() && UrlOutcome::Declined.completed().is_none());
     assert_eq!(UrlOutcome::Cancelled.action(), ElicitAction::Cancel);
     assert!(UrlOutcome::Cancelled.is_cancelled() && !UrlOutcome::Cancelled.is_declined());
+}
+
+/// Each form of this file, on answers generated from its schema, accepts a field exactly when
+/// `jsonschema` does (`elicit_test_support::differential`).
+#[test]
+fn every_form_here_agrees_with_jsonschema() {
+    elicit_test_support::agree_with_jsonschema!(
+        Profile,
+        Conformance,
+        Defaults,
+        Generic<u16>,
+        Generic<Vec<Color>>
+    );
 }

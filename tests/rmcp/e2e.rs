@@ -832,3 +832,10 @@ async fn on_2026_07_28_the_same_form_goes_through_input_required() {
         "one elicitation, answered once"
     );
 }
+
+/// Each form of this file, on answers generated from its schema, accepts a field exactly when
+/// `jsonschema` does (`elicit_test_support::differential`).
+#[test]
+fn every_form_here_agrees_with_jsonschema() {
+    elicit_test_support::agree_with_jsonschema!(Booking);
+}

@@ -23,8 +23,22 @@ mod stdio_server;
 #[path = "../../examples/url_mode_server.rs"]
 mod url_mode_server;
 
+// The other examples that derive forms, for their forms alone (`example_forms`).
+#[allow(dead_code)]
+#[path = "../../examples/contact.rs"]
+mod contact;
+
+#[allow(dead_code)]
+#[path = "../../examples/http_server.rs"]
+mod http_server;
+
+#[allow(dead_code)]
+#[path = "../../examples/secure_page.rs"]
+mod secure_page_example;
+
 mod convert;
 mod e2e;
+mod example_forms;
 mod examples;
 mod http_guard;
 mod one_server;

@@ -373,3 +373,10 @@ async fn a_task_tool_the_server_does_not_list_is_refused_at_start_not_on_its_fir
         .unwrap_err();
     assert!(matches!(refused, SetupError::Tasks(_)), "{refused:?}");
 }
+
+/// Each form of this file, on answers generated from its schema, accepts a field exactly when
+/// `jsonschema` does (`elicit_test_support::differential`).
+#[test]
+fn every_form_here_agrees_with_jsonschema() {
+    elicit_test_support::agree_with_jsonschema!(Confirm, Size);
+}

@@ -1671,3 +1671,20 @@ async fn on_2025_11_25_the_waiting_ask_ends_with_the_session() {
     );
     assert!(pending.await.unwrap().is_err(), "the client went away");
 }
+
+/// Each form of this file, on answers generated from its schema, accepts a field exactly when
+/// `jsonschema` does (`elicit_test_support::differential`).
+#[test]
+fn every_form_here_agrees_with_jsonschema() {
+    elicit_test_support::agree_with_jsonschema!(
+        Booking,
+        Subscription,
+        Traveller,
+        Payment,
+        City,
+        Nights,
+        Confirm,
+        before::GuestName,
+        after::RenamedGuest
+    );
+}

@@ -743,3 +743,10 @@ async fn over_streamable_http_test_tool_with_task_asks_in_a_round_then_answers_w
     client.cancel().await.unwrap();
     let _ = stop.send(());
 }
+
+/// Each form of this file, on answers generated from its schema, accepts a field exactly when
+/// `jsonschema` does (`elicit_test_support::differential`).
+#[test]
+fn every_form_here_agrees_with_jsonschema() {
+    elicit_test_support::agree_with_jsonschema!(Guest, Allergies, Room);
+}

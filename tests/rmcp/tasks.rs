@@ -660,3 +660,10 @@ async fn a_client_without_the_extension_never_gets_a_task_and_every_result_fits_
         client.cancel().await.unwrap();
     }
 }
+
+/// Each form of this file, on answers generated from its schema, accepts a field exactly when
+/// `jsonschema` does (`elicit_test_support::differential`).
+#[test]
+fn every_form_here_agrees_with_jsonschema() {
+    elicit_test_support::agree_with_jsonschema!(Who);
+}

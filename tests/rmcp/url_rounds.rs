@@ -1018,3 +1018,10 @@ async fn over_redis_another_replica_completes_and_the_retry_collects_once() {
     // Nothing is left pending for Alice: a new elicitation fits her limit of one.
     input_required(session.once("connect", None, None).await.unwrap());
 }
+
+/// Each form of this file, on answers generated from its schema, accepts a field exactly when
+/// `jsonschema` does (`elicit_test_support::differential`).
+#[test]
+fn every_form_here_agrees_with_jsonschema() {
+    elicit_test_support::agree_with_jsonschema!(Label);
+}

@@ -145,3 +145,10 @@ async fn an_rmcp_client_receives_the_properties_in_declaration_order() {
     drop(lines);
     server.abort();
 }
+
+/// Each form of this file, on answers generated from its schema, accepts a field exactly when
+/// `jsonschema` does (`elicit_test_support::differential`).
+#[test]
+fn every_form_here_agrees_with_jsonschema() {
+    elicit_test_support::agree_with_jsonschema!(Parcel);
+}
