@@ -23,6 +23,9 @@
 //!    `VALIDATOR_STRICTER`): a leap second, an empty quoted local part, IDNA's rule on labels.
 //! 4. the rules a field's type adds beyond its schema (`differential::Beyond`), declared by the
 //!    module of the form that has such a field (`typed_values`).
+//! 5. a pattern is read in the `regex` crate's syntax, not ECMA-262's: a form whose pattern uses
+//!    a class the two read apart (`\d`) is outside the agreement, and the check would say so
+//!    (`Digits` below is kept out of it for that reason).
 
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Debug;
@@ -447,6 +450,27 @@ fn where_two_readings_of_a_format_part_each_is_named_and_holds_in_its_direction(
             "{text}"
         );
     }
+}
+
+/// A pattern in the `regex` crate's syntax, whose `\d` ECMA-262 reads as ASCII digits alone.
+#[derive(Elicit, Debug)]
+#[allow(dead_code)]
+struct Digits {
+    #[elicit(pattern = "^\\d+$")]
+    code: String,
+}
+
+#[test]
+fn a_pattern_is_read_in_the_regex_crate_s_syntax_not_ecma_262_s() {
+    // The derive's reference says so, and why to write `[0-9]`: a class the two dialects read
+    // apart takes, in elicit, what a client checking with ECMA-262 refuses.
+    let independent = validator(&serde_json::from_str(Digits::requested_schema_json()).unwrap());
+    let ascii = json!({"code": "2024"});
+    assert!(independent.is_valid(&ascii));
+    assert!(Digits::from_content(ascii.as_object().unwrap()).is_ok());
+    let arabic_indic = json!({"code": "٢٠٢٤"});
+    assert!(!independent.is_valid(&arabic_indic));
+    assert!(Digits::from_content(arabic_indic.as_object().unwrap()).is_ok());
 }
 
 #[test]
