@@ -7,6 +7,9 @@
 //! adds beyond the schema ([`refused_beyond_schema`]): those a client cannot know, and there
 //! the renderer takes what `from_content` refuses, never the other way.
 
+// The page's test uses a part of it; the renderers' use all of it.
+#![cfg_attr(not(any(feature = "terminal", feature = "ratatui")), allow(dead_code))]
+
 use std::collections::BTreeSet;
 
 use proptest::prelude::*;
