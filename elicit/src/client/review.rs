@@ -246,7 +246,7 @@ impl UrlReview {
     /// Where the registrable domain is in [`url`](Self::url), the URL as the browser opens it,
     /// for a renderer to highlight: the domain is in Unicode, the URL holds the host in ASCII,
     /// where the registrable domain is the same number of trailing labels.
-    #[cfg(any(feature = "terminal", feature = "ratatui"))]
+    #[cfg(any(feature = "terminal", feature = "ratatui", fuzzing))]
     pub(crate) fn registrable_range(&self) -> Option<std::ops::Range<usize>> {
         let url = self.url();
         let labels = self.registrable_domain()?.split('.').count();

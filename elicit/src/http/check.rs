@@ -13,7 +13,7 @@ use serde_json::value::RawValue;
 
 /// What the guard answers in rmcp's place.
 #[derive(Debug, PartialEq)]
-pub(super) enum Refusal {
+pub(crate) enum Refusal {
     /// -32700: the body is not JSON.
     Parse(String),
     /// -32600: JSON, but not a JSON-RPC message rmcp can take.
@@ -24,7 +24,7 @@ pub(super) enum Refusal {
 
 impl Refusal {
     /// The request's id (when it has a usable one) and the error to answer it with.
-    pub(super) fn into_error(self) -> (Option<RequestId>, ErrorData) {
+    pub(crate) fn into_error(self) -> (Option<RequestId>, ErrorData) {
         match self {
             Refusal::Parse(message) => (
                 None,
@@ -43,7 +43,7 @@ impl Refusal {
 }
 
 /// `None` when rmcp can take `body` as it is; otherwise what to answer instead.
-pub(super) fn check(body: &[u8]) -> Option<Refusal> {
+pub(crate) fn check(body: &[u8]) -> Option<Refusal> {
     if well_formed_request(body) {
         return None;
     }
@@ -53,7 +53,7 @@ pub(super) fn check(body: &[u8]) -> Option<Refusal> {
 /// Whether `body` is certainly a request rmcp can take, decided in one read of it: the common
 /// case, where reading the params again (as [`refusal`] does, to name what is wrong) would
 /// double the guard's cost. Anything it does not accept goes to [`refusal`], which decides.
-fn well_formed_request(body: &[u8]) -> bool {
+pub(crate) fn well_formed_request(body: &[u8]) -> bool {
     // serde reads a struct from an array too (by position): only an object is read as one.
     if body.iter().find(|byte| !byte.is_ascii_whitespace()) != Some(&b'{') {
         return false;
@@ -83,7 +83,7 @@ fn well_formed_request(body: &[u8]) -> bool {
 }
 
 /// The checks that name what is wrong with `body`, `None` when nothing is.
-fn refusal(body: &[u8]) -> Option<Refusal> {
+pub(crate) fn refusal(body: &[u8]) -> Option<Refusal> {
     // serde reads a struct from an array too (its members by position): only an object is
     // read as one.
     let first = body.iter().find(|byte| !byte.is_ascii_whitespace());

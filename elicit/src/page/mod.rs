@@ -65,8 +65,8 @@
 //! `secure_page --redis URL` runs so, with `ELICIT_STATE_KEYS` and `ELICIT_AT_REST_KEYS` shared by
 //! the replicas.
 
-mod read;
-mod render;
+pub(crate) mod read;
+pub(crate) mod render;
 mod users;
 
 use std::sync::Arc;

@@ -285,7 +285,7 @@
 //! The input-required flow goes through rmcp's model: there, patterns are not sent (the
 //! server still checks them in the answer).
 
-mod ask;
+pub(crate) mod ask;
 mod askable;
 // Who the user of an HTTP request is: rmcp's `Elicitation` holds the check, and the HTTP guard
 // (`crate::http`, which re-exports it) runs it.
@@ -299,9 +299,9 @@ mod elicitation;
 mod error;
 mod input;
 mod peer;
-mod request;
+pub(crate) mod request;
 mod requests;
-mod rounds;
+pub(crate) mod rounds;
 mod running;
 mod served;
 mod session;

@@ -213,7 +213,7 @@ impl RequestStateSeal {
         self
     }
 
-    pub(super) fn seal(
+    pub(crate) fn seal(
         &self,
         state: &SealedState,
         bound_to: &Binding,
@@ -228,7 +228,7 @@ impl RequestStateSeal {
             .map_err(cannot)
     }
 
-    pub(super) async fn open(
+    pub(crate) async fn open(
         &self,
         sealed: &str,
         bound_to: &Binding,
