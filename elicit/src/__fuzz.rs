@@ -335,8 +335,6 @@ mod page {
 mod redis {
     use std::time::SystemTime;
 
-    use serde_json::Value;
-
     use super::{SECRET, TTL};
     use crate::server::redis_store::decode_entry;
     use crate::server::redis_store::routing::decode_completion;
@@ -432,7 +430,7 @@ mod redis {
         /// A held answer opened and read as the tool's read takes it: `None` when it does not
         /// open, else the answer as JSON or why it does not read.
         #[cfg(feature = "page")]
-        pub fn open_answer(&self, sealed: &str) -> Option<Result<Value, String>> {
+        pub fn open_answer(&self, sealed: &str) -> Option<Result<serde_json::Value, String>> {
             let plaintext = self
                 .keys
                 .answers
