@@ -8,7 +8,7 @@
 
 #![no_main]
 
-use elicit_fuzz::{OnForm, on_form, parts, selector};
+use elicit_fuzz::{OnForm, ToContent, on_form, parts, selector};
 use elicit_mcp::__fuzz::read_response;
 use elicit_mcp::wire::{ElicitAction, ElicitResult};
 use elicit_mcp::{Elicit, ElicitOutcome};
@@ -25,7 +25,7 @@ struct Answer<'a>(&'a [u8]);
 impl OnForm for Answer<'_> {
     type Out = ();
 
-    fn on<T: Elicit>(self, to_content: Option<fn(&T) -> Map<String, Value>>) {
+    fn on<T: Elicit>(self, to_content: Option<ToContent<T>>) {
         let parts = parts(self.0);
         let text = parts[0];
         let shown = parts

@@ -8,11 +8,10 @@
 
 use std::borrow::Cow;
 
-use elicit_fuzz::{OnForm, on_form, selector};
+use elicit_fuzz::{OnForm, ToContent, on_form, selector};
 use elicit_mcp::__fuzz::{posted_form, posted_pairs};
 use elicit_mcp::Elicit;
 use libfuzzer_sys::fuzz_target;
-use serde_json::{Map, Value};
 
 /// A value with this in it would open an element if the page did not escape it; the page's
 /// own markup never has it.
@@ -32,7 +31,7 @@ struct Posted<'a>(&'a str);
 impl OnForm for Posted<'_> {
     type Out = ();
 
-    fn on<T: Elicit>(self, _: Option<fn(&T) -> Map<String, Value>>) {
+    fn on<T: Elicit>(self, _: Option<ToContent<T>>) {
         let schema = T::requested_schema();
         let secret_fields: Vec<Cow<'static, str>> = T::SECRET_FIELDS
             .iter()

@@ -12,11 +12,10 @@
 
 use std::sync::LazyLock;
 
-use elicit_fuzz::{OnForm, on_form, selector};
+use elicit_fuzz::{OnForm, ToContent, on_form, selector};
 use elicit_mcp::__fuzz::{AtRest, OpenedState, RequestStates};
 use elicit_mcp::Elicit;
 use libfuzzer_sys::fuzz_target;
-use serde_json::{Map, Value};
 
 static STATES: LazyLock<RequestStates> = LazyLock::new(RequestStates::new);
 static AT_REST: LazyLock<AtRest> = LazyLock::new(AtRest::new);
@@ -74,7 +73,7 @@ struct Replay<'a>(&'a OpenedState);
 impl OnForm for Replay<'_> {
     type Out = ();
 
-    fn on<T: Elicit>(self, _: Option<fn(&T) -> Map<String, Value>>) {
+    fn on<T: Elicit>(self, _: Option<ToContent<T>>) {
         let told = self.0.replay::<T>();
         assert!(!told.is_empty());
     }

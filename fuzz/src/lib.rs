@@ -18,6 +18,9 @@ pub use every_kind::EveryKind;
 use elicit_mcp::Elicit;
 use serde_json::{Map, Value};
 
+/// Writes a value of a form back as the content that reads as it.
+pub type ToContent<T> = fn(&T) -> Map<String, Value>;
+
 /// Something done with one derived form, whichever it is.
 pub trait OnForm {
     /// What it gives.
@@ -25,7 +28,7 @@ pub trait OnForm {
 
     /// Done with the form `T`; `to_content` writes a value of it back as the content that
     /// reads as it, for the forms that can be written (`None` for the others).
-    fn on<T: Elicit>(self, to_content: Option<fn(&T) -> Map<String, Value>>) -> Self::Out;
+    fn on<T: Elicit>(self, to_content: Option<ToContent<T>>) -> Self::Out;
 }
 
 /// How many forms [`on_form`] chooses from.
