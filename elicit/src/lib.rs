@@ -13,6 +13,11 @@ pub mod wire;
 #[doc(hidden)]
 pub mod __private;
 
+// The fuzz targets' way in (`fuzz/` at the repository's root); `cargo fuzz` sets `fuzzing`.
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub mod __fuzz;
+
 #[cfg(feature = "rmcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rmcp")))]
 pub mod rmcp;

@@ -246,7 +246,7 @@ impl UrlReview {
     /// Where the registrable domain is in [`url`](Self::url), the URL as the browser opens it,
     /// for a renderer to highlight: the domain is in Unicode, the URL holds the host in ASCII,
     /// where the registrable domain is the same number of trailing labels.
-    #[cfg(any(feature = "terminal", feature = "ratatui"))]
+    #[cfg(any(feature = "terminal", feature = "ratatui", fuzzing))]
     pub(crate) fn registrable_range(&self) -> Option<std::ops::Range<usize>> {
         let url = self.url();
         let labels = self.registrable_domain()?.split('.').count();
@@ -261,14 +261,16 @@ impl UrlReview {
         if !url[host_start..].starts_with(host) {
             return None;
         }
-        let registrable_len = host
+        // A final dot (`example.com.`, the root) ends no label: the domain ends before it.
+        let name = host.trim_end_matches('.');
+        let registrable_len = name
             .rsplit('.')
             .take(labels)
             .map(|label| label.len() + 1)
             .sum::<usize>()
             - 1;
-        let host_end = host_start + host.len();
-        Some(host_end - registrable_len..host_end)
+        let name_end = host_start + name.len();
+        Some(name_end - registrable_len..name_end)
     }
 }
 
@@ -391,5 +393,22 @@ mod tests {
             Some("xn--pple-43d.com")
         );
         assert_eq!(registrable("http://127.0.0.1:8080/"), None);
+    }
+
+    /// Found by fuzzing (`fuzz/fuzz_targets/url.rs`): a host written with its final dot had
+    /// `com.` highlighted as its registrable domain, where the review says `example.com`.
+    #[test]
+    fn a_final_dot_is_no_label_of_the_highlighted_domain() {
+        for url in [
+            "https://example.com./path",
+            "https://www.example.co.uk.:8443/",
+        ] {
+            let review = UrlReview::new(url).unwrap();
+            assert_eq!(
+                registrable(url),
+                review.registrable_domain().map(str::to_owned),
+                "{url}"
+            );
+        }
     }
 }

@@ -13,7 +13,7 @@ use serde_json::value::RawValue;
 
 /// What the guard answers in rmcp's place.
 #[derive(Debug, PartialEq)]
-pub(super) enum Refusal {
+pub(crate) enum Refusal {
     /// -32700: the body is not JSON.
     Parse(String),
     /// -32600: JSON, but not a JSON-RPC message rmcp can take.
@@ -24,7 +24,7 @@ pub(super) enum Refusal {
 
 impl Refusal {
     /// The request's id (when it has a usable one) and the error to answer it with.
-    pub(super) fn into_error(self) -> (Option<RequestId>, ErrorData) {
+    pub(crate) fn into_error(self) -> (Option<RequestId>, ErrorData) {
         match self {
             Refusal::Parse(message) => (
                 None,
@@ -43,7 +43,7 @@ impl Refusal {
 }
 
 /// `None` when rmcp can take `body` as it is; otherwise what to answer instead.
-pub(super) fn check(body: &[u8]) -> Option<Refusal> {
+pub(crate) fn check(body: &[u8]) -> Option<Refusal> {
     if well_formed_request(body) {
         return None;
     }
@@ -53,7 +53,7 @@ pub(super) fn check(body: &[u8]) -> Option<Refusal> {
 /// Whether `body` is certainly a request rmcp can take, decided in one read of it: the common
 /// case, where reading the params again (as [`refusal`] does, to name what is wrong) would
 /// double the guard's cost. Anything it does not accept goes to [`refusal`], which decides.
-fn well_formed_request(body: &[u8]) -> bool {
+pub(crate) fn well_formed_request(body: &[u8]) -> bool {
     // serde reads a struct from an array too (by position): only an object is read as one.
     if body.iter().find(|byte| !byte.is_ascii_whitespace()) != Some(&b'{') {
         return false;
@@ -83,22 +83,27 @@ fn well_formed_request(body: &[u8]) -> bool {
 }
 
 /// The checks that name what is wrong with `body`, `None` when nothing is.
-fn refusal(body: &[u8]) -> Option<Refusal> {
+pub(crate) fn refusal(body: &[u8]) -> Option<Refusal> {
+    // JSON text is UTF-8 (RFC 8259, 8.1). serde_json checks it only in the strings it reads,
+    // not in those it skips, so it is checked here, once.
+    let body = match std::str::from_utf8(body) {
+        Ok(text) => text,
+        Err(error) => return Some(Refusal::Parse(format!("the body is not UTF-8: {error}"))),
+    };
     // serde reads a struct from an array too (its members by position): only an object is
     // read as one.
-    let first = body.iter().find(|byte| !byte.is_ascii_whitespace());
-    if first.is_some_and(|byte| *byte != b'{') && serde_json::from_slice::<IgnoredAny>(body).is_ok()
-    {
-        let message = if first == Some(&b'[') {
+    let first = body.bytes().find(|byte| !byte.is_ascii_whitespace());
+    if first.is_some_and(|byte| byte != b'{') && serde_json::from_str::<IgnoredAny>(body).is_ok() {
+        let message = if first == Some(b'[') {
             "a JSON array (a batch); MCP takes one JSON-RPC message per request"
         } else {
             "a JSON-RPC message is a JSON object"
         };
         return Some(Refusal::InvalidRequest(None, message.to_owned()));
     }
-    let message = match serde_json::from_slice::<Envelope<'_>>(body) {
+    let message = match serde_json::from_str::<Envelope<'_>>(body) {
         Ok(message) => message,
-        Err(error) => return Some(envelope_error(&error)),
+        Err(error) => return Some(envelope_error(body, &error)),
     };
     if message.jsonrpc.map(RawValue::get) != Some(r#""2.0""#) {
         let found = match message.jsonrpc {
@@ -133,11 +138,15 @@ fn refusal(body: &[u8]) -> Option<Refusal> {
 }
 
 /// The body did not read as one JSON object: broken JSON (-32700), or an object rmcp cannot
-/// read (a member twice: -32600).
-fn envelope_error(error: &serde_json::Error) -> Refusal {
+/// read (a member twice: -32600). An error of the envelope's reading of a first value that is
+/// no object (`"id"x`) is decided by whether the whole body is JSON at all.
+fn envelope_error(body: &str, error: &serde_json::Error) -> Refusal {
     match error.classify() {
         Category::Syntax | Category::Eof | Category::Io => Refusal::Parse(error.to_string()),
-        Category::Data => Refusal::InvalidRequest(None, error.to_string()),
+        Category::Data => match serde_json::from_str::<IgnoredAny>(body) {
+            Err(not_json) => Refusal::Parse(not_json.to_string()),
+            Ok(_) => Refusal::InvalidRequest(None, error.to_string()),
+        },
     }
 }
 
@@ -508,5 +517,29 @@ mod tests {
             assert_eq!(code(body).map(|c| c.0), Some(-32600), "{body}");
         }
         assert_eq!(code(r#"{"jsonrpc":"#).map(|c| c.0), Some(-32700));
+    }
+
+    /// Found by fuzzing (`fuzz/fuzz_targets/http_body.rs`): a body that is not JSON is a parse
+    /// error, -32700, also when serde_json skips its bytes unread (a string that is not UTF-8)
+    /// or reads a first value before finding what follows it broken.
+    #[test]
+    fn what_is_not_json_is_a_parse_error_wherever_it_is_broken() {
+        for body in [
+            &b"[\"\xff\"]"[..],
+            b"\"\xff\"",
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"x\":\"\xf2.0\"}",
+            b"{\"jsonrpc\":\"\xf2.0\",\"id\":1,\"method\":\"ping\"}",
+            b"\"id\"fls\0\0:",
+            b"5 5",
+            b"[] {}",
+        ] {
+            let refused = check(body).map(|refusal| refusal.into_error().1);
+            assert_eq!(
+                refused.as_ref().map(|error| error.code.0),
+                Some(-32700),
+                "{}: {refused:?}",
+                String::from_utf8_lossy(body)
+            );
+        }
     }
 }

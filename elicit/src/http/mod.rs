@@ -289,7 +289,7 @@
 //! `CONTRIBUTING.md` gives the `curl` lines that reproduce each one, and `benches/README.md` what
 //! the guard costs per request (about 1.04x of rmcp alone).
 
-mod check;
+pub(crate) mod check;
 mod clients;
 mod counts;
 mod relay;

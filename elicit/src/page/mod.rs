@@ -71,9 +71,9 @@
 
 #[cfg(test)]
 mod differential;
-mod posted;
-mod read;
-mod render;
+pub(crate) mod posted;
+pub(crate) mod read;
+pub(crate) mod render;
 mod users;
 
 use std::sync::Arc;

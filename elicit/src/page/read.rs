@@ -12,7 +12,7 @@ use crate::server::wipe_content;
 
 /// What a field shows: its default at first, what the person sent when the page comes back.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Shown {
+pub(crate) enum Shown {
     /// A text, number or single choice, as typed or picked.
     Text(String),
     /// A multi-select's ticked values.
@@ -22,10 +22,10 @@ pub(super) enum Shown {
 }
 
 /// The fields' shown values, by wire name.
-pub(super) type ShownValues = HashMap<String, Shown>;
+pub(crate) type ShownValues = HashMap<String, Shown>;
 
 /// A refused field: its wire name, and the sentence the page shows beside it.
-pub(super) type FieldMessage = (String, String);
+pub(crate) type FieldMessage = (String, String);
 
 /// The values a form shows before anything is sent: its defaults.
 pub(super) fn defaults(schema: &RequestedSchema) -> ShownValues {
@@ -60,7 +60,7 @@ fn shown_of(schema: &PrimitiveSchema, value: &Value) -> Shown {
 /// The page's fields as the form's content, checked with the form's rules; or, refused, the
 /// sentences to show beside the fields at fault. Either way, what the page shows again:
 /// the values sent, secret fields left out.
-pub(super) fn read(
+pub(crate) fn read(
     schema: &RequestedSchema,
     secret_fields: &[Cow<'_, str>],
     pairs: &[(String, String)],

@@ -85,7 +85,7 @@ pub(super) fn notice(server: &str, heading: &str, text: &str) -> String {
 }
 
 /// What a form page shows.
-pub(super) struct FormPage<'a> {
+pub(crate) struct FormPage<'a> {
     pub server: &'a str,
     pub message: &'a str,
     pub schema: &'a RequestedSchema,
@@ -97,7 +97,7 @@ pub(super) struct FormPage<'a> {
 
 impl FormPage<'_> {
     /// The form, as HTML.
-    pub(super) fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         let mut body = format!(
             "<p class=\"server\">{} asks:</p><h1>{}</h1>",
             escape(self.server),

@@ -282,10 +282,14 @@
 //! client in declaration order (`tests/rmcp/wire_order.rs` checks the bytes a raw client
 //! receives). The cost is program-wide: `serde_json::Map` keeps insertion order (an `IndexMap`)
 //! everywhere in a program that enables `rmcp`. Equality of maps does not depend on order.
+//! The feature also turns on serde_json's `float_roundtrip`, so that a number written into a
+//! sealed `requestState` reads as the same number the next round (by default serde_json reads
+//! some of the floats it writes as their neighbour); it too is program-wide, and makes parsing
+//! a float about twice as slow.
 //! The input-required flow goes through rmcp's model: there, patterns are not sent (the
 //! server still checks them in the answer).
 
-mod ask;
+pub(crate) mod ask;
 mod askable;
 // Who the user of an HTTP request is: rmcp's `Elicitation` holds the check, and the HTTP guard
 // (`crate::http`, which re-exports it) runs it.
@@ -299,9 +303,9 @@ mod elicitation;
 mod error;
 mod input;
 mod peer;
-mod request;
+pub(crate) mod request;
 mod requests;
-mod rounds;
+pub(crate) mod rounds;
 mod running;
 mod served;
 mod session;

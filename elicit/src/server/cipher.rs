@@ -187,7 +187,7 @@ impl Keyring {
 
     /// `plaintext` sealed for `ttl` from now, bound to `bound_to`; `nonce` must be random and
     /// never used before.
-    #[cfg(any(feature = "redis", test))]
+    #[cfg(any(feature = "redis", test, fuzzing))]
     pub fn seal(
         &self,
         plaintext: &[u8],

@@ -323,10 +323,10 @@ mod memory_store;
 #[cfg(feature = "url-mode")]
 mod policy;
 #[cfg(feature = "redis")]
-mod redis_store;
+pub(crate) mod redis_store;
 mod replay;
 #[cfg(feature = "page")]
-mod secure_forms;
+pub(crate) mod secure_forms;
 #[cfg(feature = "url-mode")]
 mod store;
 mod store_error;

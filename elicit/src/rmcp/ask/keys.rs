@@ -205,7 +205,12 @@ pub(crate) struct AskedUnder {
 impl fmt::Display for AskedUnder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
-            AskKind::Step => write!(f, "step {} (`Ask::step`)", &self.key[1..]),
+            // A step's key is `#N`; one read from a state is shown as it is if it is not.
+            AskKind::Step => write!(
+                f,
+                "step {} (`Ask::step`)",
+                self.key.strip_prefix('#').unwrap_or(&self.key)
+            ),
             _ => write!(f, "`{}` ({})", self.key, self.kind),
         }
     }
@@ -311,5 +316,27 @@ mod tests {
         keys.take("b", form("B"), 2).unwrap();
         let error = keys.take("b", form("B"), 2).unwrap_err();
         assert!(matches!(error, ElicitError::TooManyAsks { limit: 2, .. }));
+    }
+
+    /// Found by fuzzing (`fuzz/fuzz_targets/sealed_decode.rs`): a state's record of a step
+    /// whose key is not `#N` (empty, or starting with a wider character) panicked when a
+    /// replay that asks otherwise named it; it is named as it is.
+    #[test]
+    fn a_step_of_any_key_is_named_without_a_panic() {
+        for (key, named) in [("", "step  (`Ask::step`)"), ("é", "step é (`Ask::step`)")] {
+            let step = AskedUnder {
+                key: key.to_owned(),
+                kind: AskKind::Step,
+            };
+            assert_eq!(step.to_string(), named);
+            let mut keys = Keys::replaying(vec![step]);
+            let error = keys.take("booking", form("B"), 3).unwrap_err();
+            assert!(error.to_string().contains(named), "{error}");
+        }
+        let numbered = AskedUnder {
+            key: "#2".to_owned(),
+            kind: AskKind::Step,
+        };
+        assert_eq!(numbered.to_string(), "step 2 (`Ask::step`)");
     }
 }

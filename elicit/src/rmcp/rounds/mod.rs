@@ -5,7 +5,7 @@
 
 mod binding;
 mod seal;
-mod sealed;
+pub(crate) mod sealed;
 mod state;
 #[cfg(feature = "url-mode")]
 mod url;

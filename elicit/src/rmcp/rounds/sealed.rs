@@ -20,7 +20,7 @@ use crate::server::lower_hex;
 
 /// What the sealed `requestState` holds between rounds.
 #[derive(Serialize, Deserialize, Debug, Default)]
-pub(super) struct SealedState {
+pub(crate) struct SealedState {
     /// The answers of the earlier rounds, by input key (the client sends only the last
     /// round's).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

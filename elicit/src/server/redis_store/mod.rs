@@ -27,7 +27,7 @@ use crate::wire::ElicitationId;
 mod at_rest;
 mod credentials;
 mod replay;
-mod routing;
+pub(crate) mod routing;
 #[cfg(feature = "rmcp")]
 mod tasks;
 
@@ -764,7 +764,10 @@ fn parse_state(name: &str) -> Option<EntryState> {
 
 /// The entry with this id from the `entry` and `state` fields of its hash; `None` when the
 /// hash is gone (both nil).
-fn decode_entry(id: &str, fields: Vec<Option<String>>) -> Result<Option<PendingEntry>, StoreError> {
+pub(crate) fn decode_entry(
+    id: &str,
+    fields: Vec<Option<String>>,
+) -> Result<Option<PendingEntry>, StoreError> {
     let corrupt = |what: String| StoreError::new(Corrupt(what));
     let (stored, state, renewed) = match <[Option<String>; 3]>::try_from(fields) {
         Ok([None, None, _]) => return Ok(None),

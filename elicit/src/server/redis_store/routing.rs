@@ -265,7 +265,7 @@ impl Completions {
     }
 }
 
-fn decode_completion(
+pub(crate) fn decode_completion(
     payload: &str,
 ) -> Result<Addressed<ElicitationCompleteNotification>, StoreError> {
     let routed: RoutedCompletion = serde_json::from_str(payload)

@@ -5,7 +5,7 @@
 
 mod memory;
 #[cfg(feature = "redis")]
-mod redis;
+pub(crate) mod redis;
 
 use std::borrow::Cow;
 use std::fmt;

@@ -132,13 +132,7 @@ impl RedisForms {
         if held_by != owner(user) {
             return Ok(Showing::NotYours);
         }
-        let stored: StoredForm<'static> = serde_json::from_str(&form)
-            .map_err(|e| StoreError::new(format!("a stored form could not be read: {e}")))?;
-        Ok(Showing::Form(PageForm {
-            message: stored.message.into_owned(),
-            schema: stored.schema,
-            secret_fields: stored.secret_fields,
-        }))
+        read_form(&form).map(Showing::Form)
     }
 
     pub async fn token_for(
@@ -238,6 +232,17 @@ impl RedisForms {
             .await
             .map_err(RedisStore::error)
     }
+}
+
+/// A form as Redis holds it (`open` wrote it), read back.
+pub(crate) fn read_form(stored: &str) -> Result<PageForm, StoreError> {
+    let stored: StoredForm<'static> = serde_json::from_str(stored)
+        .map_err(|e| StoreError::new(format!("a stored form could not be read: {e}")))?;
+    Ok(PageForm {
+        message: stored.message.into_owned(),
+        schema: stored.schema,
+        secret_fields: stored.secret_fields,
+    })
 }
 
 /// Who a form is for, as Redis holds it: a hash of the user id.

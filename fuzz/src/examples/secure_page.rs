@@ -1,0 +1,23 @@
+//! The forms of `examples/secure_page.rs`, copied as they are: `.ci/fuzz` checks that each
+//! block between the markers is in the example word for word, so a change there shows here.
+
+use elicit_mcp::{Elicit, Secret};
+
+// copied from examples/secure_page.rs
+/// What `connect_calendar` needs: a secret, so it is asked on the page only.
+#[derive(Elicit)]
+#[elicit(message = "Connect your calendar")]
+struct CalendarKey {
+    /// The API key from your calendar's settings
+    #[elicit(min_length = 8)]
+    api_key: Secret<String>,
+    /// Which of your calendars to read
+    #[elicit(min_length = 1, max_length = 60)]
+    calendar: String,
+}
+// end of the copy
+
+/// Does `visitor` with the form.
+pub(crate) fn on<V: crate::OnForm>(visitor: V) -> V::Out {
+    visitor.on::<CalendarKey>(None)
+}
