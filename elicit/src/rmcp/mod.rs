@@ -282,10 +282,10 @@
 //! client in declaration order (`tests/rmcp/wire_order.rs` checks the bytes a raw client
 //! receives). The cost is program-wide: `serde_json::Map` keeps insertion order (an `IndexMap`)
 //! everywhere in a program that enables `rmcp`. Equality of maps does not depend on order.
-//! The feature also turns on serde_json's `float_roundtrip`, so that a number written into a
-//! sealed `requestState` reads as the same number the next round (by default serde_json reads
-//! some of the floats it writes as their neighbour); it too is program-wide, and makes parsing
-//! a float about twice as slow.
+//! A number written into a sealed `requestState` reads as the same number the next round: this
+//! crate always turns on serde_json's `float_roundtrip` (by default serde_json reads some of
+//! the floats it writes as their neighbour); it too is program-wide, and makes parsing a float
+//! about twice as slow.
 //! The input-required flow goes through rmcp's model: there, patterns are not sent (the
 //! server still checks them in the answer).
 
