@@ -7,7 +7,7 @@ use serde::Serialize;
 // copied from examples/conformance_server.rs
 /// `test_elicitation`: the user's name and email, both required.
 #[derive(Debug, Elicit, Serialize)]
-struct UserResponse {
+pub(crate) struct UserResponse {
     /// User's response
     username: String,
     /// User's email address
@@ -17,7 +17,7 @@ struct UserResponse {
 /// `test_elicitation_sep1034_defaults` (SEP-1034): a default for every primitive type.
 #[derive(Debug, Elicit, Serialize)]
 #[elicit(message = "Please review your profile; every field has a default")]
-struct DefaultsForm {
+pub(crate) struct DefaultsForm {
     /// User name
     #[elicit(default = "John Doe")]
     name: String,
@@ -57,7 +57,7 @@ enum AccountStatus {
     rename_all = "camelCase"
 )]
 #[serde(rename_all = "camelCase")]
-struct EnumsForm {
+pub(crate) struct EnumsForm {
     /// Untitled single-select
     untitled_single: PlainOption,
     /// Titled single-select
@@ -123,7 +123,7 @@ enum TitledChoice {
 /// the suite's mock server asks.
 #[derive(Debug, Elicit, Serialize)]
 #[elicit(message = "Please confirm to continue", key = "confirm")]
-struct ContinueConfirmation {
+pub(crate) struct ContinueConfirmation {
     /// Confirm?
     confirmed: Option<bool>,
 }

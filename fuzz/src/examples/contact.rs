@@ -11,7 +11,7 @@ use elicit_mcp::Elicit;
     message = "Please provide your contact information",
     rename_all = "camelCase"
 )]
-struct Contact {
+pub(crate) struct Contact {
     /// Your full name
     #[elicit(min_length = 3, max_length = 50)]
     full_name: String,

@@ -9,7 +9,7 @@ use elicit_mcp::Elicit;
     message = "Where and when would you like to stay?",
     rename_all = "camelCase"
 )]
-struct Stay {
+pub(crate) struct Stay {
     #[elicit(format = "date")]
     check_in: String,
     #[elicit(minimum = 1, maximum = 30, default = 1)]
@@ -18,7 +18,7 @@ struct Stay {
 
 #[derive(Elicit, Debug)]
 #[elicit(message = "Archive the old bookings too?")]
-struct Scope {
+pub(crate) struct Scope {
     archive: bool,
     #[elicit(minimum = 1, maximum = 10, default = 3)]
     years: u8,

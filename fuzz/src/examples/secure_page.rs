@@ -7,7 +7,7 @@ use elicit_mcp::{Elicit, Secret};
 /// What `connect_calendar` needs: a secret, so it is asked on the page only.
 #[derive(Elicit)]
 #[elicit(message = "Connect your calendar")]
-struct CalendarKey {
+pub(crate) struct CalendarKey {
     /// The API key from your calendar's settings
     #[elicit(min_length = 8)]
     api_key: Secret<String>,

@@ -11,7 +11,7 @@ use elicit_mcp::Elicit;
     message = "Where and when would you like to stay?",
     rename_all = "camelCase"
 )]
-struct BookingRequest {
+pub(crate) struct BookingRequest {
     /// The day you arrive
     #[elicit(title = "Check-in date", format = "date")]
     check_in: String,
@@ -56,7 +56,7 @@ enum Extra {
     message = "How can the front desk reach you?",
     rename_all = "camelCase"
 )]
-struct ContactDetails {
+pub(crate) struct ContactDetails {
     /// Your full name
     #[elicit(title = "Name", min_length = 2, max_length = 80)]
     full_name: String,
@@ -72,7 +72,7 @@ struct ContactDetails {
 
 /// The confirmation of `cancel_booking`.
 #[derive(Debug, Elicit)]
-struct Confirmation {
+pub(crate) struct Confirmation {
     /// Tick to cancel the booking; it cannot be undone
     #[elicit(title = "Yes, cancel it")]
     confirm: bool,
