@@ -166,6 +166,28 @@ async fn broken_json_is_a_parse_error_and_json_that_is_no_message_an_invalid_req
     // rmcp alone: 415 and a line of text.
     assert_eq!(post(&alone.url, r#"{"jsonrpc":"#).await.status, 415);
 
+    // JSON by its grammar that rmcp cannot read into values (found by fuzzing): the guard
+    // decodes what it would otherwise skip, and says where the value is.
+    for (body, says) in [
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"s":"\ud800x"}}}"#,
+            "unexpected end of hex escape at line 1 column 92",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","_meta":{"n":1e999}}"#,
+            "number out of range at line 1 column 64",
+        ),
+    ] {
+        let answer = post(&guarded.url, body).await;
+        assert_eq!(
+            (answer.status, answer.code()),
+            (400, Some(-32700)),
+            "{body}: {answer:?}"
+        );
+        assert!(answer.message().contains(says), "{body}: {answer:?}");
+        assert_eq!(post(&alone.url, body).await.status, 415, "{body}");
+    }
+
     for (body, says) in [
         ("{}", r#"`jsonrpc` must be "2.0", it is missing"#),
         ("[]", "a JSON array (a batch)"),

@@ -1,12 +1,13 @@
 //! The JSON-RPC check of a POST body: what rmcp would misanswer, answered here with the
 //! JSON-RPC error the spec names. Nothing is built: the body is read once into borrowed
-//! `RawValue`s, whose kinds are read from their first byte.
+//! `RawValue`s, whose kinds are read from their first byte, and once more as rmcp will read it
+//! into values (every string unescaped, every number parsed), keeping none of them.
 
 use rmcp::model::{ErrorData, RequestId};
 use std::marker::PhantomData;
 
 use serde::de::value::MapAccessDeserializer;
-use serde::de::{IgnoredAny, MapAccess, Visitor};
+use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::error::Category;
 use serde_json::value::RawValue;
@@ -74,16 +75,22 @@ pub(crate) fn well_formed_request(body: &[u8]) -> bool {
     let Some(method) = method_name(Some(message.method)) else {
         return false;
     };
-    match required_member(&method) {
+    let params_taken = match required_member(&method) {
         None => true,
         Some(required) => message
             .params
             .is_some_and(|ObjectParams(members)| members_problems(&members, required).is_none()),
-    }
+    };
+    params_taken && undecodable(text).is_none()
 }
 
 /// The checks that name what is wrong with `body`, `None` when nothing is.
 pub(crate) fn refusal(body: &[u8]) -> Option<Refusal> {
+    shape_refusal(body).or_else(|| undecodable(std::str::from_utf8(body).ok()?))
+}
+
+/// What is wrong with `body` as a JSON-RPC message, its members' values left unread.
+fn shape_refusal(body: &[u8]) -> Option<Refusal> {
     // JSON text is UTF-8 (RFC 8259, 8.1). serde_json checks it only in the strings it reads,
     // not in those it skips, so it is checked here, once.
     let body = match std::str::from_utf8(body) {
@@ -148,6 +155,17 @@ fn envelope_error(body: &str, error: &serde_json::Error) -> Refusal {
             Ok(_) => Refusal::InvalidRequest(None, error.to_string()),
         },
     }
+}
+
+/// JSON by its grammar that serde_json cannot read into values, as rmcp reads every body: a
+/// string with a lone surrogate escape (`"\ud800"`), a number beyond `f64` (`1e999`). The
+/// reads above skip what they do not need unread, so rmcp would be first to find it, and
+/// would answer 415 with a text instead of -32700.
+fn undecodable(body: &str) -> Option<Refusal> {
+    let error = serde_json::from_str::<Decodable>(body).err()?;
+    Some(Refusal::Parse(format!(
+        "the body is JSON that cannot be read into values: {error}"
+    )))
 }
 
 fn request(message: &Envelope<'_>) -> Option<Refusal> {
@@ -435,6 +453,59 @@ struct ErrorProbe<'a> {
     message: &'a RawValue,
 }
 
+/// A JSON value read to its end as serde_json reads one into a `Value`, and kept nowhere.
+struct Decodable;
+
+impl<'de> Deserialize<'de> for Decodable {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(DecodableVisitor)
+    }
+}
+
+struct DecodableVisitor;
+
+impl<'de> Visitor<'de> for DecodableVisitor {
+    type Value = Decodable;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        formatter.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Decodable, E> {
+        Ok(Decodable)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Decodable, E> {
+        Ok(Decodable)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Decodable, E> {
+        Ok(Decodable)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Decodable, E> {
+        Ok(Decodable)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Decodable, E> {
+        Ok(Decodable)
+    }
+
+    fn visit_unit<E>(self) -> Result<Decodable, E> {
+        Ok(Decodable)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<Decodable, A::Error> {
+        while items.next_element::<Decodable>()?.is_some() {}
+        Ok(Decodable)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<Decodable, A::Error> {
+        while members.next_entry::<Decodable, Decodable>()?.is_some() {}
+        Ok(Decodable)
+    }
+}
+
 /// A member that is there, `null` included.
 fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'de RawValue>, D::Error> {
     <&RawValue>::deserialize(deserializer).map(Some)
@@ -532,6 +603,11 @@ mod tests {
             b"\"id\"fls\0\0:",
             b"5 5",
             b"[] {}",
+            // JSON by its grammar, found by fuzzing too: rmcp cannot read these into values.
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","_meta":{"x":"\ud800x"}}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{"n":1e999}}}"#,
+            br#"{"jsonrpc":"2.0","method":"notifications/initialized","\udfff":1}"#,
+            br#"{"jsonrpc":"2.0","id":7,"result":{"content":{"a":[-1e400]}}}"#,
         ] {
             let refused = check(body).map(|refusal| refusal.into_error().1);
             assert_eq!(
