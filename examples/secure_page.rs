@@ -53,6 +53,8 @@ pub(crate) struct CalendarKey {
     /// Which of your calendars to read
     #[elicit(min_length = 1, max_length = 60)]
     calendar: String,
+    /// Your calendar server's address, if it is not the provider's own
+    server: Option<url::Url>,
 }
 
 /// The name the calendar's key is kept under, per user.
@@ -134,8 +136,12 @@ impl Calendars {
                     .keep(&user, CREDENTIAL, &key.api_key, KEEP_FOR)
                     .await
                     .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+                let at = key
+                    .server
+                    .map(|server| format!(" on {server}"))
+                    .unwrap_or_default();
                 format!(
-                    "Connected {name}'s calendar \"{}\" with a key of {} characters.",
+                    "Connected {name}'s calendar \"{}\"{at} with a key of {} characters.",
                     key.calendar,
                     key.api_key.expose_secret().chars().count()
                 )
@@ -209,7 +215,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(store) => {
             let keys = keys::at_rest_keys()?;
             let shared = Shared {
-                forms: SecureForms::in_redis(page_url, &store, keys.clone())?,
+                // Every replica names its secure forms, so that the page checks an answer as
+                // the form reads it (its `url::Url`), whichever replica asked.
+                forms: SecureForms::in_redis(page_url, &store, keys.clone())?
+                    .with_form::<CalendarKey>(),
                 credentials: Credentials::Redis(store.credentials(keys)),
                 seal: seal.with_replay_guard(store.clone()),
             };

@@ -285,10 +285,11 @@ mod page {
 
     use serde_json::{Map, Value};
 
+    use crate::Elicit;
     use crate::page::posted::pairs;
     use crate::page::read::{FieldMessage, read};
     use crate::page::render::FormPage;
-    use crate::schema::RequestedSchema;
+    use crate::server::FormCheck;
 
     /// What the page makes of a posted form.
     #[derive(Debug)]
@@ -299,31 +300,30 @@ mod page {
         pub page: Option<String>,
     }
 
-    /// A posted body (`application/x-www-form-urlencoded`) read as the page reads an answer;
-    /// `None` when it does not decode (a name or value that is not UTF-8 once decoded), which
-    /// the page answers with 400.
-    pub fn posted_form(
-        schema: &RequestedSchema,
-        secret_fields: &[Cow<'static, str>],
-        body: &[u8],
-    ) -> Option<PostedPage> {
+    /// A posted body (`application/x-www-form-urlencoded`) read as the page reads an answer to
+    /// form `T`, which this process knows; `None` when it does not decode (a name or value that
+    /// is not UTF-8 once decoded), which the page answers with 400.
+    pub fn posted_form<T: Elicit>(body: &[u8]) -> Option<PostedPage> {
         let pairs = pairs(body).ok()?;
-        Some(posted_pairs(schema, secret_fields, &pairs))
+        Some(posted_pairs::<T>(&pairs))
     }
 
     /// The decoded pairs of a posted form, read and, when refused, shown again.
-    pub fn posted_pairs(
-        schema: &RequestedSchema,
-        secret_fields: &[Cow<'static, str>],
-        pairs: &[(String, String)],
-    ) -> PostedPage {
-        let (content, shown) = read(schema, secret_fields, pairs);
+    pub fn posted_pairs<T: Elicit>(pairs: &[(String, String)]) -> PostedPage {
+        let schema = T::requested_schema();
+        let secret_fields: Vec<Cow<'static, str>> = T::SECRET_FIELDS
+            .iter()
+            .copied()
+            .map(Cow::Borrowed)
+            .collect();
+        let check = Some(FormCheck::of::<T>());
+        let (content, shown) = read(schema, &secret_fields, pairs, check);
         let page = content.as_ref().err().map(|refused| {
             FormPage {
                 server: "fuzz server",
                 message: "A form of the fuzz targets",
                 schema,
-                secret_fields,
+                secret_fields: &secret_fields,
                 token: "csrf-token",
                 shown: &shown,
                 refused,

@@ -6,8 +6,6 @@
 
 #![no_main]
 
-use std::borrow::Cow;
-
 use elicit_fuzz::{OnForm, ToContent, on_form, selector};
 use elicit_mcp::__fuzz::{posted_form, posted_pairs};
 use elicit_mcp::Elicit;
@@ -28,11 +26,6 @@ impl OnForm for Posted<'_> {
     type Out = ();
 
     fn on<T: Elicit>(self, _: Option<ToContent<T>>) {
-        let schema = T::requested_schema();
-        let secret_fields: Vec<Cow<'static, str>> = T::SECRET_FIELDS
-            .iter()
-            .map(|field| Cow::Borrowed(*field))
-            .collect();
         // serde_urlencoded, the reference: the page refuses exactly the bodies it reads only
         // by replacing bytes that are not UTF-8, and reads every other as it does.
         let decoded = serde_urlencoded::from_bytes::<Vec<(String, String)>>(self.0)
@@ -40,7 +33,7 @@ impl OnForm for Posted<'_> {
         let replaced = decoded
             .iter()
             .any(|(name, value)| name.contains('\u{FFFD}') || value.contains('\u{FFFD}'));
-        let Some(posted) = posted_form(schema, &secret_fields, self.0) else {
+        let Some(posted) = posted_form::<T>(self.0) else {
             assert!(replaced, "a body whose fields are UTF-8 was refused");
             return;
         };
@@ -77,9 +70,7 @@ impl OnForm for Posted<'_> {
                         )
                     })
                     .collect();
-                let other = posted_pairs(schema, &secret_fields, &without)
-                    .page
-                    .unwrap_or_default();
+                let other = posted_pairs::<T>(&without).page.unwrap_or_default();
                 for (name, value) in &pairs {
                     if T::SECRET_FIELDS.contains(&name.as_str()) && value.chars().count() >= 6 {
                         let shown = |page: &str| {

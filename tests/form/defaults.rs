@@ -324,7 +324,7 @@ mod private_types {
 /// add beyond their format.
 #[test]
 fn every_form_here_agrees_with_jsonschema() {
-    use crate::typed_values::{jiff_timestamp, url};
+    use elicit_test_support::differential::beyond::{jiff_timestamp, url};
     use elicit_test_support::differential::check;
 
     elicit_test_support::agree_with_jsonschema!(

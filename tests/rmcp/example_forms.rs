@@ -3,6 +3,8 @@
 //! `from_content` accepts a field exactly when `jsonschema` does against the emitted schema.
 
 use elicit_test_support::agree_with_jsonschema;
+use elicit_test_support::differential::beyond::url;
+use elicit_test_support::differential::check;
 
 use crate::{conformance_server, contact, http_server, secure_page_example, stdio_server};
 
@@ -12,7 +14,6 @@ fn every_form_of_the_examples_agrees_with_jsonschema() {
         contact::Contact,
         http_server::Stay,
         http_server::Scope,
-        secure_page_example::CalendarKey,
         stdio_server::BookingRequest,
         stdio_server::ContactDetails,
         stdio_server::Confirmation,
@@ -29,4 +30,6 @@ fn every_form_of_the_examples_agrees_with_jsonschema() {
         conformance_server::tasks::Recipient,
         conformance_server::tasks::Proceed,
     );
+    // Its `url::Url` is what the url crate parses, past the schema's `uri`.
+    check::<secure_page_example::CalendarKey>(&[url("server")]);
 }

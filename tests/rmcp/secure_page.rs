@@ -214,6 +214,31 @@ async fn a_secret_is_asked_on_the_page_and_never_reaches_the_client_on_both_revi
             !wrong.body.contains("short"),
             "the secret is not shown again"
         );
+        // An address the schema's `uri` takes and the form's `url::Url` does not: said beside
+        // the field by the page, not found by the tool after the page said "sent".
+        let no_address = request(
+            "POST",
+            &link,
+            &alice,
+            Some(&form(
+                &token,
+                &[
+                    ("api_key", KEY),
+                    ("calendar", "Work"),
+                    ("server", "https://1.2.3.256/"),
+                ],
+            )),
+        );
+        assert_eq!(no_address.status, 422, "{}", no_address.body);
+        assert!(
+            no_address.body.contains(
+                "Server must be a full web address like https://example.com/ (invalid IPv4 \
+                 address)"
+            ),
+            "{}",
+            no_address.body
+        );
+        assert!(no_address.body.contains("value=\"https://1.2.3.256/\""));
 
         // The answer, then the link is spent.
         let sent = request(
@@ -222,7 +247,12 @@ async fn a_secret_is_asked_on_the_page_and_never_reaches_the_client_on_both_revi
             &alice,
             Some(&form(
                 &token,
-                &[("api_key", KEY), ("calendar", "Work"), ("_action", "send")],
+                &[
+                    ("api_key", KEY),
+                    ("calendar", "Work"),
+                    ("server", "https://cal.example.com/dav/"),
+                    ("_action", "send"),
+                ],
             )),
         );
         assert_eq!(sent.status, 200, "{}", sent.body);
@@ -245,7 +275,8 @@ async fn a_secret_is_asked_on_the_page_and_never_reaches_the_client_on_both_revi
         assert_eq!(
             text,
             format!(
-                "Connected {user}'s calendar \"Work\" with a key of {} characters.",
+                "Connected {user}'s calendar \"Work\" on https://cal.example.com/dav/ with a key \
+                 of {} characters.",
                 KEY.len()
             ),
             "on {revision}"
@@ -438,6 +469,16 @@ async fn on_two_replicas_the_page_answers_the_other_and_redis_reads_nothing_of_t
         // The browser reaches the other replica, as a load balancer may send it.
         let elsewhere = link.replace(&asking_origin, &answering_origin);
         assert_ne!(elsewhere, link);
+        // The other replica knows the form (`with_form`): it checks the address as the
+        // asking one's tool would read it.
+        let bad_address = [
+            ("api_key", KEY),
+            ("calendar", "Work"),
+            ("server", "https://1.2.3.256/"),
+        ];
+        let refused = answer_on_the_page(&answering_origin, user, &elsewhere, &bad_address);
+        assert_eq!(refused.status, 422, "{}", refused.body);
+        assert!(refused.body.contains("Server must be a full web address"));
         let fields = [("api_key", KEY), ("calendar", "Work")];
         let sent = answer_on_the_page(&answering_origin, user, &elsewhere, &fields);
         assert_eq!(sent.status, 200, "{}", sent.body);

@@ -36,6 +36,11 @@
 //! - **A link used once.** The URL carries only the opaque elicitation id. Once answered, the
 //!   page shows no form, and a second answer is refused; an elicitation expired or completed
 //!   shows none either.
+//! - **The form's own reading.** An answer is checked with the form's schema, then with its
+//!   `from_content`, so a rule a field's type adds (a `url::Url` the WHATWG URL Standard
+//!   refuses, a `jiff::Timestamp` past jiff's last) is shown beside the field, not found by
+//!   the tool after the page said "sent". A process knows the forms it asked; a replica that
+//!   may show a form another asked names it with `SecureForms::with_form::<T>()`.
 //! - **CSRF.** Each form carries a token issued for that elicitation and that browser (a
 //!   cookie of its own): an answer without it, or from another browser, is refused.
 //! - **Headers.** `Content-Security-Policy: default-src 'none'` (the one inline stylesheet
@@ -65,7 +70,8 @@
 //! length, never the key, keeps the key and finds it on the next call, and `forget_calendar`. For
 //! several replicas, `SecureForms::in_redis(url, &store, keys)` holds the forms and answers in
 //! Redis (each answer sealed under `AtRestKeys`, bound to its elicitation and user, gone once the
-//! tool reads it), so a form asked on one replica is answered on any replica's page;
+//! tool reads it), so a form asked on one replica is answered on any replica's page (each
+//! replica names its secure forms, `.with_form::<CalendarKey>()`);
 //! `secure_page --redis URL` runs so, with `ELICIT_STATE_KEYS` and `ELICIT_AT_REST_KEYS` shared by
 //! the replicas.
 
@@ -446,7 +452,11 @@ async fn answer<S: ElicitationStore, U: PageUsers>(
         Some("decline") => shared.settle(&id, &user, PageAnswer::Declined).await,
         Some("cancel") => shared.settle(&id, &user, PageAnswer::Cancelled).await,
         Some("send") | None => {
-            let (content, shown) = read::read(&form.schema, &form.secret_fields, &pairs);
+            let check = shared.forms.check_of(&form);
+            if check.is_none() {
+                unknown_form(&form);
+            }
+            let (content, shown) = read::read(&form.schema, &form.secret_fields, &pairs, check);
             match content {
                 Ok(content) => {
                     shared
@@ -466,4 +476,16 @@ async fn answer<S: ElicitationStore, U: PageUsers>(
             "Send the form from the page itself.",
         ),
     }
+}
+
+/// Says in the log that the page takes an answer to `form` checked by its schema alone: this
+/// process never asked that form, nor was told of it.
+fn unknown_form(form: &PageForm) {
+    tracing::warn!(
+        "elicit_mcp's secure page took an answer to the form `{}` checked by its schema alone, \
+         since this process does not know the form: a rule its fields' types add is found by \
+         the tool's read instead, after the page said the answer was sent. Name it on every \
+         replica with SecureForms::with_form::<T>() for that type",
+        form.form_type,
+    );
 }

@@ -6,9 +6,10 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
+use crate::ContentError;
 use crate::client::answer::{is_multi, label_of, not_a_number, number_value};
 use crate::schema::{PrimitiveSchema, Property, RequestedSchema};
-use crate::server::wipe_content;
+use crate::server::{FormCheck, wipe_content};
 
 /// What a field shows: its default at first, what the person sent when the page comes back.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,13 +58,15 @@ fn shown_of(schema: &PrimitiveSchema, value: &Value) -> Shown {
     }
 }
 
-/// The page's fields as the form's content, checked with the form's rules; or, refused, the
-/// sentences to show beside the fields at fault. Either way, what the page shows again:
-/// the values sent, secret fields left out.
+/// The page's fields as the form's content, checked with the form's rules, then with the
+/// form's own reading (`check`, where this process knows the form) for the rules its fields'
+/// types add; or, refused, the sentences to show beside the fields at fault. Either way, what
+/// the page shows again: the values sent, secret fields left out.
 pub(crate) fn read(
     schema: &RequestedSchema,
     secret_fields: &[Cow<'_, str>],
     pairs: &[(String, String)],
+    check: Option<FormCheck>,
 ) -> (Result<Map<String, Value>, Vec<FieldMessage>>, ShownValues) {
     let mut content = Map::new();
     let mut shown = ShownValues::new();
@@ -93,15 +96,12 @@ pub(crate) fn read(
         }
     }
     if let Err(errors) = schema.validate_content(&content) {
-        for error in errors.errors() {
-            let Some(property) = schema.property(error.field()) else {
-                continue;
-            };
-            if !refused.iter().any(|(name, _)| name == error.field()) {
-                let sentence = format!("{} {}", label_of(property), error.problem());
-                refused.push((error.field().to_owned(), sentence));
-            }
-        }
+        add_refusals(schema, &errors, &mut refused);
+    }
+    // Also when the schema refused some: every field at fault is shown at once. A field
+    // refused already keeps the sentence it has.
+    if let Some(Err(errors)) = check.map(|check| check.check(&content)) {
+        add_refusals(schema, &errors, &mut refused);
     }
     if refused.is_empty() {
         (Ok(content), shown)
@@ -109,6 +109,19 @@ pub(crate) fn read(
         // A secret that passed its own rules is in it, refused with the rest.
         wipe_content(&mut content);
         (Err(refused), shown)
+    }
+}
+
+/// Each field of `errors` not refused already, with the sentence to show beside it.
+fn add_refusals(schema: &RequestedSchema, errors: &ContentError, refused: &mut Vec<FieldMessage>) {
+    for error in errors.errors() {
+        let Some(property) = schema.property(error.field()) else {
+            continue;
+        };
+        if !refused.iter().any(|(name, _)| name == error.field()) {
+            let sentence = format!("{} {}", label_of(property), error.problem());
+            refused.push((error.field().to_owned(), sentence));
+        }
     }
 }
 
@@ -179,6 +192,7 @@ mod tests {
                 ("colors", "blue"),
                 ("_csrf", "ignored"),
             ]),
+            None,
         );
         assert_eq!(
             Value::Object(content.unwrap()),
@@ -195,6 +209,7 @@ mod tests {
             &schema(),
             &[Cow::Borrowed("key")],
             &pairs(&[("key", "short"), ("days", "two"), ("calendar", "")]),
+            None,
         );
         let refused = content.unwrap_err();
         assert_eq!(
@@ -221,5 +236,49 @@ mod tests {
         let shown = defaults(&schema());
         assert_eq!(shown.len(), 1);
         assert_eq!(shown["days"], Shown::Text("7".to_owned()));
+    }
+
+    /// A `url::Url` field takes what the WHATWG URL Standard parses, past the schema's `uri`:
+    /// the form's own reading says so beside the field, with the schema's faults of the others.
+    #[cfg(feature = "url")]
+    #[test]
+    fn a_known_form_refuses_beside_its_field_what_the_fields_type_refuses() {
+        use crate::Elicit;
+        use crate::server::FormCheck;
+
+        #[derive(Elicit)]
+        #[elicit(crate = "crate")]
+        #[allow(dead_code)] // read only through `from_content`'s verdict
+        struct Site {
+            home: url::Url,
+            #[elicit(min_length = 2)]
+            name: String,
+        }
+
+        let posted = pairs(&[("home", "http://1.2.3.256/"), ("name", "x")]);
+        let schema = Site::requested_schema();
+        let (by_schema, _) = read(schema, &[], &posted, None);
+        assert_eq!(
+            by_schema.unwrap_err().len(),
+            1,
+            "the schema takes the address"
+        );
+        let (content, shown) = read(schema, &[], &posted, Some(FormCheck::of::<Site>()));
+        assert_eq!(
+            content.unwrap_err(),
+            [
+                (
+                    "name".to_owned(),
+                    "Name must be at least 2 characters long, got 1".to_owned()
+                ),
+                (
+                    "home".to_owned(),
+                    "Home must be a full web address like https://example.com/ (invalid IPv4 \
+                     address)"
+                        .to_owned()
+                ),
+            ]
+        );
+        assert_eq!(shown["home"], Shown::Text("http://1.2.3.256/".to_owned()));
     }
 }

@@ -14,6 +14,8 @@ pub(crate) struct CalendarKey {
     /// Which of your calendars to read
     #[elicit(min_length = 1, max_length = 60)]
     calendar: String,
+    /// Your calendar server's address, if it is not the provider's own
+    server: Option<url::Url>,
 }
 // end of the copy
 

@@ -22,6 +22,7 @@
 //! [`schema_with_unique_items`]: crate::forms::schema_with_unique_items
 //! [`Problem`]: elicit_mcp::Problem
 
+pub mod beyond;
 mod formats;
 mod patterns;
 mod values;

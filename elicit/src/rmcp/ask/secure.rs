@@ -99,6 +99,7 @@ impl Ask {
             (Ok(forms), Some(user)) => {
                 let (forms, user, made) = (forms.clone(), user.clone(), made.clone());
                 let link_to = forms.clone();
+                forms.learn::<T>();
                 let form = PageForm {
                     message: message.clone(),
                     schema: Cow::Borrowed(T::requested_schema()),
@@ -107,6 +108,7 @@ impl Ask {
                         .copied()
                         .map(Cow::Borrowed)
                         .collect(),
+                    form_type: Cow::Borrowed(std::any::type_name::<T>()),
                 };
                 Some(self.url_made(
                     message,

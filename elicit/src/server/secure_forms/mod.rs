@@ -3,6 +3,7 @@
 //! tool reads it, once. The client never sees either: only the consent message and the link.
 //! Held in this process (`memory`), or in Redis for replicas (`redis`, feature `redis`).
 
+mod checks;
 mod memory;
 #[cfg(feature = "redis")]
 pub(crate) mod redis;
@@ -15,7 +16,10 @@ use std::time::{Duration, SystemTime};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+pub(crate) use self::checks::FormCheck;
+use self::checks::FormChecks;
 use self::memory::MemoryForms;
+use crate::Elicit;
 use crate::schema::RequestedSchema;
 use crate::server::{StoreError, TtlTooLarge, UserId, checked_ttl};
 use crate::wire::ElicitationId;
@@ -42,6 +46,7 @@ pub struct SecureForms {
     /// How long a form not answered, or an answer not read, is kept at most.
     keep_for: Duration,
     held: Held,
+    checks: FormChecks,
 }
 
 /// Where the forms and answers are.
@@ -81,12 +86,14 @@ impl fmt::Display for PageUrlError {
 
 impl std::error::Error for PageUrlError {}
 
-/// What the page shows of a form: the message, its schema and which of its fields are secret.
+/// What the page shows of a form: the message, its schema and which of its fields are secret;
+/// and the form's Rust type, whose own reading the page runs where this process knows it.
 #[derive(Clone, Debug)]
 pub(crate) struct PageForm {
     pub message: String,
     pub schema: Cow<'static, RequestedSchema>,
     pub secret_fields: Vec<Cow<'static, str>>,
+    pub form_type: Cow<'static, str>,
 }
 
 /// Whether the page may show a form to a user.
@@ -220,7 +227,48 @@ impl SecureForms {
             page_url: url.trim_end_matches('/').into(),
             keep_for: Self::DEFAULT_KEEP_FOR,
             held,
+            checks: FormChecks::default(),
         })
+    }
+
+    /// Lets the page read an answer to form `T` as `T::from_content` does before it takes it,
+    /// on this process, so that a rule the field's type adds beyond the schema (a `url::Url`
+    /// the WHATWG URL Standard refuses, a `jiff::Timestamp` past jiff's last) is shown beside
+    /// the field rather than failing the tool's read after the page said it was sent.
+    ///
+    /// [`Ask::secure`](crate::rmcp::Ask::secure) does this for each form it asks, so a server
+    /// of one process needs nothing more. A replica that may show the page of a form it never
+    /// asked (several replicas in Redis, [`in_redis`](Self::in_redis)) names its secure forms
+    /// here; one it does not know is checked by its schema alone, and logged.
+    ///
+    /// ```
+    /// use elicit_mcp::{Elicit, Secret};
+    /// use elicit_mcp::server::SecureForms;
+    ///
+    /// #[derive(Elicit)]
+    /// #[elicit(message = "Connect your calendar")]
+    /// struct CalendarKey {
+    ///     api_key: Secret<String>,
+    /// }
+    ///
+    /// let forms = SecureForms::new("https://mcp.example.com/secure")
+    ///     .unwrap()
+    ///     .with_form::<CalendarKey>();
+    /// ```
+    #[must_use]
+    pub fn with_form<T: Elicit>(self) -> Self {
+        self.checks.learn::<T>();
+        self
+    }
+
+    /// Knows form `T` from now on (every clone does): it is about to be asked.
+    pub(crate) fn learn<T: Elicit>(&self) {
+        self.checks.learn::<T>();
+    }
+
+    /// The own reading of the form `form`, where this process knows it.
+    pub(crate) fn check_of(&self, form: &PageForm) -> Option<FormCheck> {
+        self.checks.find(&form.form_type, &form.schema)
     }
 
     /// Keeps a form not answered, or an answer not read, at most `keep_for` (set it before
@@ -376,6 +424,7 @@ mod tests {
             message: "Connect".to_owned(),
             schema: schema(),
             secret_fields: vec![Cow::Borrowed("key")],
+            form_type: Cow::Borrowed("tests::Key"),
         }
     }
 

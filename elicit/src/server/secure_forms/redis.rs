@@ -77,6 +77,9 @@ struct StoredForm<'a> {
     message: Cow<'a, str>,
     schema: Cow<'a, RequestedSchema>,
     secret_fields: Vec<Cow<'static, str>>,
+    /// Left out by a build before the page ran a form's own reading: no reading is found.
+    #[serde(default)]
+    form_type: Cow<'a, str>,
 }
 
 impl RedisForms {
@@ -99,6 +102,7 @@ impl RedisForms {
             message: Cow::Borrowed(&form.message),
             schema: Cow::Borrowed(&form.schema),
             secret_fields: form.secret_fields.clone(),
+            form_type: Cow::Borrowed(&form.form_type),
         };
         let stored = serde_json::to_string(&stored)
             .map_err(|e| StoreError::new(format!("a form could not be stored: {e}")))?;
@@ -242,6 +246,7 @@ pub(crate) fn read_form(stored: &str) -> Result<PageForm, StoreError> {
         message: stored.message.into_owned(),
         schema: stored.schema,
         secret_fields: stored.secret_fields,
+        form_type: stored.form_type,
     })
 }
 
