@@ -5,7 +5,7 @@
 
 use std::error::Error;
 
-use elicit_mcp::rmcp::RequestStateSeal;
+use elicit_mcp::rmcp::{ParsedKeyring, RequestStateSeal};
 use elicit_mcp::server::AtRestKeys;
 
 /// The variable that holds the keys sealing `requestState`.
@@ -19,7 +19,7 @@ pub const AT_REST_KEYS: &str = "ELICIT_AT_REST_KEYS";
 /// which a retry that reaches another replica cannot open.
 pub fn state_seal() -> Result<RequestStateSeal, Box<dyn Error>> {
     let seal = match keyring(STATE_KEYS)? {
-        Some((sealing, keyring)) => RequestStateSeal::from_keyring(&sealing, keyring)
+        Some(keyring) => RequestStateSeal::from_keyring(keyring.signing_id(), keyring.keys())
             .map_err(|e| format!("{STATE_KEYS}: {e}"))?,
         None => RequestStateSeal::generated()?,
     };
@@ -38,7 +38,7 @@ pub fn state_seal() -> Result<RequestStateSeal, Box<dyn Error>> {
 /// this replica only and not after a restart.
 pub fn at_rest_keys() -> Result<AtRestKeys, Box<dyn Error>> {
     let keys = match keyring(AT_REST_KEYS)? {
-        Some((sealing, keyring)) => AtRestKeys::from_keyring(&sealing, keyring)
+        Some(keyring) => AtRestKeys::from_keyring(keyring.signing_id(), keyring.keys())
             .map_err(|e| format!("{AT_REST_KEYS}: {e}"))?,
         None => AtRestKeys::generated()?,
     };
@@ -52,11 +52,8 @@ pub fn at_rest_keys() -> Result<AtRestKeys, Box<dyn Error>> {
     Ok(keys)
 }
 
-/// A keyring as configured: the sealing key's id, and every key by id.
-type Keyring = (String, Vec<(String, Vec<u8>)>);
-
 /// The keyring in variable `name`, if it is set.
-fn keyring(name: &str) -> Result<Option<Keyring>, Box<dyn Error>> {
+fn keyring(name: &str) -> Result<Option<ParsedKeyring>, Box<dyn Error>> {
     match std::env::var(name) {
         Ok(text) => RequestStateSeal::parse_keyring(&text)
             .map(Some)

@@ -1629,7 +1629,7 @@ async fn an_ask_on_a_server_not_served_through_an_elicitation_says_how_to_fix_it
 #[tokio::test]
 async fn on_2025_11_25_an_unanswered_ask_ends_at_its_timeout_with_a_clear_outcome() {
     let session = v2025()
-        .limits(|elicitation| elicitation.with_timeout(Some(Duration::from_millis(200))))
+        .limits(|elicitation| elicitation.with_timeout(Duration::from_millis(200)))
         .answer("Book a table", Answer::Never)
         .start()
         .await;

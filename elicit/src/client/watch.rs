@@ -101,6 +101,7 @@ struct Retry<R> {
 /// What a completion notification meant to a [`UrlElicitationWatch`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[must_use]
+#[non_exhaustive]
 pub enum Completion<R> {
     /// The id is unknown or already completed: nothing to do.
     Ignored,

@@ -348,16 +348,24 @@ impl Elicitation {
 
     /// On 2025-11-25, how long an ask (a form, a sampling or roots request, a URL-mode
     /// elicitation's consent) waits for the client's answer unless it says otherwise
-    /// ([`FormAsk::with_timeout`](crate::rmcp::FormAsk::with_timeout)); `None` waits as long as
-    /// the session lasts. When it runs out the ask gives
+    /// ([`FormAsk::with_timeout`](crate::rmcp::FormAsk::with_timeout));
+    /// [`without_timeout`](Self::without_timeout) waits as long as the session lasts. When it
+    /// runs out the ask gives
     /// [`ElicitError::TimedOut`](crate::rmcp::ElicitError::TimedOut) and rmcp cancels the
     /// request (`notifications/cancelled`); when the session ends first,
     /// [`ElicitError::SessionEnded`](crate::rmcp::ElicitError::SessionEnded). While an ask
     /// waits, a call that came with a `progressToken` hears every 10 seconds that the server
     /// waits for the user, so a client that resets its timeout on progress waits as long as
     /// the user takes. Default: [`DEFAULT_TIMEOUT`](Self::DEFAULT_TIMEOUT).
-    pub fn with_timeout(mut self, timeout: Option<Duration>) -> Self {
-        self.settings.timeout = timeout;
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.settings.timeout = Some(timeout);
+        self
+    }
+
+    /// On 2025-11-25, an ask waits for the client's answer as long as the session lasts,
+    /// unless it says otherwise ([`FormAsk::with_timeout`](crate::rmcp::FormAsk::with_timeout)).
+    pub fn without_timeout(mut self) -> Self {
+        self.settings.timeout = None;
         self
     }
 

@@ -330,7 +330,7 @@ pub use peer::ElicitPeer;
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use peer::{ElicitUrlPeer, UrlElicitation};
-pub use rounds::{RequestStateSeal, SealKeyError};
+pub use rounds::{ParsedKeyring, RequestStateSeal, SealKeyError};
 #[cfg(feature = "http")]
 pub(crate) use served::Serving;
 pub use served::{Elicited, ServeError};

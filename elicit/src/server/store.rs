@@ -40,6 +40,7 @@ impl PendingEntry {
 /// [`with_awaited_by`](crate::server::StartUrl::with_awaited_by): a handler that goes on
 /// only once the out-of-band step is done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum AwaitedBy {
     /// A handler on a session (MCP 2025-11-25), whose client also gets the completion
     /// notification.
@@ -51,6 +52,7 @@ pub enum AwaitedBy {
 
 /// Where a stored elicitation is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum EntryState {
     /// Started, not yet completed: the only state a user can complete.
     Pending,
@@ -117,6 +119,7 @@ pub trait ElicitationStore: Send + Sync {
 /// What [`ElicitationStore::insert`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[must_use]
+#[non_exhaustive]
 pub enum Inserted {
     /// The entry is stored.
     Stored,

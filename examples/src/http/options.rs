@@ -148,7 +148,7 @@ impl ServerOptions {
     /// `elicitation` with the ask timeout given, if one was.
     pub fn elicitation(&self, elicitation: Elicitation) -> Elicitation {
         match self.ask_timeout {
-            Some(timeout) => elicitation.with_timeout(Some(timeout)),
+            Some(timeout) => elicitation.with_timeout(timeout),
             None => elicitation,
         }
     }

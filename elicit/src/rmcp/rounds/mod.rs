@@ -4,6 +4,7 @@
 //! asks returning at once, one round further each time.
 
 mod binding;
+mod keyring_text;
 mod seal;
 pub(crate) mod sealed;
 mod state;
@@ -25,6 +26,7 @@ use ::rmcp::model as sdk;
 use serde_json::Value;
 
 pub(crate) use binding::{Binding, Call};
+pub use keyring_text::ParsedKeyring;
 pub use seal::{RequestStateSeal, SealKeyError};
 
 use self::sealed::{SealedState, nonce};

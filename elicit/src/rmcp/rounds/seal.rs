@@ -10,6 +10,7 @@ use std::time::{Duration, SystemTime};
 use ::rmcp::model as sdk;
 
 use super::binding::Binding;
+use super::keyring_text::ParsedKeyring;
 use super::sealed::SealedState;
 use crate::server::{Keyring, TtlTooLarge, checked_ttl, ends_at};
 use crate::server::{MemoryReplayGuard, ReplayGuard, StoreError};
@@ -51,8 +52,8 @@ const TTL: &str = "the time to live of a `requestState` (`RequestStateSeal::with
 /// // Replicas: the same keys everywhere, from configuration; `new` signs, `old` still opens.
 /// let keys = "new:6e65772d6b65792d6f662d61742d6c656173742d33322d62797465732d2d2d21,\
 ///             old:6f6c642d6b65792d6f662d61742d6c656173742d33322d62797465732d2d2d21";
-/// let (signing, keyring) = RequestStateSeal::parse_keyring(keys).unwrap();
-/// let seal = RequestStateSeal::from_keyring(&signing, keyring)
+/// let keyring = RequestStateSeal::parse_keyring(keys).unwrap();
+/// let seal = RequestStateSeal::from_keyring(keyring.signing_id(), keyring.keys())
 ///     .unwrap()
 ///     .with_ttl(Duration::from_secs(120))
 ///     .unwrap()
@@ -143,40 +144,12 @@ impl RequestStateSeal {
 
     /// Reads a keyring from configuration text: `id:HEX` entries separated by commas, the
     /// first one signing (`new:…,old:…`). White space around entries is ignored. Gives the
-    /// signing id and the keys, for [`from_keyring`](Self::from_keyring). An error names the
-    /// entry by its position and shows no part of its text, id or key: an entry written the
-    /// wrong way round (`KEY:id`) must not put its key in a log.
-    #[allow(clippy::type_complexity)]
-    pub fn parse_keyring(text: &str) -> Result<(String, Vec<(String, Vec<u8>)>), SealKeyError> {
-        let refused = |problem: String| {
-            SealKeyError::new(format!(
-                "{problem} (an entry's text is not shown, as it may hold a key)"
-            ))
-        };
-        let mut keyring: Vec<(String, Vec<u8>)> = Vec::new();
-        for (position, entry) in text.split(',').map(str::trim).enumerate() {
-            let number = position + 1;
-            let (id, hex) = entry.split_once(':').ok_or_else(|| {
-                refused(format!(
-                    "keyring entry {number} is not `id:HEX`: it has no `:`"
-                ))
-            })?;
-            let id = id.trim();
-            if id.is_empty() {
-                return Err(refused(format!("keyring entry {number} has an empty id")));
-            }
-            let key = decode_hex(hex.trim())
-                .map_err(|problem| refused(format!("keyring entry {number}: its key {problem}")))?;
-            if let Some(first) = keyring.iter().position(|(known, _)| known == id) {
-                return Err(refused(format!(
-                    "keyring entries {} and {number} have the same id",
-                    first + 1
-                )));
-            }
-            keyring.push((id.to_owned(), key));
-        }
-        let signing = keyring[0].0.clone();
-        Ok((signing, keyring))
+    /// signing id and the keys, for [`from_keyring`](Self::from_keyring) (and `AtRestKeys`'s,
+    /// feature `redis`). An error names the entry by its position and shows no part of its
+    /// text, id or key: an entry written the wrong way round (`KEY:id`) must not put its key
+    /// in a log.
+    pub fn parse_keyring(text: &str) -> Result<ParsedKeyring, SealKeyError> {
+        ParsedKeyring::parse(text).map_err(SealKeyError::new)
     }
 
     /// States expire `ttl` after they are sealed. Refuses a `ttl` that cannot be added to the
@@ -207,8 +180,9 @@ impl RequestStateSeal {
     ///
     /// let store = RedisStore::connect("redis://127.0.0.1/").await?;
     /// let keys = std::env::var("STATE_KEYS")?;
-    /// let (signing, keyring) = RequestStateSeal::parse_keyring(&keys)?;
-    /// let seal = RequestStateSeal::from_keyring(&signing, keyring)?.with_replay_guard(store);
+    /// let keyring = RequestStateSeal::parse_keyring(&keys)?;
+    /// let seal = RequestStateSeal::from_keyring(keyring.signing_id(), keyring.keys())?
+    ///     .with_replay_guard(store);
     /// let elicitation = Elicitation::new(seal);
     /// # let _ = elicitation;
     /// # Ok(())
@@ -298,32 +272,6 @@ pub(super) fn refused() -> sdk::ErrorData {
     )
 }
 
-/// The bytes `hex` writes, or what is wrong with it, in words that show none of its digits.
-fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
-    let digits: zeroize::Zeroizing<Vec<u8>> = hex
-        .chars()
-        .enumerate()
-        .map(|(position, c)| c.to_digit(16).map(|digit| digit as u8).ok_or(position))
-        .collect::<Result<Vec<u8>, usize>>()
-        .map_err(|position| {
-            format!(
-                "has a character that is not a hex digit at position {}",
-                position + 1
-            )
-        })?
-        .into();
-    if !digits.len().is_multiple_of(2) {
-        return Err(format!(
-            "has {} hex digits; a key is whole bytes, two digits each",
-            digits.len()
-        ));
-    }
-    Ok(digits
-        .chunks(2)
-        .map(|pair| (pair[0] << 4) | pair[1])
-        .collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -368,11 +316,17 @@ mod tests {
     #[test]
     fn keyrings_read_from_configuration_say_what_is_wrong() {
         let key = "00".repeat(32);
-        let (signing, keys) =
-            RequestStateSeal::parse_keyring(&format!("b:{key}, a:{key}")).unwrap();
-        assert_eq!(signing, "b");
-        assert_eq!(keys.len(), 2);
-        assert!(RequestStateSeal::from_keyring(&signing, keys).is_ok());
+        let keyring = RequestStateSeal::parse_keyring(&format!("b:{key}, a:{key}")).unwrap();
+        assert_eq!(keyring.signing_id(), "b");
+        assert_eq!(
+            keyring.keys().map(|(id, _)| id).collect::<Vec<_>>(),
+            ["b", "a"]
+        );
+        assert!(RequestStateSeal::from_keyring(keyring.signing_id(), keyring.keys()).is_ok());
+        assert_eq!(
+            format!("{keyring:?}"),
+            r#"ParsedKeyring { signing: "b", ids: ["b", "a"] }"#
+        );
 
         let error = |text: &str| {
             RequestStateSeal::parse_keyring(text)
@@ -451,7 +405,7 @@ mod tests {
         for text in &swapped {
             let refused = match RequestStateSeal::parse_keyring(text) {
                 Err(refused) => refused.to_string(),
-                Ok((signing, keyring)) => RequestStateSeal::from_keyring(&signing, keyring)
+                Ok(keyring) => RequestStateSeal::from_keyring(keyring.signing_id(), keyring.keys())
                     .expect_err("a swapped entry's key has too few bytes")
                     .to_string(),
             };
@@ -535,9 +489,9 @@ mod tests {
     #[test]
     fn a_state_sealed_before_the_aead_changed_opens() {
         const SEALED_BEFORE: &str = "e1.MjAyNi0xMg.mAR7QD8ruY1J952q1U5eaLyVi_tBqrmJciH0axbfDL6M6aGsDi-iZB_XIBrV2OZv6PH4WiawhW-Nx13Vu-En0IBf0NHeJQRc83b_NlaBnp0KACFMhXcoOaETr2TguwepNDat8LnJ-my8s-icqbbDnPz-WogG1CLMjq90vsYRYYZOSzhqtujdwUoo9gDXfqEZWuXv7dBnLo_z451eLgE2YX4wU4fYZwITS_ebB8OeSbrNj2V2OHdxnQeSlu9srw-HtF0c7qrisrY8gSXx5aUG-MOyQPu_O20Kb_vDFZELEWuiAnqy1FTR9V_FBQ5Nofs3WhZuI_eGcI_MFBgXwnvPr8QgnjsCleh0Q4ivaRiy";
-        let (signing, keyring) =
+        let keyring =
             RequestStateSeal::parse_keyring(&format!("2026-12:{}", "6b".repeat(32))).unwrap();
-        let seal = RequestStateSeal::from_keyring(&signing, keyring).unwrap();
+        let seal = RequestStateSeal::from_keyring(keyring.signing_id(), keyring.keys()).unwrap();
         let arguments = serde_json::json!({"guests": 12, "when": "2026-12-24"});
         let user = crate::server::UserId::from_verified_subject("user-42").unwrap();
         let call = |name| {

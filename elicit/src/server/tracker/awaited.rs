@@ -16,6 +16,7 @@ use crate::wire::ElicitationId;
 
 /// What a waiting handler finds when it [collects](ElicitationTracker::collect).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Collected {
     /// The elicitation is still pending: the out-of-band step is not done.
     Waiting,
