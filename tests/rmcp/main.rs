@@ -40,6 +40,7 @@ mod convert;
 mod e2e;
 mod example_forms;
 mod examples;
+mod forwarding;
 mod http_guard;
 mod one_server;
 mod replicas;
