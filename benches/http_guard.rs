@@ -1,8 +1,15 @@
-//! What `elicit_mcp::http::Guard` costs: one small 2026-07-28 `tools/call` served by rmcp's
+//! What `elicit_mcp::http::Guard` costs: one small `tools/call` served by rmcp's
 //! `StreamableHttpService` through the guard, against the same service alone. Both are called
 //! as tower services (no sockets, so nothing but the two services' own work is timed), with the
-//! same request built the same way each iteration (headers, the peer's `ConnectInfo`, a
-//! 230-byte body), and both answers read to their end and checked.
+//! same request built the same way each iteration, and both answers read to their end and
+//! checked. Two groups:
+//!
+//! - `http_guard`: on 2026-07-28, without a session (headers, the peer's `ConnectInfo`, a
+//!   230-byte body).
+//! - `relayed_session`: on 2025-11-25, on a session each side initialized before the clock,
+//!   each call with an id of its own (the same ids on both sides) and answered on an event
+//!   stream: through the guard, that stream is relayed through a log kept for a client that
+//!   resumes it (`http/relay.rs`), and this is what the log costs.
 //!
 //! Measured on the paired harness of `benches/common/mod.rs`, so that the machine's other load
 //! falls on both sides alike: five runs, each of 200 rounds, a round timing 20 calls through the
@@ -82,32 +89,101 @@ fn request() -> http::Request<Body> {
 }
 
 /// One call through `service`, its answer read to the end; the text of the answer.
-async fn call<S, B>(mut service: S) -> String
+async fn call<S, B>(service: S) -> String
+where
+    S: Service<http::Request<Body>, Response = http::Response<B>, Error = Infallible>,
+    B: HttpBody<Data = axum::body::Bytes> + Send + 'static,
+    B::Error: Into<elicit_mcp::http::BoxError>,
+{
+    send(service, request()).await.1
+}
+
+/// `request` through `service`, its answer read to the end: the session id the answer gives,
+/// if any, and its text.
+async fn send<S, B>(mut service: S, request: http::Request<Body>) -> (Option<String>, String)
 where
     S: Service<http::Request<Body>, Response = http::Response<B>, Error = Infallible>,
     B: HttpBody<Data = axum::body::Bytes> + Send + 'static,
     B::Error: Into<elicit_mcp::http::BoxError>,
 {
     let Ok(()) = std::future::poll_fn(|context| service.poll_ready(context)).await;
-    let Ok(response) = service.call(request()).await;
+    let Ok(response) = service.call(request).await;
+    let session = response
+        .headers()
+        .get("mcp-session-id")
+        .and_then(|id| id.to_str().ok())
+        .map(str::to_owned);
     let body = Body::new(response.into_body());
     let bytes = axum::body::to_bytes(body, usize::MAX)
         .await
         .expect("the answer reads");
-    String::from_utf8_lossy(&bytes).into_owned()
+    (session, String::from_utf8_lossy(&bytes).into_owned())
 }
+
+/// A 2025-11-25 POST of `body`, on `session` when there is one.
+fn session_request(session: Option<&str>, body: String) -> http::Request<Body> {
+    let mut request = http::Request::post("http://127.0.0.1/mcp")
+        .header("host", "127.0.0.1")
+        .header("content-type", "application/json")
+        .header("content-length", body.len())
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25");
+    if let Some(session) = session {
+        request = request.header("mcp-session-id", session);
+    }
+    let mut request = request.body(Body::from(body)).expect("a valid request");
+    request
+        .extensions_mut()
+        .insert(ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 40000))));
+    request
+}
+
+/// A 2025-11-25 session opened on `service` (`initialize`, then `notifications/initialized`):
+/// its id.
+async fn open_session<S, B>(service: S) -> String
+where
+    S: Service<http::Request<Body>, Response = http::Response<B>, Error = Infallible> + Clone,
+    B: HttpBody<Data = axum::body::Bytes> + Send + 'static,
+    B::Error: Into<elicit_mcp::http::BoxError>,
+{
+    let initialize = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}"#;
+    let (session, answer) = send(
+        service.clone(),
+        session_request(None, initialize.to_owned()),
+    )
+    .await;
+    let session = session.unwrap_or_else(|| panic!("no session from initialize: {answer}"));
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    send(
+        service,
+        session_request(Some(&session), initialized.to_owned()),
+    )
+    .await;
+    session
+}
+
+/// A `tools/call` with request id `id` on `session`: the text of its event stream.
+async fn session_call<S, B>(service: S, session: &str, id: u64) -> String
+where
+    S: Service<http::Request<Body>, Response = http::Response<B>, Error = Infallible>,
+    B: HttpBody<Data = axum::body::Bytes> + Send + 'static,
+    B::Error: Into<elicit_mcp::http::BoxError>,
+{
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"add","arguments":{{"a":2,"b":3}}}}}}"#
+    );
+    send(service, session_request(Some(session), body)).await.1
+}
+
+/// rmcp's service alone.
+type Alone = StreamableHttpService<Adder, LocalSessionManager>;
+
+/// The same service through the guard.
+type GuardedService = elicit_mcp::http::Guarded<Alone, LocalSessionManager>;
 
 /// The two services, checked to answer the call alike: the bench compares answers, not
 /// failures.
-fn services(
-    runtime: &tokio::runtime::Runtime,
-) -> (
-    StreamableHttpService<Adder, LocalSessionManager>,
-    elicit_mcp::http::Guarded<
-        StreamableHttpService<Adder, LocalSessionManager>,
-        LocalSessionManager,
-    >,
-) {
+fn services(runtime: &tokio::runtime::Runtime) -> (Alone, GuardedService) {
     let _entered = runtime.enter();
     let alone: StreamableHttpService<Adder, LocalSessionManager> = StreamableHttpService::new(
         adder,
@@ -149,6 +225,45 @@ fn main() {
         ],
         &[Comparison {
             label: "one small tools/call through the guard / rmcp's service alone",
+            ours: 0,
+            theirs: 1,
+        }],
+    );
+    in_a_session(&runtime, alone, guarded);
+}
+
+/// The `relayed_session` group: 2025-11-25 calls on a session of each side.
+fn in_a_session(runtime: &tokio::runtime::Runtime, alone: Alone, guarded: GuardedService) {
+    if !common::selected("relayed_session") {
+        return;
+    }
+    let alone_session = runtime.block_on(open_session(alone.clone()));
+    let guarded_session = runtime.block_on(open_session(guarded.clone()));
+    let (mut alone_id, mut guarded_id) = (0u64, 0u64);
+    let first = runtime.block_on(session_call(alone.clone(), &alone_session, 0));
+    assert!(first.contains(r#""text":"5""#), "{first}");
+    let first = runtime.block_on(session_call(guarded.clone(), &guarded_session, 0));
+    assert!(first.contains(r#""text":"5""#), "{first}");
+    compare(
+        "relayed_session",
+        Plan {
+            runs: 5,
+            rounds: 200,
+            batch: 20,
+        },
+        &["guarded_session", "rmcp_alone_session"],
+        vec![
+            timed(|| {
+                guarded_id += 1;
+                runtime.block_on(session_call(guarded.clone(), &guarded_session, guarded_id))
+            }),
+            timed(|| {
+                alone_id += 1;
+                runtime.block_on(session_call(alone.clone(), &alone_session, alone_id))
+            }),
+        ],
+        &[Comparison {
+            label: "a 2025-11-25 tools/call on a session, through the guard (its stream relayed) / rmcp's service alone",
             ours: 0,
             theirs: 1,
         }],
