@@ -258,10 +258,9 @@ async fn pump(
         partial.extend_from_slice(&data);
         while let Some(end) = event_end(&partial) {
             let event = partial.split_to(end).freeze();
+            let id = event_id(&event).and_then(LocalId::parse);
             if key.is_none()
-                && let Some(request) = event_id(&event)
-                    .and_then(LocalId::parse)
-                    .and_then(|id| id.request)
+                && let Some(request) = id.and_then(|id| id.request)
             {
                 let named = StreamKey {
                     session: session.clone(),
@@ -272,11 +271,13 @@ async fn pump(
                 relays.register(named.clone(), &log);
                 key = Some(named);
             }
-            log.take(event);
+            log.take(event, id);
         }
     }
     if !partial.is_empty() {
-        log.take(partial.freeze());
+        let event = partial.freeze();
+        let id = event_id(&event).and_then(LocalId::parse);
+        log.take(event, id);
     }
     let answered = log.end();
     if let Some(key) = key {
@@ -338,14 +339,14 @@ impl Log {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// One whole event of the stream.
-    fn take(&self, event: Bytes) {
+    /// One whole event of the stream, with its id as rmcp wrote it.
+    fn take(&self, event: Bytes, id: Option<LocalId>) {
         let mut state = self.lock();
         if is_comment(&event) {
             state.keep_alive = event;
             state.keep_alives += 1;
         } else {
-            let index = event_id(&event).and_then(LocalId::parse).map(|id| id.index);
+            let index = id.map(|id| id.index);
             if state.held_from.is_none() {
                 state.held_from = index;
             }

@@ -62,16 +62,27 @@ pub(super) fn is_response(event: &[u8]) -> bool {
         result: Option<IgnoredAny>,
         error: Option<IgnoredAny>,
     }
-    let data: Vec<&[u8]> = lines(event)
-        .filter_map(|line| field(line, b"data"))
-        .collect();
-    if data.is_empty() {
+    let mut data = lines(event).filter_map(|line| field(line, b"data"));
+    let Some(first) = data.next() else {
         return false;
+    };
+    let read = |message: &[u8]| {
+        serde_json::from_slice::<Members>(message).is_ok_and(|members| {
+            members.method.is_none() && (members.result.is_some() || members.error.is_some())
+        })
+    };
+    match data.next() {
+        // One line, as rmcp writes a message: read where it is.
+        None => read(first),
+        Some(second) => {
+            let mut message = [first, second].join(&b'\n');
+            for line in data {
+                message.push(b'\n');
+                message.extend_from_slice(line);
+            }
+            read(&message)
+        }
     }
-    let message = data.join(&b'\n');
-    serde_json::from_slice::<Members>(&message).is_ok_and(|members| {
-        members.method.is_none() && (members.result.is_some() || members.error.is_some())
-    })
 }
 
 /// An event id as rmcp's local session manager writes them: `INDEX` on the session's own
