@@ -72,16 +72,17 @@ pub(crate) use tasks::{TaskMessages, TaskRecord};
 ///
 /// Every key is `PREFIX:KIND:{TAG}...`, the part in braces being its
 /// [hash tag](https://redis.io/docs/latest/operate/oss_and_stack/reference/cluster-spec/#hash-tags),
-/// which alone decides its slot on a cluster:
+/// which alone decides its slot on a cluster. Each kind of key, and its hash tag:
 ///
-/// | keys | hash tag |
-/// |---|---|
-/// | an elicitation's entry `e`, and `x` (what its removal took, kept a minute for a retry) | the SHA-256 of the elicitation id |
-/// | a user's pending set `u` and credentials `c` | the SHA-256 of the user id |
-/// | a task's record `t` | the SHA-256 of the task id |
-/// | a page form `p`, and `q` (its answer once taken, sealed, kept a minute for a retry) | the SHA-256 of the elicitation id |
-/// | an opened `requestState` `s` | the SHA-256 of its nonce |
-/// | a replica's heartbeat `alive`, its missing note `missing`, its channels `replica` and `tasks` | the replica's name |
+/// - an elicitation's entry `e`, and `x` (what its removal took, kept a minute for a retry): the
+///   SHA-256 of the elicitation id
+/// - a user's pending set `u` and credentials `c`: the SHA-256 of the user id
+/// - a task's record `t`: the SHA-256 of the task id
+/// - a page form `p`, and `q` (its answer once taken, sealed, kept a minute for a retry): the
+///   SHA-256 of the elicitation id
+/// - an opened `requestState` `s`: the SHA-256 of its nonce
+/// - a replica's heartbeat `alive`, its missing note `missing`, its channels `replica` and `tasks`:
+///   the replica's name
 ///
 /// Every script and transaction touches the keys of one tag, so each is atomic on a cluster as
 /// on one server. The one step over two tags, an elicitation's start (its user's set, then its
