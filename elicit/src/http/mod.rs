@@ -78,11 +78,11 @@ impl fmt::Debug for Guard {
 }
 
 impl Guard {
-    /// The largest request body accepted unless set otherwise: ample for elicitation traffic
-    /// (a 2026-07-28 retry carries its `requestState`, at most
-    /// [`Elicitation::with_max_state_bytes`](crate::rmcp::Elicitation::with_max_state_bytes), 64 KiB by
-    /// default, and the answers), and small enough that rmcp's parse of a hostile body stays
-    /// within about 30 MiB.
+    /// The largest request body accepted unless set otherwise: ample for elicitation traffic (a
+    /// 2026-07-28 retry carries its `requestState`, at most
+    /// [`Elicitation::with_max_state_bytes`](crate::rmcp::Elicitation::with_max_state_bytes),
+    /// 64 KiB by default, and the answers), and small enough that rmcp's parse of a hostile body
+    /// stays within about 30 MiB.
     pub const DEFAULT_MAX_BODY_BYTES: usize = 256 * 1024;
 
     /// How long a request body may take to arrive whole unless set otherwise: a body at the

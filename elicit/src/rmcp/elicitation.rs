@@ -367,8 +367,8 @@ impl Elicitation {
         self
     }
 
-    /// Whether a form whose answer has field errors is asked again by itself (the default),
-    /// or gives the handler [`ElicitError::InvalidContent`](crate::rmcp::ElicitError::InvalidContent);
+    /// Whether a form whose answer has field errors is asked again by itself (the default), or
+    /// gives the handler [`ElicitError::InvalidContent`](crate::rmcp::ElicitError::InvalidContent);
     /// one ask can say otherwise with [`FormAsk::with_reask`](crate::rmcp::FormAsk::with_reask).
     pub fn with_reask(mut self, reask: bool) -> Self {
         self.settings.ask.reask = reask;
@@ -391,12 +391,13 @@ impl Elicitation {
         self
     }
 
-    /// On 2026-07-28, how long the user may take over a URL-mode step ([`Ask::url`](crate::rmcp::Ask::url))
-    /// after consenting, within a client's limit on rounds: each retry waits up to an eighth of
-    /// it for the step (unless [`with_url_hold`](Self::with_url_hold) says otherwise) before it
-    /// answers "still waiting", so the official clients' default of 10 rounds lasts the whole
-    /// wait. The elicitation's own expiry (the tracker's time to live) still bounds it.
-    /// Default: [`DEFAULT_URL_WAIT`](Self::DEFAULT_URL_WAIT), 5 minutes.
+    /// On 2026-07-28, how long the user may take over a URL-mode step
+    /// ([`Ask::url`](crate::rmcp::Ask::url)) after consenting, within a client's limit on rounds:
+    /// each retry waits up to an eighth of it for the step (unless
+    /// [`with_url_hold`](Self::with_url_hold) says otherwise) before it answers "still waiting", so
+    /// the official clients' default of 10 rounds lasts the whole wait. The elicitation's own
+    /// expiry (the tracker's time to live) still bounds it. Default:
+    /// [`DEFAULT_URL_WAIT`](Self::DEFAULT_URL_WAIT), 5 minutes.
     #[cfg(feature = "url-mode")]
     #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
     pub fn with_url_wait(mut self, wait: Duration) -> Self {
@@ -421,13 +422,13 @@ impl Elicitation {
         self
     }
 
-    /// On 2026-07-28, how long a URL-mode elicitation whose step is under way is kept after
-    /// each retry that found it waiting: a client that stops retrying (it went away) leaves
-    /// it, and one lease later it stops counting against the user's
-    /// [limit](crate::server::ElicitationTracker::with_max_pending_per_user) and expires; a
-    /// retry after that gives [`ElicitError::NotCompleted`](crate::rmcp::ElicitError::NotCompleted).
-    /// Never shorter than the hold plus a second; never past the elicitation's own expiry.
-    /// Default: [`DEFAULT_URL_LEASE`](Self::DEFAULT_URL_LEASE).
+    /// On 2026-07-28, how long a URL-mode elicitation whose step is under way is kept after each
+    /// retry that found it waiting: a client that stops retrying (it went away) leaves it, and one
+    /// lease later it stops counting against the user's
+    /// [limit](crate::server::ElicitationTracker::with_max_pending_per_user) and expires; a retry
+    /// after that gives [`ElicitError::NotCompleted`](crate::rmcp::ElicitError::NotCompleted).
+    /// Never shorter than the hold plus a second; never past the elicitation's own expiry. Default:
+    /// [`DEFAULT_URL_LEASE`](Self::DEFAULT_URL_LEASE).
     #[cfg(feature = "url-mode")]
     #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
     pub fn with_url_lease(mut self, lease: Duration) -> Self {

@@ -80,12 +80,12 @@ impl Ask {
     /// typed into the server's own page) and goes on once that step is done: the typed
     /// [`UrlOutcome`], the same on both revisions and inside a task.
     ///
-    /// The elicitation is started with the tracker of the
-    /// [`Elicitation`](crate::rmcp::Elicitation) ([`with_url_mode`](crate::rmcp::Elicitation::with_url_mode)),
-    /// bound to the request's authenticated user: `url` builds the link from the new id, and
-    /// the tracker's policy checks it (a URL it refuses gives [`ElicitError::Start`], and nothing
-    /// is sent); at most the tracker's number pending per user; expiring after its time to live.
-    /// The page the URL leads to completes it with
+    /// The elicitation is started with the tracker of the [`Elicitation`](crate::rmcp::Elicitation)
+    /// ([`with_url_mode`](crate::rmcp::Elicitation::with_url_mode)), bound to the request's
+    /// authenticated user: `url` builds the link from the new id, and the tracker's policy checks
+    /// it (a URL it refuses gives [`ElicitError::Start`], and nothing is sent); at most the
+    /// tracker's number pending per user; expiring after its time to live. The page the URL leads
+    /// to completes it with
     /// [`ElicitationTracker::complete`](crate::server::ElicitationTracker::complete): only the user
     /// who started it can, once, before it expires.
     ///

@@ -9,8 +9,8 @@ use crate::wire::{ElicitationCompleteNotification, ElicitationCompleteParams};
 
 impl From<&ElicitationCompleteNotification> for sdk::CustomNotification {
     /// `notifications/elicitation/complete`, which rmcp 3 has no type for: sent as a custom
-    /// notification, it goes out as the spec writes it,
-    /// `{"jsonrpc": "2.0", "method": "notifications/elicitation/complete", "params": {"elicitationId": ".."}}`.
+    /// notification, it goes out as the spec writes it, `{"jsonrpc": "2.0", "method":
+    /// "notifications/elicitation/complete", "params": {"elicitationId": ".."}}`.
     fn from(notification: &ElicitationCompleteNotification) -> Self {
         sdk::CustomNotification::new(
             ElicitationCompleteNotification::METHOD,

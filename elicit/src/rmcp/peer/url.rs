@@ -85,11 +85,11 @@ pub trait ElicitUrlPeer: ElicitPeer {
     }
 
     /// Starts a URL-mode elicitation with the tracker (bound to `initiator`, URL checked by the
-    /// tracker's policy, built by `url` from the new id), sends it, and reads what the user
-    /// did. A client that did not declare URL mode is refused before anything is stored or
-    /// sent. On decline or cancel, or if sending fails, the elicitation is discarded from the
-    /// tracker; on consent it stays pending until the tracker completes it (send the
-    /// notification with [`notify_elicitation_complete`](ElicitPeer::notify_elicitation_complete) or
+    /// tracker's policy, built by `url` from the new id), sends it, and reads what the user did. A
+    /// client that did not declare URL mode is refused before anything is stored or sent. On
+    /// decline or cancel, or if sending fails, the elicitation is discarded from the tracker; on
+    /// consent it stays pending until the tracker completes it (send the notification with
+    /// [`notify_elicitation_complete`](ElicitPeer::notify_elicitation_complete) or
     /// [`ConnectionPeers::notify`](crate::rmcp::ConnectionPeers::notify)).
     ///
     /// Named apart from rmcp's inherent `Peer::elicit_url` (untracked, URL unchecked), which

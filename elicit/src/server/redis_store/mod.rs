@@ -413,9 +413,10 @@ impl RedisStore {
     /// one is down. Fails if no node can be reached, or a URL does not parse (said by its
     /// place in the list, not its text, which may hold a password).
     ///
-    /// The store then works as on one server: each command goes to the master owning its
-    /// keys' slot, every multi-key step stays on one slot (see [the keys](Self#keys-and-on-a-redis-cluster)),
-    /// and the client follows slot moves and failovers by itself.
+    /// The store then works as on one server: each command goes to the master owning its keys'
+    /// slot, every multi-key step stays on one slot (see
+    /// [the keys](Self#keys-and-on-a-redis-cluster)), and the client follows slot moves and
+    /// failovers by itself.
     ///
     /// ```no_run
     /// # async fn run() -> Result<(), elicit_mcp::server::StoreError> {
