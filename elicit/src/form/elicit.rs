@@ -29,7 +29,12 @@ use crate::wire::{ElicitAction, ElicitRequestFormParams, ElicitResult};
 /// // What the server sends: the params of `elicitation/create`.
 /// assert_eq!(
 ///     serde_json::to_string(&Party::form_request()).unwrap(),
-///     r#"{"mode":"form","message":"How many guests are coming?","requestedSchema":{"type":"object","properties":{"guests":{"type":"integer","title":"Guests","minimum":1,"maximum":12},"vegetarian":{"type":"boolean","title":"Vegetarian"}},"required":["guests"]}}"#
+///     concat!(
+///         r#"{"mode":"form","message":"How many guests are coming?","#,
+///         r#""requestedSchema":{"type":"object","properties":{"#,
+///         r#""guests":{"type":"integer","title":"Guests","minimum":1,"maximum":12},"#,
+///         r#""vegetarian":{"type":"boolean","title":"Vegetarian"}},"required":["guests"]}}"#,
+///     )
 /// );
 /// // The same schema, typed and as text, both laid down at compile time.
 /// assert!(Party::requested_schema().required().eq(["guests"]));
@@ -105,7 +110,10 @@ pub trait Elicit: Sized {
     ///
     /// let today = "2026-12-24";
     /// let defaults = defaults_of::<Stay>(|d| d.check_in.set(today));
-    /// assert_eq!(serde_json::Value::Object(defaults), serde_json::json!({"checkIn": "2026-12-24"}));
+    /// assert_eq!(
+    ///     serde_json::Value::Object(defaults),
+    ///     serde_json::json!({"checkIn": "2026-12-24"})
+    /// );
     /// ```
     type Defaults: FormDefaults;
 

@@ -36,7 +36,8 @@ use crate::server::UserId;
 ///         let token = Unauthenticated::bearer_token(request)?;
 ///         // ... ask the authorization server about `token` ...
 ///         # let subject = token.to_owned();
-///         UserId::from_verified_subject(subject).map_err(|_| Unauthenticated::bearer("invalid_token"))
+///         UserId::from_verified_subject(subject)
+///             .map_err(|_| Unauthenticated::bearer("invalid_token"))
 ///     }
 /// }
 /// # let _ = Introspection;

@@ -76,9 +76,15 @@ use crate::rmcp::authenticate::{Authenticate, SharedAuthenticate};
 ///     }
 ///
 ///     #[tool(description = "Book a room")]
-///     async fn book(&self, Parameters(args): Parameters<BookArgs>, ask: Ask) -> Result<CallToolResult, ErrorData> {
+///     async fn book(
+///         &self,
+///         Parameters(args): Parameters<BookArgs>,
+///         ask: Ask,
+///     ) -> Result<CallToolResult, ErrorData> {
 ///         let reply = match ask.form::<Guest>().await? {
-///             ElicitOutcome::Accepted(guest) => format!("{} booked for {}", args.room, guest.name),
+///             ElicitOutcome::Accepted(guest) => {
+///                 format!("{} booked for {}", args.room, guest.name)
+///             }
 ///             ElicitOutcome::Declined | ElicitOutcome::Cancelled => "no booking".to_owned(),
 ///         };
 ///         Ok(CallToolResult::success(vec![ContentBlock::text(reply)]))
@@ -251,8 +257,9 @@ impl Elicitation {
     /// let elicitation = Elicitation::new(RequestStateSeal::generated().unwrap())
     ///     .with_authentication(|request: &http::request::Parts| {
     ///         let token = Unauthenticated::bearer_token(request)?;
-    ///         let subject = verify(token).ok_or_else(|| Unauthenticated::bearer("invalid_token"))?;
-    ///         UserId::from_verified_subject(subject).map_err(|_| Unauthenticated::bearer("invalid_token"))
+    ///         let invalid = || Unauthenticated::bearer("invalid_token");
+    ///         let subject = verify(token).ok_or_else(invalid)?;
+    ///         UserId::from_verified_subject(subject).map_err(|_| invalid())
     ///     });
     /// # let _ = elicitation;
     /// ```

@@ -54,8 +54,12 @@ pub use secret::Secret;
 /// }
 ///
 /// let json = Delivery::requested_schema_json();
-/// assert!(json.contains(r#""postcode":{"type":"string","title":"Postcode","maxLength":8,"pattern":"#));
-/// assert!(json.contains(r#""tip":{"type":"integer","title":"Tip","minimum":0,"maximum":100,"default":50}"#));
+/// assert!(json.contains(
+///     r#""postcode":{"type":"string","title":"Postcode","maxLength":8,"pattern":"#
+/// ));
+/// assert!(json.contains(
+///     r#""tip":{"type":"integer","title":"Tip","minimum":0,"maximum":100,"default":50}"#
+/// ));
 ///
 /// let ok = serde_json::json!({"postcode": "SW1A 1AA", "tip": 15});
 /// let delivery = Delivery::from_content(ok.as_object().unwrap()).unwrap();

@@ -46,7 +46,9 @@ impl Ask {
     /// async fn order(ask: &Ask) -> Result<String, ElicitError> {
     ///     let reservation: u64 = ask.step(|| async { reserve().await }).await?;
     ///     Ok(match ask.form::<Confirm>().await? {
-    ///         ElicitOutcome::Accepted(Confirm { confirmed: true }) => format!("ordered ({reservation})"),
+    ///         ElicitOutcome::Accepted(Confirm { confirmed: true }) => {
+    ///             format!("ordered ({reservation})")
+    ///         }
     ///         _ => format!("reservation {reservation} released"),
     ///     })
     /// }

@@ -46,8 +46,12 @@ impl From<&ElicitationCompleteNotification> for sdk::ServerNotification {
 ///
 /// // Any other custom notification is not one.
 /// let other = CustomNotification::new("notifications/other", None);
-/// let error: NotElicitationCompleteError = ElicitationCompleteNotification::try_from(&other).unwrap_err();
-/// assert_eq!(error.to_string(), r#"method is "notifications/other", not "notifications/elicitation/complete""#);
+/// let error: NotElicitationCompleteError =
+///     ElicitationCompleteNotification::try_from(&other).unwrap_err();
+/// assert_eq!(
+///     error.to_string(),
+///     r#"method is "notifications/other", not "notifications/elicitation/complete""#
+/// );
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NotElicitationCompleteError {

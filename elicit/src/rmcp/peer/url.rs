@@ -35,8 +35,12 @@ use crate::wire::{ElicitMode, ElicitRequestParams, ElicitationCapability, Elicit
 ///     let reply = match sent {
 ///         // Consent: the user went to the page; the tracker completes the elicitation there.
 ///         Ok(elicitation) => match elicitation.outcome() {
-///             UrlElicitOutcome::Consented => format!("connecting (elicitation {})", elicitation.id()),
-///             UrlElicitOutcome::Declined | UrlElicitOutcome::Cancelled => "not connected".to_owned(),
+///             UrlElicitOutcome::Consented => {
+///                 format!("connecting (elicitation {})", elicitation.id())
+///             }
+///             UrlElicitOutcome::Declined | UrlElicitOutcome::Cancelled => {
+///                 "not connected".to_owned()
+///             }
 ///         },
 ///         Err(error) => return error.to_tool_result(),
 ///     };

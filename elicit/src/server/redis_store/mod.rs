@@ -70,8 +70,7 @@ pub(crate) use tasks::{TaskMessages, TaskRecord};
 ///
 /// # Keys, and on a Redis Cluster
 ///
-/// Every key is `PREFIX:KIND:{TAG}...`, the part in braces being its
-/// [hash tag](https://redis.io/docs/latest/operate/oss_and_stack/reference/cluster-spec/#hash-tags),
+/// Every key is `PREFIX:KIND:{TAG}...`, the part in braces being its [hash tag][hash-tags],
 /// which alone decides its slot on a cluster. Each kind of key, and its hash tag:
 ///
 /// - an elicitation's entry `e`, and `x` (what its removal took, kept a minute for a retry): the
@@ -83,6 +82,9 @@ pub(crate) use tasks::{TaskMessages, TaskRecord};
 /// - an opened `requestState` `s`: the SHA-256 of its nonce
 /// - a replica's heartbeat `alive`, its missing note `missing`, its channels `replica` and `tasks`:
 ///   the replica's name
+///
+/// [hash-tags]:
+/// https://redis.io/docs/latest/operate/oss_and_stack/reference/cluster-spec/#hash-tags
 ///
 /// Every script and transaction touches the keys of one tag, so each is atomic on a cluster as
 /// on one server. The one step over two tags, an elicitation's start (its user's set, then its
