@@ -31,7 +31,9 @@ const REMEMBERED_COMPLETIONS: usize = 256;
 /// tells its user (or retries by hand) instead of waiting.
 ///
 /// ```
-/// use elicit_mcp::wire::{ElicitationCompleteNotification, ElicitationId, JsonRpcError, UrlElicitationRequiredError};
+/// use elicit_mcp::wire::{
+///     ElicitationCompleteNotification, ElicitationId, JsonRpcError, UrlElicitationRequiredError,
+/// };
 /// use elicit_mcp::client::{Completion, UrlElicitationWatch};
 ///
 /// let error: JsonRpcError = serde_json::from_value(serde_json::json!({
@@ -48,7 +50,10 @@ const REMEMBERED_COMPLETIONS: usize = 256;
 /// assert_eq!(watch.on_complete(&unknown), Completion::Ignored);
 ///
 /// let done = ElicitationCompleteNotification::new(ElicitationId::new("e1"));
-/// assert_eq!(watch.on_complete(&done), Completion::Completed { ready_to_retry: vec!["tools/call #7"] });
+/// assert_eq!(
+///     watch.on_complete(&done),
+///     Completion::Completed { ready_to_retry: vec!["tools/call #7"] }
+/// );
 /// assert_eq!(watch.on_complete(&done), Completion::Ignored); // already completed
 /// ```
 #[derive(Clone, Debug)]

@@ -1,9 +1,9 @@
 //! Defaults known only at run time, typed: each derived form has a defaults type
-//! ([`Elicit::Defaults`](crate::Elicit::Defaults)) with one [`FormDefault`] per field, so a default for a field the form
-//! does not have, or of another type than the field's, is a compile error. Filled in by a
-//! closure, it becomes the wire map (wire name to JSON value) that
-//! [`RequestedSchema::with_defaults`](crate::schema::RequestedSchema::with_defaults) checks
-//! against the form's rules and shows.
+//! ([`Elicit::Defaults`](crate::Elicit::Defaults)) with one [`FormDefault`] per field, so a default
+//! for a field the form does not have, or of another type than the field's, is a compile error.
+//! Filled in by a closure, it becomes the wire map (wire name to JSON value) that
+//! [`RequestedSchema::with_defaults`](crate::schema::RequestedSchema::with_defaults) checks against
+//! the form's rules and shows.
 
 use std::collections::{BTreeSet, HashSet};
 use std::fmt;
@@ -14,7 +14,8 @@ use serde_json::{Map, Value};
 
 use crate::form::field::{ElicitField, ElicitValue};
 
-/// The run-time defaults of a form: the type [`Elicit::Defaults`](crate::Elicit::Defaults) of every derived form.
+/// The run-time defaults of a form: the type [`Elicit::Defaults`](crate::Elicit::Defaults) of every
+/// derived form.
 ///
 /// `#[derive(Elicit)]` implements it on a type of its own (it adds no name to your module;
 /// reach it as `<Stay as Elicit>::Defaults`), with one public field per asked field, named as
@@ -43,10 +44,10 @@ use crate::form::field::{ElicitField, ElicitValue};
 /// );
 /// ```
 pub trait FormDefaults: Default {
-    /// The defaults set, by wire name: each field's value as the client sends it (a date as
-    /// its `YYYY-MM-DD` text, a choice as its wire value, a multi-select as an array of them,
-    /// a newtype as its field's value). Fields left unset are not in the map. Not checked
-    /// against the form's rules: [`RequestedSchema::with_defaults`](crate::schema::RequestedSchema::with_defaults)
+    /// The defaults set, by wire name: each field's value as the client sends it (a date as its
+    /// `YYYY-MM-DD` text, a choice as its wire value, a multi-select as an array of them, a newtype
+    /// as its field's value). Fields left unset are not in the map. Not checked against the form's
+    /// rules: [`RequestedSchema::with_defaults`](crate::schema::RequestedSchema::with_defaults)
     /// does that, and says what it refuses.
     fn to_wire(&self) -> Map<String, Value>;
 }
@@ -54,9 +55,9 @@ pub trait FormDefaults: Default {
 /// The run-time default of one form field of type `F`: unset, or set to a value of the
 /// field's values (the `T` of an `Option<T>` field), kept as the client sends it.
 ///
-/// The fields of a form's [`Elicit::Defaults`](crate::Elicit::Defaults) have this type; [`set`](Self::set) takes a
-/// value of the field's values, or what [`DefaultFrom`] allows besides (a `&str` for a
-/// `String`, an array of variants for a multi-select).
+/// The fields of a form's [`Elicit::Defaults`](crate::Elicit::Defaults) have this type;
+/// [`set`](Self::set) takes a value of the field's values, or what [`DefaultFrom`] allows besides
+/// (a `&str` for a `String`, an array of variants for a multi-select).
 ///
 /// ```
 /// use elicit_mcp::FormDefault;

@@ -11,8 +11,8 @@ use crate::schema::RequestedSchema;
 use crate::wire::{ElicitAction, ElicitRequestFormParams, ElicitResult};
 
 /// A form that can be asked for through form-mode elicitation: implemented by
-/// [`#[derive(Elicit)]`](derive@crate::Elicit) on a struct with named fields. The derive's page is the
-/// reference of its attributes and of what each field type becomes.
+/// [`#[derive(Elicit)]`](derive@crate::Elicit) on a struct with named fields. The derive's page is
+/// the reference of its attributes and of what each field type becomes.
 ///
 /// ```
 /// use elicit_mcp::{Elicit, ElicitOutcome};
@@ -29,7 +29,12 @@ use crate::wire::{ElicitAction, ElicitRequestFormParams, ElicitResult};
 /// // What the server sends: the params of `elicitation/create`.
 /// assert_eq!(
 ///     serde_json::to_string(&Party::form_request()).unwrap(),
-///     r#"{"mode":"form","message":"How many guests are coming?","requestedSchema":{"type":"object","properties":{"guests":{"type":"integer","title":"Guests","minimum":1,"maximum":12},"vegetarian":{"type":"boolean","title":"Vegetarian"}},"required":["guests"]}}"#
+///     concat!(
+///         r#"{"mode":"form","message":"How many guests are coming?","#,
+///         r#""requestedSchema":{"type":"object","properties":{"#,
+///         r#""guests":{"type":"integer","title":"Guests","minimum":1,"maximum":12},"#,
+///         r#""vegetarian":{"type":"boolean","title":"Vegetarian"}},"required":["guests"]}}"#,
+///     )
 /// );
 /// // The same schema, typed and as text, both laid down at compile time.
 /// assert!(Party::requested_schema().required().eq(["guests"]));
@@ -84,9 +89,10 @@ pub trait Elicit: Sized {
     const INPUT_KEY: &'static str;
 
     /// The form's defaults known only at run time, typed: a type of the derive's own with one
-    /// public field per asked field, named as the Rust field, each a [`FormDefault`](crate::FormDefault) of the
-    /// field's type, set with a value of the field's values (the `T` of an `Option<T>` field).
-    /// Fill it in a closure given to [`defaults_of`](crate::defaults_of), which gives the wire map that
+    /// public field per asked field, named as the Rust field, each a
+    /// [`FormDefault`](crate::FormDefault) of the field's type, set with a value of the field's
+    /// values (the `T` of an `Option<T>` field). Fill it in a closure given to
+    /// [`defaults_of`](crate::defaults_of), which gives the wire map that
     /// [`RequestedSchema::with_defaults`](crate::schema::RequestedSchema::with_defaults) checks and
     /// shows; a field the form does not have, or a value of another type, does not compile.
     ///
@@ -104,7 +110,10 @@ pub trait Elicit: Sized {
     ///
     /// let today = "2026-12-24";
     /// let defaults = defaults_of::<Stay>(|d| d.check_in.set(today));
-    /// assert_eq!(serde_json::Value::Object(defaults), serde_json::json!({"checkIn": "2026-12-24"}));
+    /// assert_eq!(
+    ///     serde_json::Value::Object(defaults),
+    ///     serde_json::json!({"checkIn": "2026-12-24"})
+    /// );
     /// ```
     type Defaults: FormDefaults;
 
@@ -232,8 +241,8 @@ pub trait HasMessage: Elicit {
     const MESSAGE: &'static str;
 }
 
-/// A form the client may be shown: one without a [`Secret`](crate::Secret) field. `#[derive(Elicit)]`
-/// implements it for every form without one, and never for a form with one.
+/// A form the client may be shown: one without a [`Secret`](crate::Secret) field.
+/// `#[derive(Elicit)]` implements it for every form without one, and never for a form with one.
 ///
 /// Form mode shows every field to the client, and the spec forbids asking for secrets there, so
 /// whatever sends a typed form to the client requires it: [`Elicit::form_request`],

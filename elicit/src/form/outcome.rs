@@ -42,7 +42,10 @@ use crate::wire::{ElicitAction, ElicitResult};
 /// let yes = serde_json::json!({"confirm": true});
 /// assert_eq!(reply(&ElicitResult::accept(yes.as_object().unwrap().clone())), "done");
 /// assert_eq!(reply(&ElicitResult::cancel()), "asked again later");
-/// assert_eq!(reply(&ElicitResult::accept(Default::default())), "the answer was invalid:\n`confirm`: is required");
+/// assert_eq!(
+///     reply(&ElicitResult::accept(Default::default())),
+///     "the answer was invalid:\n`confirm`: is required"
+/// );
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum ElicitOutcome<T> {

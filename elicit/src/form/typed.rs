@@ -32,7 +32,11 @@ use crate::schema::{PrimitiveSchema, StringFormat};
 ///
 /// assert_eq!(
 ///     Invite::requested_schema_json(),
-///     r#"{"type":"object","properties":{"to":{"type":"string","title":"To","format":"email","default":"team@example.com"}}}"#
+///     concat!(
+///         r#"{"type":"object","properties":{"#,
+///         r#""to":{"type":"string","title":"To","format":"email","#,
+///         r#""default":"team@example.com"}}}"#,
+///     )
 /// );
 /// let content = serde_json::json!({"to": "octocat@github.com"});
 /// let invite = Invite::from_content(content.as_object().unwrap()).unwrap();

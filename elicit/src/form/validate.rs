@@ -305,7 +305,8 @@ impl RequestedSchema {
     /// ```
     /// use elicit_mcp::schema::RequestedSchema;
     /// let schema: RequestedSchema = serde_json::from_str(
-    ///     r#"{"type":"object","properties":{"age":{"type":"integer","minimum":18}},"required":["age"]}"#,
+    ///     r#"{"type":"object","properties":{"age":{"type":"integer","minimum":18}},
+    ///         "required":["age"]}"#,
     /// ).unwrap();
     /// let content = serde_json::json!({"age": 17.5});
     /// let err = schema.validate_content(content.as_object().unwrap()).unwrap_err();
@@ -350,7 +351,8 @@ impl RequestedSchema {
     /// let schema: RequestedSchema = serde_json::from_str(
     ///     r#"{"type":"object","properties":{"nights":{"type":"integer","minimum":1}}}"#,
     /// ).unwrap();
-    /// let filled = schema.with_defaults(serde_json::json!({"nights": 3}).as_object().unwrap()).unwrap();
+    /// let defaults = serde_json::json!({"nights": 3});
+    /// let filled = schema.with_defaults(defaults.as_object().unwrap()).unwrap();
     /// assert_eq!(filled.properties()[0].schema.default_value(), Some(serde_json::json!(3)));
     ///
     /// let wrong = serde_json::json!({"nights": 0, "rooms": 1});

@@ -23,7 +23,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 ///
 /// # #[tokio::main(flavor = "current_thread")] async fn main() {
 /// let sessions = Arc::new(LocalSessionManager::default());
-/// let mcp = Guard::new().service(|| Ok(MyServer), sessions, StreamableHttpServerConfig::default());
+/// let config = StreamableHttpServerConfig::default();
+/// let mcp = Guard::new().service(|| Ok(MyServer), sessions, config);
 /// let counts = mcp.counts();
 /// let app: axum::Router = axum::Router::new().nest_service("/mcp", mcp);
 /// // Later, in the server's metrics:

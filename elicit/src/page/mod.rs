@@ -3,77 +3,7 @@
 //! user its URL-mode elicitation was made for, checks the answer with the form's rules, holds
 //! it for the tool, and completes the elicitation.
 //!
-//! ```no_run
-//! use std::sync::Arc;
-//! use elicit_mcp::page::{DevelopmentLogin, SecurePage};
-//! use elicit_mcp::rmcp::{Elicitation, RequestStateSeal};
-//! use elicit_mcp::server::{ElicitationTracker, SecureForms, UrlPolicy};
-//!
-//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! let address = "127.0.0.1:3000".parse()?;
-//! let tracker = Arc::new(ElicitationTracker::new(UrlPolicy::development()));
-//! let forms = SecureForms::new("http://127.0.0.1:3000/secure")?;
-//! let elicitation = Elicitation::new(RequestStateSeal::generated()?)
-//!     .with_url_mode(tracker.clone())
-//!     .with_secure_page(forms.clone());
-//! let login = DevelopmentLogin::on(address)?;
-//! let page = SecurePage::new(forms, tracker, elicitation.clone(), login.clone())
-//!     .with_server_name("Calendar")
-//!     .with_login_url("/login");
-//! let app: axum::Router = axum::Router::new()
-//!     .nest("/secure", page.router())
-//!     .merge(login.router());
-//! # let _ = app;
-//! # Ok(())
-//! # }
-//! ```
-//!
-//! What the page does by default, and why:
-//!
-//! - **The same user.** It asks the server's [`PageUsers`] who the browser's user is and
-//!   compares it with the elicitation's: another user gets 403 and learns nothing of the form;
-//!   a browser with no user is sent to the server's sign-in ([`SecurePage::with_login_url`]).
-//! - **A link used once.** The URL carries only the opaque elicitation id. Once answered, the
-//!   page shows no form, and a second answer is refused; an elicitation expired or completed
-//!   shows none either.
-//! - **The form's own reading.** An answer is checked with the form's schema, then with its
-//!   `from_content`, so a rule a field's type adds (a `url::Url` the WHATWG URL Standard
-//!   refuses, a `jiff::Timestamp` past jiff's last) is shown beside the field, not found by
-//!   the tool after the page said "sent". A process knows the forms it asked; a replica that
-//!   may show a form another asked names it with `SecureForms::with_form::<T>()`.
-//! - **CSRF.** Each form carries a token issued for that elicitation and that browser (a
-//!   cookie of its own): an answer without it, or from another browser, is refused.
-//! - **Headers.** `Content-Security-Policy: default-src 'none'` (the one inline stylesheet
-//!   allowed by its hash, forms posted only back here, `frame-ancestors 'none'`),
-//!   `Referrer-Policy: no-referrer`, `Cache-Control: no-store`,
-//!   `X-Content-Type-Options: nosniff`; a body limit
-//!   ([`SecurePage::with_max_body_bytes`]).
-//! - **Secrets stay.** A secret field is a password input, never filled in again when the page
-//!   comes back with errors (the other answers are); the answer is held by the server (in
-//!   this process, or sealed in Redis: `SecureForms::in_redis`, feature `redis`), not in the
-//!   URL, not in `requestState`, not in any MCP message, and the tool reads it once. What
-//!   passes through the page is wiped from memory after use, not only freed: the posted body
-//!   as the page reads it (hyper's own read buffer is beyond its reach), its fields (decoded by
-//!   the page itself, with no copy on the way), a refused answer, and the held answer when it
-//!   goes.
-//!
-//! # Asking, and running it
-//!
-//! `ask.secure::<T>()` (in the `rmcp` module) asks such a form on this page, through URL mode, on
-//! both revisions and inside a task, and gives the same `ElicitOutcome<T>` as `ask.form`: the
-//! client is sent `T`'s message and a link carrying only the opaque elicitation id, never the form
-//! nor the answer. Decline and cancel on the page answer the ask so. What the tool got, it can keep
-//! for the user with the `server` module's `CredentialStore`.
-//!
-//! The repository's `examples/secure_page.rs` runs it (`cargo run -p elicit-examples --features
-//! rmcp --example secure_page`): a `connect_calendar` tool that answers with the user and the key's
-//! length, never the key, keeps the key and finds it on the next call, and `forget_calendar`. For
-//! several replicas, `SecureForms::in_redis(url, &store, keys)` holds the forms and answers in
-//! Redis (each answer sealed under `AtRestKeys`, bound to its elicitation and user, gone once the
-//! tool reads it), so a form asked on one replica is answered on any replica's page (each
-//! replica names its secure forms, `.with_form::<CalendarKey>()`);
-//! `secure_page --redis URL` runs so, with `ELICIT_STATE_KEYS` and `ELICIT_AT_REST_KEYS` shared by
-//! the replicas.
+#![doc = include_str!("../docs/page.md")]
 
 #[cfg(test)]
 mod differential;

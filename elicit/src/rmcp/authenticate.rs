@@ -14,11 +14,12 @@ use crate::server::UserId;
 /// `Authorization` header, a cookie, a header a proxy in front verified) to the [`UserId`] it
 /// stands for, or a refusal.
 ///
-/// Given once to [`Elicitation::with_authentication`](crate::rmcp::Elicitation::with_authentication)
-/// and checked by the guard before rmcp reads the request: a refused request is answered
-/// `401 Unauthorized` with the refusal's `WWW-Authenticate` challenge, and the user of an
-/// accepted one binds every ask of the request (the sealed `requestState` of 2026-07-28, URL-mode
-/// elicitations, tasks) on both protocol revisions.
+/// Given once to
+/// [`Elicitation::with_authentication`](crate::rmcp::Elicitation::with_authentication) and checked
+/// by the guard before rmcp reads the request: a refused request is answered `401 Unauthorized`
+/// with the refusal's `WWW-Authenticate` challenge, and the user of an accepted one binds every ask
+/// of the request (the sealed `requestState` of 2026-07-28, URL-mode elicitations, tasks) on both
+/// protocol revisions.
 ///
 /// A closure `Fn(&Parts) -> Result<UserId, Unauthenticated>` is one. A check that has to wait
 /// (a token introspection, a database) implements the trait:
@@ -35,7 +36,8 @@ use crate::server::UserId;
 ///         let token = Unauthenticated::bearer_token(request)?;
 ///         // ... ask the authorization server about `token` ...
 ///         # let subject = token.to_owned();
-///         UserId::from_verified_subject(subject).map_err(|_| Unauthenticated::bearer("invalid_token"))
+///         UserId::from_verified_subject(subject)
+///             .map_err(|_| Unauthenticated::bearer("invalid_token"))
 ///     }
 /// }
 /// # let _ = Introspection;

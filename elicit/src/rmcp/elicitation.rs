@@ -76,9 +76,15 @@ use crate::rmcp::authenticate::{Authenticate, SharedAuthenticate};
 ///     }
 ///
 ///     #[tool(description = "Book a room")]
-///     async fn book(&self, Parameters(args): Parameters<BookArgs>, ask: Ask) -> Result<CallToolResult, ErrorData> {
+///     async fn book(
+///         &self,
+///         Parameters(args): Parameters<BookArgs>,
+///         ask: Ask,
+///     ) -> Result<CallToolResult, ErrorData> {
 ///         let reply = match ask.form::<Guest>().await? {
-///             ElicitOutcome::Accepted(guest) => format!("{} booked for {}", args.room, guest.name),
+///             ElicitOutcome::Accepted(guest) => {
+///                 format!("{} booked for {}", args.room, guest.name)
+///             }
 ///             ElicitOutcome::Declined | ElicitOutcome::Cancelled => "no booking".to_owned(),
 ///         };
 ///         Ok(CallToolResult::success(vec![ContentBlock::text(reply)]))
@@ -251,8 +257,9 @@ impl Elicitation {
     /// let elicitation = Elicitation::new(RequestStateSeal::generated().unwrap())
     ///     .with_authentication(|request: &http::request::Parts| {
     ///         let token = Unauthenticated::bearer_token(request)?;
-    ///         let subject = verify(token).ok_or_else(|| Unauthenticated::bearer("invalid_token"))?;
-    ///         UserId::from_verified_subject(subject).map_err(|_| Unauthenticated::bearer("invalid_token"))
+    ///         let invalid = || Unauthenticated::bearer("invalid_token");
+    ///         let subject = verify(token).ok_or_else(invalid)?;
+    ///         UserId::from_verified_subject(subject).map_err(|_| invalid())
     ///     });
     /// # let _ = elicitation;
     /// ```
@@ -375,8 +382,8 @@ impl Elicitation {
         self
     }
 
-    /// Whether a form whose answer has field errors is asked again by itself (the default),
-    /// or gives the handler [`ElicitError::InvalidContent`](crate::rmcp::ElicitError::InvalidContent);
+    /// Whether a form whose answer has field errors is asked again by itself (the default), or
+    /// gives the handler [`ElicitError::InvalidContent`](crate::rmcp::ElicitError::InvalidContent);
     /// one ask can say otherwise with [`FormAsk::with_reask`](crate::rmcp::FormAsk::with_reask).
     pub fn with_reask(mut self, reask: bool) -> Self {
         self.settings.ask.reask = reask;
@@ -399,12 +406,13 @@ impl Elicitation {
         self
     }
 
-    /// On 2026-07-28, how long the user may take over a URL-mode step ([`Ask::url`](crate::rmcp::Ask::url))
-    /// after consenting, within a client's limit on rounds: each retry waits up to an eighth of
-    /// it for the step (unless [`with_url_hold`](Self::with_url_hold) says otherwise) before it
-    /// answers "still waiting", so the official clients' default of 10 rounds lasts the whole
-    /// wait. The elicitation's own expiry (the tracker's time to live) still bounds it.
-    /// Default: [`DEFAULT_URL_WAIT`](Self::DEFAULT_URL_WAIT), 5 minutes.
+    /// On 2026-07-28, how long the user may take over a URL-mode step
+    /// ([`Ask::url`](crate::rmcp::Ask::url)) after consenting, within a client's limit on rounds:
+    /// each retry waits up to an eighth of it for the step (unless
+    /// [`with_url_hold`](Self::with_url_hold) says otherwise) before it answers "still waiting", so
+    /// the official clients' default of 10 rounds lasts the whole wait. The elicitation's own
+    /// expiry (the tracker's time to live) still bounds it. Default:
+    /// [`DEFAULT_URL_WAIT`](Self::DEFAULT_URL_WAIT), 5 minutes.
     #[cfg(feature = "url-mode")]
     #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
     pub fn with_url_wait(mut self, wait: Duration) -> Self {
@@ -429,13 +437,13 @@ impl Elicitation {
         self
     }
 
-    /// On 2026-07-28, how long a URL-mode elicitation whose step is under way is kept after
-    /// each retry that found it waiting: a client that stops retrying (it went away) leaves
-    /// it, and one lease later it stops counting against the user's
-    /// [limit](crate::server::ElicitationTracker::with_max_pending_per_user) and expires; a
-    /// retry after that gives [`ElicitError::NotCompleted`](crate::rmcp::ElicitError::NotCompleted).
-    /// Never shorter than the hold plus a second; never past the elicitation's own expiry.
-    /// Default: [`DEFAULT_URL_LEASE`](Self::DEFAULT_URL_LEASE).
+    /// On 2026-07-28, how long a URL-mode elicitation whose step is under way is kept after each
+    /// retry that found it waiting: a client that stops retrying (it went away) leaves it, and one
+    /// lease later it stops counting against the user's
+    /// [limit](crate::server::ElicitationTracker::with_max_pending_per_user) and expires; a retry
+    /// after that gives [`ElicitError::NotCompleted`](crate::rmcp::ElicitError::NotCompleted).
+    /// Never shorter than the hold plus a second; never past the elicitation's own expiry. Default:
+    /// [`DEFAULT_URL_LEASE`](Self::DEFAULT_URL_LEASE).
     #[cfg(feature = "url-mode")]
     #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
     pub fn with_url_lease(mut self, lease: Duration) -> Self {

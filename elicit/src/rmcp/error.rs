@@ -73,9 +73,9 @@ pub enum ElicitError {
     /// The client did not answer within the ask's timeout
     /// ([`Elicitation::with_timeout`](crate::rmcp::Elicitation::with_timeout), or
     /// [`FormAsk::with_timeout`](crate::rmcp::FormAsk::with_timeout)) on 2025-11-25, or within the
-    /// ask's own [`FormAsk::with_timeout`](crate::rmcp::FormAsk::with_timeout) inside a task. The request
-    /// was cancelled (`notifications/cancelled`; inside a task it is withdrawn from the task's
-    /// `inputRequests`), so a late answer is dropped.
+    /// ask's own [`FormAsk::with_timeout`](crate::rmcp::FormAsk::with_timeout) inside a task. The
+    /// request was cancelled (`notifications/cancelled`; inside a task it is withdrawn from the
+    /// task's `inputRequests`), so a late answer is dropped.
     TimedOut {
         /// How long the ask waited.
         waited: Duration,
@@ -103,8 +103,8 @@ pub enum ElicitError {
         second: String,
     },
     /// The form under `key` was asked as many times as one call may
-    /// ([`Elicitation::with_max_asks`](crate::rmcp::Elicitation::with_max_asks)) and the answers kept failing
-    /// it. Nothing more was sent.
+    /// ([`Elicitation::with_max_asks`](crate::rmcp::Elicitation::with_max_asks)) and the answers
+    /// kept failing it. Nothing more was sent.
     TooManyAsks {
         /// The form's key.
         key: String,
@@ -138,9 +138,9 @@ pub enum ElicitError {
     /// handler's mistake. Nothing was sent.
     NotInCall,
     /// The handler calls [`Ask::continue_as_task`](crate::rmcp::Ask::continue_as_task), but its
-    /// tool is not declared with [`Tasks::optional_after_asks`](crate::rmcp::Tasks::optional_after_asks)
-    /// or [`required_after_asks`](crate::rmcp::Tasks::required_after_asks). The handler's
-    /// mistake.
+    /// tool is not declared with
+    /// [`Tasks::optional_after_asks`](crate::rmcp::Tasks::optional_after_asks) or
+    /// [`required_after_asks`](crate::rmcp::Tasks::required_after_asks). The handler's mistake.
     NotDeclaredForTasks,
     /// The handler asks in URL mode (`Ask::url`, feature `url-mode`), but the elicitation
     /// has no tracker (`Elicitation::with_url_mode`).
@@ -184,8 +184,9 @@ pub enum ElicitError {
     /// they run: the next call asks as it should. A handler that asks on some calls only
     /// takes its ask first ([`Ask::current`](crate::rmcp::Ask::current)) on every call.
     AskedWithoutBinding,
-    /// A default given at run time ([`FormAsk::with_defaults`](crate::rmcp::FormAsk::with_defaults))
-    /// that the field's rules refuse (a range, a pattern, a length). Nothing was sent.
+    /// A default given at run time
+    /// ([`FormAsk::with_defaults`](crate::rmcp::FormAsk::with_defaults)) that the field's rules
+    /// refuse (a range, a pattern, a length). Nothing was sent.
     InvalidDefault {
         /// The form's key.
         key: String,

@@ -6,46 +6,7 @@
 //! incoming `requestedSchema`, rejecting what lies outside the subset with a [`SchemaError`]
 //! that names the property.
 //!
-//! The types follow the spec and will grow with it, so they are `#[non_exhaustive]`: a `match`
-//! on [`PrimitiveSchema`] or [`StringFormat`] needs a `_` arm, and a struct is built with its
-//! `new(..)` (or `Default` when every member is optional) and chainable `with_*` setters. The
-//! fields stay public to read and to change through `&mut`.
-//!
-//! ```
-//! use elicit_mcp::schema::{
-//!     NumberSchema, NumberType, PrimitiveSchema, Property, RequestedSchema, StringFormat,
-//!     StringSchema,
-//! };
-//!
-//! let schema = RequestedSchema::new(vec![
-//!     Property::new("email", true, PrimitiveSchema::String(
-//!         StringSchema::default().with_title("Email").with_format(StringFormat::Email),
-//!     )),
-//!     Property::new("guests", false, PrimitiveSchema::Number(
-//!         NumberSchema::new(NumberType::Integer).with_minimum(1).with_maximum(8),
-//!     )),
-//! ]);
-//! assert_eq!(
-//!     serde_json::to_value(&schema).unwrap()["properties"]["guests"],
-//!     serde_json::json!({"type": "integer", "minimum": 1, "maximum": 8}),
-//! );
-//! ```
-//!
-//! Every text is a `Cow<'static, str>` and every list a `Cow<'static, [_]>`, so the schemas the
-//! derive emits are built in constants (borrowed, no allocation) while parsed ones own their data.
-//!
-//! ```
-//! use elicit_mcp::schema::RequestedSchema;
-//!
-//! let json = r#"{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}"#;
-//! let schema: RequestedSchema = serde_json::from_str(json).unwrap();
-//! assert_eq!(schema.properties()[0].name, "name");
-//! assert_eq!(serde_json::to_string(&schema).unwrap(), json);
-//!
-//! let nested = r#"{"type":"object","properties":{"address":{"type":"object"}}}"#;
-//! let err = serde_json::from_str::<RequestedSchema>(nested).unwrap_err();
-//! assert!(err.to_string().contains("property `address`"));
-//! ```
+#![doc = include_str!("../docs/schema.md")]
 
 // Before the modules, so that theirs see it: a `macro_rules!` is in scope from its definition on.
 /// Chainable setters for the optional members of a schema struct: `with_title(..)` sets

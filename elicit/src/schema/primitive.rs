@@ -25,7 +25,10 @@ use super::{
 ///         "room": {"type": "string", "oneOf": [
 ///             {"const": "std", "title": "Standard"}, {"const": "ste", "title": "Suite"}
 ///         ]},
-///         "extras": {"type": "array", "items": {"type": "string", "enum": ["breakfast", "parking"]}}
+///         "extras": {
+///             "type": "array",
+///             "items": {"type": "string", "enum": ["breakfast", "parking"]}
+///         }
 ///     },
 ///     "required": ["name"]
 /// }"#)
@@ -47,7 +50,8 @@ use super::{
 ///             | PrimitiveSchema::TitledSingleSelect(_)
 ///             | PrimitiveSchema::LegacyTitled(_) => format!("dropdown {label}{mark}"),
 ///             PrimitiveSchema::MultiSelect(_) | PrimitiveSchema::TitledMultiSelect(_) => {
-///                 format!("checkboxes {label}{mark}: {}", property.schema.choices().unwrap().join(", "))
+///                 let choices = property.schema.choices().unwrap().join(", ");
+///                 format!("checkboxes {label}{mark}: {choices}")
 ///             }
 ///             // The spec's list of primitive schemas grows; a later one is shown as text.
 ///             _ => format!("text {label}{mark}"),

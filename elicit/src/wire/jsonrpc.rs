@@ -38,8 +38,8 @@ impl From<&str> for RequestId {
 /// A JSON-RPC error object: `{"code", "message", "data"?}`.
 ///
 /// The typed errors of this crate that travel as JSON-RPC errors convert into it:
-/// [`UrlElicitationRequiredError`](crate::wire::UrlElicitationRequiredError) (-32042) and the client's
-/// [`InvalidElicitRequestError`](crate::client::InvalidElicitRequestError) (-32602).
+/// [`UrlElicitationRequiredError`](crate::wire::UrlElicitationRequiredError) (-32042) and the
+/// client's [`InvalidElicitRequestError`](crate::client::InvalidElicitRequestError) (-32602).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JsonRpcError {
     /// The error code. JSON-RPC's codes, the spec's and rmcp's (`ErrorCode`) are all `i32`s;

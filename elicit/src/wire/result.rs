@@ -81,7 +81,8 @@ impl ElicitResult {
     ///
     /// ```
     /// use elicit_mcp::wire::ElicitResult;
-    /// assert_eq!(serde_json::to_string(&ElicitResult::accept_url()).unwrap(), r#"{"action":"accept"}"#);
+    /// let json = serde_json::to_string(&ElicitResult::accept_url()).unwrap();
+    /// assert_eq!(json, r#"{"action":"accept"}"#);
     /// ```
     pub fn accept_url() -> Self {
         ElicitResult {

@@ -20,18 +20,22 @@ use super::url::{ElicitRequestUrlParams, ElicitationId};
 ///
 /// ```
 /// use elicit_mcp::wire::{JsonRpcError, UrlElicitationRequiredError};
+/// let url = "https://mcp.example.com/connect?elicitationId=550e8400-e29b-41d4-a716-446655440000";
 /// let error: JsonRpcError = serde_json::from_value(serde_json::json!({
 ///     "code": -32042,
 ///     "message": "This request requires more information.",
 ///     "data": {"elicitations": [{
 ///         "mode": "url",
 ///         "elicitationId": "550e8400-e29b-41d4-a716-446655440000",
-///         "url": "https://mcp.example.com/connect?elicitationId=550e8400-e29b-41d4-a716-446655440000",
+///         "url": url,
 ///         "message": "Authorization is required to access your Example Co files."
 ///     }]}
 /// })).unwrap();
 /// let required = UrlElicitationRequiredError::try_from(&error).unwrap();
-/// assert_eq!(required.elicitations()[0].elicitation_id().as_str(), "550e8400-e29b-41d4-a716-446655440000");
+/// assert_eq!(
+///     required.elicitations()[0].elicitation_id().as_str(),
+///     "550e8400-e29b-41d4-a716-446655440000"
+/// );
 ///
 /// let form_entry = serde_json::json!({"code": -32042, "message": "m", "data": {"elicitations": [
 ///     {"mode": "form", "message": "m", "requestedSchema": {"type": "object", "properties": {}}}

@@ -22,10 +22,11 @@ mod secret;
 pub use markers::{MultiSelectField, Newtype, NumberField, StringField};
 pub use secret::Secret;
 
-/// A type that can be the value of one form field: a string, a boolean, a number, a choice enum,
-/// a multi-select of one, a secret ([`Secret<String>`](Secret)), a typed value ([`Email`](crate::Email), and with their features the
-/// dates, times and URLs of `chrono`, `time`, `jiff` and `url`), or a newtype of any of these.
-/// `Option<T>` of such a type is an optional field.
+/// A type that can be the value of one form field: a string, a boolean, a number, a choice enum, a
+/// multi-select of one, a secret ([`Secret<String>`](Secret)), a typed value
+/// ([`Email`](crate::Email), and with their features the dates, times and URLs of `chrono`, `time`,
+/// `jiff` and `url`), or a newtype of any of these. `Option<T>` of such a type is an optional
+/// field.
 ///
 /// This is the extension point for your own types. Implement it with `#[derive(Elicit)]` on a
 /// tuple struct of one field: the newtype maps to its field's property, narrowed by the
@@ -53,8 +54,12 @@ pub use secret::Secret;
 /// }
 ///
 /// let json = Delivery::requested_schema_json();
-/// assert!(json.contains(r#""postcode":{"type":"string","title":"Postcode","maxLength":8,"pattern":"#));
-/// assert!(json.contains(r#""tip":{"type":"integer","title":"Tip","minimum":0,"maximum":100,"default":50}"#));
+/// assert!(json.contains(
+///     r#""postcode":{"type":"string","title":"Postcode","maxLength":8,"pattern":"#
+/// ));
+/// assert!(json.contains(
+///     r#""tip":{"type":"integer","title":"Tip","minimum":0,"maximum":100,"default":50}"#
+/// ));
 ///
 /// let ok = serde_json::json!({"postcode": "SW1A 1AA", "tip": 15});
 /// let delivery = Delivery::from_content(ok.as_object().unwrap()).unwrap();

@@ -48,12 +48,12 @@ use crate::{ClientForm, Elicit};
 /// # Re-asks
 ///
 /// An answer with field errors is asked again by itself: the errors go in the message, and the
-/// fields the user got right are shown as defaults, so they are kept even if the client sends
-/// back only the fields it corrected. A form is asked at most
+/// fields the user got right are shown as defaults, so they are kept even if the client sends back
+/// only the fields it corrected. A form is asked at most
 /// [`Elicitation::with_max_asks`](crate::rmcp::Elicitation::with_max_asks) times in a call
-/// ([`ElicitError::TooManyAsks`], with the last answer's errors, after that). A handler that
-/// wants the field errors instead says so with [`with_reask(false)`](Self::with_reask), or for every
-/// ask with [`Elicitation::with_reask`](crate::rmcp::Elicitation::with_reask).
+/// ([`ElicitError::TooManyAsks`], with the last answer's errors, after that). A handler that wants
+/// the field errors instead says so with [`with_reask(false)`](Self::with_reask), or for every ask
+/// with [`Elicitation::with_reask`](crate::rmcp::Elicitation::with_reask).
 ///
 /// ```no_run
 /// use elicit_mcp::rmcp::{Ask, ElicitError};
@@ -153,8 +153,8 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
     }
 
     /// Whether an answer with field errors is asked again (the default, unless
-    /// [`Elicitation::with_reask`](crate::rmcp::Elicitation::with_reask) says otherwise), or comes back as
-    /// [`ElicitError::InvalidContent`] for the handler to deal with.
+    /// [`Elicitation::with_reask`](crate::rmcp::Elicitation::with_reask) says otherwise), or comes
+    /// back as [`ElicitError::InvalidContent`] for the handler to deal with.
     pub fn with_reask(mut self, reask: bool) -> Self {
         self.reask = Some(reask);
         self
@@ -169,10 +169,11 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
     }
 
     /// On 2025-11-25, gives up after `timeout` ([`ElicitError::TimedOut`], and the request is
-    /// cancelled) instead of the server's [`Elicitation::with_timeout`](crate::rmcp::Elicitation::with_timeout). On
-    /// 2026-07-28 the client holds the form, and the state's TTL bounds the wait. Inside a
-    /// task, gives up after `timeout` too ([`ElicitError::TimedOut`], and the ask is withdrawn
-    /// from the task's `inputRequests`); without one the task's TTL bounds the wait.
+    /// cancelled) instead of the server's
+    /// [`Elicitation::with_timeout`](crate::rmcp::Elicitation::with_timeout). On 2026-07-28 the
+    /// client holds the form, and the state's TTL bounds the wait. Inside a task, gives up after
+    /// `timeout` too ([`ElicitError::TimedOut`], and the ask is withdrawn from the task's
+    /// `inputRequests`); without one the task's TTL bounds the wait.
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self

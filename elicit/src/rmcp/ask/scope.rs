@@ -30,7 +30,9 @@ impl Ask {
     /// ```no_run
     /// use elicit_mcp::rmcp::Ask;
     /// use elicit_mcp::{Elicit, ElicitOutcome};
-    /// use rmcp::model::{ErrorData, ReadResourceRequestParams, ReadResourceResult, ResourceContents};
+    /// use rmcp::model::{
+    ///     ErrorData, ReadResourceRequestParams, ReadResourceResult, ResourceContents,
+    /// };
     ///
     /// #[derive(Elicit)]
     /// #[elicit(message = "Which year?")]
@@ -40,7 +42,9 @@ impl Ask {
     /// }
     ///
     /// // In `impl ServerHandler`: `async fn read_resource(&self, request, _context)`.
-    /// async fn read_resource(request: ReadResourceRequestParams) -> Result<ReadResourceResult, ErrorData> {
+    /// async fn read_resource(
+    ///     request: ReadResourceRequestParams,
+    /// ) -> Result<ReadResourceResult, ErrorData> {
     ///     let ask = Ask::current()?;
     ///     let text = match ask.form::<Year>().await? {
     ///         ElicitOutcome::Accepted(Year { year }) => format!("the report of {year}"),

@@ -48,7 +48,8 @@ impl Ask {
     /// async fn connect(ask: Ask) -> Result<CallToolResult, ErrorData> {
     ///     let reply = match ask.secure::<CalendarKey>().await {
     ///         Ok(ElicitOutcome::Accepted(key)) => {
-    ///             format!("connected {} (a key of {} characters)", key.calendar, key.api_key.expose_secret().len())
+    ///             let length = key.api_key.expose_secret().len();
+    ///             format!("connected {} (a key of {length} characters)", key.calendar)
     ///         }
     ///         Ok(_) => "not connected".to_owned(),
     ///         Err(error) => return error.into_call_result(),

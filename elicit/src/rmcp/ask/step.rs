@@ -12,15 +12,16 @@ use crate::rmcp::error::ElicitError;
 impl Ask {
     /// Runs `work` once in this call and gives its result, also where the method runs again.
     ///
-    /// On 2026-07-28 a method runs again from the start on each retry, so what it does before
-    /// an ask (an order placed, an email sent) would happen on every round. A step runs on the
-    /// first run that reaches it; its result is recorded in the round's sealed `requestState`
-    /// (counted against [`Elicitation::with_max_state_bytes`](crate::rmcp::Elicitation::with_max_state_bytes),
-    /// and sealed like the answers) and handed back, without running `work`, on every later
-    /// run. A round does not end while a step runs, so its work is never cut short by an ask
-    /// beside it. On 2025-11-25 the method runs once, and the step simply runs; inside a task
-    /// it runs once too, and a task that continues a call's rounds
-    /// ([`continue_as_task`](Self::continue_as_task)) gets the steps those rounds recorded.
+    /// On 2026-07-28 a method runs again from the start on each retry, so what it does before an
+    /// ask (an order placed, an email sent) would happen on every round. A step runs on the first
+    /// run that reaches it; its result is recorded in the round's sealed `requestState` (counted
+    /// against
+    /// [`Elicitation::with_max_state_bytes`](crate::rmcp::Elicitation::with_max_state_bytes), and
+    /// sealed like the answers) and handed back, without running `work`, on every later run. A
+    /// round does not end while a step runs, so its work is never cut short by an ask beside it. On
+    /// 2025-11-25 the method runs once, and the step simply runs; inside a task it runs once too,
+    /// and a task that continues a call's rounds ([`continue_as_task`](Self::continue_as_task))
+    /// gets the steps those rounds recorded.
     ///
     /// Steps are ordered among the asks: a run that reaches a step where its earlier run asked
     /// (or an ask where it took a step) is [`ElicitError::AskedOutOfOrder`], the handler's
@@ -45,7 +46,9 @@ impl Ask {
     /// async fn order(ask: &Ask) -> Result<String, ElicitError> {
     ///     let reservation: u64 = ask.step(|| async { reserve().await }).await?;
     ///     Ok(match ask.form::<Confirm>().await? {
-    ///         ElicitOutcome::Accepted(Confirm { confirmed: true }) => format!("ordered ({reservation})"),
+    ///         ElicitOutcome::Accepted(Confirm { confirmed: true }) => {
+    ///             format!("ordered ({reservation})")
+    ///         }
     ///         _ => format!("reservation {reservation} released"),
     ///     })
     /// }

@@ -80,25 +80,47 @@ impl Ask {
     /// typed into the server's own page) and goes on once that step is done: the typed
     /// [`UrlOutcome`], the same on both revisions and inside a task.
     ///
-    /// The elicitation is started with the tracker of the
-    /// [`Elicitation`](crate::rmcp::Elicitation) ([`with_url_mode`](crate::rmcp::Elicitation::with_url_mode)),
-    /// bound to the request's authenticated user: `url` builds the link from the new id, and
-    /// the tracker's policy checks it (a URL it refuses gives [`ElicitError::Start`], and nothing
-    /// is sent); at most the tracker's number pending per user; expiring after its time to live.
-    /// The page the URL leads to completes it with
+    /// The elicitation is started with the tracker of the [`Elicitation`](crate::rmcp::Elicitation)
+    /// ([`with_url_mode`](crate::rmcp::Elicitation::with_url_mode)), bound to the request's
+    /// authenticated user: `url` builds the link from the new id, and the tracker's policy checks
+    /// it (a URL it refuses gives [`ElicitError::Start`], and nothing is sent); at most the
+    /// tracker's number pending per user; expiring after its time to live. The page the URL leads
+    /// to completes it with
     /// [`ElicitationTracker::complete`](crate::server::ElicitationTracker::complete): only the user
     /// who started it can, once, before it expires.
     ///
     /// How the user's step is waited for, side by side:
     ///
-    /// | | 2025-11-25 | 2026-07-28 |
-    /// |---|---|---|
-    /// | the request | `elicitation/create` in URL mode, with its `elicitationId` | an input request of the round's `InputRequiredResult`, with the same `elicitationId` (the state carries the rest, sealed) |
-    /// | decline, cancel | the outcome; the elicitation is discarded | the same, on the retry that brings the answer |
-    /// | while the step goes on | the call waits (progress notifications on the call's `progressToken` say so) | each retry waits up to [`Elicitation::with_url_hold`](crate::rmcp::Elicitation::with_url_hold) (by default an eighth of [`with_url_wait`](crate::rmcp::Elicitation::with_url_wait), 5 minutes: a client's default limit of 10 rounds covers it), then answers with a state-only `InputRequiredResult` ("still waiting"); these rounds do not count toward [`Elicitation::with_max_rounds`](crate::rmcp::Elicitation::with_max_rounds) |
-    /// | the step done | the call goes on; the elicitation's owner sends the completion notification ([`Elicitation::notify_completed`](crate::rmcp::Elicitation::notify_completed)) | the retry collects the completion, once (an earlier state replayed after that is refused with -32602), and the handler goes on; there is no notification |
-    /// | how long at most | until the elicitation expires (the tracker's time to live): [`ElicitError::NotCompleted`] | the same |
-    /// | the client goes away | [`ElicitError::SessionEnded`], and the elicitation is discarded | each retry keeps the elicitation for [`Elicitation::with_url_lease`](crate::rmcp::Elicitation::with_url_lease) (a minute) more: a client that stops retrying leaves it, and it stops counting against the user's limit one lease later |
+    /// - **the request**
+    ///   - 2025-11-25: `elicitation/create` in URL mode, with its `elicitationId`
+    ///   - 2026-07-28: an input request of the round's `InputRequiredResult`, with the same
+    ///     `elicitationId` (the state carries the rest, sealed)
+    /// - **decline, cancel**
+    ///   - 2025-11-25: the outcome; the elicitation is discarded
+    ///   - 2026-07-28: the same, on the retry that brings the answer
+    /// - **while the step goes on**
+    ///   - 2025-11-25: the call waits (progress notifications on the call's `progressToken` say so)
+    ///   - 2026-07-28: each retry waits up to
+    ///     [`Elicitation::with_url_hold`](crate::rmcp::Elicitation::with_url_hold) (by default an
+    ///     eighth of [`with_url_wait`](crate::rmcp::Elicitation::with_url_wait), 5 minutes: a
+    ///     client's default limit of 10 rounds covers it), then answers with a state-only
+    ///     `InputRequiredResult` ("still waiting"); these rounds do not count toward
+    ///     [`Elicitation::with_max_rounds`](crate::rmcp::Elicitation::with_max_rounds)
+    /// - **the step done**
+    ///   - 2025-11-25: the call goes on; the elicitation's owner sends the completion notification
+    ///     ([`Elicitation::notify_completed`](crate::rmcp::Elicitation::notify_completed))
+    ///   - 2026-07-28: the retry collects the completion, once (an earlier state replayed after
+    ///     that is refused with -32602), and the handler goes on; there is no notification
+    /// - **how long at most**
+    ///   - 2025-11-25: until the elicitation expires (the tracker's time to live):
+    ///     [`ElicitError::NotCompleted`]
+    ///   - 2026-07-28: the same
+    /// - **the client goes away**
+    ///   - 2025-11-25: [`ElicitError::SessionEnded`], and the elicitation is discarded
+    ///   - 2026-07-28: each retry keeps the elicitation for
+    ///     [`Elicitation::with_url_lease`](crate::rmcp::Elicitation::with_url_lease) (a minute)
+    ///     more: a client that stops retrying leaves it, and it stops counting against the user's
+    ///     limit one lease later
     ///
     /// A client that did not declare URL mode gets [`ElicitError::ModeNotSupported`] (which a
     /// handler that lets it through answers with -32021 and `requiredCapabilities`

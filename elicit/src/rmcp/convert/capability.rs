@@ -76,7 +76,8 @@ impl TryFrom<&ElicitationCapability> for sdk::ElicitationCapability {
 /// use elicit_mcp::wire::ElicitationCapability;
 /// use rmcp::model::{ClientCapabilities, ClientConfig, Implementation};
 ///
-/// let capabilities = ClientCapabilities::try_from(&ElicitationCapability::form_and_url()).unwrap();
+/// let declared = ElicitationCapability::form_and_url();
+/// let capabilities = ClientCapabilities::try_from(&declared).unwrap();
 /// let info = ClientConfig::new(capabilities, Implementation::new("my-client", "1.0.0"));
 /// // And back: what a server reads from the client's declaration.
 /// let declared = info.capabilities.elicitation.as_ref().map(ElicitationCapability::from);

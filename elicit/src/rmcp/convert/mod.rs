@@ -39,7 +39,10 @@ use std::fmt;
 /// let err: UnrepresentableError =
 ///     rmcp::model::ElicitationSchema::try_from(Code::requested_schema()).unwrap_err();
 /// assert_eq!(err.property(), Some("code"));
-/// assert_eq!(err.to_string(), "rmcp's model cannot carry property `code`: rmcp's StringSchema has no `pattern`");
+/// assert_eq!(
+///     err.to_string(),
+///     "rmcp's model cannot carry property `code`: rmcp's StringSchema has no `pattern`"
+/// );
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnrepresentableError {

@@ -9,8 +9,8 @@ use crate::wire::{ElicitationCompleteNotification, ElicitationCompleteParams};
 
 impl From<&ElicitationCompleteNotification> for sdk::CustomNotification {
     /// `notifications/elicitation/complete`, which rmcp 3 has no type for: sent as a custom
-    /// notification, it goes out as the spec writes it,
-    /// `{"jsonrpc": "2.0", "method": "notifications/elicitation/complete", "params": {"elicitationId": ".."}}`.
+    /// notification, it goes out as the spec writes it, `{"jsonrpc": "2.0", "method":
+    /// "notifications/elicitation/complete", "params": {"elicitationId": ".."}}`.
     fn from(notification: &ElicitationCompleteNotification) -> Self {
         sdk::CustomNotification::new(
             ElicitationCompleteNotification::METHOD,
@@ -46,8 +46,12 @@ impl From<&ElicitationCompleteNotification> for sdk::ServerNotification {
 ///
 /// // Any other custom notification is not one.
 /// let other = CustomNotification::new("notifications/other", None);
-/// let error: NotElicitationCompleteError = ElicitationCompleteNotification::try_from(&other).unwrap_err();
-/// assert_eq!(error.to_string(), r#"method is "notifications/other", not "notifications/elicitation/complete""#);
+/// let error: NotElicitationCompleteError =
+///     ElicitationCompleteNotification::try_from(&other).unwrap_err();
+/// assert_eq!(
+///     error.to_string(),
+///     r#"method is "notifications/other", not "notifications/elicitation/complete""#
+/// );
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NotElicitationCompleteError {

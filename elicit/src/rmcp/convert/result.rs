@@ -17,7 +17,10 @@ use crate::wire::{ElicitAction, ElicitResult};
 /// let theirs: rmcp::model::ElicitResult =
 ///     serde_json::from_value(serde_json::json!({"action": "accept", "content": "yes"})).unwrap();
 /// let error: InvalidResultError = ElicitResult::try_from(&theirs).unwrap_err();
-/// assert_eq!(error.to_string(), "invalid elicitation result: `content` must be an object, found a string");
+/// assert_eq!(
+///     error.to_string(),
+///     "invalid elicitation result: `content` must be an object, found a string"
+/// );
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InvalidResultError {

@@ -35,8 +35,12 @@ use crate::wire::{ElicitMode, ElicitRequestParams, ElicitationCapability, Elicit
 ///     let reply = match sent {
 ///         // Consent: the user went to the page; the tracker completes the elicitation there.
 ///         Ok(elicitation) => match elicitation.outcome() {
-///             UrlElicitOutcome::Consented => format!("connecting (elicitation {})", elicitation.id()),
-///             UrlElicitOutcome::Declined | UrlElicitOutcome::Cancelled => "not connected".to_owned(),
+///             UrlElicitOutcome::Consented => {
+///                 format!("connecting (elicitation {})", elicitation.id())
+///             }
+///             UrlElicitOutcome::Declined | UrlElicitOutcome::Cancelled => {
+///                 "not connected".to_owned()
+///             }
 ///         },
 ///         Err(error) => return error.to_tool_result(),
 ///     };
@@ -85,11 +89,11 @@ pub trait ElicitUrlPeer: ElicitPeer {
     }
 
     /// Starts a URL-mode elicitation with the tracker (bound to `initiator`, URL checked by the
-    /// tracker's policy, built by `url` from the new id), sends it, and reads what the user
-    /// did. A client that did not declare URL mode is refused before anything is stored or
-    /// sent. On decline or cancel, or if sending fails, the elicitation is discarded from the
-    /// tracker; on consent it stays pending until the tracker completes it (send the
-    /// notification with [`notify_elicitation_complete`](ElicitPeer::notify_elicitation_complete) or
+    /// tracker's policy, built by `url` from the new id), sends it, and reads what the user did. A
+    /// client that did not declare URL mode is refused before anything is stored or sent. On
+    /// decline or cancel, or if sending fails, the elicitation is discarded from the tracker; on
+    /// consent it stays pending until the tracker completes it (send the notification with
+    /// [`notify_elicitation_complete`](ElicitPeer::notify_elicitation_complete) or
     /// [`ConnectionPeers::notify`](crate::rmcp::ConnectionPeers::notify)).
     ///
     /// Named apart from rmcp's inherent `Peer::elicit_url` (untracked, URL unchecked), which

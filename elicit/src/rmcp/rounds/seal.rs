@@ -92,7 +92,8 @@ impl SealKeyError {
 }
 
 impl RequestStateSeal {
-    /// How long a sealed `requestState` stays valid unless [`with_ttl`](Self::with_ttl) says otherwise.
+    /// How long a sealed `requestState` stays valid unless [`with_ttl`](Self::with_ttl) says
+    /// otherwise.
     pub const DEFAULT_TTL: Duration = Duration::from_secs(10 * 60);
 
     /// The fewest bytes a sealing key may have.
@@ -159,9 +160,9 @@ impl RequestStateSeal {
         Ok(self)
     }
 
-    /// Each state opens once: a replayed retry is refused. The record of used states is kept
-    /// in this process (clones of the seal share it), until the states expire. Replicas behind
-    /// a load balancer share one record with [`with_replay_guard`](Self::with_replay_guard) instead.
+    /// Each state opens once: a replayed retry is refused. The record of used states is kept in
+    /// this process (clones of the seal share it), until the states expire. Replicas behind a load
+    /// balancer share one record with [`with_replay_guard`](Self::with_replay_guard) instead.
     pub fn single_use(mut self) -> Self {
         self.used = Some(Guard(Arc::new(MemoryReplayGuard::new())));
         self

@@ -51,8 +51,14 @@ pub enum Environment {
 /// use elicit_mcp::server::{UnsafeUrlError, UrlPolicy};
 /// let production = UrlPolicy::production();
 /// assert!(production.check("https://mcp.example.com/connect?elicitationId=42").is_ok());
-/// assert!(matches!(production.check("http://mcp.example.com/connect"), Err(UnsafeUrlError::NotHttps { .. })));
-/// assert!(matches!(production.check("https://me:secret@example.com/"), Err(UnsafeUrlError::Userinfo)));
+/// assert!(matches!(
+///     production.check("http://mcp.example.com/connect"),
+///     Err(UnsafeUrlError::NotHttps { .. })
+/// ));
+/// assert!(matches!(
+///     production.check("https://me:secret@example.com/"),
+///     Err(UnsafeUrlError::Userinfo)
+/// ));
 /// assert!(UrlPolicy::development().check("http://127.0.0.1:8080/connect").is_ok());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Default)]

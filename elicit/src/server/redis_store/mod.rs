@@ -70,18 +70,21 @@ pub(crate) use tasks::{TaskMessages, TaskRecord};
 ///
 /// # Keys, and on a Redis Cluster
 ///
-/// Every key is `PREFIX:KIND:{TAG}...`, the part in braces being its
-/// [hash tag](https://redis.io/docs/latest/operate/oss_and_stack/reference/cluster-spec/#hash-tags),
-/// which alone decides its slot on a cluster:
+/// Every key is `PREFIX:KIND:{TAG}...`, the part in braces being its [hash tag][hash-tags],
+/// which alone decides its slot on a cluster. Each kind of key, and its hash tag:
 ///
-/// | keys | hash tag |
-/// |---|---|
-/// | an elicitation's entry `e`, and `x` (what its removal took, kept a minute for a retry) | the SHA-256 of the elicitation id |
-/// | a user's pending set `u` and credentials `c` | the SHA-256 of the user id |
-/// | a task's record `t` | the SHA-256 of the task id |
-/// | a page form `p`, and `q` (its answer once taken, sealed, kept a minute for a retry) | the SHA-256 of the elicitation id |
-/// | an opened `requestState` `s` | the SHA-256 of its nonce |
-/// | a replica's heartbeat `alive`, its missing note `missing`, its channels `replica` and `tasks` | the replica's name |
+/// - an elicitation's entry `e`, and `x` (what its removal took, kept a minute for a retry): the
+///   SHA-256 of the elicitation id
+/// - a user's pending set `u` and credentials `c`: the SHA-256 of the user id
+/// - a task's record `t`: the SHA-256 of the task id
+/// - a page form `p`, and `q` (its answer once taken, sealed, kept a minute for a retry): the
+///   SHA-256 of the elicitation id
+/// - an opened `requestState` `s`: the SHA-256 of its nonce
+/// - a replica's heartbeat `alive`, its missing note `missing`, its channels `replica` and `tasks`:
+///   the replica's name
+///
+/// [hash-tags]:
+/// https://redis.io/docs/latest/operate/oss_and_stack/reference/cluster-spec/#hash-tags
 ///
 /// Every script and transaction touches the keys of one tag, so each is atomic on a cluster as
 /// on one server. The one step over two tags, an elicitation's start (its user's set, then its
@@ -412,9 +415,10 @@ impl RedisStore {
     /// one is down. Fails if no node can be reached, or a URL does not parse (said by its
     /// place in the list, not its text, which may hold a password).
     ///
-    /// The store then works as on one server: each command goes to the master owning its
-    /// keys' slot, every multi-key step stays on one slot (see [the keys](Self#keys-and-on-a-redis-cluster)),
-    /// and the client follows slot moves and failovers by itself.
+    /// The store then works as on one server: each command goes to the master owning its keys'
+    /// slot, every multi-key step stays on one slot (see
+    /// [the keys](Self#keys-and-on-a-redis-cluster)), and the client follows slot moves and
+    /// failovers by itself.
     ///
     /// ```no_run
     /// # async fn run() -> Result<(), elicit_mcp::server::StoreError> {

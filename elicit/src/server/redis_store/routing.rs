@@ -39,8 +39,9 @@ pub enum Routed {
     /// is complete all the same; only the optional notification is lost, and the client's
     /// retry still works.
     ReplicaGone,
-    /// The connection names no replica ([`ConnectionId::new`](crate::server::ConnectionId::new) rather than
-    /// [`ConnectionId::on_replica`](crate::server::ConnectionId::on_replica)): notify it locally, if it is here.
+    /// The connection names no replica ([`ConnectionId::new`](crate::server::ConnectionId::new)
+    /// rather than [`ConnectionId::on_replica`](crate::server::ConnectionId::on_replica)): notify
+    /// it locally, if it is here.
     NoReplica,
 }
 
@@ -176,9 +177,10 @@ impl RedisStore {
         })
     }
 
-    /// Subscribes to the completions routed to the replica named `replica`: those of
-    /// elicitations started on its connections ([`ConnectionId::on_replica`](crate::server::ConnectionId::on_replica) with the same
-    /// name) and completed anywhere. Give each replica its own name.
+    /// Subscribes to the completions routed to the replica named `replica`: those of elicitations
+    /// started on its connections
+    /// ([`ConnectionId::on_replica`](crate::server::ConnectionId::on_replica) with the same name)
+    /// and completed anywhere. Give each replica its own name.
     pub async fn completions(&self, replica: &str) -> Result<Completions, StoreError> {
         Ok(Completions {
             channel: self.subscribe(self.replica_channel(replica)).await?,

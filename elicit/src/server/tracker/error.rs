@@ -19,8 +19,10 @@ pub enum StartError {
     /// The expiry time is past what the clock can represent.
     ExpiryOutOfRange,
     /// The user already has as many pending elicitations as the tracker allows
-    /// ([`ElicitationTracker::with_max_pending_per_user`](crate::server::ElicitationTracker::with_max_pending_per_user)): complete or discard one first, or
-    /// wait for one to expire.
+    /// ([`ElicitationTracker::with_max_pending_per_user`][max-pending]): complete or discard one
+    /// first, or wait for one to expire.
+    ///
+    /// [max-pending]: crate::server::ElicitationTracker::with_max_pending_per_user
     TooManyPending {
         /// The limit.
         limit: usize,

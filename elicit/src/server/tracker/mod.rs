@@ -46,8 +46,9 @@ type IdSource = Box<dyn Fn() -> Result<ElicitationId, RandomnessUnavailableError
 /// let tracker = ElicitationTracker::new(UrlPolicy::production());
 /// let alice = UserId::from_verified_subject("alice-sub").unwrap();
 /// let initiator = Initiator::new(alice.clone(), ConnectionId::new("session-1"));
+/// let message = "Connect your Example Co account";
 /// let pending = tracker
-///     .start(&initiator, Some(&ElicitationCapability::form_and_url()), "Connect your Example Co account", |id| {
+///     .start(&initiator, Some(&ElicitationCapability::form_and_url()), message, |id| {
 ///         format!("https://mcp.example.com/connect?elicitationId={id}")
 ///     })
 ///     .await

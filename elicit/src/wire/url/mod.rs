@@ -20,8 +20,8 @@ pub use random::RandomnessUnavailableError;
 /// The id of a URL-mode elicitation: opaque to the client, unguessable when the server makes it.
 ///
 /// `ElicitationId::random` (with `url-mode`) draws `ElicitationId::RANDOM_BITS` bits from the
-/// operating system, so an id seen by no one cannot be guessed. An id received from a peer is wrapped with
-/// [`ElicitationId::new`] and treated as an opaque string.
+/// operating system, so an id seen by no one cannot be guessed. An id received from a peer is
+/// wrapped with [`ElicitationId::new`] and treated as an opaque string.
 ///
 /// ```
 /// # #[cfg(feature = "url-mode")] {
