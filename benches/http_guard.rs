@@ -72,16 +72,28 @@ fn adder() -> Result<Adder, std::io::Error> {
 const BODY: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
 
 fn request() -> http::Request<Body> {
+    post(
+        BODY.to_owned(),
+        &[
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "tools/call"),
+            ("mcp-name", "add"),
+        ],
+    )
+}
+
+/// A POST of `body` to the service with `headers` besides the ones every request has (host,
+/// content type and length, accept), from the peer's address.
+fn post(body: String, headers: &[(&str, &str)]) -> http::Request<Body> {
     let mut request = http::Request::post("http://127.0.0.1/mcp")
         .header("host", "127.0.0.1")
         .header("content-type", "application/json")
-        .header("content-length", BODY.len())
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", "tools/call")
-        .header("mcp-name", "add")
-        .body(Body::from(BODY))
-        .expect("a valid request");
+        .header("content-length", body.len())
+        .header("accept", "application/json, text/event-stream");
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let mut request = request.body(Body::from(body)).expect("a valid request");
     request
         .extensions_mut()
         .insert(ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 40000))));
@@ -122,20 +134,11 @@ where
 
 /// A 2025-11-25 POST of `body`, on `session` when there is one.
 fn session_request(session: Option<&str>, body: String) -> http::Request<Body> {
-    let mut request = http::Request::post("http://127.0.0.1/mcp")
-        .header("host", "127.0.0.1")
-        .header("content-type", "application/json")
-        .header("content-length", body.len())
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2025-11-25");
-    if let Some(session) = session {
-        request = request.header("mcp-session-id", session);
+    let version = ("mcp-protocol-version", "2025-11-25");
+    match session {
+        Some(session) => post(body, &[version, ("mcp-session-id", session)]),
+        None => post(body, &[version]),
     }
-    let mut request = request.body(Body::from(body)).expect("a valid request");
-    request
-        .extensions_mut()
-        .insert(ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 40000))));
-    request
 }
 
 /// A 2025-11-25 session opened on `service` (`initialize`, then `notifications/initialized`):

@@ -193,13 +193,12 @@ async fn a_secret_is_asked_on_the_page_and_never_reaches_the_client_on_both_revi
         );
         assert_eq!(elsewhere.status, 403);
 
+        // Alice's browser posts the page's form with the page's token.
+        let post =
+            |fields: &[(&str, &str)]| request("POST", &link, &alice, Some(&form(&token, fields)));
+
         // A wrong answer comes back with its errors, the calendar kept, the key not.
-        let wrong = request(
-            "POST",
-            &link,
-            &alice,
-            Some(&form(&token, &[("api_key", "short"), ("calendar", "Work")])),
-        );
+        let wrong = post(&[("api_key", "short"), ("calendar", "Work")]);
         assert_eq!(wrong.status, 422, "{}", wrong.body);
         assert!(
             wrong
@@ -216,19 +215,11 @@ async fn a_secret_is_asked_on_the_page_and_never_reaches_the_client_on_both_revi
         );
         // An address the schema's `uri` takes and the form's `url::Url` does not: said beside
         // the field by the page, not found by the tool after the page said "sent".
-        let no_address = request(
-            "POST",
-            &link,
-            &alice,
-            Some(&form(
-                &token,
-                &[
-                    ("api_key", KEY),
-                    ("calendar", "Work"),
-                    ("server", "https://1.2.3.256/"),
-                ],
-            )),
-        );
+        let no_address = post(&[
+            ("api_key", KEY),
+            ("calendar", "Work"),
+            ("server", "https://1.2.3.256/"),
+        ]);
         assert_eq!(no_address.status, 422, "{}", no_address.body);
         assert!(
             no_address.body.contains(
@@ -241,28 +232,15 @@ async fn a_secret_is_asked_on_the_page_and_never_reaches_the_client_on_both_revi
         assert!(no_address.body.contains("value=\"https://1.2.3.256/\""));
 
         // The answer, then the link is spent.
-        let sent = request(
-            "POST",
-            &link,
-            &alice,
-            Some(&form(
-                &token,
-                &[
-                    ("api_key", KEY),
-                    ("calendar", "Work"),
-                    ("server", "https://cal.example.com/dav/"),
-                    ("_action", "send"),
-                ],
-            )),
-        );
+        let sent = post(&[
+            ("api_key", KEY),
+            ("calendar", "Work"),
+            ("server", "https://cal.example.com/dav/"),
+            ("_action", "send"),
+        ]);
         assert_eq!(sent.status, 200, "{}", sent.body);
         assert!(sent.body.contains("Sent"), "{}", sent.body);
-        let again = request(
-            "POST",
-            &link,
-            &alice,
-            Some(&form(&token, &[("api_key", KEY), ("calendar", "Work")])),
-        );
+        let again = post(&[("api_key", KEY), ("calendar", "Work")]);
         assert_eq!(again.status, 404);
         assert_eq!(request("GET", &link, &alice, None).status, 404);
 

@@ -27,8 +27,8 @@ const REMEMBERED_COMPLETIONS: usize = 256;
 /// A watch is bounded: it waits on at most [`capacity`](Self::capacity) elicitations and holds
 /// at most that many requests, so a server cannot make a client grow without end by sending
 /// elicitations. When full, [`track`](Self::track) and [`retry_after`](Self::retry_after)
-/// refuse with [`WatchFullError`], which gives the request back: nothing is dropped, and the client
-/// tells its user (or retries by hand) instead of waiting.
+/// refuse with [`WatchFullError`], which gives the request back: nothing is dropped, and the
+/// client tells its user (or retries by hand) instead of waiting.
 ///
 /// ```
 /// use elicit_mcp::wire::{

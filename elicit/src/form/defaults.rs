@@ -1,9 +1,9 @@
 //! Defaults known only at run time, typed: each derived form has a defaults type
-//! ([`Elicit::Defaults`](crate::Elicit::Defaults)) with one [`FormDefault`] per field, so a default
-//! for a field the form does not have, or of another type than the field's, is a compile error.
-//! Filled in by a closure, it becomes the wire map (wire name to JSON value) that
-//! [`RequestedSchema::with_defaults`](crate::schema::RequestedSchema::with_defaults) checks against
-//! the form's rules and shows.
+//! ([`Elicit::Defaults`](crate::Elicit::Defaults)) with one [`FormDefault`] per field, so a
+//! default for a field the form does not have, or of another type than the field's, is a compile
+//! error. Filled in by a closure, it becomes the wire map (wire name to JSON value) that
+//! [`RequestedSchema::with_defaults`](crate::schema::RequestedSchema::with_defaults) checks
+//! against the form's rules and shows.
 
 use std::collections::{BTreeSet, HashSet};
 use std::fmt;
@@ -14,8 +14,8 @@ use serde_json::{Map, Value};
 
 use crate::form::field::{ElicitField, ElicitValue};
 
-/// The run-time defaults of a form: the type [`Elicit::Defaults`](crate::Elicit::Defaults) of every
-/// derived form.
+/// The run-time defaults of a form: the type [`Elicit::Defaults`](crate::Elicit::Defaults) of
+/// every derived form.
 ///
 /// `#[derive(Elicit)]` implements it on a type of its own (it adds no name to your module;
 /// reach it as `<Stay as Elicit>::Defaults`), with one public field per asked field, named as

@@ -1,7 +1,7 @@
-//! The server's own page for forms with a secret field ([`Ask::secure`](crate::rmcp::Ask::secure)):
-//! an axum router, mounted by the server next to its MCP service, that shows each form to the
-//! user its URL-mode elicitation was made for, checks the answer with the form's rules, holds
-//! it for the tool, and completes the elicitation.
+//! The server's own page for forms with a secret field
+//! ([`Ask::secure`](crate::rmcp::Ask::secure)): an axum router, mounted by the server next to its
+//! MCP service, that shows each form to the user its URL-mode elicitation was made for, checks
+//! the answer with the form's rules, holds it for the tool, and completes the elicitation.
 //!
 #![doc = include_str!("../docs/page.md")]
 

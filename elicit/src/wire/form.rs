@@ -14,8 +14,8 @@ use crate::schema::RequestedSchema;
 ///
 /// Built from a derived type with [`Elicit::form_request`](crate::Elicit::form_request) (message
 /// from `#[elicit(message = "..")]`) or
-/// [`Elicit::form_request_with_message`](crate::Elicit::form_request_with_message). The schema of a
-/// derived type is borrowed from its static, not copied.
+/// [`Elicit::form_request_with_message`](crate::Elicit::form_request_with_message). The schema of
+/// a derived type is borrowed from its static, not copied.
 ///
 /// ```
 /// use elicit_mcp::Elicit;

@@ -140,7 +140,8 @@ impl<'de> Deserialize<'de> for ElicitRequestParams {
 ///     "elicitationId": "42", "url": "https://example.com/", "message": "Connect"}"#).unwrap();
 ///
 /// let form_only = ElicitationCapability::form();
-/// let err = ElicitRequest::new(RequestId::from(1), params.clone(), Some(&form_only)).unwrap_err();
+/// let id = RequestId::from(1);
+/// let err = ElicitRequest::new(id, params.clone(), Some(&form_only)).unwrap_err();
 /// assert_eq!(err.to_string(), "the client did not declare URL-mode elicitation");
 ///
 /// let both = ElicitationCapability::form_and_url();

@@ -24,9 +24,9 @@ pub use secret::Secret;
 
 /// A type that can be the value of one form field: a string, a boolean, a number, a choice enum, a
 /// multi-select of one, a secret ([`Secret<String>`](Secret)), a typed value
-/// ([`Email`](crate::Email), and with their features the dates, times and URLs of `chrono`, `time`,
-/// `jiff` and `url`), or a newtype of any of these. `Option<T>` of such a type is an optional
-/// field.
+/// ([`Email`](crate::Email), and with their features the dates, times and URLs of `chrono`,
+/// `time`, `jiff` and `url`), or a newtype of any of these. `Option<T>` of such a type is an
+/// optional field.
 ///
 /// This is the extension point for your own types. Implement it with `#[derive(Elicit)]` on a
 /// tuple struct of one field: the newtype maps to its field's property, narrowed by the

@@ -80,8 +80,8 @@ pub(crate) use tasks::{TaskMessages, TaskRecord};
 /// - a page form `p`, and `q` (its answer once taken, sealed, kept a minute for a retry): the
 ///   SHA-256 of the elicitation id
 /// - an opened `requestState` `s`: the SHA-256 of its nonce
-/// - a replica's heartbeat `alive`, its missing note `missing`, its channels `replica` and `tasks`:
-///   the replica's name
+/// - a replica's heartbeat `alive`, its missing note `missing`, its channels `replica` and
+///   `tasks`: the replica's name
 ///
 /// [hash-tags]:
 /// https://redis.io/docs/latest/operate/oss_and_stack/reference/cluster-spec/#hash-tags

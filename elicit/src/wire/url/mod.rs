@@ -77,8 +77,8 @@ impl AsRef<str> for ElicitationId {
 /// `elicitationId`.
 ///
 /// Read one from the wire with serde. In code, a server builds one only from a URL that passed
-/// its URL policy (`elicit_mcp::server::CheckedUrl::into_params`, with the `url-mode` feature); the
-/// usual way is `ElicitationTracker::start`, which also binds it to the user.
+/// its URL policy (`elicit_mcp::server::CheckedUrl::into_params`, with the `url-mode` feature);
+/// the usual way is `ElicitationTracker::start`, which also binds it to the user.
 ///
 /// ```
 /// use elicit_mcp::wire::ElicitRequestUrlParams;
