@@ -281,15 +281,13 @@ mod http_body {
 
 #[cfg(feature = "page")]
 mod page {
-    use std::borrow::Cow;
-
     use serde_json::{Map, Value};
 
     use crate::Elicit;
     use crate::page::posted::pairs;
     use crate::page::read::{FieldMessage, read};
     use crate::page::render::FormPage;
-    use crate::server::FormCheck;
+    use crate::server::{FormCheck, PageForm};
 
     /// What the page makes of a posted form.
     #[derive(Debug)]
@@ -310,20 +308,16 @@ mod page {
 
     /// The decoded pairs of a posted form, read and, when refused, shown again.
     pub fn posted_pairs<T: Elicit>(pairs: &[(String, String)]) -> PostedPage {
-        let schema = T::requested_schema();
-        let secret_fields: Vec<Cow<'static, str>> = T::SECRET_FIELDS
-            .iter()
-            .copied()
-            .map(Cow::Borrowed)
-            .collect();
+        let form = PageForm::of::<T>(String::new());
+        let (schema, secret_fields) = (&*form.schema, &form.secret_fields);
         let check = Some(FormCheck::of::<T>());
-        let (content, shown) = read(schema, &secret_fields, pairs, check);
+        let (content, shown) = read(schema, secret_fields, pairs, check);
         let page = content.as_ref().err().map(|refused| {
             FormPage {
                 server: "fuzz server",
                 message: "A form of the fuzz targets",
                 schema,
-                secret_fields: &secret_fields,
+                secret_fields,
                 token: "csrf-token",
                 shown: &shown,
                 refused,

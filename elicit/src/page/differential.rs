@@ -11,8 +11,6 @@
 //! refuses, beside the same fields; without it (a replica never told of the form), the page
 //! parts from `from_content` by those rules and no other.
 
-use std::borrow::Cow;
-
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
 use proptest::test_runner::TestCaseError;
@@ -23,7 +21,7 @@ use crate::Elicit;
 use crate::client::answer::{choices_of, is_multi};
 use crate::client::differential::{Every, Key, refused_beyond_schema, run, texts_for};
 use crate::schema::{PrimitiveSchema, Property, RequestedSchema};
-use crate::server::FormCheck;
+use crate::server::{FormCheck, PageForm};
 
 /// Answers per form.
 const CASES: u32 = 256;
@@ -154,16 +152,12 @@ fn same_value(page: &Value, sent: &Value) -> bool {
 /// the form known (`known`), the page runs the form's own reading and must agree exactly;
 /// without, it may take what a rule beyond the schema refuses; the count of those it took.
 fn the_page_reads_what_the_form_reads<T: Elicit>(known: bool) -> u32 {
-    let schema = T::requested_schema();
-    let secrets: Vec<Cow<'_, str>> = T::SECRET_FIELDS
-        .iter()
-        .copied()
-        .map(Cow::Borrowed)
-        .collect();
+    let form = PageForm::of::<T>(String::new());
+    let (schema, secrets) = (&*form.schema, &form.secret_fields);
     let beyond = std::cell::Cell::new(0u32);
     run(posted(schema), CASES, |(content, pairs)| {
         let check = known.then(FormCheck::of::<T>);
-        let (by_page, _shown) = read(schema, &secrets, &pairs, check);
+        let (by_page, _shown) = read(schema, secrets, &pairs, check);
         let by_form: Vec<String> = match T::from_content(&content) {
             Ok(_) => Vec::new(),
             Err(errors) => errors

@@ -1,7 +1,6 @@
 //! Forms with a secret field, asked on the server's own page through URL mode: the client is
 //! shown the consent message and a link, never the form, and never the answer.
 
-use std::borrow::Cow;
 use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::SystemTime;
@@ -101,16 +100,7 @@ impl Ask {
                 let (forms, user, made) = (forms.clone(), user.clone(), made.clone());
                 let link_to = forms.clone();
                 forms.learn::<T>();
-                let form = PageForm {
-                    message: message.clone(),
-                    schema: Cow::Borrowed(T::requested_schema()),
-                    secret_fields: T::SECRET_FIELDS
-                        .iter()
-                        .copied()
-                        .map(Cow::Borrowed)
-                        .collect(),
-                    form_type: Cow::Borrowed(std::any::type_name::<T>()),
-                };
+                let form = PageForm::of::<T>(message.clone());
                 Some(self.url_made(
                     message,
                     move |id| link_to.link(id),

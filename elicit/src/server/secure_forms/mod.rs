@@ -96,6 +96,22 @@ pub(crate) struct PageForm {
     pub form_type: Cow<'static, str>,
 }
 
+impl PageForm {
+    /// Form `T` as the page shows it, with `message` as its heading.
+    pub(crate) fn of<T: Elicit>(message: String) -> Self {
+        PageForm {
+            message,
+            schema: Cow::Borrowed(T::requested_schema()),
+            secret_fields: T::SECRET_FIELDS
+                .iter()
+                .copied()
+                .map(Cow::Borrowed)
+                .collect(),
+            form_type: Cow::Borrowed(std::any::type_name::<T>()),
+        }
+    }
+}
+
 /// Whether the page may show a form to a user.
 #[derive(Debug)]
 pub(crate) enum Showing {
