@@ -11,7 +11,7 @@ use std::time::Duration;
 use crate::tasks::{result_text, settled, task_id, tasks_extension};
 use elicit_mcp::http::Guard;
 use elicit_mcp::rmcp::{Ask, ElicitError, Elicitation, SetupError, Tasks};
-use elicit_mcp::server::{ElicitationTracker, UrlPolicy, UserId};
+use elicit_mcp::server::{ElicitationTracker, SecureForms, UrlPolicy, UserId};
 use elicit_mcp::wire::ElicitationCapability;
 use elicit_mcp::{Elicit, ElicitOutcome};
 use elicit_test_support::rmcp::{client_info, completed_text, input_required, seal, serve};
@@ -343,6 +343,9 @@ async fn url_mode_without_a_user_stops_the_server_before_it_serves() {
         }
     );
 
+    // `main` returning the error prints its `Debug`: the message, not the variant's fields.
+    assert_eq!(format!("{refused:?}"), refused.to_string());
+
     // Said once, the user makes the same setups hold.
     let alice = UserId::from_verified_subject("alice").unwrap();
     let (server_io, _client_io) = tokio::io::duplex(64);
@@ -379,4 +382,24 @@ async fn a_task_tool_the_server_does_not_list_is_refused_at_start_not_on_its_fir
 #[test]
 fn every_form_here_agrees_with_jsonschema() {
     elicit_test_support::agree_with_jsonschema!(Confirm, Size);
+}
+
+#[tokio::test]
+async fn a_secure_page_without_url_mode_stops_the_server_before_it_serves() {
+    let forms = SecureForms::new("https://shop.example/secure").unwrap();
+    let alice = UserId::from_verified_subject("alice").unwrap();
+    let (server_io, _client_io) = tokio::io::duplex(64);
+    let refused = Elicitation::new(seal())
+        .with_local_user(alice)
+        .with_secure_page(forms)
+        .serve_directly(Shop::default(), server_io, None)
+        .map(drop)
+        .unwrap_err();
+    assert_eq!(refused, SetupError::SecurePageWithoutUrlMode);
+    assert_eq!(
+        format!("{refused:?}"),
+        "the elicitation has a secure page (`Elicitation::with_secure_page`), whose forms go \
+         through URL mode, but no URL mode: give `Elicitation::with_url_mode` the tracker the \
+         page completes"
+    );
 }

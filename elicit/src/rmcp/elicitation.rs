@@ -27,6 +27,7 @@ use crate::server::{CompletedElicitation, ElicitationStore, ElicitationTracker};
 
 #[cfg(feature = "http")]
 use crate::rmcp::authenticate::{Authenticate, SharedAuthenticate};
+use crate::server::debug_as_message;
 
 /// What a server that asks its users builds once, at start-up: the seal of 2026-07-28's
 /// `requestState`, the tools that run as tasks and their runtime, URL mode's tracker, who the
@@ -489,7 +490,7 @@ impl Elicitation {
 }
 
 /// Why an elicitation cannot serve: a mistake in how it was set up, found at start-up.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SetupError {
     /// The task declarations do not fit the server.
@@ -504,6 +505,12 @@ pub enum SetupError {
         /// connection (stdio)"`.
         serving: &'static str,
     },
+    /// The secure page's forms ([`Elicitation::with_secure_page`]) go through URL mode, and
+    /// the elicitation has none ([`Elicitation::with_url_mode`]): every `Ask::secure` would
+    /// fail when a user asks.
+    #[cfg(feature = "page")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "page")))]
+    SecurePageWithoutUrlMode,
 }
 
 impl fmt::Display for SetupError {
@@ -517,6 +524,12 @@ impl fmt::Display for SetupError {
                  `Elicitation::with_authentication` (HTTP) or `Elicitation::with_local_user` \
                  (stdio)"
             ),
+            #[cfg(feature = "page")]
+            SetupError::SecurePageWithoutUrlMode => f.write_str(
+                "the elicitation has a secure page (`Elicitation::with_secure_page`), whose \
+                 forms go through URL mode, but no URL mode: give \
+                 `Elicitation::with_url_mode` the tracker the page completes",
+            ),
         }
     }
 }
@@ -526,6 +539,10 @@ impl std::error::Error for SetupError {
         match self {
             SetupError::Tasks(e) => Some(e),
             SetupError::UrlModeWithoutUser { .. } => None,
+            #[cfg(feature = "page")]
+            SetupError::SecurePageWithoutUrlMode => None,
         }
     }
 }
+
+debug_as_message!(SetupError);

@@ -20,6 +20,7 @@ use crate::server::UserId;
 
 #[cfg(feature = "url-mode")]
 use crate::server::ConnectionId;
+use crate::server::debug_as_message;
 
 /// The user's handler with an [`Elicitation`] around it: what rmcp serves. Made only by the
 /// elicitation's ways to serve ([`Elicitation::serve`], `elicit_mcp::http::Guard::serve`), each
@@ -49,7 +50,6 @@ impl<H> fmt::Debug for Elicited<H> {
 }
 
 /// Why [`Elicitation::serve`] did not start: the elicitation's setup, or rmcp's handshake.
-#[derive(Debug)]
 #[non_exhaustive]
 pub enum ServeError {
     /// A mistake in the elicitation's setup.
@@ -76,6 +76,8 @@ impl std::error::Error for ServeError {
         }
     }
 }
+
+debug_as_message!(ServeError);
 
 impl From<SetupError> for ServeError {
     fn from(e: SetupError) -> Self {
@@ -204,6 +206,10 @@ impl Elicitation {
                     tool: tool.to_owned(),
                 }));
             }
+        }
+        #[cfg(feature = "page")]
+        if self.secure.is_some() && self.url.is_none() {
+            return Err(SetupError::SecurePageWithoutUrlMode);
         }
         #[cfg(feature = "url-mode")]
         if self.url.is_some() && !self.knows_users(serving) {

@@ -1,6 +1,7 @@
 //! Who a request stands for: the authenticated user, and the client connection they use.
 //! Form and URL mode both bind state to them, so they need no URL-mode crate.
 
+use crate::server::debug_as_message;
 use std::error::Error;
 use std::fmt;
 
@@ -18,8 +19,10 @@ use std::fmt;
 /// let alice = UserId::from_issuer_and_subject("https://auth.example.com", "alice-sub").unwrap();
 /// assert_eq!(alice.subject(), "alice-sub");
 /// assert_eq!(alice.as_str(), "https://auth.example.com alice-sub");
+/// assert_eq!(alice.to_string(), "https://auth.example.com alice-sub");
+/// assert_eq!(format!("{alice:?}"), r#"UserId("https://auth.example.com alice-sub")"#);
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct UserId {
     /// The whole id: the subject, or the issuer, a space, and the subject.
     id: String,
@@ -27,8 +30,22 @@ pub struct UserId {
     subject_at: usize,
 }
 
+/// The whole id, as [`as_str`](UserId::as_str) gives it: what a log or a tool's answer shows.
+impl fmt::Display for UserId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.id)
+    }
+}
+
+/// The whole id, quoted; where the subject starts is how the id is kept, not what it says.
+impl fmt::Debug for UserId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("UserId").field(&self.id).finish()
+    }
+}
+
 /// A [`UserId`] cannot be empty: every anonymous caller would share its elicitations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct EmptyUserIdError;
 
 impl fmt::Display for EmptyUserIdError {
@@ -40,6 +57,8 @@ impl fmt::Display for EmptyUserIdError {
 }
 
 impl Error for EmptyUserIdError {}
+
+debug_as_message!(EmptyUserIdError);
 
 impl UserId {
     /// The user with this verified subject, from the one authorization server the server

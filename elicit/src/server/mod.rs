@@ -14,6 +14,7 @@ mod cipher;
 #[cfg(feature = "url-mode")]
 mod clock;
 mod credentials;
+mod debug_message;
 #[cfg(any(feature = "rmcp", feature = "redis"))]
 mod hex;
 mod identity;
@@ -38,6 +39,7 @@ mod ttl;
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use clock::{Clock, SystemClock};
 pub use credentials::{CredentialStore, MemoryCredentials};
+pub(crate) use debug_message::debug_as_message;
 pub use identity::{ConnectionId, EmptyUserIdError, Initiator, UserId};
 pub use links::{LinkInForm, links_in_form};
 #[cfg(feature = "url-mode")]

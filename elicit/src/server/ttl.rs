@@ -2,6 +2,7 @@
 //! panics when the sum is past what the clock can hold, and `Duration::MAX` (meant as "never")
 //! is such a time to live.
 
+use crate::server::debug_as_message;
 use std::fmt;
 use std::time::{Duration, SystemTime};
 
@@ -18,7 +19,7 @@ use std::time::{Duration, SystemTime};
 /// assert!(refused.to_string().starts_with("the time to live of a `requestState`"));
 /// # }
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct TtlTooLarge {
     /// Which time to live: "the time to live of a credential".
     what: &'static str,
@@ -44,6 +45,8 @@ impl fmt::Display for TtlTooLarge {
 }
 
 impl std::error::Error for TtlTooLarge {}
+
+debug_as_message!(TtlTooLarge);
 
 /// When `ttl` from `now` ends, or why it cannot: `what` names the time to live in the error.
 pub(crate) fn ends_at(

@@ -12,6 +12,7 @@ use ::rmcp::model as sdk;
 use super::binding::Binding;
 use super::keyring_text::ParsedKeyring;
 use super::sealed::SealedState;
+use crate::server::debug_as_message;
 use crate::server::{Keyring, TtlTooLarge, checked_ttl, ends_at};
 use crate::server::{MemoryReplayGuard, ReplayGuard, StoreError};
 
@@ -70,7 +71,7 @@ pub struct RequestStateSeal {
 
 /// Why a seal's keys were refused: what was wrong, and where (an entry by its position: never a
 /// key, nor an id, in whose place a key may have been given).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct SealKeyError {
     message: String,
 }
@@ -82,6 +83,8 @@ impl fmt::Display for SealKeyError {
 }
 
 impl std::error::Error for SealKeyError {}
+
+debug_as_message!(SealKeyError);
 
 impl SealKeyError {
     fn new(message: impl Into<String>) -> Self {

@@ -27,6 +27,7 @@ use self::shared::SharedTasks;
 #[cfg(feature = "redis")]
 use crate::server::RedisStore;
 use crate::server::UserId;
+use crate::server::debug_as_message;
 
 /// How a tool runs for a client that declared the tasks extension, and for one that did not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -427,7 +428,7 @@ pub(crate) fn missing_tasks_extension() -> sdk::ErrorData {
 }
 
 /// A [`Tasks`] declaration that does not fit the server.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum TaskSetupError {
     /// A tool declared for tasks that the server does not list.
@@ -470,6 +471,8 @@ impl fmt::Display for TaskSetupError {
 }
 
 impl std::error::Error for TaskSetupError {}
+
+debug_as_message!(TaskSetupError);
 
 fn support_name(support: TaskSupport) -> &'static str {
     match support {

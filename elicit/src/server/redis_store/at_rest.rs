@@ -4,6 +4,7 @@
 use std::fmt;
 
 use crate::server::Keyring;
+use crate::server::debug_as_message;
 
 /// The keys that encrypt, in Redis, what users gave the server: credentials
 /// ([`RedisStore::credentials`](super::RedisStore::credentials)) and the secure page's answers
@@ -39,7 +40,7 @@ impl fmt::Debug for AtRestKeys {
 
 /// Why keys at rest were refused: what was wrong, and where (an entry by its position: never a
 /// key, nor an id, in whose place a key may have been given).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct AtRestKeyError(String);
 
 impl fmt::Display for AtRestKeyError {
@@ -49,6 +50,8 @@ impl fmt::Display for AtRestKeyError {
 }
 
 impl std::error::Error for AtRestKeyError {}
+
+debug_as_message!(AtRestKeyError);
 
 impl AtRestKeys {
     /// Keys whose `sealing` one seals and every one of `keyring` opens: the same on every

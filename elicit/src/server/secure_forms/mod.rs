@@ -21,6 +21,7 @@ use self::checks::FormChecks;
 use self::memory::MemoryForms;
 use crate::Elicit;
 use crate::schema::RequestedSchema;
+use crate::server::debug_as_message;
 use crate::server::{StoreError, TtlTooLarge, UserId, checked_ttl};
 use crate::wire::ElicitationId;
 
@@ -72,7 +73,7 @@ impl fmt::Debug for SecureForms {
 }
 
 /// Why a page address was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct PageUrlError {
     url: String,
     why: &'static str,
@@ -85,6 +86,8 @@ impl fmt::Display for PageUrlError {
 }
 
 impl std::error::Error for PageUrlError {}
+
+debug_as_message!(PageUrlError);
 
 /// What the page shows of a form: the message, its schema and which of its fields are secret;
 /// and the form's Rust type, whose own reading the page runs where this process knows it.
