@@ -186,8 +186,11 @@ impl Bench {
         };
         let first = serde_json::to_value(&first).expect("a response");
         let link = url_in(&first).unwrap_or_else(|| panic!("a URL input request: {first}"));
-        // The page's own router, not mounted: its paths are `/{id}`.
-        let path = link.strip_prefix(PAGE).expect("the page's link").to_owned();
+        // The page's own router, alone: its paths are the link's, `/secure/{id}`.
+        let path = link
+            .strip_prefix("http://127.0.0.1:3000")
+            .expect("the page's link")
+            .to_owned();
         let (status, cookie, body) = self.send(get(&path, None)).await;
         assert_eq!(status, 200, "{body}");
         let cookie = cookie.expect("a browser cookie");

@@ -261,7 +261,7 @@ async fn run<S: ElicitationStore + 'static>(
         .with_server_name("elicit-calendar")
         .with_login_url("/login");
     let pages = axum::Router::new()
-        .nest("/secure", page.router())
+        .merge(page.router())
         .merge(login.router());
 
     // The line tests and scripts wait for.

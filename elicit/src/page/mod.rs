@@ -37,7 +37,8 @@ pub use users::{DevelopmentLogin, NotLoopback, PageUsers};
 const BROWSER_COOKIE: &str = "elicit_page_browser";
 
 /// The page for secure forms: what it serves from, and how it is set. Build it once, then
-/// mount its [`router`](Self::router) at the path of [`SecureForms::page_url`].
+/// merge its [`router`](Self::router) into the server's: its routes are at the path of
+/// [`SecureForms::page_url`], where the links it hands out point.
 pub struct SecurePage<S: ElicitationStore, U: PageUsers> {
     shared: Shared<S, U>,
     max_body_bytes: usize,
@@ -99,11 +100,14 @@ impl<S: ElicitationStore + 'static, U: PageUsers> SecurePage<S, U> {
         self
     }
 
-    /// The page's routes, `GET` and `POST` on `/{id}`: mount them at the path of the page's
-    /// address.
+    /// The page's routes, `GET` and `POST` on `PATH/{id}`, where `PATH` is the path of the
+    /// page's address ([`SecureForms::page_url`]): merge them into the server's router
+    /// (`Router::merge`, not `nest`), so that the page is served where its links point, with
+    /// no second place to write its path.
     pub fn router(self) -> Router {
+        let route = format!("{}/{{id}}", self.shared.forms.page_path());
         Router::new()
-            .route("/{id}", get(show::<S, U>).post(answer::<S, U>))
+            .route(&route, get(show::<S, U>).post(answer::<S, U>))
             .layer(DefaultBodyLimit::max(self.max_body_bytes))
             .with_state(Arc::new(self.shared))
     }

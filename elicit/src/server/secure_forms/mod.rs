@@ -44,6 +44,8 @@ use crate::wire::ElicitationId;
 #[derive(Clone)]
 pub struct SecureForms {
     page_url: Arc<str>,
+    /// The path of `page_url`, where the page's routes are.
+    page_path: Arc<str>,
     /// How long a form not answered, or an answer not read, is kept at most.
     keep_for: Duration,
     held: Held,
@@ -244,6 +246,7 @@ impl SecureForms {
         }
         Ok(SecureForms {
             page_url: url.trim_end_matches('/').into(),
+            page_path: parsed.path().trim_end_matches('/').into(),
             keep_for: Self::DEFAULT_KEEP_FOR,
             held,
             checks: FormChecks::default(),
@@ -302,6 +305,11 @@ impl SecureForms {
     /// The page's address.
     pub fn page_url(&self) -> &str {
         &self.page_url
+    }
+
+    /// The path of the page's address, without a trailing `/` (empty for a page at the root).
+    pub(crate) fn page_path(&self) -> &str {
+        &self.page_path
     }
 
     /// The link to the form of elicitation `id`.
@@ -459,6 +467,14 @@ mod tests {
         assert_eq!(
             forms.link(&ElicitationId::new("abc")),
             "http://127.0.0.1:3000/secure/abc"
+        );
+        // The page's routes are where its links point.
+        assert_eq!(forms.page_path(), "/secure");
+        let at_root = SecureForms::new("https://example.com").unwrap();
+        assert_eq!(at_root.page_path(), "");
+        assert_eq!(
+            at_root.link(&ElicitationId::new("abc")),
+            "https://example.com/abc"
         );
         for (url, why) in [
             ("/secure", "is not an absolute URL"),
