@@ -109,7 +109,7 @@ impl Answer {
     }
 }
 
-fn client() -> reqwest::Client {
+pub(super) fn client() -> reqwest::Client {
     reqwest::Client::builder()
         .timeout(Duration::from_secs(20))
         .build()
@@ -472,7 +472,10 @@ async fn status_within(stream: &mut (impl AsyncRead + Unpin), wait: Duration) ->
 
 /// The whole answer on `stream` (the server closes the connection after it), if it comes
 /// within `wait`.
-async fn answer_within(stream: &mut (impl AsyncRead + Unpin), wait: Duration) -> Option<String> {
+pub(super) async fn answer_within(
+    stream: &mut (impl AsyncRead + Unpin),
+    wait: Duration,
+) -> Option<String> {
     let mut response = Vec::new();
     let read = tokio::time::timeout(wait, stream.read_to_end(&mut response)).await;
     match read.ok()? {
@@ -693,19 +696,19 @@ async fn post_with_session(stream: &mut TcpStream, session: &str, body: &str) {
 }
 
 /// One event of an event stream: its id, and its data as JSON.
-struct Event {
-    id: Option<String>,
-    data: Value,
+pub(super) struct Event {
+    pub(super) id: Option<String>,
+    pub(super) data: Value,
 }
 
 /// The events of a stream as they come, with the text of an event not yet whole.
-struct Events {
+pub(super) struct Events {
     response: reqwest::Response,
     buffer: String,
 }
 
 impl Events {
-    fn of(response: reqwest::Response) -> Self {
+    pub(super) fn of(response: reqwest::Response) -> Self {
         assert_eq!(response.status(), 200);
         let kind = response.headers()["content-type"].to_str().unwrap();
         assert!(kind.starts_with("text/event-stream"), "{kind}");
@@ -731,7 +734,7 @@ impl Events {
     }
 
     /// The next event that carries a message (not a priming or keep-alive one).
-    async fn next(&mut self) -> Event {
+    pub(super) async fn next(&mut self) -> Event {
         loop {
             if let Some(event) = self.buffered() {
                 return event;

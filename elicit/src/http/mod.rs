@@ -6,6 +6,9 @@
 pub(crate) mod check;
 mod clients;
 mod counts;
+mod origin;
+mod owner_store;
+mod owners;
 mod relay;
 mod resume;
 mod service;
@@ -25,6 +28,7 @@ pub use crate::rmcp::authenticate::{Authenticate, Unauthenticated};
 use crate::rmcp::{Elicitation, Elicited, SetupError};
 use clients::ClientAddress;
 pub use counts::GuardCounts;
+use origin::Origin;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 pub use service::{BoxError, GuardLayer, Guarded, GuardedBody};
 use tower_layer::Layer;
@@ -56,6 +60,8 @@ pub struct Guard {
     client_address: ClientAddress,
     /// Who a request's user is: the elicitation's check, when served through one.
     authenticate: Option<SharedAuthenticate>,
+    /// The browser origins served; `None`: the server's own.
+    allowed_origins: Option<Vec<Origin>>,
 }
 
 impl Default for Guard {
@@ -73,6 +79,7 @@ impl fmt::Debug for Guard {
                 &self.max_bytes_in_flight_per_client(),
             )
             .field("body_deadline", &self.body_deadline)
+            .field("allowed_origins", &self.allowed_origins)
             .finish_non_exhaustive()
     }
 }
@@ -92,7 +99,7 @@ impl Guard {
 
     /// The defaults: bodies up to 256 KiB, and as many bytes of bodies in flight per client,
     /// each read whole within 30 s; the client's address from axum's
-    /// `ConnectInfo<SocketAddr>`.
+    /// `ConnectInfo<SocketAddr>`; browser requests from the server's own origin only.
     pub fn new() -> Self {
         Guard {
             max_body_bytes: Self::DEFAULT_MAX_BODY_BYTES,
@@ -100,6 +107,7 @@ impl Guard {
             body_deadline: Self::DEFAULT_BODY_DEADLINE,
             client_address: ClientAddress::ConnectInfo,
             authenticate: None,
+            allowed_origins: None,
         }
     }
 
@@ -175,6 +183,42 @@ impl Guard {
         address: impl Fn(&Parts) -> Option<IpAddr> + Send + Sync + 'static,
     ) -> Self {
         self.client_address = ClientAddress::Function(Arc::new(address));
+        self
+    }
+
+    /// The browser origins whose requests are served, in place of the default, the server's
+    /// own. Each is an origin as a browser sends it, `scheme://host[:port]` (the port may be
+    /// omitted where it is the scheme's default); a request whose `Origin` is not one of them
+    /// (scheme, host and port) is answered 403 before anything else is done with it. An empty
+    /// list refuses every request that carries an `Origin`. A request without one (a client
+    /// that is not a browser) is served whatever the list. `Origin: null` is never on it.
+    ///
+    /// ```
+    /// use elicit_mcp::http::Guard;
+    ///
+    /// // The server's own web app, on another host, may call it from the browser.
+    /// let guard = Guard::new().with_allowed_origins(["https://app.example.com"]);
+    /// # let _ = guard;
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If an entry is no origin (a path, a user, no scheme, `null`), naming it.
+    pub fn with_allowed_origins<I>(mut self, origins: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: AsRef<str>,
+    {
+        let origins = origins.into_iter().map(|origin| {
+            let origin = origin.as_ref();
+            Origin::parse(origin).unwrap_or_else(|| {
+                panic!(
+                    "Guard::with_allowed_origins: `{origin}` is not an origin; give \
+                     `scheme://host[:port]`, without a path"
+                )
+            })
+        });
+        self.allowed_origins = Some(origins.collect());
         self
     }
 

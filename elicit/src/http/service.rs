@@ -26,10 +26,14 @@ use tower_service::Service;
 
 use super::check::check;
 use super::clients::{ClientAddress, ClientKey, InFlight};
+use super::origin::AllowedOrigins;
+use super::owner_store::{OwnedStore, opened_by};
+use super::owners::{Owners, Ownership, sweep_later};
 use super::relay::Relays;
 use super::resume::{after, resumed_after};
 use super::{Guard, GuardCounts, GuardedResponse};
 use crate::rmcp::authenticate::{Authenticated, SharedAuthenticate, Unauthenticated};
+use crate::server::UserId;
 
 /// The body the guarded service hands to rmcp's: a JSON POST's body as the guard read it, any
 /// other request's as it came (capped at the limit).
@@ -70,7 +74,17 @@ impl<H, M> Layer<StreamableHttpService<H, M>> for GuardLayer<M> {
         // guard's own read.
         mcp.config.max_request_body_bytes = self.guard.max_body_bytes;
         let deletes = mcp.config.legacy_session_mode;
-        let store = mcp.config.session_store.clone();
+        // The owner of each session goes into rmcp's store with it, for the replica that
+        // restores it.
+        let store = mcp.config.session_store.take().map(|store| {
+            let owned = Arc::new(OwnedStore::new(store));
+            mcp.config.session_store = Some(owned.clone());
+            owned
+        });
+        let origins = match &self.guard.allowed_origins {
+            Some(listed) => AllowedOrigins::Listed(listed.clone()),
+            None => AllowedOrigins::the_servers(&mcp.config.allowed_hosts),
+        };
         let counts = GuardCounts::default();
         let core = Core {
             inner: Arc::new(mcp),
@@ -82,11 +96,13 @@ impl<H, M> Layer<StreamableHttpService<H, M>> for GuardLayer<M> {
             body_deadline: self.guard.body_deadline,
             counts: counts.clone(),
             authenticate: self.guard.authenticate.clone(),
+            owners: Arc::new(Owners::new()),
             relays: Arc::new(Relays::new()),
         };
         Guarded {
             limited: RequestBodyLimit::new(core, self.guard.max_body_bytes),
             max_body_bytes: self.guard.max_body_bytes,
+            origins: Arc::new(origins),
             counts,
         }
     }
@@ -98,6 +114,8 @@ impl<H, M> Layer<StreamableHttpService<H, M>> for GuardLayer<M> {
 pub struct Guarded<S, M> {
     limited: RequestBodyLimit<Core<S, M>>,
     max_body_bytes: usize,
+    /// Checked first: a foreign origin's request is refused before anything else is done.
+    origins: Arc<AllowedOrigins>,
     counts: GuardCounts,
 }
 
@@ -106,6 +124,7 @@ impl<S, M> Clone for Guarded<S, M> {
         Guarded {
             limited: self.limited.clone(),
             max_body_bytes: self.max_body_bytes,
+            origins: self.origins.clone(),
             counts: self.counts.clone(),
         }
     }
@@ -136,6 +155,11 @@ where
     }
 
     fn call(&mut self, request: Request<B>) -> Self::Future {
+        if !self.origins.admit(request.uri(), request.headers()) {
+            // Before the credentials are checked and before the body is read: a page of
+            // another site (or a rebound name) gets nothing done on this server.
+            return Box::pin(std::future::ready(Ok(foreign_origin())));
+        }
         let max_body_bytes = self.max_body_bytes;
         let answer = self.limited.call(request);
         Box::pin(async move {
@@ -155,7 +179,8 @@ struct Core<S, M> {
     /// `Service::call` would clone the whole service (its config's host lists included).
     inner: Arc<S>,
     sessions: Arc<M>,
-    store: Option<Arc<dyn SessionStore>>,
+    /// rmcp's session store (another replica's sessions), as the guard wrapped it.
+    store: Option<Arc<OwnedStore>>,
     /// rmcp serves DELETE (its legacy session mode, the 2025-11-25 sessions).
     deletes: bool,
     in_flight: Arc<InFlight>,
@@ -164,6 +189,8 @@ struct Core<S, M> {
     counts: GuardCounts,
     /// Who the request's user is, checked before anything else is done with it.
     authenticate: Option<SharedAuthenticate>,
+    /// Who opened each session, when the server authenticates.
+    owners: Arc<Owners>,
     /// The event streams of requests, kept for a client that resumes one.
     relays: Arc<Relays>,
 }
@@ -180,6 +207,7 @@ impl<S, M> Clone for Core<S, M> {
             body_deadline: self.body_deadline,
             counts: self.counts.clone(),
             authenticate: self.authenticate.clone(),
+            owners: self.owners.clone(),
             relays: self.relays.clone(),
         }
     }
@@ -217,17 +245,27 @@ where
         B::Error: Into<BoxError>,
     {
         let (mut parts, body) = request.into_parts();
+        let named = named_session(&parts.headers);
+        let mut user = None;
         if let Some(check) = &self.authenticate {
             // Every request, its event stream and DELETE included: each carries its
             // credentials (MCP authorization), and nothing of a session is another user's.
             match check.authenticate(&parts).await {
-                Ok(user) => {
-                    parts.extensions.insert(Authenticated(user));
+                Ok(found) => {
+                    parts.extensions.insert(Authenticated(found.clone()));
+                    user = Some(found);
                 }
                 Err(refused) => return unauthorized(&refused),
             }
         }
-        let session = held_session(&*self.sessions, &parts.headers).await;
+        if let (Some(user), Some(session)) = (&user, &named)
+            && !self.owns(user, session).await
+        {
+            // Another user's session is answered as one that does not exist, before anything
+            // of it is touched: its streams, its asks, its end.
+            return session_not_found();
+        }
+        let session = held_session(&*self.sessions, named.clone()).await;
         let deleting = parts.method == Method::DELETE;
         if deleting && self.deletes {
             match &session {
@@ -249,7 +287,11 @@ where
                 );
             };
             let relays = self.relays.clone();
-            let response = self.serve_json(parts, body, client).await;
+            let response = match user {
+                // An `initialize` (no session yet) opens one: it is this user's.
+                Some(user) if named.is_none() => self.open(user, parts, body, client).await,
+                _ => self.serve_json(parts, body, client).await,
+            };
             return relays.relay_call(held, response);
         }
         // rmcp answers these without reading a body: GET (its event stream), DELETE, and POSTs
@@ -271,9 +313,68 @@ where
             return self.relays.relay_resumed(held, request_stream, response);
         }
         if deleting && response.status() == StatusCode::ACCEPTED {
+            if let Some(session) = &named {
+                self.owners.forget(session);
+            }
             // rmcp answers a DELETE that ended the session 202; clients expect 200 or 204
             // (the official Python client logs "Session termination failed: 202").
             return no_content();
+        }
+        response
+    }
+
+    /// Whether `session` is `user`'s: opened by them here, or on another replica whose
+    /// store says so. A session the guard knows no owner of is nobody's: with authentication,
+    /// every session is opened through it.
+    async fn owns(&self, user: &UserId, session: &SessionId) -> bool {
+        match self.owners.of(session, user) {
+            Ownership::Theirs => true,
+            Ownership::Another => false,
+            Ownership::Unknown => {
+                let Some(store) = &self.store else {
+                    return false;
+                };
+                // A store that cannot answer: refused, as a session that cannot be found.
+                let Ok(Some(owner)) = store.owner(session).await else {
+                    return false;
+                };
+                let theirs = owner == user.as_str();
+                if theirs {
+                    self.record(session.clone(), user.clone());
+                }
+                theirs
+            }
+        }
+    }
+
+    /// `session` is `user`'s; an ended session's owner is forgotten in time.
+    fn record(&self, session: SessionId, user: UserId) {
+        if self.owners.record(session, user) {
+            sweep_later(self.owners.clone(), self.sessions.clone());
+        }
+    }
+
+    /// An `initialize` by `user`: the session rmcp opens for it (in its answer's
+    /// `Mcp-Session-Id`, and in rmcp's store when it has one) is theirs.
+    async fn open<B>(
+        self,
+        user: UserId,
+        parts: Parts,
+        body: Limited<B>,
+        client: ClientKey,
+    ) -> GuardedResponse
+    where
+        B: Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<BoxError>,
+    {
+        let core = self.clone();
+        let response = opened_by(user.clone(), self.serve_json(parts, body, client)).await;
+        let opened = response
+            .headers()
+            .get(SESSION_ID)
+            .and_then(|value| value.to_str().ok());
+        if let Some(session) = opened {
+            core.record(SessionId::from(session), user);
         }
         response
     }
@@ -340,15 +441,17 @@ where
 /// The header that names a 2025-11-25 session; a name made once, not parsed per request.
 const SESSION_ID: header::HeaderName = header::HeaderName::from_static("mcp-session-id");
 
-/// The session the request names, if any, and whether this server holds it.
-async fn held_session(sessions: &impl SessionManager, headers: &HeaderMap) -> Held {
-    let Some(id) = headers
-        .get(SESSION_ID)
-        .and_then(|value| value.to_str().ok())
-    else {
+/// The session the request names, if any.
+fn named_session(headers: &HeaderMap) -> Option<SessionId> {
+    let id = headers.get(SESSION_ID)?.to_str().ok()?;
+    Some(SessionId::from(id))
+}
+
+/// Whether this server holds the session `named`.
+async fn held_session(sessions: &impl SessionManager, named: Option<SessionId>) -> Held {
+    let Some(id) = named else {
         return Held::NotNamed;
     };
-    let id = SessionId::from(id);
     // A manager that cannot tell is left to rmcp, which asks it again and answers.
     match sessions.has_session(&id).await {
         Ok(false) => Held::No(id),
@@ -357,7 +460,7 @@ async fn held_session(sessions: &impl SessionManager, headers: &HeaderMap) -> He
 }
 
 /// Whether rmcp could restore the session from its external store (another replica's).
-async fn in_store(store: Option<&dyn SessionStore>, id: &SessionId) -> bool {
+async fn in_store(store: Option<&OwnedStore>, id: &SessionId) -> bool {
     match store {
         None => false,
         // A store that cannot answer: rmcp decides.
@@ -469,10 +572,21 @@ fn unauthorized(refused: &Unauthenticated) -> GuardedResponse {
     response
 }
 
+/// 404 for a session that is not found, or not the user's: byte for byte rmcp's answer to a
+/// session it does not hold, so that neither tells anything the other does not.
 fn session_not_found() -> GuardedResponse {
+    let mut response = Response::new(BoxBody::new(Full::new(Bytes::from_static(
+        b"Not Found: Session not found",
+    ))));
+    *response.status_mut() = StatusCode::NOT_FOUND;
+    response
+}
+
+/// 403 for a request from a browser origin the server does not serve.
+fn foreign_origin() -> GuardedResponse {
     text(
-        StatusCode::NOT_FOUND,
-        "Not Found: Session not found\n".to_owned(),
+        StatusCode::FORBIDDEN,
+        "Forbidden: this server does not serve requests from this Origin\n".to_owned(),
     )
 }
 
