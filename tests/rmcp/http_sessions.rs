@@ -360,7 +360,9 @@ async fn a_foreign_origin_is_refused_before_the_credentials_and_the_body_are_loo
 
 #[tokio::test]
 async fn the_allowed_origins_given_replace_the_servers_own() {
-    let guard = Guard::new().with_allowed_origins(["https://app.example"]);
+    let guard = Guard::new()
+        .with_allowed_origins(["https://app.example"])
+        .expect("an origin");
     let server = start(guard, true).await;
     assert_eq!(
         initialize_from(&server, Some("https://app.example")).await,
@@ -456,4 +458,26 @@ async fn start_with_store(guard: Guard, store: Arc<SharedStore>) -> Server {
     let mut config = StreamableHttpServerConfig::default();
     config.session_store = Some(store);
     start_configured(guard, true, config).await
+}
+
+#[test]
+fn an_allowed_origin_that_is_no_origin_is_refused_by_name() {
+    for entry in [
+        "https://app.example/path",
+        "app.example",
+        "null",
+        "https://ada@app.example",
+    ] {
+        let refused = Guard::new()
+            .with_allowed_origins([entry])
+            .map(drop)
+            .unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            format!(
+                "the allowed origin `{entry}` is not an origin: give `scheme://host[:port]`, \
+                 without a path"
+            )
+        );
+    }
 }

@@ -28,6 +28,7 @@ pub use crate::rmcp::authenticate::{Authenticate, Unauthenticated};
 use crate::rmcp::{Elicitation, Elicited, SetupError};
 use clients::ClientAddress;
 pub use counts::GuardCounts;
+pub use origin::NotAnOriginError;
 use origin::Origin;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 pub use service::{BoxError, GuardLayer, Guarded, GuardedBody};
@@ -197,29 +198,26 @@ impl Guard {
     /// use elicit_mcp::http::Guard;
     ///
     /// // The server's own web app, on another host, may call it from the browser.
-    /// let guard = Guard::new().with_allowed_origins(["https://app.example.com"]);
+    /// let guard = Guard::new().with_allowed_origins(["https://app.example.com"])?;
     /// # let _ = guard;
+    /// # Ok::<(), elicit_mcp::http::NotAnOriginError>(())
     /// ```
     ///
-    /// # Panics
-    ///
-    /// If an entry is no origin (a path, a user, no scheme, `null`), naming it.
-    pub fn with_allowed_origins<I>(mut self, origins: I) -> Self
+    /// An entry that is no origin (a path, a user, no scheme, `null`) is refused, named: the
+    /// list often comes from the server's configuration, not its code.
+    pub fn with_allowed_origins<I>(mut self, origins: I) -> Result<Self, NotAnOriginError>
     where
         I: IntoIterator,
         I::Item: AsRef<str>,
     {
-        let origins = origins.into_iter().map(|origin| {
-            let origin = origin.as_ref();
-            Origin::parse(origin).unwrap_or_else(|| {
-                panic!(
-                    "Guard::with_allowed_origins: `{origin}` is not an origin; give \
-                     `scheme://host[:port]`, without a path"
-                )
+        let origins = origins
+            .into_iter()
+            .map(|origin| {
+                Origin::parse(origin.as_ref()).ok_or_else(|| NotAnOriginError::new(origin))
             })
-        });
-        self.allowed_origins = Some(origins.collect());
-        self
+            .collect::<Result<_, _>>()?;
+        self.allowed_origins = Some(origins);
+        Ok(self)
     }
 
     /// The body limit, in bytes.

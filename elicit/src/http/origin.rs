@@ -4,8 +4,42 @@
 //! A request without `Origin` is not a browser's (or a same-origin GET's): it goes on. The check
 //! reads headers only, so the guard makes it before anything else.
 
+use std::fmt;
+
 use http::uri::Authority;
 use http::{HeaderMap, Uri, header};
+
+use crate::server::debug_as_message;
+
+/// An entry of [`Guard::with_allowed_origins`](super::Guard::with_allowed_origins) that is no
+/// origin: not `scheme://host[:port]` alone (a path, a user, no scheme, `null`).
+#[derive(Clone, PartialEq, Eq)]
+pub struct NotAnOriginError {
+    entry: String,
+}
+
+impl NotAnOriginError {
+    pub(super) fn new(entry: impl AsRef<str>) -> Self {
+        NotAnOriginError {
+            entry: entry.as_ref().to_owned(),
+        }
+    }
+}
+
+impl fmt::Display for NotAnOriginError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the allowed origin `{}` is not an origin: give `scheme://host[:port]`, without a \
+             path",
+            self.entry
+        )
+    }
+}
+
+impl std::error::Error for NotAnOriginError {}
+
+debug_as_message!(NotAnOriginError);
 
 /// The origins the guard accepts.
 #[derive(Clone, Debug)]
