@@ -14,7 +14,8 @@
 // - PKCE (S256) required of every client, public or confidential;
 // - resource indicators (RFC 8707): an access token asked for with `resource=URL` (any http or
 //   https URL) is a JWT (RFC 9068, `typ: at+jwt`, RS256) whose `aud` is that URL, with the
-//   scopes asked for among the resource scopes (ELICIT_OIDC_SCOPES);
+//   scopes asked for among the resource scopes (ELICIT_OIDC_SCOPES); a request must ask for at
+//   least one (else access_denied, "no scope was granted" in the log);
 // - opaque access tokens instead, for a client registered with
 //   `"elicit_access_token_format": "opaque"`: introspection (RFC 7662, for confidential clients)
 //   and revocation (RFC 7009) take those only (oidc-provider refuses a JWT access token there
@@ -288,7 +289,8 @@ function makeProvider(issuer) {
     'introspection.error', 'revocation.error', 'end_session.error', 'userinfo.error',
   ]) {
     provider.on(event, (_ctx, error) => {
-      console.error(`oidc-provider: ${event}: ${error.message}${error.error_description ? ` (${error.error_description})` : ''}`);
+      const why = [error.error_description, error.error_detail].filter(Boolean).join('; ');
+      console.error(`oidc-provider: ${event}: ${error.message}${why ? ` (${why})` : ''}`);
     });
   }
   return provider;

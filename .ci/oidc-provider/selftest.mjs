@@ -117,19 +117,19 @@ async function authorize(browser, parameters, username, redirectUri) {
 }
 
 // The whole flow for a public client: returns the token response.
-async function accessTokenFor(client, username) {
+async function accessTokenFor(client, username, redirectUri = CLIENT_REDIRECT) {
   const { verifier, challenge } = pkce();
   const state = base64url(crypto.randomBytes(16));
   const answer = await authorize(new Browser(), {
     client_id: client.client_id,
     response_type: 'code',
-    redirect_uri: CLIENT_REDIRECT,
+    redirect_uri: redirectUri,
     scope: 'mcp:tools',
     resource: RESOURCE,
     state,
     code_challenge: challenge,
     code_challenge_method: 'S256',
-  }, username, CLIENT_REDIRECT);
+  }, username, redirectUri);
   assert.equal(answer.get('error'), null, `refused: ${answer}`);
   assert.equal(answer.get('state'), state);
   assert.equal(answer.get('iss'), ISSUER, 'RFC 9207 iss on the authorization response');
@@ -139,7 +139,7 @@ async function accessTokenFor(client, username) {
     body: new URLSearchParams({
       grant_type: 'authorization_code',
       code: answer.get('code'),
-      redirect_uri: CLIENT_REDIRECT,
+      redirect_uri: redirectUri,
       client_id: client.client_id,
       code_verifier: verifier,
       resource: RESOURCE,
@@ -208,6 +208,27 @@ describe('the test OpenID provider', () => {
     }, 'alice', CLIENT_REDIRECT);
     assert.equal(answer.get('error'), 'invalid_request');
     assert.match(answer.get('error_description'), /PKCE/);
+  });
+
+  test('refuses a request that asks for no scope', async () => {
+    const client = await registerPublicClient();
+    const { challenge } = pkce();
+    const answer = await authorize(new Browser(), {
+      client_id: client.client_id,
+      response_type: 'code',
+      redirect_uri: CLIENT_REDIRECT,
+      resource: RESOURCE,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    }, 'alice', CLIENT_REDIRECT);
+    assert.equal(answer.get('error'), 'access_denied');
+  });
+
+  test('serves a native public client on localhost, as the MCP clients register', async () => {
+    const redirect = 'http://localhost:33333/callback';
+    const client = await registerPublicClient({ application_type: 'native', redirect_uris: [redirect] });
+    const { payload } = await verifyAccessToken((await accessTokenFor(client, 'alice', redirect)).access_token);
+    assert.equal(payload.sub, 'alice');
   });
 
   test('refuses an unknown user at its login form', async () => {
