@@ -33,7 +33,7 @@
 // (required); ELICIT_OIDC_PAGE_REDIRECT_URIS (space-separated, replaces the two above);
 // ELICIT_OIDC_SCOPES (the resource scopes, default `mcp:tools mcp:admin`);
 // ELICIT_OIDC_ACCESS_TOKEN_TTL (seconds, default 600); ELICIT_OIDC_TIME_LIMIT (seconds, default
-// 1800: the provider exits by itself then); ELICIT_OIDC_PORT (default 0: a free port).
+// 1800: the provider exits by itself then). It listens on a free port it prints.
 
 import * as crypto from 'node:crypto';
 import * as http from 'node:http';
@@ -84,7 +84,6 @@ const settings = {
   resourceScopes: words('ELICIT_OIDC_SCOPES', 'mcp:tools mcp:admin'),
   accessTokenTtl: seconds('ELICIT_OIDC_ACCESS_TOKEN_TTL', 600),
   timeLimit: seconds('ELICIT_OIDC_TIME_LIMIT', 1800),
-  port: process.env.ELICIT_OIDC_PORT ? seconds('ELICIT_OIDC_PORT', 0) : 0,
 };
 
 // --- Storage shared by every Provider instance of this process ----------------------------------
@@ -238,8 +237,11 @@ function makeProvider(issuer) {
     extraClientMetadata: {
       properties: [TOKEN_FORMAT_METADATA],
       validator(_ctx, key, value) {
-        if (key === TOKEN_FORMAT_METADATA && value !== undefined && !['jwt', 'opaque'].includes(value)) {
-          throw new errors.InvalidClientMetadata(`${key} must be "jwt" or "opaque", not ${JSON.stringify(value)}`);
+        const known = value === undefined || value === 'jwt' || value === 'opaque';
+        if (key === TOKEN_FORMAT_METADATA && !known) {
+          throw new errors.InvalidClientMetadata(
+            `${key} must be "jwt" or "opaque", not ${JSON.stringify(value)}`,
+          );
         }
       },
     },
@@ -387,7 +389,7 @@ async function interaction(provider, req, res, uid, action) {
 const server = http.createServer();
 await new Promise((resolve, reject) => {
   server.once('error', reject);
-  server.listen(settings.port, HOST, resolve);
+  server.listen(0, HOST, resolve);
 });
 const issuer = `http://${HOST}:${server.address().port}`;
 // The provider that answers now, with its request handler (replaced by a key rotation).
@@ -449,5 +451,11 @@ process.on('SIGTERM', () => stop('SIGTERM'));
 process.on('SIGINT', () => stop('SIGINT'));
 setTimeout(() => stop(`time limit of ${settings.timeLimit} s`), settings.timeLimit * 1000);
 
-console.log(`oidc-provider: page client ${settings.pageClientId}, redirect URIs ${settings.pageRedirectUris.join(' ')} (any loopback port); resource scopes ${settings.resourceScopes.join(' ')}; signing key ${signingKeys[0].kid}; exits after ${settings.timeLimit} s`);
+console.log([
+  `oidc-provider: page client ${settings.pageClientId}`,
+  `redirect URIs ${settings.pageRedirectUris.join(' ')} (any loopback port)`,
+  `resource scopes ${settings.resourceScopes.join(' ')}`,
+  `signing key ${signingKeys[0].kid}`,
+  `exits after ${settings.timeLimit} s`,
+].join('; '));
 console.log(`listening on ${issuer}`);

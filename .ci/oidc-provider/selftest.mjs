@@ -227,7 +227,8 @@ describe('the test OpenID provider', () => {
   test('serves a native public client on localhost, as the MCP clients register', async () => {
     const redirect = 'http://localhost:33333/callback';
     const client = await registerPublicClient({ application_type: 'native', redirect_uris: [redirect] });
-    const { payload } = await verifyAccessToken((await accessTokenFor(client, 'alice', redirect)).access_token);
+    const tokens = await accessTokenFor(client, 'alice', redirect);
+    const { payload } = await verifyAccessToken(tokens.access_token);
     assert.equal(payload.sub, 'alice');
   });
 
@@ -300,7 +301,7 @@ describe('the test OpenID provider', () => {
     assert.equal(refused.error, 'invalid_client_metadata');
   });
 
-  test('gives an opaque token to a client that asks, which introspects as active and revokes', async () => {
+  test('gives an opaque token to a client that asks for one: introspected, revoked', async () => {
     const client = await registerPublicClient({ elicit_access_token_format: 'opaque' });
     assert.equal(client.elicit_access_token_format, 'opaque');
     const tokens = await accessTokenFor(client, 'alice');
@@ -361,7 +362,8 @@ describe('the test OpenID provider', () => {
         code_verifier: verifier,
       }),
     }));
-    const { payload } = await jwtVerify(tokens.id_token, createRemoteJWKSet(new URL(discovery.jwks_uri)), {
+    const keys = createRemoteJWKSet(new URL(discovery.jwks_uri));
+    const { payload } = await jwtVerify(tokens.id_token, keys, {
       issuer: ISSUER,
       audience: PAGE_CLIENT_ID,
       algorithms: ['RS256'],
