@@ -11,14 +11,15 @@ use ::rmcp::service::{RequestContext, RoleServer};
 use tokio_util::sync::CancellationToken;
 
 use crate::rmcp::elicitation::Elicitation;
-use crate::rmcp::rounds::{self, Binding, Call, Ran};
+use crate::rmcp::revision::session::server_requests_allowed;
+use crate::rmcp::revision::v2025_11_25 as requests;
+use crate::rmcp::revision::v2026_07_28::{self as rounds, Binding, Call, Ran};
+use crate::rmcp::running::AskUse;
 use crate::rmcp::running::{Gathered, Handler, Response, Retry, Start};
-use crate::rmcp::session::server_requests_allowed;
 use crate::rmcp::task::{self, TaskCall};
 use crate::rmcp::tasks::{
     Start as TaskStart, TaskSupport, declares_tasks, missing_tasks_extension,
 };
-use crate::rmcp::{requests, running::AskUse};
 use crate::server::UserId;
 
 #[cfg(feature = "url-mode")]

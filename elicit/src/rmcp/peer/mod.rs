@@ -8,8 +8,8 @@ use ::rmcp::service::{Peer, RequestContext, RoleServer};
 
 use crate::rmcp::ask::Ask;
 use crate::rmcp::error::ElicitError;
-use crate::rmcp::requests::Requests;
-use crate::rmcp::session::{self, Session};
+use crate::rmcp::revision::session::{self, Session};
+use crate::rmcp::revision::v2025_11_25::Requests;
 use crate::wire::{ElicitationCapability, ElicitationCompleteNotification};
 
 #[cfg(feature = "url-mode")]

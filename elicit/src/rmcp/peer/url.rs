@@ -8,7 +8,8 @@ use ::rmcp::model as sdk;
 use super::ElicitPeer;
 use crate::UrlElicitOutcome;
 use crate::rmcp::error::ElicitError;
-use crate::rmcp::session::{Session, client_elicitation, refuse_on_stateless_protocol, send};
+use crate::rmcp::revision::session::{Session, client_elicitation, refuse_on_stateless_protocol};
+use crate::rmcp::revision::v2025_11_25::send::send;
 use crate::server::{ElicitationStore, ElicitationTracker, Initiator, PendingUrlElicitation};
 use crate::wire::{ElicitMode, ElicitRequestParams, ElicitationCapability, ElicitationId};
 

@@ -4,6 +4,7 @@
 //! asks returning at once, one round further each time.
 
 mod binding;
+pub(crate) mod input;
 mod keyring_text;
 mod seal;
 pub(crate) mod sealed;
@@ -107,7 +108,7 @@ impl Way for Round {
                     return Ok(answer);
                 }
                 request.check(self.client.as_ref())?;
-                let input = request.input_request(self.client.as_ref())?;
+                let input = input::input_request(&request, self.client.as_ref())?;
                 let shown = request.shown().cloned().unwrap_or_default();
                 state.ask(key, input, shown);
             }

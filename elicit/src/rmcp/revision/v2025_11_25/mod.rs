@@ -7,6 +7,7 @@
 #![allow(deprecated)]
 
 mod bridge;
+pub(crate) mod send;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -15,13 +16,13 @@ use std::time::Duration;
 use ::rmcp::model as sdk;
 use ::rmcp::service::{Peer, RequestContext, RoleServer, ServiceError};
 
+use self::send::CallWatch;
 use crate::rmcp::ask::scope::run_with;
 use crate::rmcp::ask::way::{Waiting, Way};
 use crate::rmcp::ask::{Ask, AskParts, AskSettings};
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::request::{Answer, Request, list_roots};
 use crate::rmcp::running::{Handler, Response, Retry, Start};
-use crate::rmcp::session::{self, CallWatch};
 
 #[cfg(feature = "url-mode")]
 use crate::rmcp::ask::url::{look_until, not_completed};
@@ -86,7 +87,7 @@ impl Requests {
             Request::Form {
                 schema, message, ..
             } => {
-                let result = session::elicit_schema_on(
+                let result = send::elicit_schema_on(
                     &self.peer,
                     schema.clone(),
                     message.clone(),
@@ -99,21 +100,21 @@ impl Requests {
             #[cfg(feature = "url-mode")]
             Request::Url(params) => {
                 let params = crate::wire::ElicitRequestParams::Url(params.clone());
-                let result = session::send(&self.peer, &params, timeout, watch).await?;
+                let result = send::send(&self.peer, &params, timeout, watch).await?;
                 Ok(Answer::Elicitation(Arc::new(result)))
             }
             Request::Sampling(params) => {
                 let request = sdk::ServerRequest::CreateMessageRequest(
                     sdk::CreateMessageRequest::new(params.clone()),
                 );
-                match session::request(&self.peer, request, timeout, watch).await? {
+                match send::request(&self.peer, request, timeout, watch).await? {
                     sdk::ClientResult::CreateMessageResult(result) => Ok(Answer::Sampling(result)),
                     _ => Err(unexpected()),
                 }
             }
             Request::Roots => {
                 let request = sdk::ServerRequest::ListRootsRequest(list_roots());
-                match session::request(&self.peer, request, timeout, watch).await? {
+                match send::request(&self.peer, request, timeout, watch).await? {
                     sdk::ClientResult::ListRootsResult(result) => Ok(Answer::Roots(result)),
                     _ => Err(unexpected()),
                 }
@@ -146,7 +147,7 @@ impl Requests {
                     });
                 }
             };
-            let result = session::request(&self.peer, request, self.timeout, watch).await?;
+            let result = send::request(&self.peer, request, self.timeout, watch).await?;
             let value = serde_json::to_value(result).map_err(|e| {
                 ElicitError::InvalidResult(crate::rmcp::InvalidResultError::new(format!(
                     "the answer under `{key}` cannot be read: {e}"
