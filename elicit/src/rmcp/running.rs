@@ -151,6 +151,15 @@ pub(crate) type Handler<'a, R> = Box<
         + 'a,
 >;
 
+/// How a call's run on its revision ended.
+pub(crate) enum Ran<R> {
+    /// The handler's response, or the next round's `InputRequiredResult`.
+    Answered(R),
+    /// The handler reached `Ask::continue_as_task`: the rest runs as a task, with what the
+    /// rounds gathered.
+    ContinueAsTask(Gathered),
+}
+
 /// What a call's rounds gathered before it continued as a task: the task replays the method
 /// with them, so its earlier asks and steps return at once and their keys stay used.
 #[derive(Default)]

@@ -4,7 +4,6 @@
 use ::rmcp::model as sdk;
 use ::rmcp::service::{Peer, RequestContext, RoleServer};
 
-use crate::rmcp::error::ElicitError;
 use crate::wire::ElicitationCapability;
 
 /// What the typed calls read from the peer or the request context. Public in a private
@@ -54,26 +53,4 @@ pub(crate) fn client_elicitation<P: Session + ?Sized>(
         .as_ref()
         .and_then(|client| client.elicitation.as_ref())
         .map(ElicitationCapability::from)
-}
-
-/// Whether the session's protocol lets the server send requests to the client.
-pub(crate) fn server_requests_allowed<P: Session + ?Sized>(session: &P) -> bool {
-    // Asked once per call: compared in place, without the refusal's text.
-    !session
-        .protocol_version()
-        .is_some_and(|version| version >= sdk::ProtocolVersion::V_2026_07_28)
-}
-
-/// `RequestsNotAllowed` from 2026-07-28 on, where the server may not send requests.
-pub(crate) fn refuse_on_stateless_protocol<P: Session + ?Sized>(
-    session: &P,
-) -> Result<(), ElicitError> {
-    match session.protocol_version() {
-        Some(version) if version >= sdk::ProtocolVersion::V_2026_07_28 => {
-            Err(ElicitError::RequestsNotAllowed {
-                protocol_version: version.to_string(),
-            })
-        }
-        _ => Ok(()),
-    }
 }

@@ -22,7 +22,9 @@ use crate::rmcp::ask::way::{Waiting, Way};
 use crate::rmcp::ask::{Ask, AskParts, AskSettings};
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::request::{Answer, Request, list_roots};
-use crate::rmcp::running::{Handler, Response, Retry, Start};
+use crate::rmcp::revision::params::CallRequest;
+use crate::rmcp::revision::{Arrival, Revision, Run};
+use crate::rmcp::running::{Handler, Ran, Response, Retry, Start};
 
 #[cfg(feature = "url-mode")]
 use crate::rmcp::ask::url::{look_until, not_completed};
@@ -227,9 +229,35 @@ impl Way for Requests {
     }
 }
 
+/// Protocol 2025-11-25: requests on the session.
+pub(crate) struct V2025_11_25;
+
+impl Revision for V2025_11_25 {
+    const SERVER_REQUESTS: bool = true;
+    const RUNS_AGAIN_IN_CALL: bool = true;
+
+    /// The session, to send the call's requests on.
+    type Taken = RequestContext<RoleServer>;
+
+    /// Nothing of the request: a state and answers in it are the method's own, a bridged
+    /// method's retry ([`bridge`]); nothing is sealed, so nothing is bound.
+    fn take<P: CallRequest>(arrival: Arrival<'_, P>) -> Self::Taken {
+        arrival.context.clone()
+    }
+
+    async fn run<R: Response>(
+        context: RequestContext<RoleServer>,
+        run: Run<'_, R>,
+    ) -> Result<Ran<R>, sdk::ErrorData> {
+        run_on_session(run.start, &context, run.handler)
+            .await
+            .map(Ran::Answered)
+    }
+}
+
 /// Runs a call on a 2025-11-25 session: the handler once with its ask; again, with the answers,
 /// as long as it answers with input requests of its own (at most `max_rounds` times).
-pub(crate) async fn run<R: Response>(
+async fn run_on_session<R: Response>(
     start: Start<'_>,
     context: &RequestContext<RoleServer>,
     mut handler: Handler<'_, R>,

@@ -15,7 +15,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::rmcp::convert::{InvalidResultError, UnrepresentableError};
 use crate::rmcp::error::ElicitError;
-use crate::rmcp::revision::session::{client_elicitation, refuse_on_stateless_protocol};
+use crate::rmcp::revision::require_server_requests;
+use crate::rmcp::revision::session::client_elicitation;
 use crate::schema::RequestedSchema;
 use crate::wire::{
     ElicitMode, ElicitRequest, ElicitRequestFormParams, ElicitRequestParams, ElicitResult,
@@ -31,7 +32,7 @@ pub(crate) async fn elicit_schema_on(
     timeout: Option<Duration>,
     watch: Option<&CallWatch>,
 ) -> Result<ElicitResult, ElicitError> {
-    refuse_on_stateless_protocol(peer)?;
+    require_server_requests(peer)?;
     ElicitationCapability::require(client_elicitation(peer).as_ref(), ElicitMode::Form)?;
     let params = ElicitRequestParams::Form(ElicitRequestFormParams::new(message, schema));
     send(peer, &params, timeout, watch).await
