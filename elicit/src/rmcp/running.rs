@@ -1,6 +1,7 @@
 //! What a call hands the way that runs it: the elicitation's settings, who the user is, the
-//! handler to run (and run again), and what it answers with. Shared by the three ways
-//! (`requests`, `rounds`, `task`) and by the call that picks one, below all of them.
+//! handler to run (and run again), what it answers with, and how its run ended. Shared by the
+//! revisions (`revision/`), a task's way (`task`) and the call that picks one, below all of
+//! them.
 
 use std::future::Future;
 use std::pin::Pin;
