@@ -74,15 +74,8 @@ pub(crate) async fn call_tool<H: ServerHandler>(
         Some((_, TaskStart::AtOnce)) if client_declares_tasks => {
             // Boxed, like the task the rounds continue as below: what a task's start holds
             // stays out of the future of every call that is not one.
-            let task = Box::pin(spawn(
-                &caller,
-                server,
-                request,
-                context,
-                Gathered::default(),
-                true,
-            ))
-            .await?;
+            let begins = TaskBegins::AsCalled;
+            let task = Box::pin(spawn(&caller, server, request, context, begins)).await?;
             return Ok(sdk::CreateTaskResult::new(task).into());
         }
         _ => {}
@@ -119,7 +112,8 @@ pub(crate) async fn call_tool<H: ServerHandler>(
             let Some(context) = task_context else {
                 return Err(only_tasks_continue());
             };
-            let task = Box::pin(spawn(&caller, server, request, context, gathered, false)).await?;
+            let begins = TaskBegins::AfterRounds(gathered);
+            let task = Box::pin(spawn(&caller, server, request, context, begins)).await?;
             Ok(sdk::CreateTaskResult::new(task).into())
         }
         Err(error) => {
@@ -258,16 +252,23 @@ fn handler_of<H: ServerHandler, P: CallRequest>(
     })
 }
 
-/// Creates the task a tool runs as, and runs the method in it: at once (`as_called`: with the
-/// request as it came), or where the call's rounds reached `continue_as_task`; refused when the
-/// store shared by the replicas did not take it.
+/// Where the method of a tool's task begins.
+enum TaskBegins {
+    /// At once, with the request as it came.
+    AsCalled,
+    /// Where the call's rounds reached `continue_as_task`, with what they gathered; the
+    /// request without the state and the answers they consumed.
+    AfterRounds(Gathered),
+}
+
+/// Creates the task a tool runs as, and runs the method in it from where it `begins`; refused
+/// when the store shared by the replicas did not take it.
 async fn spawn<H: ServerHandler>(
     caller: &Caller<'_>,
     server: &Arc<H>,
     request: sdk::CallToolRequestParams,
     mut context: RequestContext<RoleServer>,
-    gathered: Gathered,
-    as_called: bool,
+    begins: TaskBegins,
 ) -> Result<sdk::Task, sdk::ErrorData> {
     let runtime = caller
         .elicitation
@@ -278,10 +279,14 @@ async fn spawn<H: ServerHandler>(
     context.ct = cancel.clone();
     let client = context.client_capabilities();
     let mut request = request;
-    if !as_called {
-        request.input_responses = None;
-        request.request_state = None;
-    }
+    let gathered = match begins {
+        TaskBegins::AsCalled => Gathered::default(),
+        TaskBegins::AfterRounds(gathered) => {
+            request.input_responses = None;
+            request.request_state = None;
+            gathered
+        }
+    };
     let tool = request.name.to_string();
     // Where the method calls `continue_as_task` again in the task, it returns at once.
     let after_asks = matches!(runtime.declared(&tool), Some((_, TaskStart::AfterAsks)));
