@@ -49,8 +49,9 @@ mod request_state {
     use crate::rmcp::RequestStateSeal;
     use crate::rmcp::ask::keys::{Asker, Keys};
     use crate::rmcp::request::{Answer, Request};
-    use crate::rmcp::rounds::sealed::SealedState;
-    use crate::rmcp::rounds::{Binding, Call};
+    use crate::rmcp::revision::params::Call;
+    use crate::rmcp::revision::v2026_07_28::Binding;
+    use crate::rmcp::revision::v2026_07_28::sealed::SealedState;
     use crate::server::Keyring;
 
     /// The purpose `RequestStateSeal` gives its keyring; [`RequestStates::new`] checks that a

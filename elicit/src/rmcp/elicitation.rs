@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::rmcp::ask::AskSettings;
-use crate::rmcp::rounds::RequestStateSeal;
+use crate::rmcp::revision::v2026_07_28::RequestStateSeal;
 use crate::rmcp::running::{AskUse, Settings};
 use crate::rmcp::tasks::{TaskRuntime, TaskSetupError, Tasks};
 use crate::server::UserId;

@@ -14,14 +14,11 @@ mod connections;
 mod convert;
 mod elicitation;
 mod error;
-mod input;
 mod peer;
 pub(crate) mod request;
-mod requests;
-pub(crate) mod rounds;
+pub(crate) mod revision;
 mod running;
 mod served;
-mod session;
 mod task;
 mod tasks;
 #[cfg(feature = "url-mode")]
@@ -43,7 +40,7 @@ pub use peer::ElicitPeer;
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use peer::{ElicitUrlPeer, UrlElicitation};
-pub use rounds::{ParsedKeyring, RequestStateSeal, SealKeyError};
+pub use revision::v2026_07_28::{ParsedKeyring, RequestStateSeal, SealKeyError};
 #[cfg(feature = "http")]
 pub(crate) use served::Serving;
 pub use served::{Elicited, ServeError};

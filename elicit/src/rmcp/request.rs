@@ -14,9 +14,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
 use crate::rmcp::error::ElicitError;
-use crate::rmcp::input::form_input_request;
 use crate::schema::RequestedSchema;
-use crate::wire::{ElicitAction, ElicitResult, ElicitationCapability};
+use crate::wire::{ElicitAction, ElicitResult};
 
 /// What an ask sends.
 pub(crate) enum Request {
@@ -220,38 +219,6 @@ impl Request {
             #[cfg(feature = "url-mode")]
             Request::Url(_) => false,
             _ => true,
-        }
-    }
-
-    /// The request as an input request, in rmcp's model (2026-07-28 rounds, and a task's
-    /// input requests on either revision). A URL-mode request carries the tracker's id: the
-    /// client shows it and may match it to a completion; a form carries none.
-    pub fn input_request(
-        &self,
-        client: Option<&sdk::ClientCapabilities>,
-    ) -> Result<sdk::InputRequest, ElicitError> {
-        match self {
-            Request::Form {
-                schema, message, ..
-            } => {
-                let declared = client
-                    .and_then(|client| client.elicitation.as_ref())
-                    .map(ElicitationCapability::from);
-                form_input_request(schema.clone(), declared.as_ref(), message.clone())
-            }
-            #[cfg(feature = "url-mode")]
-            Request::Url(params) => Ok(sdk::InputRequest::Elicitation(sdk::ElicitRequest::new(
-                sdk::ElicitRequestParams::UrlElicitationParams {
-                    meta: None,
-                    message: params.message().to_owned(),
-                    url: params.url().to_owned(),
-                    elicitation_id: params.elicitation_id().as_str().to_owned(),
-                },
-            ))),
-            Request::Sampling(params) => Ok(sdk::InputRequest::CreateMessage(
-                sdk::CreateMessageRequest::new(params.clone()),
-            )),
-            Request::Roots => Ok(sdk::InputRequest::ListRoots(list_roots())),
         }
     }
 }

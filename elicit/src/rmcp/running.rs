@@ -1,6 +1,7 @@
 //! What a call hands the way that runs it: the elicitation's settings, who the user is, the
-//! handler to run (and run again), and what it answers with. Shared by the three ways
-//! (`requests`, `rounds`, `task`) and by the call that picks one, below all of them.
+//! handler to run (and run again), what it answers with, and how its run ended. Shared by the
+//! revisions (`revision/`), a task's way (`task`) and the call that picks one, below all of
+//! them.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -150,6 +151,15 @@ pub(crate) type Handler<'a, R> = Box<
         + Send
         + 'a,
 >;
+
+/// How a call's run on its revision ended.
+pub(crate) enum Ran<R> {
+    /// The handler's response, or the next round's `InputRequiredResult`.
+    Answered(R),
+    /// The handler reached `Ask::continue_as_task`: the rest runs as a task, with what the
+    /// rounds gathered.
+    ContinueAsTask(Gathered),
+}
 
 /// What a call's rounds gathered before it continued as a task: the task replays the method
 /// with them, so its earlier asks and steps return at once and their keys stay used.

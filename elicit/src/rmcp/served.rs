@@ -284,7 +284,7 @@ impl<H: ServerHandler> Elicited<H> {
         let user = self.elicitation.user_of(context)?;
         #[cfg(feature = "url-mode")]
         if let Some(url) = &self.elicitation.url
-            && crate::rmcp::session::server_requests_allowed(context)
+            && crate::rmcp::revision::server_requests_allowed(context)
         {
             // Where this session's completion notifications go.
             url.connections

@@ -21,6 +21,7 @@ use crate::rmcp::ask::way::{Waiting, Way};
 use crate::rmcp::ask::{Ask, AskParts};
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::request::{Answer, Request};
+use crate::rmcp::revision::v2026_07_28::input::input_request;
 use crate::rmcp::running::{Gathered, Handler, Start};
 
 #[cfg(feature = "url-mode")]
@@ -68,7 +69,7 @@ impl Way for InTask {
                 return request.carried_answer(key, answer);
             }
             request.check(self.client.as_ref())?;
-            let input = request.input_request(self.client.as_ref())?;
+            let input = input_request(&request, self.client.as_ref())?;
             let response = self.input(key, input, timeout).await?;
             let answer = request.read(&response).ok_or_else(|| {
                 ElicitError::InvalidResult(crate::rmcp::InvalidResultError::new(format!(

@@ -1,8 +1,9 @@
 //! [`Way`]: how a call's asks reach the client and their answers come back. The one interface
 //! an [`Ask`](super::Ask) knows; each way of asking implements it in a module of its own
-//! (`requests`: `elicitation/create` on a 2025-11-25 session; `rounds`: the input-required
-//! rounds of 2026-07-28; `task`: a task's input requests), and the call decides once which one
-//! a request gets. A way for a new revision is a new module implementing this trait.
+//! (`revision/v2025_11_25`'s `Requests`: `elicitation/create` on a 2025-11-25 session;
+//! `revision/v2026_07_28`'s `Round`: the input-required rounds of 2026-07-28; `task`: a
+//! task's input requests), and the call decides once which one a request gets. A new
+//! revision's way implements this trait in the revision's folder.
 
 use std::time::Duration;
 

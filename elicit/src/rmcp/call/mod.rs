@@ -1,8 +1,10 @@
 //! One call of a handler served through an [`Elicitation`]: `tools/call`, `prompts/get` or
-//! `resources/read`. The one place that decides, once per call, which way its asks go: a
-//! task's input requests (a tool declared for tasks, for a client that declared the
-//! extension), requests on a 2025-11-25 session, or 2026-07-28's input-required rounds.
+//! `resources/read`. Where a call's asks go is decided here once: a task's input requests (a
+//! tool declared for tasks, for a client that declared the extension), else its revision's
+//! way, which the revision's chooser picks ([`choose`]) and [`Calling`] runs.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use ::rmcp::ServerHandler;
@@ -11,14 +13,13 @@ use ::rmcp::service::{RequestContext, RoleServer};
 use tokio_util::sync::CancellationToken;
 
 use crate::rmcp::elicitation::Elicitation;
-use crate::rmcp::rounds::{self, Binding, Call, Ran};
-use crate::rmcp::running::{Gathered, Handler, Response, Retry, Start};
-use crate::rmcp::session::server_requests_allowed;
+use crate::rmcp::revision::params::CallRequest;
+use crate::rmcp::revision::{Arrival, OnRevision, Revision, Run, choose};
+use crate::rmcp::running::{AskUse, Gathered, Handler, Ran, Start};
 use crate::rmcp::task::{self, TaskCall};
 use crate::rmcp::tasks::{
     Start as TaskStart, TaskSupport, declares_tasks, missing_tasks_extension,
 };
-use crate::rmcp::{requests, running::AskUse};
 use crate::server::UserId;
 
 #[cfg(feature = "url-mode")]
@@ -54,65 +55,12 @@ impl Caller<'_> {
     }
 }
 
-/// The way a call's asks go, decided once.
-#[derive(Clone, Copy)]
-enum Way {
-    /// 2025-11-25: requests on the session.
-    Requests,
-    /// 2026-07-28: input-required rounds.
-    Rounds,
-}
-
-impl Way {
-    fn of(context: &RequestContext<RoleServer>) -> Self {
-        if server_requests_allowed(context) {
-            Way::Requests
-        } else {
-            Way::Rounds
-        }
-    }
-
-    /// What a request brings to the rounds: its state and the answers, on 2026-07-28 only
-    /// (on 2025-11-25 they are the method's own, a bridged method's retry). The state is the
-    /// rounds' own, sealed by this elicitation, so it moves out of the request; so do the
-    /// answers that come with a state, as they answer the asks it carries. Without a state
-    /// (the ephemeral flow) the answers may also answer the method's own input requests, read
-    /// with rmcp's `InputResponses`: they stay in the request, and the rounds get a copy.
-    fn answers<P: CallRequest>(
-        self,
-        request: &mut P,
-    ) -> (Option<String>, Option<sdk::InputResponses>) {
-        match self {
-            Way::Requests => (None, None),
-            Way::Rounds => request.take_answers(),
-        }
-    }
-
-    /// What the way needs of the call's context once the method has taken it: the session
-    /// itself on 2025-11-25, to send requests on; on 2026-07-28 only what the client declared,
-    /// so that the context moves into the method uncloned.
-    fn reach(self, context: &RequestContext<RoleServer>) -> Reach {
-        match self {
-            Way::Requests => Reach::Requests(context.clone()),
-            Way::Rounds => Reach::Rounds(context.client_capabilities()),
-        }
-    }
-}
-
-/// What a call's way keeps of its context (see [`Way::reach`]).
-enum Reach {
-    /// 2025-11-25: the session, to send the method's requests on.
-    Requests(RequestContext<RoleServer>),
-    /// 2026-07-28: the capabilities the client declared, for the input requests of a round.
-    Rounds(Option<sdk::ClientCapabilities>),
-}
-
 /// `tools/call`: a task, for a tool declared for tasks and a client that declared the
 /// extension; else the method on the revision's way, which may continue as a task.
 pub(crate) async fn call_tool<H: ServerHandler>(
     caller: Caller<'_>,
     server: &Arc<H>,
-    mut request: sdk::CallToolRequestParams,
+    request: sdk::CallToolRequestParams,
     context: RequestContext<RoleServer>,
 ) -> Result<sdk::CallToolResponse, sdk::ErrorData> {
     let runtime = caller.elicitation.task_runtime();
@@ -126,15 +74,8 @@ pub(crate) async fn call_tool<H: ServerHandler>(
         Some((_, TaskStart::AtOnce)) if client_declares_tasks => {
             // Boxed, like the task the rounds continue as below: what a task's start holds
             // stays out of the future of every call that is not one.
-            let task = Box::pin(spawn(
-                &caller,
-                server,
-                request,
-                context,
-                Gathered::default(),
-                true,
-            ))
-            .await?;
+            let begins = TaskBegins::AsCalled;
+            let task = Box::pin(spawn(&caller, server, request, context, begins)).await?;
             return Ok(sdk::CreateTaskResult::new(task).into());
         }
         _ => {}
@@ -144,12 +85,6 @@ pub(crate) async fn call_tool<H: ServerHandler>(
     let ask_use = caller.elicitation.ask_use(&request.name);
     let name = request.name.clone();
     let start = caller.start(Some(&ask_use), after_asks);
-    let way = Way::of(&context);
-    let (state, responses) = way.answers(&mut request);
-    let binding = match (way, start.may_ask() || state.is_some()) {
-        (Way::Rounds, true) => Some(Binding::of(&request.called(), caller.user.as_ref())),
-        _ => None,
-    };
     // For a task the call continues as: the request without the state and responses it
     // consumed (nothing of them goes into the task's envelope).
     let escalated_request = may_become_task.then(|| {
@@ -158,21 +93,17 @@ pub(crate) async fn call_tool<H: ServerHandler>(
         plain.meta = request.meta.clone();
         plain
     });
-    let reach = way.reach(&context);
     // A call that may continue as a task keeps its context for the task.
     let task_context = may_become_task.then(|| context.clone());
-    let handler = handler_of(server, request, context, matches!(way, Way::Requests));
-    let response = run(
-        &caller,
+    let calling = Calling {
+        caller: &caller,
+        server,
+        request,
+        context,
         start,
-        reach,
-        binding,
-        state,
-        responses,
         may_become_task,
-        handler,
-    )
-    .await;
+    };
+    let response = choose(calling.context.protocol_version(), calling).await;
     match response {
         Ok(Ran::Answered(response)) => Ok(response),
         Ok(Ran::ContinueAsTask(gathered)) => {
@@ -181,7 +112,8 @@ pub(crate) async fn call_tool<H: ServerHandler>(
             let Some(context) = task_context else {
                 return Err(only_tasks_continue());
             };
-            let task = Box::pin(spawn(&caller, server, request, context, gathered, false)).await?;
+            let begins = TaskBegins::AfterRounds(gathered);
+            let task = Box::pin(spawn(&caller, server, request, context, begins)).await?;
             Ok(sdk::CreateTaskResult::new(task).into())
         }
         Err(error) => {
@@ -213,125 +145,65 @@ pub(crate) async fn read_resource<H: ServerHandler>(
     call_without_tasks(caller, server, request, context).await
 }
 
-/// A call that never runs as a task (a prompt, a resource): run on its revision's way, bound
-/// on 2026-07-28 to what it calls.
+/// A call that never runs as a task (a prompt, a resource): run on its revision's way.
 async fn call_without_tasks<H: ServerHandler, P: CallRequest>(
     caller: Caller<'_>,
     server: &Arc<H>,
-    mut request: P,
+    request: P,
     context: RequestContext<RoleServer>,
 ) -> Result<P::Response, sdk::ErrorData> {
-    let start = caller.start(None, false);
-    let way = Way::of(&context);
-    let binding = match way {
-        Way::Rounds => Some(Binding::of(&request.called(), caller.user.as_ref())),
-        Way::Requests => None,
+    let calling = Calling {
+        caller: &caller,
+        server,
+        request,
+        context,
+        start: caller.start(None, false),
+        may_become_task: false,
     };
-    let (state, responses) = way.answers(&mut request);
-    let reach = way.reach(&context);
-    let handler = handler_of(server, request, context, matches!(way, Way::Requests));
-    answered(
-        run(
-            &caller, start, reach, binding, state, responses, false, handler,
-        )
-        .await,
-    )
+    answered(choose(calling.context.protocol_version(), calling).await)
 }
 
-/// The params of a request whose handler may ask, and run again with a retry's answers.
-trait CallRequest: Clone + Send + 'static {
-    /// What the server answers it with.
-    type Response: Response;
-
-    /// What it calls, for the binding of its state.
-    fn called(&self) -> Call<'_>;
-
-    /// The state it came with, taken, and its answers: taken with a state, else copied (see
-    /// [`Way::answers`]).
-    fn take_answers(&mut self) -> (Option<String>, Option<sdk::InputResponses>);
-
-    /// The same request, carrying a retry's answers.
-    fn retried(&mut self, retry: Retry);
-
-    /// The server's own handler of it.
-    fn handle<H: ServerHandler>(
-        self,
-        server: Arc<H>,
-        context: RequestContext<RoleServer>,
-    ) -> impl Future<Output = Result<Self::Response, sdk::ErrorData>> + Send;
-}
-
-/// `CallRequest` for the params of a method: the same members carry the state and the answers
-/// in each, so only what it calls and which handler serves it differ.
-macro_rules! call_request {
-    ($($params:ty => $response:ty, $method:literal, |$request:ident| ($name:expr, $arguments:expr), $handle:ident;)*) => {$(
-        impl CallRequest for $params {
-            type Response = $response;
-
-            fn called(&self) -> Call<'_> {
-                let $request = self;
-                Call {
-                    method: $method,
-                    name: $name,
-                    arguments: $arguments,
-                }
-            }
-
-            fn take_answers(&mut self) -> (Option<String>, Option<sdk::InputResponses>) {
-                let state = self.request_state.take();
-                let responses = match state {
-                    Some(_) => self.input_responses.take(),
-                    None => self.input_responses.clone(),
-                };
-                (state, responses)
-            }
-
-            fn retried(&mut self, retry: Retry) {
-                self.input_responses = retry.responses;
-                self.request_state = retry.request_state;
-            }
-
-            async fn handle<H: ServerHandler>(
-                self,
-                server: Arc<H>,
-                context: RequestContext<RoleServer>,
-            ) -> Result<Self::Response, sdk::ErrorData> {
-                server.$handle(self, context).await
-            }
-        }
-    )*};
-}
-
-call_request! {
-    sdk::CallToolRequestParams => sdk::CallToolResponse, "tools/call",
-        |request| (&request.name, request.arguments.as_ref()), call_tool;
-    sdk::GetPromptRequestParams => sdk::GetPromptResponse, "prompts/get",
-        |request| (&request.name, request.arguments.as_ref()), get_prompt;
-    sdk::ReadResourceRequestParams => sdk::ReadResourceResponse, "resources/read",
-        |request| (&request.uri, None), read_resource;
-}
-
-/// Runs the call's handler on the way its request takes.
-#[allow(clippy::too_many_arguments)]
-async fn run<R: Response>(
-    caller: &Caller<'_>,
-    start: Start<'_>,
-    reach: Reach,
-    binding: Option<Binding>,
-    state: Option<String>,
-    responses: Option<sdk::InputResponses>,
+/// A call about to run on its revision, once the task declarations are settled.
+struct Calling<'a, H, P> {
+    caller: &'a Caller<'a>,
+    server: &'a Arc<H>,
+    request: P,
+    context: RequestContext<RoleServer>,
+    start: Start<'a>,
     may_become_task: bool,
-    handler: Handler<'_, R>,
-) -> Result<Ran<R>, sdk::ErrorData> {
-    match reach {
-        Reach::Requests(context) => requests::run(start, &context, handler)
-            .await
-            .map(Ran::Answered),
-        Reach::Rounds(client) => {
-            let seal = &caller.elicitation.seal;
-            let resumed = rounds::resume(seal, binding, state.as_deref(), responses).await?;
-            rounds::run(start, seal, client, may_become_task, resumed, handler).await
-        }
+}
+
+/// The future of a call's run on its revision: boxed, as each revision's run is its own type.
+type Running<'a, R> = Pin<Box<dyn Future<Output = Result<Ran<R>, sdk::ErrorData>> + Send + 'a>>;
+
+impl<'a, H: ServerHandler, P: CallRequest> OnRevision for Calling<'a, H, P> {
+    type Output = Running<'a, P::Response>;
+
+    /// What revision `R` takes from the request, before the handler takes it; then the
+    /// handler, run the way `R` runs it.
+    fn on<R: Revision>(self) -> Self::Output {
+        let Calling {
+            caller,
+            server,
+            mut request,
+            context,
+            start,
+            may_become_task,
+        } = self;
+        let taken = R::take(Arrival {
+            request: &mut request,
+            context: &context,
+            user: caller.user.as_ref(),
+            may_ask: start.may_ask(),
+        });
+        let handler = handler_of(server, request, context, R::RUNS_AGAIN_IN_CALL);
+        let run = Run {
+            start,
+            seal: &caller.elicitation.seal,
+            may_become_task,
+            handler,
+        };
+        Box::pin(R::run(taken, run))
     }
 }
 
@@ -380,16 +252,23 @@ fn handler_of<H: ServerHandler, P: CallRequest>(
     })
 }
 
-/// Creates the task a tool runs as, and runs the method in it: at once (`as_called`: with the
-/// request as it came), or where the call's rounds reached `continue_as_task`; refused when the
-/// store shared by the replicas did not take it.
+/// Where the method of a tool's task begins.
+enum TaskBegins {
+    /// At once, with the request as it came.
+    AsCalled,
+    /// Where the call's rounds reached `continue_as_task`, with what they gathered; the
+    /// request without the state and the answers they consumed.
+    AfterRounds(Gathered),
+}
+
+/// Creates the task a tool runs as, and runs the method in it from where it `begins`; refused
+/// when the store shared by the replicas did not take it.
 async fn spawn<H: ServerHandler>(
     caller: &Caller<'_>,
     server: &Arc<H>,
     request: sdk::CallToolRequestParams,
     mut context: RequestContext<RoleServer>,
-    gathered: Gathered,
-    as_called: bool,
+    begins: TaskBegins,
 ) -> Result<sdk::Task, sdk::ErrorData> {
     let runtime = caller
         .elicitation
@@ -400,10 +279,14 @@ async fn spawn<H: ServerHandler>(
     context.ct = cancel.clone();
     let client = context.client_capabilities();
     let mut request = request;
-    if !as_called {
-        request.input_responses = None;
-        request.request_state = None;
-    }
+    let gathered = match begins {
+        TaskBegins::AsCalled => Gathered::default(),
+        TaskBegins::AfterRounds(gathered) => {
+            request.input_responses = None;
+            request.request_state = None;
+            gathered
+        }
+    };
     let tool = request.name.to_string();
     // Where the method calls `continue_as_task` again in the task, it returns at once.
     let after_asks = matches!(runtime.declared(&tool), Some((_, TaskStart::AfterAsks)));

@@ -6,7 +6,7 @@ use ::rmcp::model as sdk;
 use ::rmcp::service::{RoleClient, RunningService, serve_directly};
 use ::rmcp::{ClientHandler, ServerHandler, tool, tool_handler, tool_router};
 
-use crate::rmcp::rounds::bindings_computed;
+use crate::rmcp::revision::v2026_07_28::bindings_computed;
 use crate::rmcp::{Ask, Elicitation, RequestStateSeal};
 
 #[derive(crate::Elicit, Debug)]

@@ -8,8 +8,9 @@ use ::rmcp::service::{Peer, RequestContext, RoleServer};
 
 use crate::rmcp::ask::Ask;
 use crate::rmcp::error::ElicitError;
-use crate::rmcp::requests::Requests;
-use crate::rmcp::session::{self, Session};
+use crate::rmcp::revision;
+use crate::rmcp::revision::session::{self, Session};
+use crate::rmcp::revision::v2025_11_25::Requests;
 use crate::wire::{ElicitationCapability, ElicitationCompleteNotification};
 
 #[cfg(feature = "url-mode")]
@@ -39,7 +40,7 @@ pub trait ElicitPeer: Session + Sync {
     /// 2026-07-28 on, where a handler asks through an input-required result instead, which
     /// the [`Elicitation`](crate::rmcp::Elicitation) serving it does for it.
     fn server_requests_allowed(&self) -> bool {
-        session::server_requests_allowed(self)
+        revision::server_requests_allowed(self)
     }
 
     /// An [`Ask`] on this session, for code that does not run in a call of an

@@ -8,7 +8,9 @@ use ::rmcp::model as sdk;
 use super::ElicitPeer;
 use crate::UrlElicitOutcome;
 use crate::rmcp::error::ElicitError;
-use crate::rmcp::session::{Session, client_elicitation, refuse_on_stateless_protocol, send};
+use crate::rmcp::revision::require_server_requests;
+use crate::rmcp::revision::session::{Session, client_elicitation};
+use crate::rmcp::revision::v2025_11_25::send::send;
 use crate::server::{ElicitationStore, ElicitationTracker, Initiator, PendingUrlElicitation};
 use crate::wire::{ElicitMode, ElicitRequestParams, ElicitationCapability, ElicitationId};
 
@@ -110,7 +112,7 @@ pub trait ElicitUrlPeer: ElicitPeer {
         S: ElicitationStore,
     {
         // The tracker builds the URL here, before the future: `url` need not be `Send`.
-        let start = refuse_on_stateless_protocol(self).map(|()| {
+        let start = require_server_requests(self).map(|()| {
             let capability = self.client_elicitation();
             tracker.start(initiator, capability.as_ref(), message, url)
         });
@@ -166,7 +168,7 @@ async fn send_url_elicitation<P: Session + ?Sized>(
     pending: &PendingUrlElicitation,
 ) -> Result<UrlElicitOutcome, ElicitError> {
     let capability = client_elicitation(session);
-    refuse_on_stateless_protocol(session)?;
+    require_server_requests(session)?;
     ElicitationCapability::require(capability.as_ref(), ElicitMode::Url)?;
     let params = ElicitRequestParams::Url(pending.params().clone());
     let result = send(session.peer(), &params, None, None).await?;

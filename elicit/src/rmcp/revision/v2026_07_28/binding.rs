@@ -11,15 +11,8 @@ use ::rmcp::model as sdk;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use crate::rmcp::revision::params::Call;
 use crate::server::UserId;
-
-/// What a request is, for binding its state: the method, the tool, prompt or resource, and
-/// its arguments.
-pub(crate) struct Call<'a> {
-    pub method: &'static str,
-    pub name: &'a str,
-    pub arguments: Option<&'a sdk::JsonObject>,
-}
 
 /// The associated data a state is sealed with: a SHA-256 digest of the request and its user.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

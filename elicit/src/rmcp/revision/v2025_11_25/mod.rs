@@ -7,6 +7,7 @@
 #![allow(deprecated)]
 
 mod bridge;
+pub(crate) mod send;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -15,13 +16,15 @@ use std::time::Duration;
 use ::rmcp::model as sdk;
 use ::rmcp::service::{Peer, RequestContext, RoleServer, ServiceError};
 
+use self::send::CallWatch;
 use crate::rmcp::ask::scope::run_with;
 use crate::rmcp::ask::way::{Waiting, Way};
 use crate::rmcp::ask::{Ask, AskParts, AskSettings};
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::request::{Answer, Request, list_roots};
-use crate::rmcp::running::{Handler, Response, Retry, Start};
-use crate::rmcp::session::{self, CallWatch};
+use crate::rmcp::revision::params::CallRequest;
+use crate::rmcp::revision::{Arrival, Revision, Run};
+use crate::rmcp::running::{Handler, Ran, Response, Retry, Start};
 
 #[cfg(feature = "url-mode")]
 use crate::rmcp::ask::url::{look_until, not_completed};
@@ -86,7 +89,7 @@ impl Requests {
             Request::Form {
                 schema, message, ..
             } => {
-                let result = session::elicit_schema_on(
+                let result = send::elicit_schema_on(
                     &self.peer,
                     schema.clone(),
                     message.clone(),
@@ -99,21 +102,21 @@ impl Requests {
             #[cfg(feature = "url-mode")]
             Request::Url(params) => {
                 let params = crate::wire::ElicitRequestParams::Url(params.clone());
-                let result = session::send(&self.peer, &params, timeout, watch).await?;
+                let result = send::send(&self.peer, &params, timeout, watch).await?;
                 Ok(Answer::Elicitation(Arc::new(result)))
             }
             Request::Sampling(params) => {
                 let request = sdk::ServerRequest::CreateMessageRequest(
                     sdk::CreateMessageRequest::new(params.clone()),
                 );
-                match session::request(&self.peer, request, timeout, watch).await? {
+                match send::request(&self.peer, request, timeout, watch).await? {
                     sdk::ClientResult::CreateMessageResult(result) => Ok(Answer::Sampling(result)),
                     _ => Err(unexpected()),
                 }
             }
             Request::Roots => {
                 let request = sdk::ServerRequest::ListRootsRequest(list_roots());
-                match session::request(&self.peer, request, timeout, watch).await? {
+                match send::request(&self.peer, request, timeout, watch).await? {
                     sdk::ClientResult::ListRootsResult(result) => Ok(Answer::Roots(result)),
                     _ => Err(unexpected()),
                 }
@@ -146,7 +149,7 @@ impl Requests {
                     });
                 }
             };
-            let result = session::request(&self.peer, request, self.timeout, watch).await?;
+            let result = send::request(&self.peer, request, self.timeout, watch).await?;
             let value = serde_json::to_value(result).map_err(|e| {
                 ElicitError::InvalidResult(crate::rmcp::InvalidResultError::new(format!(
                     "the answer under `{key}` cannot be read: {e}"
@@ -226,9 +229,35 @@ impl Way for Requests {
     }
 }
 
+/// Protocol 2025-11-25: requests on the session.
+pub(crate) struct V2025_11_25;
+
+impl Revision for V2025_11_25 {
+    const SERVER_REQUESTS: bool = true;
+    const RUNS_AGAIN_IN_CALL: bool = true;
+
+    /// The session, to send the call's requests on.
+    type Taken = RequestContext<RoleServer>;
+
+    /// Nothing of the request: a state and answers in it are the method's own, a bridged
+    /// method's retry ([`bridge`]); nothing is sealed, so nothing is bound.
+    fn take<P: CallRequest>(arrival: Arrival<'_, P>) -> Self::Taken {
+        arrival.context.clone()
+    }
+
+    async fn run<R: Response>(
+        context: RequestContext<RoleServer>,
+        run: Run<'_, R>,
+    ) -> Result<Ran<R>, sdk::ErrorData> {
+        run_on_session(run.start, &context, run.handler)
+            .await
+            .map(Ran::Answered)
+    }
+}
+
 /// Runs a call on a 2025-11-25 session: the handler once with its ask; again, with the answers,
 /// as long as it answers with input requests of its own (at most `max_rounds` times).
-pub(crate) async fn run<R: Response>(
+async fn run_on_session<R: Response>(
     start: Start<'_>,
     context: &RequestContext<RoleServer>,
     mut handler: Handler<'_, R>,

@@ -306,7 +306,7 @@ mod tests {
         .unwrap();
         let written = serde_json::to_value(&state).unwrap();
         let seal = RequestStateSeal::generated().unwrap();
-        let call = super::super::binding::Call {
+        let call = crate::rmcp::revision::params::Call {
             method: "tools/call",
             name: "book",
             arguments: None,
@@ -447,7 +447,7 @@ mod tests {
     #[test]
     fn a_time_to_live_past_the_clock_is_refused_not_a_panic() {
         let binding = Binding::of(
-            &super::super::binding::Call {
+            &crate::rmcp::revision::params::Call {
                 method: "tools/call",
                 name: "book",
                 arguments: None,
@@ -500,7 +500,7 @@ mod tests {
         let user = crate::server::UserId::from_verified_subject("user-42").unwrap();
         let call = |name| {
             Binding::of(
-                &super::super::binding::Call {
+                &crate::rmcp::revision::params::Call {
                     method: "tools/call",
                     name,
                     arguments: arguments.as_object(),

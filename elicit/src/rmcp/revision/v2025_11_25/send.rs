@@ -1,6 +1,6 @@
-//! What the calls on a 2025-11-25 session share: the session a peer or a request context
-//! stands for, what its client declared, and `elicitation/create` sent and read back. A leaf:
-//! both [`ElicitPeer`](crate::rmcp::ElicitPeer) and [`Ask`](crate::rmcp::Ask) build on it.
+//! Requests on a 2025-11-25 session: `elicitation/create` sent and read back, and any request
+//! sent with a watch on the call it is made in. Both
+//! [`ElicitPeer`](crate::rmcp::ElicitPeer) and the `Requests` way build on it.
 
 use std::borrow::Cow;
 use std::future::Future;
@@ -15,82 +15,13 @@ use tokio_util::sync::CancellationToken;
 
 use crate::rmcp::convert::{InvalidResultError, UnrepresentableError};
 use crate::rmcp::error::ElicitError;
+use crate::rmcp::revision::require_server_requests;
+use crate::rmcp::revision::session::client_elicitation;
 use crate::schema::RequestedSchema;
 use crate::wire::{
     ElicitMode, ElicitRequest, ElicitRequestFormParams, ElicitRequestParams, ElicitResult,
     ElicitationCapability,
 };
-
-/// What the typed calls read from the peer or the request context. Public in a private
-/// module: it seals [`ElicitPeer`](crate::rmcp::ElicitPeer), which only these two implement.
-pub trait Session {
-    fn peer(&self) -> &Peer<RoleServer>;
-    fn protocol_version(&self) -> Option<sdk::ProtocolVersion>;
-    fn client_capabilities(&self) -> Option<sdk::ClientCapabilities>;
-}
-
-impl Session for Peer<RoleServer> {
-    fn peer(&self) -> &Peer<RoleServer> {
-        self
-    }
-
-    fn protocol_version(&self) -> Option<sdk::ProtocolVersion> {
-        self.peer_info().map(|info| info.protocol_version.clone())
-    }
-
-    fn client_capabilities(&self) -> Option<sdk::ClientCapabilities> {
-        self.peer_info().map(|info| info.capabilities.clone())
-    }
-}
-
-impl Session for RequestContext<RoleServer> {
-    fn peer(&self) -> &Peer<RoleServer> {
-        &self.peer
-    }
-
-    // The request's own `_meta` first (2026-07-28 carries the version and capabilities per
-    // request), then the session's handshake.
-    fn protocol_version(&self) -> Option<sdk::ProtocolVersion> {
-        RequestContext::protocol_version(self)
-    }
-
-    fn client_capabilities(&self) -> Option<sdk::ClientCapabilities> {
-        RequestContext::client_capabilities(self)
-    }
-}
-
-/// The `elicitation` capability the client declared, `None` if it declared none.
-pub(crate) fn client_elicitation<P: Session + ?Sized>(
-    session: &P,
-) -> Option<ElicitationCapability> {
-    session
-        .client_capabilities()
-        .as_ref()
-        .and_then(|client| client.elicitation.as_ref())
-        .map(ElicitationCapability::from)
-}
-
-/// Whether the session's protocol lets the server send requests to the client.
-pub(crate) fn server_requests_allowed<P: Session + ?Sized>(session: &P) -> bool {
-    // Asked once per call: compared in place, without the refusal's text.
-    !session
-        .protocol_version()
-        .is_some_and(|version| version >= sdk::ProtocolVersion::V_2026_07_28)
-}
-
-/// `RequestsNotAllowed` from 2026-07-28 on, where the server may not send requests.
-pub(crate) fn refuse_on_stateless_protocol<P: Session + ?Sized>(
-    session: &P,
-) -> Result<(), ElicitError> {
-    match session.protocol_version() {
-        Some(version) if version >= sdk::ProtocolVersion::V_2026_07_28 => {
-            Err(ElicitError::RequestsNotAllowed {
-                protocol_version: version.to_string(),
-            })
-        }
-        _ => Ok(()),
-    }
-}
 
 /// Sends a form-mode `elicitation/create` with `schema` on a 2025-11-25 session, and reads the
 /// client's result.
@@ -101,7 +32,7 @@ pub(crate) async fn elicit_schema_on(
     timeout: Option<Duration>,
     watch: Option<&CallWatch>,
 ) -> Result<ElicitResult, ElicitError> {
-    refuse_on_stateless_protocol(peer)?;
+    require_server_requests(peer)?;
     ElicitationCapability::require(client_elicitation(peer).as_ref(), ElicitMode::Form)?;
     let params = ElicitRequestParams::Form(ElicitRequestFormParams::new(message, schema));
     send(peer, &params, timeout, watch).await

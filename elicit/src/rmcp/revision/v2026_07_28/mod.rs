@@ -4,6 +4,7 @@
 //! asks returning at once, one round further each time.
 
 mod binding;
+pub(crate) mod input;
 mod keyring_text;
 mod seal;
 pub(crate) mod sealed;
@@ -25,7 +26,7 @@ use std::time::Duration;
 use ::rmcp::model as sdk;
 use serde_json::Value;
 
-pub(crate) use binding::{Binding, Call};
+pub(crate) use binding::Binding;
 pub use keyring_text::ParsedKeyring;
 pub use seal::{RequestStateSeal, SealKeyError};
 
@@ -36,7 +37,9 @@ use crate::rmcp::ask::way::{Waiting, Way};
 use crate::rmcp::ask::{Ask, AskParts};
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::request::{Answer, Request};
-use crate::rmcp::running::{Gathered, Handler, Response, Start, too_many_rounds};
+use crate::rmcp::revision::params::CallRequest;
+use crate::rmcp::revision::{Arrival, Revision, Run};
+use crate::rmcp::running::{Gathered, Ran, Response, Start, too_many_rounds};
 
 #[cfg(feature = "url-mode")]
 use crate::rmcp::ask::url_flow::UrlFlow;
@@ -48,6 +51,60 @@ use crate::rmcp::tracking::UrlTracking;
 use crate::server::{AwaitedBy, UserId};
 #[cfg(feature = "url-mode")]
 use crate::wire::ElicitationId;
+
+/// Protocol 2026-07-28: input-required rounds.
+pub(crate) struct V2026_07_28;
+
+/// What a 2026-07-28 call takes from its request: the state and the answers its retry
+/// brings, what its state is bound to, and what the client declared.
+pub(crate) struct Brought {
+    client: Option<sdk::ClientCapabilities>,
+    /// `None` for a handler known not to ask, brought no state.
+    binding: Option<Binding>,
+    state: Option<String>,
+    responses: Option<sdk::InputResponses>,
+}
+
+impl Revision for V2026_07_28 {
+    const SERVER_REQUESTS: bool = false;
+    const RUNS_AGAIN_IN_CALL: bool = false;
+
+    type Taken = Brought;
+
+    /// The state is the rounds' own, sealed by this elicitation, so it moves out of the
+    /// request; so do the answers that come with a state, as they answer the asks it carries.
+    /// Without a state (the ephemeral flow) the answers may also answer the method's own input
+    /// requests, read with rmcp's `InputResponses`: they stay in the request, and the rounds
+    /// get a copy. The binding is computed only where a state is opened or may be sealed:
+    /// before the handler takes the request's arguments.
+    fn take<P: CallRequest>(arrival: Arrival<'_, P>) -> Brought {
+        let carried = arrival.request.carried();
+        let state = carried.request_state.take();
+        let responses = match state {
+            Some(_) => carried.input_responses.take(),
+            None => carried.input_responses.clone(),
+        };
+        let binding = (arrival.may_ask || state.is_some())
+            .then(|| Binding::of(&arrival.request.called(), arrival.user));
+        Brought {
+            client: arrival.context.client_capabilities(),
+            binding,
+            state,
+            responses,
+        }
+    }
+
+    async fn run<R: Response>(brought: Brought, run: Run<'_, R>) -> Result<Ran<R>, sdk::ErrorData> {
+        let resumed = resume(
+            run.seal,
+            brought.binding,
+            brought.state.as_deref(),
+            brought.responses,
+        )
+        .await?;
+        run_round(run, brought.client, resumed).await
+    }
+}
 
 /// One run of a call's handler on 2026-07-28: what the state and the request bring, and what
 /// this round asks.
@@ -107,7 +164,7 @@ impl Way for Round {
                     return Ok(answer);
                 }
                 request.check(self.client.as_ref())?;
-                let input = request.input_request(self.client.as_ref())?;
+                let input = input::input_request(&request, self.client.as_ref())?;
                 let shown = request.shown().cloned().unwrap_or_default();
                 state.ask(key, input, shown);
             }
@@ -191,7 +248,7 @@ fn answer_in(
 
 /// What a request brings to its round: its state, opened (so refused if it is not this
 /// request's), and the answers.
-pub(crate) struct Resumed {
+struct Resumed {
     /// What the state the round leaves is bound to; `None` for a handler known not to ask.
     pub binding: Option<Binding>,
     state: SealedState,
@@ -199,7 +256,7 @@ pub(crate) struct Resumed {
 }
 
 /// Opens the request's `requestState` for `binding` (which it must have been sealed for).
-pub(crate) async fn resume(
+async fn resume(
     seal: &RequestStateSeal,
     binding: Option<Binding>,
     request_state: Option<&str>,
@@ -221,25 +278,19 @@ pub(crate) async fn resume(
     })
 }
 
-/// How a round ended.
-pub(crate) enum Ran<R> {
-    /// The handler's response, or the next round's `InputRequiredResult`.
-    Answered(R),
-    /// The handler reached `Ask::continue_as_task`: the rest runs as a task, with what the
-    /// rounds gathered.
-    ContinueAsTask(Gathered),
-}
-
 /// Runs one round of a call: the handler with the answers so far, until it ends or waits for
 /// what this round asks.
-pub(crate) async fn run<R: Response>(
-    start: Start<'_>,
-    seal: &RequestStateSeal,
+async fn run_round<R: Response>(
+    run: Run<'_, R>,
     client: Option<sdk::ClientCapabilities>,
-    may_escalate: bool,
     resumed: Resumed,
-    mut handler: Handler<'_, R>,
 ) -> Result<Ran<R>, sdk::ErrorData> {
+    let Run {
+        start,
+        seal,
+        may_become_task,
+        mut handler,
+    } = run;
     let Resumed {
         binding,
         state,
@@ -250,7 +301,7 @@ pub(crate) async fn run<R: Response>(
         client,
         #[cfg(feature = "url-mode")]
         url_wait: start.settings.url_wait,
-        may_escalate,
+        may_escalate: may_become_task,
         state: Mutex::new(state),
     });
     let ask = Ask::new(AskParts {
