@@ -1,6 +1,7 @@
 //! Elicitation on [rmcp](https://docs.rs/rmcp), the official Rust MCP SDK (feature `rmcp`).
 //!
 #![doc = include_str!("../docs/rmcp.md")]
+#![doc = include_str!("../docs/revisions.md")]
 
 pub(crate) mod ask;
 mod askable;
