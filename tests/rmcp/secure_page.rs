@@ -311,7 +311,10 @@ async fn a_browser_sent_to_the_sign_in_comes_back_to_the_link_it_opened() {
         .await
         .expect("the client is asked within 30 s")
         .expect("a link");
-    let path = link.strip_prefix(&origin).expect("a link on the server").to_owned();
+    let path = link
+        .strip_prefix(&origin)
+        .expect("a link on the server")
+        .to_owned();
     let login = format!("{origin}/login");
 
     // The link with no user: to the sign-in, the link's path carried along.
@@ -327,7 +330,11 @@ async fn a_browser_sent_to_the_sign_in_comes_back_to_the_link_it_opened() {
         )
     );
     let (token, carried) = login_form(&mut browser, &format!("{origin}{location}"));
-    assert_eq!(carried.as_deref(), Some(path.as_str()), "the form carries the way back");
+    assert_eq!(
+        carried.as_deref(),
+        Some(path.as_str()),
+        "the form carries the way back"
+    );
 
     // A GET does not sign in, whatever it names.
     let by_get = browser.request("GET", &format!("{login}?user=erin"), None);
@@ -342,7 +349,10 @@ async fn a_browser_sent_to_the_sign_in_comes_back_to_the_link_it_opened() {
     let mut stranger = Browser::default();
     let (strangers_token, _) = login_form(&mut stranger, &login);
     let elsewhere = signing_in("erin", Some(&strangers_token), Some(&path));
-    assert_eq!(browser.request("POST", &login, Some(&elsewhere)).status, 403);
+    assert_eq!(
+        browser.request("POST", &login, Some(&elsewhere)).status,
+        403
+    );
     assert_eq!(signed_in_as(&browser), None);
 
     // With its own token: signed in, and back at the very link it opened, which shows the form.
@@ -359,7 +369,11 @@ async fn a_browser_sent_to_the_sign_in_comes_back_to_the_link_it_opened() {
 
     // A return path that leaves the server ends at the sign-in's own page, which says who is
     // signed in; the form does not even carry it.
-    for hostile in ["//evil.example/x", "https://evil.example/", "/\\evil.example"] {
+    for hostile in [
+        "//evil.example/x",
+        "https://evil.example/",
+        "/\\evil.example",
+    ] {
         let asked = format!(
             "{login}?{}",
             serde_urlencoded::to_string([("return_to", hostile)]).unwrap()
@@ -372,7 +386,11 @@ async fn a_browser_sent_to_the_sign_in_comes_back_to_the_link_it_opened() {
         assert_eq!(landed.header("location"), Some("/login"), "{hostile}");
     }
     let default = browser.request("GET", &login, None);
-    assert!(default.body.contains("signed in as <strong>erin</strong>"), "{}", default.body);
+    assert!(
+        default.body.contains("signed in as <strong>erin</strong>"),
+        "{}",
+        default.body
+    );
 
     // Signing out takes the token too, and the link sends the browser to the sign-in again.
     let (token, _) = login_form(&mut browser, &login);

@@ -249,7 +249,11 @@ async fn sign_out(State(login): State<DevelopmentLogin>, request: Request) -> Re
     if !login.spend_token(&request, fields.first("_csrf")) {
         return forged();
     }
-    let mut response = say(StatusCode::SEE_OTHER, "Signed out", "This browser is signed out.");
+    let mut response = say(
+        StatusCode::SEE_OTHER,
+        "Signed out",
+        "This browser is signed out.",
+    );
     let cookie = format!("{USER_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0");
     set(&mut response, header::SET_COOKIE, &cookie);
     set(&mut response, header::LOCATION, LOGIN_PATH);
@@ -551,7 +555,11 @@ mod tests {
         let tokens = LoginTokens::default();
         let now = Instant::now();
         for browser in 0..MAX_TOKENS {
-            assert!(tokens.token_for(&browser.to_string(), "t".into(), now).is_some());
+            assert!(
+                tokens
+                    .token_for(&browser.to_string(), "t".into(), now)
+                    .is_some()
+            );
         }
         assert_eq!(tokens.token_for("one more", "t".into(), now), None);
         let later = now + TOKEN_LIFE;

@@ -167,7 +167,10 @@ impl<S: ElicitationStore, U: PageUsers> Shared<S, U> {
         Err(match &self.login_url {
             Some(login) => {
                 let mut response = self.say(StatusCode::SEE_OTHER, "Sign in first", sign_in);
-                let asked_for = request.uri.path_and_query().map_or("/", |path| path.as_str());
+                let asked_for = request
+                    .uri
+                    .path_and_query()
+                    .map_or("/", |path| path.as_str());
                 let location = return_to::with_return_path(login, asked_for);
                 if let Ok(location) = HeaderValue::from_str(&location) {
                     response.headers_mut().insert(header::LOCATION, location);

@@ -120,12 +120,18 @@ mod tests {
     fn the_return_path_joins_the_login_urls_query() {
         let path = "/secure/3f9a?a=1&b=2";
         let encoded = "return_to=%2Fsecure%2F3f9a%3Fa%3D1%26b%3D2";
-        assert_eq!(with_return_path("/login", path), format!("/login?{encoded}"));
+        assert_eq!(
+            with_return_path("/login", path),
+            format!("/login?{encoded}")
+        );
         assert_eq!(
             with_return_path("https://id.example/login?client=mcp", path),
             format!("https://id.example/login?client=mcp&{encoded}")
         );
-        assert_eq!(with_return_path("/login?", path), format!("/login?{encoded}"));
+        assert_eq!(
+            with_return_path("/login?", path),
+            format!("/login?{encoded}")
+        );
         assert_eq!(
             with_return_path("/login#top", path),
             format!("/login?{encoded}#top")
