@@ -21,8 +21,12 @@
 //!
 //! It prints `listening on http://127.0.0.1:PORT/mcp` (the address argument, loopback only,
 //! defaults to a free port). Development identities, for loopback only: the MCP side takes
-//! `Authorization: Bearer NAME` as the user `NAME`; the page's browser signs in at
-//! `http://127.0.0.1:PORT/login?user=NAME`. The page is at `http://127.0.0.1:PORT/secure/ID`.
+//! `Authorization: Bearer NAME` as the user `NAME`; the page's browser signs in on the form of
+//! `DevelopmentLogin` (any name). Open the link the MCP client shows
+//! (`http://127.0.0.1:PORT/secure/ID`): a browser not signed in is sent to
+//! `http://127.0.0.1:PORT/login?return_to=%2Fsecure%2FID`, signs in there as the user the MCP
+//! client called with, and comes back to the link. `POST /logout` (the sign-in page's button)
+//! signs it out.
 
 use std::net::SocketAddr;
 use std::sync::Arc;

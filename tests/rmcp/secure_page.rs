@@ -9,7 +9,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use elicit_test_support::browser::{Answer, request};
+use elicit_test_support::browser::{Answer, Browser, hidden_field, request};
 use elicit_test_support::load::server::ServerProcess;
 use elicit_test_support::redis_server::{self, Redis};
 use rmcp::model::{
@@ -96,9 +96,7 @@ fn lifecycles() -> [(ClientLifecycleMode, &'static str, &'static str); 2] {
 
 /// The browser of user `name`, signed in with the development sign-in: its cookies.
 fn signed_in(origin: &str, name: &str) -> Vec<String> {
-    let answer = request("GET", &format!("{origin}/login?user={name}"), &[], None);
-    assert_eq!(answer.status, 200, "{}", answer.body);
-    answer.cookies()
+    Browser::signed_in(origin, name).cookies().to_vec()
 }
 
 /// The CSRF token of a form page.
@@ -142,10 +140,13 @@ async fn a_secret_is_asked_on_the_page_and_never_reaches_the_client_on_both_revi
         let id = link.rsplit('/').next().unwrap().to_owned();
         assert!(!id.is_empty() && !id.contains('?'), "only the id: {link}");
 
-        // No user: sent to the sign-in.
+        // No user: sent to the sign-in, with the way back.
         let anonymous = request("GET", &link, &[], None);
         assert_eq!(anonymous.status, 303);
-        assert_eq!(anonymous.header("location"), Some("/login"));
+        assert_eq!(
+            anonymous.header("location"),
+            Some(format!("/login?return_to=%2Fsecure%2F{id}").as_str())
+        );
 
         // Another user's browser learns nothing of the form.
         let mallory = signed_in(&origin, "mallory");
@@ -268,6 +269,141 @@ async fn a_secret_is_asked_on_the_page_and_never_reaches_the_client_on_both_revi
             let _ = client.cancel().await;
         }
     }
+}
+
+/// The sign-in form of `url` for `browser`: its token, and the return path it carries.
+fn login_form(browser: &mut Browser, url: &str) -> (String, Option<String>) {
+    let form = browser.request("GET", url, None);
+    assert_eq!(form.status, 200, "{}", form.body);
+    assert!(form.body.contains("name=\"user\""), "{}", form.body);
+    let token = hidden_field(&form, "_csrf").expect("the sign-in's token");
+    (token, hidden_field(&form, "return_to"))
+}
+
+fn signing_in(user: &str, token: Option<&str>, return_to: Option<&str>) -> String {
+    let mut fields = vec![("user", user)];
+    fields.extend(token.map(|token| ("_csrf", token)));
+    fields.extend(return_to.map(|path| ("return_to", path)));
+    serde_urlencoded::to_string(fields).unwrap()
+}
+
+fn signed_in_as(browser: &Browser) -> Option<&str> {
+    browser
+        .cookies()
+        .iter()
+        .find_map(|cookie| cookie.strip_prefix("elicit_dev_user="))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_sent_to_the_sign_in_comes_back_to_the_link_it_opened() {
+    let server = ServerProcess::start("secure_page", &["127.0.0.1:0"]);
+    let origin = server.url().trim_end_matches("/mcp").to_owned();
+    let (client, mut links, _) =
+        connect(server.url(), "erin", ClientLifecycleMode::Initialize).await;
+    let client = Arc::new(client);
+    let calling = Arc::clone(&client);
+    let call = tokio::spawn(async move {
+        calling
+            .call_tool(CallToolRequestParams::new("connect_calendar"))
+            .await
+    });
+    let link = tokio::time::timeout(Duration::from_secs(30), links.recv())
+        .await
+        .expect("the client is asked within 30 s")
+        .expect("a link");
+    let path = link
+        .strip_prefix(&origin)
+        .expect("a link on the server")
+        .to_owned();
+    let login = format!("{origin}/login");
+
+    // The link with no user: to the sign-in, the link's path carried along.
+    let mut browser = Browser::default();
+    let sent = browser.request("GET", &link, None);
+    assert_eq!(sent.status, 303, "{}", sent.body);
+    let location = sent.header("location").expect("a Location").to_owned();
+    assert_eq!(
+        location,
+        format!(
+            "/login?{}",
+            serde_urlencoded::to_string([("return_to", &path)]).unwrap()
+        )
+    );
+    let (token, carried) = login_form(&mut browser, &format!("{origin}{location}"));
+    assert_eq!(
+        carried.as_deref(),
+        Some(path.as_str()),
+        "the form carries the way back"
+    );
+
+    // A GET does not sign in, whatever it names.
+    let by_get = browser.request("GET", &format!("{login}?user=erin"), None);
+    assert_eq!(by_get.status, 200, "{}", by_get.body);
+    assert_eq!(signed_in_as(&browser), None, "a GET signed in");
+    assert_eq!(browser.request("GET", &link, None).status, 303);
+
+    // A POST without the token, or with another's, is refused and signs nothing in.
+    let untokened = signing_in("erin", None, Some(&path));
+    let refused = browser.request("POST", &login, Some(&untokened));
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    let mut stranger = Browser::default();
+    let (strangers_token, _) = login_form(&mut stranger, &login);
+    let elsewhere = signing_in("erin", Some(&strangers_token), Some(&path));
+    assert_eq!(
+        browser.request("POST", &login, Some(&elsewhere)).status,
+        403
+    );
+    assert_eq!(signed_in_as(&browser), None);
+
+    // With its own token: signed in, and back at the very link it opened, which shows the form.
+    let posted = signing_in("erin", Some(&token), carried.as_deref());
+    let back = browser.request("POST", &login, Some(&posted));
+    assert_eq!(back.status, 303, "{}", back.body);
+    assert_eq!(back.header("location"), Some(path.as_str()));
+    assert_eq!(signed_in_as(&browser), Some("erin"));
+    let shown = browser.request("GET", &format!("{origin}{path}"), None);
+    assert_eq!(shown.status, 200, "{}", shown.body);
+    assert!(shown.body.contains("<h1>Connect your calendar</h1>"));
+    // The token was spent: it signs in no more.
+    assert_eq!(browser.request("POST", &login, Some(&posted)).status, 403);
+
+    // A return path that leaves the server ends at the sign-in's own page, which says who is
+    // signed in; the form does not even carry it.
+    for hostile in [
+        "//evil.example/x",
+        "https://evil.example/",
+        "/\\evil.example",
+    ] {
+        let asked = format!(
+            "{login}?{}",
+            serde_urlencoded::to_string([("return_to", hostile)]).unwrap()
+        );
+        let (token, carried) = login_form(&mut browser, &asked);
+        assert_eq!(carried, None, "{hostile} carried");
+        let posted = signing_in("erin", Some(&token), Some(hostile));
+        let landed = browser.request("POST", &login, Some(&posted));
+        assert_eq!(landed.status, 303, "{}", landed.body);
+        assert_eq!(landed.header("location"), Some("/login"), "{hostile}");
+    }
+    let default = browser.request("GET", &login, None);
+    assert!(
+        default.body.contains("signed in as <strong>erin</strong>"),
+        "{}",
+        default.body
+    );
+
+    // Signing out takes the token too, and the link sends the browser to the sign-in again.
+    let (token, _) = login_form(&mut browser, &login);
+    let untokened = browser.request("POST", &format!("{origin}/logout"), Some(""));
+    assert_eq!(untokened.status, 403, "{}", untokened.body);
+    let out = serde_urlencoded::to_string([("_csrf", &token)]).unwrap();
+    let signed_out = browser.request("POST", &format!("{origin}/logout"), Some(&out));
+    assert_eq!(signed_out.status, 303, "{}", signed_out.body);
+    assert_eq!(signed_out.header("location"), Some("/login"));
+    assert_eq!(signed_in_as(&browser), None);
+    assert_eq!(browser.request("GET", &link, None).status, 303);
+
+    call.abort();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,5 +1,5 @@
 //! A browser for the tests: plain HTTP/1.1 over a socket, one request per connection, cookies
-//! carried by hand.
+//! carried by hand or in a [`Browser`]'s jar.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -95,4 +95,75 @@ pub fn request(method: &str, url: &str, cookies: &[String], form: Option<&str>) 
         headers,
         body: body.to_owned(),
     }
+}
+
+/// A browser with a cookie jar: the cookies each answer sets are kept (one per name, the
+/// newest; gone when set to expire at once) and sent with its next requests.
+#[derive(Default)]
+pub struct Browser {
+    cookies: Vec<String>,
+}
+
+impl Browser {
+    /// A browser of user `name`, signed in with the development sign-in (`DevelopmentLogin`)
+    /// of the server at `origin`: its form, then the form posted with its token.
+    pub fn signed_in(origin: &str, name: &str) -> Browser {
+        let mut browser = Browser::default();
+        let login = format!("{origin}/login");
+        let form = browser.request("GET", &login, None);
+        assert_eq!(form.status, 200, "{}", form.body);
+        let token = hidden_field(&form, "_csrf").expect("the sign-in's CSRF token");
+        let fields = url::form_urlencoded::Serializer::new(String::new())
+            .append_pair("user", name)
+            .append_pair("_csrf", &token)
+            .finish();
+        let signed = browser.request("POST", &login, Some(&fields));
+        assert_eq!(signed.status, 303, "{}", signed.body);
+        browser
+    }
+
+    /// A request of `method` to `url` with the browser's cookies, and `form` as its body; the
+    /// cookies the answer sets are kept.
+    pub fn request(&mut self, method: &str, url: &str, form: Option<&str>) -> Answer {
+        let answer = request(method, url, &self.cookies, form);
+        for (name, value) in &answer.headers {
+            if name.eq_ignore_ascii_case("set-cookie") {
+                self.keep(value);
+            }
+        }
+        answer
+    }
+
+    /// The cookies it holds, as `name=value`.
+    pub fn cookies(&self) -> &[String] {
+        &self.cookies
+    }
+
+    fn keep(&mut self, set_cookie: &str) {
+        let pair = set_cookie.split(';').next().unwrap_or_default().trim();
+        let name = pair.split('=').next().unwrap_or_default();
+        self.cookies
+            .retain(|kept| kept.split('=').next() != Some(name));
+        let expired = set_cookie
+            .split(';')
+            .any(|attribute| attribute.trim().eq_ignore_ascii_case("max-age=0"));
+        if !expired {
+            self.cookies.push(pair.to_owned());
+        }
+    }
+}
+
+/// The value of the first input named `name` of a page, its HTML escapes read back.
+pub fn hidden_field(page: &Answer, name: &str) -> Option<String> {
+    let marker = format!("name=\"{name}\" value=\"");
+    let at = page.body.find(&marker)? + marker.len();
+    let escaped = page.body[at..].split('"').next()?;
+    Some(
+        escaped
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&"),
+    )
 }

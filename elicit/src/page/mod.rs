@@ -5,11 +5,14 @@
 //!
 #![doc = include_str!("../docs/page.md")]
 
+mod browser;
+mod development_login;
 #[cfg(test)]
 mod differential;
 pub(crate) mod posted;
 pub(crate) mod read;
 pub(crate) mod render;
+mod return_to;
 mod users;
 
 use std::sync::Arc;
@@ -22,19 +25,19 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{RequestExt as _, Router};
 
+use self::browser::{Browser, random_hex};
 use self::posted::Unread;
 use self::read::{FieldMessage, ShownValues, defaults};
 use self::render::{FormPage, POLICY, notice};
 use crate::rmcp::Elicitation;
 use crate::server::{
     CompletionError, ElicitationStore, ElicitationTracker, NotTaken, PageAnswer, PageForm,
-    SecureForms, Showing, UserId, lower_hex,
+    SecureForms, Showing, UserId,
 };
 
-pub use users::{DevelopmentLogin, NotLoopback, PageUsers};
-
-/// The cookie that tells one browser from another, for the CSRF tokens.
-const BROWSER_COOKIE: &str = "elicit_page_browser";
+pub use development_login::{DevelopmentLogin, NotLoopback};
+pub use return_to::{RETURN_TO, safe_return_path};
+pub use users::PageUsers;
 
 /// The page for secure forms: what it serves from, and how it is set. Build it once, then
 /// merge its [`router`](Self::router) into the server's: its routes are at the path of
@@ -87,7 +90,11 @@ impl<S: ElicitationStore + 'static, U: PageUsers> SecurePage<S, U> {
         self
     }
 
-    /// Where a browser with no user is sent to sign in (a 303 redirect); without it, such a
+    /// Where a browser with no user is sent to sign in: a 303 redirect to `url` with the
+    /// page it asked for added to the query, `url?return_to=PATH` ([`RETURN_TO`]; `PATH` the
+    /// path and query of the page's link, percent-encoded), for the sign-in to send the
+    /// browser back to once signed in (checked with [`safe_return_path`]: the page's
+    /// `Referrer-Policy: no-referrer` tells the sign-in nothing else). Without it, such a
     /// browser is told to sign in, with 401.
     pub fn with_login_url(mut self, url: impl Into<String>) -> Self {
         self.shared.login_url = Some(url.into());
@@ -146,13 +153,6 @@ pub(crate) fn cookie(request: &Parts, name: &str) -> Option<String> {
         .map(|(_, value)| value.to_owned())
 }
 
-/// 32 random bytes as hex: a browser id or a token.
-fn random_hex() -> Option<String> {
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).ok()?;
-    Some(lower_hex(&bytes))
-}
-
 impl<S: ElicitationStore, U: PageUsers> Shared<S, U> {
     fn say(&self, status: StatusCode, heading: &str, text: &str) -> Response {
         secured(status, notice(&self.server_name, heading, text))
@@ -167,7 +167,12 @@ impl<S: ElicitationStore, U: PageUsers> Shared<S, U> {
         Err(match &self.login_url {
             Some(login) => {
                 let mut response = self.say(StatusCode::SEE_OTHER, "Sign in first", sign_in);
-                if let Ok(location) = HeaderValue::from_str(login) {
+                let asked_for = request
+                    .uri
+                    .path_and_query()
+                    .map_or("/", |path| path.as_str());
+                let location = return_to::with_return_path(login, asked_for);
+                if let Ok(location) = HeaderValue::from_str(&location) {
                     response.headers_mut().insert(header::LOCATION, location);
                 }
                 response
@@ -225,17 +230,13 @@ impl<S: ElicitationStore, U: PageUsers> Shared<S, U> {
         shown: &ShownValues,
         refused: &[FieldMessage],
     ) -> Response {
-        let (browser, fresh_browser) = match browser {
-            Some(browser) => (browser, false),
-            None => match random_hex() {
-                Some(browser) => (browser, true),
-                None => return self.no_randomness(),
-            },
+        let Some(browser) = Browser::from_known(browser) else {
+            return self.no_randomness();
         };
         let Some(fresh) = random_hex() else {
             return self.no_randomness();
         };
-        let token = match self.forms.token_for(id, &browser, fresh).await {
+        let token = match self.forms.token_for(id, browser.id(), fresh).await {
             Ok(Some(token)) => token,
             Ok(None) => return self.gone(),
             Err(_) => return self.unavailable(),
@@ -256,12 +257,7 @@ impl<S: ElicitationStore, U: PageUsers> Shared<S, U> {
             StatusCode::UNPROCESSABLE_ENTITY
         };
         let mut response = secured(status, html);
-        if fresh_browser {
-            let cookie = format!("{BROWSER_COOKIE}={browser}; Path=/; HttpOnly; SameSite=Strict");
-            if let Ok(value) = HeaderValue::from_str(&cookie) {
-                response.headers_mut().append(header::SET_COOKIE, value);
-            }
-        }
+        browser.remember(&mut response);
         response
     }
 
@@ -322,7 +318,7 @@ async fn show<S: ElicitationStore, U: PageUsers>(
         Ok(form) => form,
         Err(response) => return response,
     };
-    let browser = cookie(&request, BROWSER_COOKIE);
+    let browser = Browser::known(&request);
     let shown = defaults(&form.schema);
     shared.form_page(&id, &form, browser, &shown, &[]).await
 }
@@ -361,7 +357,7 @@ async fn answer<S: ElicitationStore, U: PageUsers>(
     };
     drop(body);
     let field = |name: &str| pairs.first(name);
-    let browser = cookie(&request, BROWSER_COOKIE);
+    let browser = Browser::known(&request);
     let token_holds = match (&browser, field("_csrf")) {
         (Some(browser), Some(token)) => match shared.forms.token_matches(&id, browser, token).await
         {

@@ -57,7 +57,9 @@ pub use redis_store::{
 pub(crate) use redis_store::{TaskMessages, TaskRecord};
 pub use replay::{MemoryReplayGuard, ReplayGuard};
 #[cfg(feature = "page")]
-pub(crate) use secure_forms::{FormCheck, NotTaken, PageAnswer, PageForm, Showing, wipe_content};
+pub(crate) use secure_forms::{
+    FormCheck, NotTaken, PageAnswer, PageForm, Showing, same_text, wipe_content,
+};
 #[cfg(feature = "page")]
 #[cfg_attr(docsrs, doc(cfg(feature = "page")))]
 pub use secure_forms::{PageUrlError, SecureForms};

@@ -5,8 +5,10 @@ client calls `connect_calendar` on the revision MODE names (`auto` negotiates by
 URL request at once, and the person at the browser (Chromium, driven by Playwright, given the
 binary CHROMIUM) answers on the server's page:
 
-1. another user's browser opens the link: 403, nothing of the form shown;
-2. the user signs in (`/login?user=USER`) and opens it: the form, with the page's headers;
+1. another user's browser opens the link, is sent to the development sign-in, signs in there
+   and comes back to the link: 403, nothing of the form shown;
+2. the user's browser opens the link, is sent to the sign-in (`/login?return_to=…`), signs
+   in on its form and comes back to the link: the form, with the page's headers;
 3. an answer with a forged CSRF token is refused (403);
 4. a wrong answer (sent with the browser's own checks turned off, as by a browser without
    them) comes back with its error beside the field, the other answer kept, the key field
@@ -67,6 +69,20 @@ def check(condition: bool, what: str) -> None:
         raise SystemExit(f"failed: {what}")
 
 
+async def sign_in_through(page, link: str, origin: str, user: str):
+    """Opens `link` in `page`, is sent to the development sign-in, signs in as `user` on its
+    form and comes back to `link`: the response of the link, as the browser lands on it."""
+    sent = await page.goto(link)
+    check(sent.status == 200, f"the sign-in's form answered {sent.status}")
+    check(page.url.startswith(f"{origin}/login?return_to="), f"sent to {page.url}")
+    await page.fill("input[name=user]", user)
+    async with page.expect_navigation() as landed:
+        await page.click("button.send")
+    response = await landed.value
+    check(page.url == link, f"came back to {page.url}, not {link}")
+    return response
+
+
 async def person(link: str, origin: str, user: str, chromium: str, key: str) -> None:
     """The person at the browser, answering the page."""
     async with async_playwright() as playwright:
@@ -74,17 +90,14 @@ async def person(link: str, origin: str, user: str, chromium: str, key: str) -> 
         try:
             other = await browser.new_context()
             page = await other.new_page()
-            await page.goto(f"{origin}/login?user=mallory")
-            refused = await page.goto(link)
+            refused = await sign_in_through(page, link, origin, "mallory")
             check(refused.status == 403, f"another user's browser got {refused.status}")
             check("Calendar" not in await page.content(), "another user saw the form")
             print("page: another user refused", flush=True)
 
             mine = await browser.new_context()
             page = await mine.new_page()
-            signed = await page.goto(f"{origin}/login?user={user}")
-            check(signed.status == 200, "the development sign-in")
-            shown = await page.goto(link)
+            shown = await sign_in_through(page, link, origin, user)
             check(shown.status == 200, f"the form's page answered {shown.status}")
             headers = shown.headers
             check(headers.get("content-security-policy", "").startswith("default-src 'none'"), f"CSP {headers}")

@@ -422,7 +422,7 @@ impl SecureForms {
 }
 
 /// Compares two tokens in a time that does not depend on where they differ.
-fn same_text(a: &str, b: &str) -> bool {
+pub(crate) fn same_text(a: &str, b: &str) -> bool {
     a.len() == b.len()
         && a.bytes()
             .zip(b.bytes())
