@@ -10,7 +10,6 @@ use jsonwebtoken::{Algorithm, AlgorithmFamily};
 
 use super::challenge::Challenges;
 use super::fetch::Fetch;
-use super::metadata;
 
 /// The MCP server as an OAuth resource server, said once: the authorization server's issuer,
 /// the server's own canonical URL (the resource, RFC 8707: what every token must be issued
@@ -110,7 +109,7 @@ impl ProtectedResource {
             ));
         }
         let resource = canonical(&resource_url);
-        let (metadata_url, metadata_path) = metadata::location(&resource_url);
+        let (metadata_url, metadata_path) = metadata_location(&resource_url);
         let settings = Settings {
             issuer: issuer.to_owned(),
             challenges: Challenges::new(&metadata_url, &[]),
@@ -298,6 +297,22 @@ fn canonical(url: &url::Url) -> String {
     }
 }
 
+/// The root form of the protected-resource metadata's well-known path (RFC 9728 section 3).
+pub(crate) const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
+
+/// Where the metadata of `resource` is (RFC 9728 section 3.1, the well-known path inserted
+/// between the host and the resource's path), and that path when it is not the root form.
+pub(crate) fn metadata_location(resource: &url::Url) -> (String, Option<String>) {
+    let origin = resource.origin().ascii_serialization();
+    let path = resource.path().trim_end_matches('/');
+    if path.is_empty() {
+        (format!("{origin}{WELL_KNOWN}"), None)
+    } else {
+        let suffixed = format!("{WELL_KNOWN}{path}");
+        (format!("{origin}{suffixed}"), Some(suffixed))
+    }
+}
+
 /// A configuration that cannot protect anything: which setting, its value, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConfigError {
@@ -383,5 +398,24 @@ mod tests {
             assert!(resource().with_scopes([scope]).is_err(), "{scope:?}");
         }
         assert!(resource().with_scopes(["files:read", "mcp"]).is_ok());
+    }
+
+    #[test]
+    fn the_metadata_of_a_resource_with_a_path_is_at_the_path_inserted_form() {
+        let at = |resource: &str| metadata_location(&url::Url::parse(resource).unwrap());
+        assert_eq!(
+            at("https://example.com/public/mcp"),
+            (
+                "https://example.com/.well-known/oauth-protected-resource/public/mcp".to_owned(),
+                Some("/.well-known/oauth-protected-resource/public/mcp".to_owned())
+            )
+        );
+        assert_eq!(
+            at("http://127.0.0.1:8080/"),
+            (
+                "http://127.0.0.1:8080/.well-known/oauth-protected-resource".to_owned(),
+                None
+            )
+        );
     }
 }

@@ -6,9 +6,7 @@ use http::{HeaderValue, Response, StatusCode, header};
 use http_body_util::Full;
 use serde::Serialize;
 
-use super::config::{ProtectedResource, Settings};
-
-const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
+use super::config::{ProtectedResource, Settings, WELL_KNOWN};
 
 /// The document, as RFC 9728 section 2 names its members.
 #[derive(Serialize)]
@@ -20,19 +18,6 @@ struct Document<'a> {
     /// Tokens are read from the `Authorization` header only (MCP authorization forbids the
     /// query string).
     bearer_methods_supported: [&'a str; 1],
-}
-
-/// Where the metadata of `resource` is (RFC 9728 section 3.1, the well-known path inserted
-/// between the host and the resource's path), and that path when it is not the root form.
-pub(crate) fn location(resource: &url::Url) -> (String, Option<String>) {
-    let origin = resource.origin().ascii_serialization();
-    let path = resource.path().trim_end_matches('/');
-    if path.is_empty() {
-        (format!("{origin}{WELL_KNOWN}"), None)
-    } else {
-        let suffixed = format!("{WELL_KNOWN}{path}");
-        (format!("{origin}{suffixed}"), Some(suffixed))
-    }
 }
 
 fn document(settings: &Settings) -> Bytes {
@@ -86,29 +71,5 @@ impl ProtectedResource {
             router = router.route(path, axum::routing::get(serve));
         }
         router
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_metadata_of_a_resource_with_a_path_is_at_the_path_inserted_form() {
-        let at = |resource: &str| location(&url::Url::parse(resource).unwrap());
-        assert_eq!(
-            at("https://example.com/public/mcp"),
-            (
-                "https://example.com/.well-known/oauth-protected-resource/public/mcp".to_owned(),
-                Some("/.well-known/oauth-protected-resource/public/mcp".to_owned())
-            )
-        );
-        assert_eq!(
-            at("http://127.0.0.1:8080/"),
-            (
-                "http://127.0.0.1:8080/.well-known/oauth-protected-resource".to_owned(),
-                None
-            )
-        );
     }
 }
