@@ -42,6 +42,7 @@ mod example_forms;
 mod examples;
 mod forwarding;
 mod http_guard;
+mod oauth;
 mod one_server;
 mod replicas;
 mod rounds;

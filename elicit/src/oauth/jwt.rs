@@ -41,11 +41,12 @@ struct Verifier {
     validations: HashMap<Algorithm, Validation>,
 }
 
-/// The claims read besides those jsonwebtoken checks.
+/// The claims read besides those jsonwebtoken checks. Optional here so that a token without
+/// one is refused by jsonwebtoken's check of required claims, which says which.
 #[derive(Deserialize)]
 struct Claims {
-    iss: String,
-    sub: String,
+    iss: Option<String>,
+    sub: Option<String>,
     #[serde(flatten)]
     scopes: Scopes,
 }
@@ -116,7 +117,12 @@ impl JwtAccessTokens {
         if !claims.scopes.include(&verifier.settings.scopes) {
             return Err(Refusal::InsufficientScope);
         }
-        UserId::from_issuer_and_subject(&claims.iss, &claims.sub)
+        let (Some(iss), Some(sub)) = (claims.iss, claims.sub) else {
+            return Err(Refusal::InvalidToken(
+                "the token lacks a claim this server needs",
+            ));
+        };
+        UserId::from_issuer_and_subject(&iss, &sub)
             .map_err(|_| Refusal::InvalidToken("the token's subject is empty"))
     }
 }
