@@ -20,7 +20,8 @@ use super::fetch::Fetch;
 /// ```
 /// use elicit_mcp::oauth::ProtectedResource;
 ///
-/// let resource = ProtectedResource::new("https://auth.example.com", "https://mcp.example.com/mcp")?
+/// let issuer = "https://auth.example.com";
+/// let resource = ProtectedResource::new(issuer, "https://mcp.example.com/mcp")?
 ///     .with_scopes(["bookings"])?;
 /// assert_eq!(
 ///     resource.metadata_url(),

@@ -39,7 +39,8 @@ impl ProtectedResource {
     ///
     /// ```
     /// # use elicit_mcp::oauth::ProtectedResource;
-    /// let resource = ProtectedResource::new("https://auth.example.com", "https://mcp.example.com/mcp")?;
+    /// let issuer = "https://auth.example.com";
+    /// let resource = ProtectedResource::new(issuer, "https://mcp.example.com/mcp")?;
     /// let app = axum::Router::new()
     ///     // .nest_service("/mcp", guarded_mcp_service)
     ///     .merge(resource.metadata_router());

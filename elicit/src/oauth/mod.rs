@@ -42,7 +42,8 @@
 //! use rmcp::transport::StreamableHttpServerConfig;
 //! use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 //!
-//! let resource = ProtectedResource::new("https://auth.example.com", "https://mcp.example.com/mcp")?
+//! let issuer = "https://auth.example.com";
+//! let resource = ProtectedResource::new(issuer, "https://mcp.example.com/mcp")?
 //!     .with_scopes(["bookings"])?;
 //! let elicitation = Elicitation::new(RequestStateSeal::generated()?)
 //!     .with_authentication(resource.jwt().await?);

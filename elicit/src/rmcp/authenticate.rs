@@ -17,9 +17,9 @@ use crate::server::UserId;
 /// Given once to
 /// [`Elicitation::with_authentication`](crate::rmcp::Elicitation::with_authentication) and checked
 /// by the guard before rmcp reads the request: a refused request is answered with the refusal's
-/// status (`401 Unauthorized`, `400` or `403`) and its `WWW-Authenticate` challenge, and the user of an accepted one binds every
-/// ask of the request (the sealed `requestState` of 2026-07-28, URL-mode elicitations, tasks) on
-/// both protocol revisions.
+/// status (`401 Unauthorized`, `400` or `403`) and its `WWW-Authenticate` challenge, and the
+/// user of an accepted one binds every ask of the request (the sealed `requestState` of
+/// 2026-07-28, URL-mode elicitations, tasks) on both protocol revisions.
 ///
 /// A closure `Fn(&Parts) -> Result<UserId, Unauthenticated>` is one. A check that has to wait
 /// (a token introspection, a database) implements the trait:
