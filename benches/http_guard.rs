@@ -10,6 +10,11 @@
 //!   each call with an id of its own (the same ids on both sides) and answered on an event
 //!   stream: through the guard, that stream is relayed through a log kept for a client that
 //!   resumes it (`http/relay.rs`), and this is what the log costs.
+//! - `oauth`: the same 2026-07-28 call through the guard with a JWT access token verified by
+//!   `elicit_mcp::oauth::JwtAccessTokens` (an EdDSA signature, the issuer's key set fetched once
+//!   from an authorization server on loopback before the clock and held: no fetch is timed,
+//!   which the bench checks), against the same call with a fixed development identity (a
+//!   closure that reads the bearer token as the user). Both through `Guard::serve`.
 //!
 //! Measured on the paired harness of `benches/common/mod.rs`, so that the machine's other load
 //! falls on both sides alike: five runs, each of 200 rounds, a round timing 20 calls through the
@@ -233,6 +238,151 @@ fn main() {
         }],
     );
     in_a_session(&runtime, alone, guarded);
+    verified(&runtime);
+}
+
+/// The `oauth` group: a request whose JWT access token is verified with a held key set,
+/// against the same request with a development identity.
+fn verified(runtime: &tokio::runtime::Runtime) {
+    use elicit_mcp::http::Unauthenticated;
+    use elicit_mcp::oauth::ProtectedResource;
+    use elicit_mcp::rmcp::Elicitation;
+    use elicit_mcp::server::UserId;
+
+    if !common::selected("oauth") {
+        return;
+    }
+    let (issuer, fetches) = runtime.block_on(authority::start());
+    let resource = ProtectedResource::new(&issuer, "http://127.0.0.1/mcp")
+        .expect("loopback URLs")
+        .with_scopes(["mcp"])
+        .expect("a scope");
+    let verifier = runtime
+        .block_on(resource.jwt())
+        .expect("the bench's authorization server answers");
+    let token = authority::token(&issuer, resource.resource());
+    let serve = |elicitation: Elicitation| {
+        let _entered = runtime.enter();
+        Guard::new()
+            .serve(
+                &elicitation,
+                || adder().expect("the adder"),
+                Arc::new(LocalSessionManager::default()),
+                StreamableHttpServerConfig::default(),
+            )
+            .expect("the adder has no task tools")
+    };
+    let seal = elicit_test_support::rmcp::seal;
+    let with_jwt = serve(Elicitation::new(seal()).with_authentication(verifier));
+    let with_development_user = serve(Elicitation::new(seal()).with_authentication(
+        |request: &http::request::Parts| {
+            let token = Unauthenticated::bearer_token(request)?;
+            UserId::from_verified_subject(token).map_err(|_| Unauthenticated::bearer(""))
+        },
+    ));
+    let authorized = |service: elicit_mcp::http::Guarded<_, LocalSessionManager>| {
+        let mut request = request();
+        let value = http::HeaderValue::from_str(&format!("Bearer {token}")).expect("a header");
+        request.headers_mut().insert("authorization", value);
+        runtime.block_on(send(service, request)).1
+    };
+    let answer = authorized(with_jwt.clone());
+    assert!(answer.contains(r#""text":"5""#), "{answer}");
+    assert_eq!(authorized(with_development_user.clone()), answer);
+    compare(
+        "oauth",
+        Plan {
+            runs: 5,
+            rounds: 200,
+            batch: 20,
+        },
+        &["jwt_verified", "development_identity"],
+        vec![
+            timed(|| authorized(with_jwt.clone())),
+            timed(|| authorized(with_development_user.clone())),
+        ],
+        &[Comparison {
+            label: "one small tools/call whose JWT is verified (key set held) / with a development identity",
+            ours: 0,
+            theirs: 1,
+        }],
+    );
+    assert_eq!(
+        fetches.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "the key set was fetched once, before the clock"
+    );
+}
+
+/// An authorization server on loopback for the `oauth` group: its RFC 8414 metadata and its
+/// key set, one Ed25519 key, with which the bench signs its token.
+mod authority {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use base64::Engine;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use ed25519_dalek::pkcs8::EncodePrivateKey;
+    use jsonwebtoken::{Algorithm, EncodingKey, Header};
+    use serde_json::json;
+
+    fn key() -> ed25519_dalek::SigningKey {
+        ed25519_dalek::SigningKey::from_bytes(&[7; 32])
+    }
+
+    /// The issuer's URL, and how often its key set was fetched.
+    pub async fn start() -> (String, Arc<AtomicUsize>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a loopback port");
+        let issuer = format!("http://{}", listener.local_addr().expect("its address"));
+        let metadata =
+            json!({ "issuer": issuer, "jwks_uri": format!("{issuer}/jwks") }).to_string();
+        let keys = json!({ "keys": [{
+            "kty": "OKP", "crv": "Ed25519", "use": "sig", "alg": "EdDSA", "kid": "bench",
+            "x": URL_SAFE_NO_PAD.encode(key().verifying_key().as_bytes()),
+        }]})
+        .to_string();
+        let fetches = Arc::new(AtomicUsize::new(0));
+        let counted = fetches.clone();
+        let json = |text: &String| {
+            let text = text.clone();
+            async move {
+                (
+                    [(axum::http::header::CONTENT_TYPE, "application/json")],
+                    text,
+                )
+            }
+        };
+        let router = axum::Router::new()
+            .route(
+                "/.well-known/oauth-authorization-server",
+                axum::routing::get(move || json(&metadata)),
+            )
+            .route(
+                "/jwks",
+                axum::routing::get(move || {
+                    counted.fetch_add(1, Ordering::SeqCst);
+                    json(&keys)
+                }),
+            );
+        tokio::spawn(async move { axum::serve(listener, router).await });
+        (issuer, fetches)
+    }
+
+    /// A token for `audience` from `issuer`, valid for an hour.
+    pub fn token(issuer: &str, audience: &str) -> String {
+        let der = key().to_pkcs8_der().expect("PKCS #8");
+        let mut header = Header::new(Algorithm::EdDSA);
+        header.kid = Some("bench".to_owned());
+        let now = jsonwebtoken::get_current_timestamp();
+        let claims = json!({
+            "iss": issuer, "sub": "alice", "aud": audience, "scope": "mcp",
+            "iat": now, "exp": now + 3600,
+        });
+        jsonwebtoken::encode(&header, &claims, &EncodingKey::from_ed_der(der.as_bytes()))
+            .expect("a signed token")
+    }
 }
 
 /// The `relayed_session` group: 2025-11-25 calls on a session of each side.

@@ -26,6 +26,10 @@ pub mod rmcp;
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
 
+#[cfg(feature = "oauth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
+pub mod oauth;
+
 #[cfg(feature = "page")]
 #[cfg_attr(docsrs, doc(cfg(feature = "page")))]
 pub mod page;

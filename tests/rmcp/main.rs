@@ -43,6 +43,7 @@ mod examples;
 mod forwarding;
 mod http_guard;
 mod http_sessions;
+mod oauth;
 mod one_server;
 mod replicas;
 mod rounds;

@@ -259,7 +259,7 @@ impl Guard {
     /// front: the elicitation's state (its seal, tasks, tracker) is the one value every
     /// session shares, and its check of who the user is
     /// ([`Elicitation::with_authentication`]) runs on every request before rmcp reads it, a
-    /// refusal answered 401 with its `WWW-Authenticate` challenge.
+    /// refusal answered with its status (401, 400 or 403) and `WWW-Authenticate` challenge.
     ///
     /// `handler` makes the server's own handler, which holds nothing of the elicitation (it
     /// cannot: no other way gives it one); `sessions` is the manager the guard asks whether a

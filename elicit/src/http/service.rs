@@ -255,7 +255,7 @@ where
                     parts.extensions.insert(Authenticated(found.clone()));
                     user = Some(found);
                 }
-                Err(refused) => return unauthorized(&refused),
+                Err(refused) => return refusal(&refused),
             }
         }
         if let (Some(user), Some(session)) = (&user, &named)
@@ -548,13 +548,17 @@ fn request_timeout(deadline: Duration) -> GuardedResponse {
     response
 }
 
-/// 401 with the refusal's challenge, as MCP authorization answers a request without valid
-/// credentials.
-fn unauthorized(refused: &Unauthenticated) -> GuardedResponse {
-    let mut response = text(
-        StatusCode::UNAUTHORIZED,
-        "Unauthorized: this server needs valid credentials\n".to_owned(),
-    );
+/// The refusal's status (401, or 400 and 403 for RFC 6750's `invalid_request` and
+/// `insufficient_scope`) with its challenge, as MCP authorization answers a request without
+/// valid credentials.
+fn refusal(refused: &Unauthenticated) -> GuardedResponse {
+    let status = refused.status();
+    let text_of_status = match status {
+        StatusCode::BAD_REQUEST => "Bad Request: the request's credentials are malformed\n",
+        StatusCode::FORBIDDEN => "Forbidden: these credentials do not allow this request\n",
+        _ => "Unauthorized: this server needs valid credentials\n",
+    };
+    let mut response = text(status, text_of_status.to_owned());
     match header::HeaderValue::from_str(refused.challenge()) {
         Ok(challenge) => {
             response

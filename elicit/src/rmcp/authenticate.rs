@@ -16,10 +16,10 @@ use crate::server::UserId;
 ///
 /// Given once to
 /// [`Elicitation::with_authentication`](crate::rmcp::Elicitation::with_authentication) and checked
-/// by the guard before rmcp reads the request: a refused request is answered `401 Unauthorized`
-/// with the refusal's `WWW-Authenticate` challenge, and the user of an accepted one binds every
-/// ask of the request (the sealed `requestState` of 2026-07-28, URL-mode elicitations, tasks) on
-/// both protocol revisions.
+/// by the guard before rmcp reads the request: a refused request is answered with the refusal's
+/// status (`401 Unauthorized`, `400` or `403`) and its `WWW-Authenticate` challenge, and the
+/// user of an accepted one binds every ask of the request (the sealed `requestState` of
+/// 2026-07-28, URL-mode elicitations, tasks) on both protocol revisions.
 ///
 /// A closure `Fn(&Parts) -> Result<UserId, Unauthenticated>` is one. A check that has to wait
 /// (a token introspection, a database) implements the trait:
@@ -59,30 +59,57 @@ where
     }
 }
 
-/// Why a request was refused: answered `401 Unauthorized` with this `WWW-Authenticate`
-/// challenge, which tells the client how to authenticate (RFC 9110 section 11.6.1; for bearer
-/// tokens RFC 6750 section 3).
+/// Why a request was refused: answered with its status (`401 Unauthorized` unless said
+/// otherwise) and this `WWW-Authenticate` challenge, which tells the client how to authenticate
+/// (RFC 9110 section 11.6.1; for bearer tokens RFC 6750 section 3).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unauthenticated {
     challenge: String,
+    status: http::StatusCode,
 }
 
 impl Unauthenticated {
-    /// A refusal with the challenge `challenge`, the value of `WWW-Authenticate` as it is sent.
+    /// A refusal answered `401 Unauthorized` with the challenge `challenge`, the value of
+    /// `WWW-Authenticate` as it is sent: no credentials, or credentials that are not valid.
     pub fn new(challenge: impl Into<String>) -> Self {
         Unauthenticated {
             challenge: challenge.into(),
+            status: http::StatusCode::UNAUTHORIZED,
         }
     }
 
-    /// A bearer-token refusal: `Bearer error="<error>"` (`invalid_request`, `invalid_token` or
-    /// `insufficient_scope`, RFC 6750), or plain `Bearer` when `error` is empty (no credentials
-    /// at all).
+    /// A refusal answered `400 Bad Request` with `challenge`: the request's credentials are
+    /// malformed (RFC 6750's `invalid_request`).
+    pub fn bad_request(challenge: impl Into<String>) -> Self {
+        Unauthenticated {
+            status: http::StatusCode::BAD_REQUEST,
+            ..Unauthenticated::new(challenge)
+        }
+    }
+
+    /// A refusal answered `403 Forbidden` with `challenge`: the credentials are valid but do
+    /// not allow this request (RFC 6750's `insufficient_scope`).
+    pub fn forbidden(challenge: impl Into<String>) -> Self {
+        Unauthenticated {
+            status: http::StatusCode::FORBIDDEN,
+            ..Unauthenticated::new(challenge)
+        }
+    }
+
+    /// A bearer-token refusal: `Bearer error="<error>"`, or plain `Bearer` when `error` is
+    /// empty (no credentials at all), with the status RFC 6750 section 3.1 gives the error:
+    /// `400` for `invalid_request`, `403` for `insufficient_scope`, `401` otherwise
+    /// (`invalid_token`, or no credentials).
     pub fn bearer(error: &str) -> Self {
-        if error.is_empty() {
-            Unauthenticated::new("Bearer")
+        let challenge = if error.is_empty() {
+            "Bearer".to_owned()
         } else {
-            Unauthenticated::new(format!("Bearer error=\"{error}\""))
+            format!("Bearer error=\"{error}\"")
+        };
+        match error {
+            "invalid_request" => Unauthenticated::bad_request(challenge),
+            "insufficient_scope" => Unauthenticated::forbidden(challenge),
+            _ => Unauthenticated::new(challenge),
         }
     }
 
@@ -109,11 +136,20 @@ impl Unauthenticated {
     pub fn challenge(&self) -> &str {
         &self.challenge
     }
+
+    /// The status the refusal is answered with: `401`, `400` or `403`.
+    pub fn status(&self) -> http::StatusCode {
+        self.status
+    }
 }
 
 impl fmt::Display for Unauthenticated {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the request is not authenticated ({})", self.challenge)
+        write!(
+            f,
+            "the request is refused with {} ({})",
+            self.status, self.challenge
+        )
     }
 }
 
@@ -178,5 +214,20 @@ mod tests {
                 "{wrong}"
             );
         }
+    }
+
+    #[test]
+    fn each_bearer_error_has_the_status_rfc_6750_gives_it() {
+        for (error, status) in [
+            ("", 401),
+            ("invalid_token", 401),
+            ("invalid_request", 400),
+            ("insufficient_scope", 403),
+        ] {
+            assert_eq!(Unauthenticated::bearer(error).status(), status, "{error}");
+        }
+        assert_eq!(Unauthenticated::new("Basic").status(), 401);
+        assert_eq!(Unauthenticated::bad_request("Bearer").status(), 400);
+        assert_eq!(Unauthenticated::forbidden("Bearer").status(), 403);
     }
 }

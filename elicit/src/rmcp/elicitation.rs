@@ -238,8 +238,8 @@ impl Elicitation {
     /// How the user of an HTTP request is verified: the server's own check of the credentials
     /// the request carries ([`Authenticate`], a closure from the request's parts to a
     /// [`UserId`] or a refusal). The guard runs it on every request before rmcp reads it: a
-    /// refusal is answered 401 with its `WWW-Authenticate` challenge, and the user binds every
-    /// ask of the request on both revisions and inside tasks (states, tasks, URL-mode
+    /// refusal is answered with its status and `WWW-Authenticate` challenge, and the user binds
+    /// every ask of the request on both revisions and inside tasks (states, tasks, URL-mode
     /// elicitations). See `elicit_mcp::http::Guard::serve`.
     ///
     /// ```

@@ -1,0 +1,161 @@
+//! JWT access tokens verified by the resource server itself: the signature with the issuer's
+//! key, the issuer, the audience (this resource), the times, the scopes.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use http::request::Parts;
+use jsonwebtoken::errors::ErrorKind;
+use jsonwebtoken::{Algorithm, Validation};
+use serde::Deserialize;
+
+use super::challenge::{Refusal, bearer_token};
+use super::config::{ProtectedResource, Settings};
+use super::discovery::{discover, endpoint};
+use super::error::VerifierSetupError;
+use super::keys::KeySet;
+use super::scopes::Scopes;
+use crate::rmcp::authenticate::{Authenticate, Unauthenticated};
+use crate::server::UserId;
+
+/// Verifies JWT access tokens (RFC 9068) for a [`ProtectedResource`], with the keys of the
+/// issuer's JWKS: the signature with an allowed asymmetric algorithm and the key its `kid`
+/// names, `iss` the configured issuer, `aud` this resource, `exp` and `nbf` within the
+/// leeway, every required scope (`scope`, or `scp`). The user is issuer and `sub` together
+/// ([`UserId::from_issuer_and_subject`]). Built by [`ProtectedResource::jwt`]; given to
+/// [`Elicitation::with_authentication`](crate::rmcp::Elicitation::with_authentication).
+///
+/// A token naming a key not held fetches the key set again, at most once per
+/// [refetch interval](ProtectedResource::with_key_refetch_interval): a rotation at the issuer is
+/// followed, a flood of made-up `kid`s is not.
+#[derive(Clone)]
+pub struct JwtAccessTokens {
+    inner: Arc<Verifier>,
+}
+
+struct Verifier {
+    settings: Arc<Settings>,
+    keys: KeySet,
+    /// One validation per allowed algorithm: jsonwebtoken checks the token's algorithm against
+    /// the key's family for each algorithm of a validation, so they are not mixed.
+    validations: HashMap<Algorithm, Validation>,
+}
+
+/// The claims read besides those jsonwebtoken checks. Optional here so that a token without
+/// one is refused by jsonwebtoken's check of required claims, which says which.
+#[derive(Deserialize)]
+struct Claims {
+    iss: Option<String>,
+    sub: Option<String>,
+    #[serde(flatten)]
+    scopes: Scopes,
+}
+
+impl ProtectedResource {
+    /// The verifier of JWT access tokens for this resource: the issuer's metadata found (RFC
+    /// 8414, or OpenID Connect discovery) and its key set fetched now, so that a server whose
+    /// authorization server cannot be used fails when it starts, with the URL and why.
+    pub async fn jwt(&self) -> Result<JwtAccessTokens, VerifierSetupError> {
+        let settings = self.settings.clone();
+        let metadata = discover(&settings).await?;
+        let jwks_uri = endpoint("jwks_uri", metadata.jwks_uri.as_deref(), &settings.issuer)?;
+        let keys = KeySet::fetched(
+            jwks_uri,
+            settings.fetch.clone(),
+            settings.algorithms.clone(),
+            settings.key_refetch_interval,
+            settings.key_max_age,
+        )
+        .await?;
+        let validations = settings
+            .algorithms
+            .iter()
+            .map(|&algorithm| (algorithm, validation(&settings, algorithm)))
+            .collect();
+        Ok(JwtAccessTokens {
+            inner: Arc::new(Verifier {
+                settings,
+                keys,
+                validations,
+            }),
+        })
+    }
+}
+
+fn validation(settings: &Settings, algorithm: Algorithm) -> Validation {
+    let mut validation = Validation::new(algorithm);
+    validation.set_issuer(&[&settings.issuer]);
+    validation.set_audience(&[&settings.resource]);
+    validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
+    validation.validate_nbf = true;
+    validation.leeway = settings.leeway.as_secs();
+    validation
+}
+
+impl JwtAccessTokens {
+    /// The user `token` stands for, or why it is refused.
+    async fn verify(&self, token: &str) -> Result<UserId, Refusal> {
+        let verifier = &*self.inner;
+        // `alg: none`, and any name jsonwebtoken does not know, fail here.
+        let header = jsonwebtoken::decode_header(token)
+            .map_err(|_| Refusal::InvalidToken("the token is not a signed JWT"))?;
+        let Some(validation) = verifier.validations.get(&header.alg) else {
+            return Err(Refusal::InvalidToken(
+                "the token is signed with an algorithm this server does not accept",
+            ));
+        };
+        let key = verifier
+            .keys
+            .key(header.kid.as_deref(), header.alg)
+            .await
+            .ok_or(Refusal::InvalidToken(
+                "the token is signed with a key the issuer does not publish",
+            ))?;
+        let claims = jsonwebtoken::decode::<Claims>(token, &key.decoding, validation)
+            .map_err(|error| Refusal::InvalidToken(reason(error.kind())))?
+            .claims;
+        if !claims.scopes.include(&verifier.settings.scopes) {
+            return Err(Refusal::InsufficientScope);
+        }
+        let (Some(iss), Some(sub)) = (claims.iss, claims.sub) else {
+            return Err(Refusal::InvalidToken(
+                "the token lacks a claim this server needs",
+            ));
+        };
+        UserId::from_issuer_and_subject(&iss, &sub)
+            .map_err(|_| Refusal::InvalidToken("the token's subject is empty"))
+    }
+}
+
+/// What the client is told of a token jsonwebtoken refused.
+fn reason(kind: &ErrorKind) -> &'static str {
+    match kind {
+        ErrorKind::ExpiredSignature => "the token has expired",
+        ErrorKind::ImmatureSignature => "the token is not valid yet",
+        ErrorKind::InvalidAudience => "the token is not for this server",
+        ErrorKind::InvalidIssuer => "the token is not from this server's issuer",
+        ErrorKind::InvalidSignature => "the token's signature does not verify",
+        ErrorKind::InvalidAlgorithm => "the token's algorithm does not fit its key",
+        ErrorKind::MissingRequiredClaim(_) => "the token lacks a claim this server needs",
+        _ => "the token is not valid",
+    }
+}
+
+impl Authenticate for JwtAccessTokens {
+    async fn authenticate(&self, request: &Parts) -> Result<UserId, Unauthenticated> {
+        let challenges = &self.inner.settings.challenges;
+        let token = bearer_token(request, challenges)?;
+        self.verify(token)
+            .await
+            .map_err(|refusal| challenges.refuse(refusal))
+    }
+}
+
+impl std::fmt::Debug for JwtAccessTokens {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JwtAccessTokens")
+            .field("issuer", &self.inner.settings.issuer)
+            .field("resource", &self.inner.settings.resource)
+            .finish_non_exhaustive()
+    }
+}
