@@ -21,26 +21,28 @@ use crate::server::UserId;
 /// user of an accepted one binds every ask of the request (the sealed `requestState` of
 /// 2026-07-28, URL-mode elicitations, tasks) on both protocol revisions.
 ///
-/// A closure `Fn(&Parts) -> Result<UserId, Unauthenticated>` is one. A check that has to wait
-/// (a token introspection, a database) implements the trait:
+/// With the feature `oauth`, `elicit_mcp::oauth` has the library's own, for OAuth access tokens
+/// (JWTs verified with the issuer's keys, or introspection). A closure
+/// `Fn(&Parts) -> Result<UserId, Unauthenticated>` is one too. A check that has to wait (a
+/// database, a service of your own) implements the trait:
 ///
 /// ```
 /// use elicit_mcp::http::{Authenticate, Unauthenticated};
 /// use elicit_mcp::server::UserId;
 /// use http::request::Parts;
 ///
-/// struct Introspection;
+/// struct ApiKeys;
 ///
-/// impl Authenticate for Introspection {
+/// impl Authenticate for ApiKeys {
 ///     async fn authenticate(&self, request: &Parts) -> Result<UserId, Unauthenticated> {
 ///         let token = Unauthenticated::bearer_token(request)?;
-///         // ... ask the authorization server about `token` ...
+///         // ... look `token` up in the server's own database of API keys ...
 ///         # let subject = token.to_owned();
 ///         UserId::from_verified_subject(subject)
 ///             .map_err(|_| Unauthenticated::bearer("invalid_token"))
 ///     }
 /// }
-/// # let _ = Introspection;
+/// # let _ = ApiKeys;
 /// ```
 pub trait Authenticate: Send + Sync + 'static {
     /// The user `request` stands for, or why it is refused.
