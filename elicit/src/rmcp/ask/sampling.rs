@@ -10,7 +10,9 @@ use ::rmcp::service::ServiceError;
 use super::Ask;
 use super::keys::Asker;
 use crate::rmcp::error::ElicitError;
-use crate::rmcp::request::{Answer, Request};
+use crate::rmcp::kind::Answer;
+use crate::rmcp::kind::roots::Roots;
+use crate::rmcp::kind::sampling::Sampling;
 
 impl Ask {
     /// Asks the client's model to sample a message (`sampling/createMessage`), answered under
@@ -25,7 +27,7 @@ impl Ask {
         let key = self.take_key(key, Asker::Sampling)?;
         match self
             .way()
-            .answer(&key, Request::Sampling(params), None)
+            .answer(&key, Box::new(Sampling(params)), None)
             .await?
         {
             Answer::Sampling(result) => Ok(*result),
@@ -38,7 +40,7 @@ impl Ask {
     /// both revisions, and nothing is sent.
     pub async fn roots(&self, key: &str) -> Result<sdk::ListRootsResult, ElicitError> {
         let key = self.take_key(key, Asker::Roots)?;
-        match self.way().answer(&key, Request::Roots, None).await? {
+        match self.way().answer(&key, Box::new(Roots), None).await? {
             Answer::Roots(result) => Ok(result),
             _ => Err(ElicitError::Service(ServiceError::UnexpectedResponse)),
         }

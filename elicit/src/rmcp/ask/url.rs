@@ -12,7 +12,8 @@ use super::url_flow::{UrlFlow, UrlStatus};
 use super::way::Hold;
 use crate::UrlElicitOutcome;
 use crate::rmcp::error::ElicitError;
-use crate::rmcp::request::{Answer, Request};
+use crate::rmcp::kind::Answer;
+use crate::rmcp::kind::url::Url;
 use crate::rmcp::tracking::UrlTracking;
 use crate::server::{
     Collected, CompletionError, Initiator, PreparedUrlElicitation, StartError, UserId,
@@ -267,7 +268,7 @@ impl Ask {
                 ElicitationId::new(flow.id.clone()),
                 None,
             );
-            let answer = way.answer(key, Request::Url(params), None).await?;
+            let answer = way.answer(key, Box::new(Url(params)), None).await?;
             let Answer::Elicitation(result) = answer else {
                 return Err(ElicitError::Service(ServiceError::UnexpectedResponse));
             };
