@@ -47,7 +47,7 @@ mod request_state {
     use super::{SECRET, TTL};
     use crate::Elicit;
     use crate::rmcp::RequestStateSeal;
-    use crate::rmcp::ask::keys::{Asker, Keys};
+    use crate::rmcp::ask::keys::{AskKind, Asker, Keys};
     use crate::rmcp::kind::form::Form;
     use crate::rmcp::kind::{Answer, Request};
     use crate::rmcp::revision::params::Call;
@@ -153,9 +153,9 @@ mod request_state {
                 Some(form.clone()),
                 None,
                 #[cfg(feature = "url-mode")]
-                Some(Asker::Url),
-                Some(Asker::Sampling),
-                Some(Asker::Roots),
+                Some(Asker::Of(AskKind::Url)),
+                Some(Asker::Of(AskKind::Sampling)),
+                Some(Asker::Of(AskKind::Roots)),
                 Some(form),
             ];
             for asker in asks {

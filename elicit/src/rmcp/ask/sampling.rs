@@ -8,7 +8,7 @@ use ::rmcp::model as sdk;
 use ::rmcp::service::ServiceError;
 
 use super::Ask;
-use super::keys::Asker;
+use super::keys::{AskKind, Asker};
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::kind::Answer;
 use crate::rmcp::kind::roots::Roots;
@@ -24,7 +24,7 @@ impl Ask {
         key: &str,
         params: sdk::CreateMessageRequestParams,
     ) -> Result<sdk::CreateMessageResult, ElicitError> {
-        let key = self.take_key(key, Asker::Sampling)?;
+        let key = self.take_key(key, Asker::Of(AskKind::Sampling))?;
         match self
             .way()
             .answer(&key, Box::new(Sampling(params)), None)
@@ -39,7 +39,7 @@ impl Ask {
     /// client must have declared `roots`: otherwise [`ElicitError::CapabilityNotDeclared`] on
     /// both revisions, and nothing is sent.
     pub async fn roots(&self, key: &str) -> Result<sdk::ListRootsResult, ElicitError> {
-        let key = self.take_key(key, Asker::Roots)?;
+        let key = self.take_key(key, Asker::Of(AskKind::Roots))?;
         match self.way().answer(&key, Box::new(Roots), None).await? {
             Answer::Roots(result) => Ok(result),
             _ => Err(ElicitError::Service(ServiceError::UnexpectedResponse)),

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant, SystemTime};
 use ::rmcp::service::ServiceError;
 
 use super::Ask;
-use super::keys::Asker;
+use super::keys::{AskKind, Asker};
 use super::url_flow::{UrlFlow, UrlStatus};
 use super::way::Hold;
 use crate::UrlElicitOutcome;
@@ -233,7 +233,7 @@ impl Ask {
     }
 
     fn url_step(&self, message: String, url: impl FnOnce(&ElicitationId) -> String) -> Step {
-        let key = match self.take_key("url", Asker::Url) {
+        let key = match self.take_key("url", Asker::Of(AskKind::Url)) {
             Ok(key) => key,
             Err(refused) => return Step::Refused(refused),
         };
