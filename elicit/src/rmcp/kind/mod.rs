@@ -6,11 +6,11 @@
 //! request on a 2025-11-25 session and how the client's result reads
 //! ([`session_request`](KindOfAsk::session_request),
 //! [`read_session_result`](KindOfAsk::read_session_result)); its input request (2026-07-28's
-//! rounds and a task's) and how a response to it reads ([`input_request`](KindOfAsk::input_request),
-//! [`read`](KindOfAsk::read)); and what of its [`Answer`] is kept for the handler and carried
-//! in the sealed state ([`keep`](KindOfAsk::keep), [`carried`](KindOfAsk::carried)). A secure
-//! page goes out as a URL-mode elicitation, its page and store being the ask's own
-//! (`ask/secure.rs`). The ways of asking (`revision/v2025_11_25`'s requests,
+//! rounds and a task's) and how a response to it reads
+//! ([`input_request`](KindOfAsk::input_request), [`read`](KindOfAsk::read)); and what of its
+//! [`Answer`] is kept for the handler and carried in the sealed state
+//! ([`keep`](KindOfAsk::keep), [`carried`](KindOfAsk::carried)). A secure page goes out as a
+//! URL-mode elicitation, its page and store being the ask's own (`ask/secure.rs`). The ways of asking (`revision/v2025_11_25`'s requests,
 //! `revision/v2026_07_28`'s rounds, `task`'s input requests) call the trait and never match
 //! on the kind; the ask builds the kind's value and reads its [`Answer`].
 //!
