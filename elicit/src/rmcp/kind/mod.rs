@@ -153,3 +153,33 @@ pub(crate) fn as_session_request(
         }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::roots::Roots;
+    use super::*;
+
+    #[test]
+    fn an_answer_is_carried_only_to_an_ask_of_its_method() {
+        let answer: Answer = serde_json::from_value(serde_json::json!({
+            "kind": "roots", "result": {"roots": []}
+        }))
+        .unwrap();
+        let roots: Request = Box::new(Roots);
+        assert!(roots.carried_answer("k", &answer).is_ok());
+
+        let form: Request = Box::new(form::Form {
+            schema: std::borrow::Cow::Owned(crate::schema::RequestedSchema::new(Vec::new())),
+            message: String::new(),
+            shown: Map::new(),
+            reads: const { &crate::schema::RequestedSchema::from_static(&[]) },
+        });
+        match form.carried_answer("k", &answer) {
+            Err(ElicitError::AskedOutOfOrder { before, now }) => {
+                assert_eq!(before, "a `roots/list` request under `k`");
+                assert_eq!(now, "a `elicitation/create` request");
+            }
+            other => panic!("carried across kinds: {other:?}"),
+        }
+    }
+}
