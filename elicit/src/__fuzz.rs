@@ -47,8 +47,9 @@ mod request_state {
     use super::{SECRET, TTL};
     use crate::Elicit;
     use crate::rmcp::RequestStateSeal;
-    use crate::rmcp::ask::keys::{Asker, Keys};
-    use crate::rmcp::request::{Answer, Request};
+    use crate::rmcp::ask::keys::{AskKind, Asker, Keys};
+    use crate::rmcp::kind::form::Form;
+    use crate::rmcp::kind::{Answer, Request};
     use crate::rmcp::revision::params::Call;
     use crate::rmcp::revision::v2026_07_28::Binding;
     use crate::rmcp::revision::v2026_07_28::sealed::SealedState;
@@ -152,9 +153,9 @@ mod request_state {
                 Some(form.clone()),
                 None,
                 #[cfg(feature = "url-mode")]
-                Some(Asker::Url),
-                Some(Asker::Sampling),
-                Some(Asker::Roots),
+                Some(Asker::Of(AskKind::Url)),
+                Some(Asker::Of(AskKind::Sampling)),
+                Some(Asker::Of(AskKind::Roots)),
                 Some(form),
             ];
             for asker in asks {
@@ -174,12 +175,12 @@ mod request_state {
                 });
             }
             told.extend(keys.into_asked().iter().map(ToString::to_string));
-            let request = Request::Form {
+            let request: Request = Box::new(Form {
                 schema: std::borrow::Cow::Borrowed(T::requested_schema()),
                 message: String::new(),
                 shown: serde_json::Map::new(),
                 reads: T::requested_schema(),
-            };
+            });
             for (key, answer) in &self.0.answers {
                 let carried = match request.carried_answer(key, answer) {
                     Ok(carried) => carried,
@@ -226,7 +227,8 @@ mod response {
     use serde_json::{Map, Value};
 
     use crate::Elicit;
-    use crate::rmcp::request::Request;
+    use crate::rmcp::kind::KindOfAsk;
+    use crate::rmcp::kind::form::Form;
 
     /// A client's response to the form `T` (in `inputResponses` or `tasks/update`), read as a
     /// round reads it, borrowed and given away, each kept as the ask keeps it (`shown` filling
@@ -235,7 +237,7 @@ mod response {
         response: &Value,
         shown: &Map<String, Value>,
     ) -> (Option<Value>, Option<Value>) {
-        let request = Request::Form {
+        let request = Form {
             schema: Cow::Borrowed(T::requested_schema()),
             message: String::new(),
             shown: shown.clone(),

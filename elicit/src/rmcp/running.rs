@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::rmcp::ask::keys::AskedUnder;
 use crate::rmcp::ask::{Ask, AskSettings};
-use crate::rmcp::request::Answer;
+use crate::rmcp::kind::Answer;
 use crate::server::UserId;
 use std::collections::BTreeMap;
 

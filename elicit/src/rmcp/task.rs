@@ -20,8 +20,7 @@ use crate::rmcp::ask::scope::run_with;
 use crate::rmcp::ask::way::{Waiting, Way};
 use crate::rmcp::ask::{Ask, AskParts};
 use crate::rmcp::error::ElicitError;
-use crate::rmcp::request::{Answer, Request};
-use crate::rmcp::revision::v2026_07_28::input::input_request;
+use crate::rmcp::kind::{Answer, Request};
 use crate::rmcp::running::{Gathered, Handler, Start};
 
 #[cfg(feature = "url-mode")]
@@ -69,12 +68,12 @@ impl Way for InTask {
                 return request.carried_answer(key, answer);
             }
             request.check(self.client.as_ref())?;
-            let input = input_request(&request, self.client.as_ref())?;
+            let input = request.input_request()?;
             let response = self.input(key, input, timeout).await?;
             let answer = request.read(&response).ok_or_else(|| {
                 ElicitError::InvalidResult(crate::rmcp::InvalidResultError::new(format!(
                     "the answer under `{key}` is not a `{}` result: {response}",
-                    request.kind().method()
+                    request.method()
                 )))
             })?;
             Ok(request.keep(answer, None))

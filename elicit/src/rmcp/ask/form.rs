@@ -14,7 +14,8 @@ use super::keys::Asker;
 use crate::ElicitOutcome;
 use crate::form::error::{ContentError, Problem};
 use crate::rmcp::error::ElicitError;
-use crate::rmcp::request::{Answer, Request};
+use crate::rmcp::kind::Answer;
+use crate::rmcp::kind::form::Form;
 use crate::schema::{PrimitiveSchema, RequestedSchema};
 use crate::wire::ElicitResult;
 use crate::{ClientForm, Elicit};
@@ -192,7 +193,11 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
                 taken => taken?,
             };
             let request = self.request(&key, rejected.as_ref())?;
-            let answer = self.ask.way().answer(&key, request, self.timeout).await?;
+            let answer = self
+                .ask
+                .way()
+                .answer(&key, Box::new(request), self.timeout)
+                .await?;
             let result = elicit_result(&key, answer)?;
             match T::from_result(&result) {
                 Ok(outcome) => return Ok(outcome),
@@ -209,7 +214,7 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
 
     /// The form as it is sent under `key`: its schema with the defaults shown, and the
     /// message (with the errors of the answer it follows).
-    fn request(&self, key: &str, rejected: Option<&Rejected>) -> Result<Request, ElicitError> {
+    fn request(&self, key: &str, rejected: Option<&Rejected>) -> Result<Form, ElicitError> {
         let mut shown = self.defaults.clone();
         let own: Cow<'static, RequestedSchema> = match &self.schema {
             Some(schema) => Cow::Owned(schema.clone()),
@@ -240,7 +245,7 @@ impl<'a, T: Elicit + Send> FormAsk<'a, T> {
                     })?;
             Cow::Owned(filled)
         };
-        Ok(Request::Form {
+        Ok(Form {
             schema,
             message,
             shown,
@@ -297,7 +302,7 @@ fn elicit_result(key: &str, answer: Answer) -> Result<Arc<ElicitResult>, ElicitE
     match answer {
         Answer::Elicitation(result) => Ok(result),
         other => Err(ElicitError::AskedOutOfOrder {
-            before: format!("a `{}` request under `{key}`", other.kind().method()),
+            before: format!("a `{}` request under `{key}`", other.method()),
             now: "a form".to_owned(),
         }),
     }

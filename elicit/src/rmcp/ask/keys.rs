@@ -134,16 +134,13 @@ impl Keys {
     }
 }
 
-/// Who asks under a key in this run: a form (by its type), a URL-mode elicitation, the
-/// client's model or its roots. Not sealed: a form's type may be renamed between two rounds
-/// of a call (a deploy), and its key says what it is.
+/// Who asks under a key in this run: a form (by its type), or any other kind of ask (a
+/// URL-mode elicitation, the client's model or its roots). Not sealed: a form's type may be
+/// renamed between two rounds of a call (a deploy), and its key says what it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Asker {
     Form(&'static str),
-    #[cfg(feature = "url-mode")]
-    Url,
-    Sampling,
-    Roots,
+    Of(AskKind),
 }
 
 impl Asker {
@@ -154,10 +151,7 @@ impl Asker {
     pub fn kind(&self) -> AskKind {
         match self {
             Asker::Form(_) => AskKind::Form,
-            #[cfg(feature = "url-mode")]
-            Asker::Url => AskKind::Url,
-            Asker::Sampling => AskKind::Sampling,
-            Asker::Roots => AskKind::Roots,
+            Asker::Of(kind) => *kind,
         }
     }
 }
@@ -166,12 +160,13 @@ impl fmt::Display for Asker {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Asker::Form(name) => write!(f, "the form `{name}`"),
-            other => other.kind().fmt(f),
+            Asker::Of(kind) => kind.fmt(f),
         }
     }
 }
 
-/// What kind of ask went under a key, as a 2026-07-28 state carries it.
+/// What kind of ask went under a key, as a 2026-07-28 state carries it (its serde form is
+/// the state's: a new kind adds a variant, an old name never changes).
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum AskKind {
@@ -251,9 +246,11 @@ mod tests {
 
         // The other way round: the repeat first, then the explicit key.
         let mut keys = Keys::default();
-        keys.take("roots", Asker::Roots, 5).unwrap();
-        keys.take("roots", Asker::Roots, 5).unwrap();
-        let error = keys.take("roots-2", Asker::Sampling, 5).unwrap_err();
+        keys.take("roots", Asker::Of(AskKind::Roots), 5).unwrap();
+        keys.take("roots", Asker::Of(AskKind::Roots), 5).unwrap();
+        let error = keys
+            .take("roots-2", Asker::Of(AskKind::Sampling), 5)
+            .unwrap_err();
         assert!(
             matches!(&error, ElicitError::DuplicateKey { key, .. } if key == "roots-2"),
             "{error}"
@@ -264,7 +261,7 @@ mod tests {
     fn two_askers_under_one_base_are_a_duplicate() {
         let mut keys = Keys::default();
         keys.take("who", form("A"), 5).unwrap();
-        let error = keys.take("who", Asker::Roots, 5).unwrap_err();
+        let error = keys.take("who", Asker::Of(AskKind::Roots), 5).unwrap_err();
         assert!(
             matches!(&error, ElicitError::DuplicateKey { key, first, second }
                 if key == "who" && first == "the form `A`" && second == "`Ask::roots`"),

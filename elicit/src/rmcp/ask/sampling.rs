@@ -8,9 +8,11 @@ use ::rmcp::model as sdk;
 use ::rmcp::service::ServiceError;
 
 use super::Ask;
-use super::keys::Asker;
+use super::keys::{AskKind, Asker};
 use crate::rmcp::error::ElicitError;
-use crate::rmcp::request::{Answer, Request};
+use crate::rmcp::kind::Answer;
+use crate::rmcp::kind::roots::Roots;
+use crate::rmcp::kind::sampling::Sampling;
 
 impl Ask {
     /// Asks the client's model to sample a message (`sampling/createMessage`), answered under
@@ -22,10 +24,10 @@ impl Ask {
         key: &str,
         params: sdk::CreateMessageRequestParams,
     ) -> Result<sdk::CreateMessageResult, ElicitError> {
-        let key = self.take_key(key, Asker::Sampling)?;
+        let key = self.take_key(key, Asker::Of(AskKind::Sampling))?;
         match self
             .way()
-            .answer(&key, Request::Sampling(params), None)
+            .answer(&key, Box::new(Sampling(params)), None)
             .await?
         {
             Answer::Sampling(result) => Ok(*result),
@@ -37,8 +39,8 @@ impl Ask {
     /// client must have declared `roots`: otherwise [`ElicitError::CapabilityNotDeclared`] on
     /// both revisions, and nothing is sent.
     pub async fn roots(&self, key: &str) -> Result<sdk::ListRootsResult, ElicitError> {
-        let key = self.take_key(key, Asker::Roots)?;
-        match self.way().answer(&key, Request::Roots, None).await? {
+        let key = self.take_key(key, Asker::Of(AskKind::Roots))?;
+        match self.way().answer(&key, Box::new(Roots), None).await? {
             Answer::Roots(result) => Ok(result),
             _ => Err(ElicitError::Service(ServiceError::UnexpectedResponse)),
         }

@@ -7,12 +7,13 @@ use std::time::{Duration, Instant, SystemTime};
 use ::rmcp::service::ServiceError;
 
 use super::Ask;
-use super::keys::Asker;
+use super::keys::{AskKind, Asker};
 use super::url_flow::{UrlFlow, UrlStatus};
 use super::way::Hold;
 use crate::UrlElicitOutcome;
 use crate::rmcp::error::ElicitError;
-use crate::rmcp::request::{Answer, Request};
+use crate::rmcp::kind::Answer;
+use crate::rmcp::kind::url::Url;
 use crate::rmcp::tracking::UrlTracking;
 use crate::server::{
     Collected, CompletionError, Initiator, PreparedUrlElicitation, StartError, UserId,
@@ -232,7 +233,7 @@ impl Ask {
     }
 
     fn url_step(&self, message: String, url: impl FnOnce(&ElicitationId) -> String) -> Step {
-        let key = match self.take_key("url", Asker::Url) {
+        let key = match self.take_key("url", Asker::Of(AskKind::Url)) {
             Ok(key) => key,
             Err(refused) => return Step::Refused(refused),
         };
@@ -267,7 +268,7 @@ impl Ask {
                 ElicitationId::new(flow.id.clone()),
                 None,
             );
-            let answer = way.answer(key, Request::Url(params), None).await?;
+            let answer = way.answer(key, Box::new(Url(params)), None).await?;
             let Answer::Elicitation(result) = answer else {
                 return Err(ElicitError::Service(ServiceError::UnexpectedResponse));
             };

@@ -11,7 +11,7 @@ use ::rmcp::model as sdk;
 use serde_json::Value;
 
 use crate::rmcp::error::ElicitError;
-use crate::rmcp::request::{Answer, Request};
+use crate::rmcp::kind::{Answer, Request};
 
 #[cfg(feature = "url-mode")]
 use super::url_flow::UrlFlow;

@@ -14,16 +14,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ::rmcp::model as sdk;
-use ::rmcp::service::{Peer, RequestContext, RoleServer, ServiceError};
+use ::rmcp::service::{Peer, RequestContext, RoleServer};
 
 use self::send::CallWatch;
 use crate::rmcp::ask::scope::run_with;
 use crate::rmcp::ask::way::{Waiting, Way};
 use crate::rmcp::ask::{Ask, AskParts, AskSettings};
 use crate::rmcp::error::ElicitError;
-use crate::rmcp::request::{Answer, Request, list_roots};
+use crate::rmcp::kind::{Answer, KindOfAsk, Request, as_session_request};
 use crate::rmcp::revision::params::CallRequest;
-use crate::rmcp::revision::{Arrival, Revision, Run};
+use crate::rmcp::revision::{Arrival, Revision, Run, require_server_requests};
 use crate::rmcp::running::{Handler, Ran, Response, Retry, Start};
 
 #[cfg(feature = "url-mode")]
@@ -80,48 +80,12 @@ impl Requests {
     /// Sends `request` and reads the client's answer.
     async fn send(
         &self,
-        request: &Request,
+        request: &dyn KindOfAsk,
         timeout: Option<Duration>,
     ) -> Result<Answer, ElicitError> {
-        let watch = self.watch.as_ref();
-        let unexpected = || ElicitError::Service(ServiceError::UnexpectedResponse);
-        match request {
-            Request::Form {
-                schema, message, ..
-            } => {
-                let result = send::elicit_schema_on(
-                    &self.peer,
-                    schema.clone(),
-                    message.clone(),
-                    timeout,
-                    watch,
-                )
-                .await?;
-                Ok(Answer::Elicitation(Arc::new(result)))
-            }
-            #[cfg(feature = "url-mode")]
-            Request::Url(params) => {
-                let params = crate::wire::ElicitRequestParams::Url(params.clone());
-                let result = send::send(&self.peer, &params, timeout, watch).await?;
-                Ok(Answer::Elicitation(Arc::new(result)))
-            }
-            Request::Sampling(params) => {
-                let request = sdk::ServerRequest::CreateMessageRequest(
-                    sdk::CreateMessageRequest::new(params.clone()),
-                );
-                match send::request(&self.peer, request, timeout, watch).await? {
-                    sdk::ClientResult::CreateMessageResult(result) => Ok(Answer::Sampling(result)),
-                    _ => Err(unexpected()),
-                }
-            }
-            Request::Roots => {
-                let request = sdk::ServerRequest::ListRootsRequest(list_roots());
-                match send::request(&self.peer, request, timeout, watch).await? {
-                    sdk::ClientResult::ListRootsResult(result) => Ok(Answer::Roots(result)),
-                    _ => Err(unexpected()),
-                }
-            }
-        }
+        let sent = request.session_request()?;
+        let result = send::request(&self.peer, sent, timeout, self.watch.as_ref()).await?;
+        request.read_session_result(result)
     }
 
     /// Answers a handler's own input requests, one request each, in order.
@@ -132,23 +96,7 @@ impl Requests {
         let watch = self.watch.as_ref();
         let mut responses = sdk::InputResponses::new();
         for (key, request) in requests {
-            let request = match request {
-                sdk::InputRequest::Elicitation(request) => {
-                    sdk::ServerRequest::ElicitRequest(request)
-                }
-                sdk::InputRequest::CreateMessage(request) => {
-                    sdk::ServerRequest::CreateMessageRequest(request)
-                }
-                sdk::InputRequest::ListRoots(request) => {
-                    sdk::ServerRequest::ListRootsRequest(request)
-                }
-                other => {
-                    return Err(ElicitError::UnsendableInputRequest {
-                        key,
-                        request: format!("{other:?}"),
-                    });
-                }
-            };
+            let request = as_session_request(&key, request)?;
             let result = send::request(&self.peer, request, self.timeout, watch).await?;
             let value = serde_json::to_value(result).map_err(|e| {
                 ElicitError::InvalidResult(crate::rmcp::InvalidResultError::new(format!(
@@ -187,8 +135,9 @@ impl Way for Requests {
         timeout: Option<Duration>,
     ) -> Waiting<'a, Result<Answer, ElicitError>> {
         Box::pin(async move {
+            require_server_requests(&self.peer)?;
             request.check(self.client_capabilities().as_ref())?;
-            let answer = self.send(&request, timeout.or(self.timeout)).await?;
+            let answer = self.send(&*request, timeout.or(self.timeout)).await?;
             Ok(request.keep(answer, None))
         })
     }

@@ -1,8 +1,7 @@
-//! Requests on a 2025-11-25 session: `elicitation/create` sent and read back, and any request
-//! sent with a watch on the call it is made in. Both
+//! Requests on a 2025-11-25 session: any request sent with a watch on the call it is made in,
+//! and `elicitation/create` sent and read back. Both
 //! [`ElicitPeer`](crate::rmcp::ElicitPeer) and the `Requests` way build on it.
 
-use std::borrow::Cow;
 use std::future::Future;
 use std::pin::pin;
 use std::time::{Duration, Instant};
@@ -10,67 +9,25 @@ use std::time::{Duration, Instant};
 use ::rmcp::model as sdk;
 use ::rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer};
 use futures_util::future::{Either, select};
-use serde::Deserialize;
 use tokio_util::sync::CancellationToken;
 
-use crate::rmcp::convert::{InvalidResultError, UnrepresentableError};
 use crate::rmcp::error::ElicitError;
-use crate::rmcp::revision::require_server_requests;
-use crate::rmcp::revision::session::client_elicitation;
-use crate::schema::RequestedSchema;
-use crate::wire::{
-    ElicitMode, ElicitRequest, ElicitRequestFormParams, ElicitRequestParams, ElicitResult,
-    ElicitationCapability,
-};
+#[cfg(feature = "url-mode")]
+use crate::rmcp::kind::elicitation::{session_request, session_result};
+#[cfg(feature = "url-mode")]
+use crate::wire::{ElicitRequestParams, ElicitResult};
 
-/// Sends a form-mode `elicitation/create` with `schema` on a 2025-11-25 session, and reads the
-/// client's result.
-pub(crate) async fn elicit_schema_on(
-    peer: &Peer<RoleServer>,
-    schema: Cow<'static, RequestedSchema>,
-    message: String,
-    timeout: Option<Duration>,
-    watch: Option<&CallWatch>,
-) -> Result<ElicitResult, ElicitError> {
-    require_server_requests(peer)?;
-    ElicitationCapability::require(client_elicitation(peer).as_ref(), ElicitMode::Form)?;
-    let params = ElicitRequestParams::Form(ElicitRequestFormParams::new(message, schema));
-    send(peer, &params, timeout, watch).await
-}
-
-/// Sends `elicitation/create` with the params as elicit writes them, and reads the result.
-///
-/// It goes out as an rmcp custom request, not through rmcp's `ElicitRequestParams`: rmcp's
-/// schema model has no `pattern`, and the custom request carries the params as they are. rmcp
-/// still does the rest as for its own requests (the protocol-version gate, the request id, the
-/// progress token in `_meta`, the timeout), and its client reads the request as the
-/// `elicitation/create` it is.
+/// Sends `elicitation/create` with the params as elicit writes them (see
+/// [`session_request`]), and reads the result.
+#[cfg(feature = "url-mode")]
 pub(crate) async fn send(
     peer: &Peer<RoleServer>,
     params: &ElicitRequestParams,
     timeout: Option<Duration>,
     watch: Option<&CallWatch>,
 ) -> Result<ElicitResult, ElicitError> {
-    let params = serde_json::to_value(params)
-        .map_err(|e| ElicitError::Unrepresentable(UnrepresentableError::unserializable(e)))?;
-    let custom = sdk::ServerRequest::CustomRequest(sdk::CustomRequest::new(
-        ElicitRequest::METHOD,
-        Some(params),
-    ));
-    let response = request(peer, custom, timeout, watch).await?;
-    match response {
-        sdk::ClientResult::ElicitResult(result) => {
-            ElicitResult::try_from(&result).map_err(ElicitError::InvalidResult)
-        }
-        // rmcp reads a result it has no type for as a custom one.
-        sdk::ClientResult::CustomResult(sdk::CustomResult(value)) => {
-            ElicitResult::deserialize(&value)
-                .map_err(|e| ElicitError::InvalidResult(InvalidResultError::new(e.to_string())))
-        }
-        _ => Err(ElicitError::InvalidResult(InvalidResultError::new(
-            "the client answered elicitation/create with another kind of result",
-        ))),
-    }
+    let response = request(peer, session_request(params)?, timeout, watch).await?;
+    session_result(response)
 }
 
 /// What a request sent inside a call watches of that call: its progress token, on which the

@@ -4,7 +4,6 @@
 //! asks returning at once, one round further each time.
 
 mod binding;
-pub(crate) mod input;
 mod keyring_text;
 mod seal;
 pub(crate) mod sealed;
@@ -36,7 +35,7 @@ use crate::rmcp::ask::scope::run_with;
 use crate::rmcp::ask::way::{Waiting, Way};
 use crate::rmcp::ask::{Ask, AskParts};
 use crate::rmcp::error::ElicitError;
-use crate::rmcp::request::{Answer, Request};
+use crate::rmcp::kind::{Answer, KindOfAsk, Request};
 use crate::rmcp::revision::params::CallRequest;
 use crate::rmcp::revision::{Arrival, Revision, Run};
 use crate::rmcp::running::{Gathered, Ran, Response, Start, too_many_rounds};
@@ -160,11 +159,11 @@ impl Way for Round {
         Box::pin(async move {
             {
                 let mut state = self.lock();
-                if let Some(answer) = answer_in(&request, key, &mut state)? {
+                if let Some(answer) = answer_in(&*request, key, &mut state)? {
                     return Ok(answer);
                 }
                 request.check(self.client.as_ref())?;
-                let input = input::input_request(&request, self.client.as_ref())?;
+                let input = request.input_request()?;
                 let shown = request.shown().cloned().unwrap_or_default();
                 state.ask(key, input, shown);
             }
@@ -228,7 +227,7 @@ impl Way for Round {
 /// responses (then recorded, as it is kept); `None` when there is none yet. A response that is
 /// not a result of the request's kind counts as none: the request goes out again.
 fn answer_in(
-    request: &Request,
+    request: &dyn KindOfAsk,
     key: &str,
     state: &mut RoundState,
 ) -> Result<Option<Answer>, ElicitError> {

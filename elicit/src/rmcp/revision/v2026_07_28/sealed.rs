@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use crate::rmcp::ask::keys::AskedUnder;
 #[cfg(feature = "url-mode")]
 use crate::rmcp::ask::url_flow::UrlFlow;
-use crate::rmcp::request::Answer;
+use crate::rmcp::kind::Answer;
 use crate::server::lower_hex;
 
 /// What the sealed `requestState` holds between rounds.

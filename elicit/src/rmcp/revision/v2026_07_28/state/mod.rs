@@ -10,7 +10,7 @@ use super::sealed::SealedState;
 use crate::rmcp::ask::keys::AskedUnder;
 #[cfg(feature = "url-mode")]
 use crate::rmcp::ask::url_flow::UrlFlow;
-use crate::rmcp::request::Answer;
+use crate::rmcp::kind::Answer;
 
 #[cfg(feature = "url-mode")]
 mod url;
