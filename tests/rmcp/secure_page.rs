@@ -79,6 +79,36 @@ async fn connect(
     (client, received, seen)
 }
 
+/// The call of `connect_calendar`, which waits for the page: it runs beside the browser the
+/// test drives.
+struct Calling {
+    /// Kept to be cancelled once the test is done with it.
+    client: Arc<RunningService<RoleClient, Consenting>>,
+    call: tokio::task::JoinHandle<Result<sdk::CallToolResult, rmcp::ServiceError>>,
+    /// The page's link the client was sent.
+    link: String,
+}
+
+/// Calls `connect_calendar` on `client` beside the test, and waits (30 s at most) for the link
+/// the client is sent.
+async fn call_connect_calendar(
+    client: RunningService<RoleClient, Consenting>,
+    links: &mut mpsc::UnboundedReceiver<String>,
+) -> Calling {
+    let client = Arc::new(client);
+    let calling = Arc::clone(&client);
+    let call = tokio::spawn(async move {
+        calling
+            .call_tool(CallToolRequestParams::new("connect_calendar"))
+            .await
+    });
+    let link = tokio::time::timeout(Duration::from_secs(30), links.recv())
+        .await
+        .expect("the client is asked within 30 s")
+        .expect("a link");
+    Calling { client, call, link }
+}
+
 /// Each revision's way to connect, its name, and a user of its own (the server keeps a key it
 /// got per user: a second connect would not ask).
 fn lifecycles() -> [(ClientLifecycleMode, &'static str, &'static str); 2] {
@@ -122,17 +152,7 @@ async fn a_secret_is_asked_on_the_page_and_never_reaches_the_client_on_both_revi
     for (lifecycle, revision, user) in lifecycles() {
         let (client, mut links, seen) = connect(server.url(), user, lifecycle).await;
         // The call waits for the page: it runs beside the browser.
-        let client = Arc::new(client);
-        let calling = Arc::clone(&client);
-        let call = tokio::spawn(async move {
-            calling
-                .call_tool(CallToolRequestParams::new("connect_calendar"))
-                .await
-        });
-        let link = tokio::time::timeout(Duration::from_secs(30), links.recv())
-            .await
-            .expect("the client is asked within 30 s")
-            .expect("a link");
+        let Calling { client, call, link } = call_connect_calendar(client, &mut links).await;
         assert!(
             link.starts_with(&format!("{origin}/secure/")),
             "{link} on {revision}"
@@ -300,17 +320,11 @@ async fn a_browser_sent_to_the_sign_in_comes_back_to_the_link_it_opened() {
     let origin = server.url().trim_end_matches("/mcp").to_owned();
     let (client, mut links, _) =
         connect(server.url(), "erin", ClientLifecycleMode::Initialize).await;
-    let client = Arc::new(client);
-    let calling = Arc::clone(&client);
-    let call = tokio::spawn(async move {
-        calling
-            .call_tool(CallToolRequestParams::new("connect_calendar"))
-            .await
-    });
-    let link = tokio::time::timeout(Duration::from_secs(30), links.recv())
-        .await
-        .expect("the client is asked within 30 s")
-        .expect("a link");
+    let Calling {
+        client: _client,
+        call,
+        link,
+    } = call_connect_calendar(client, &mut links).await;
     let path = link
         .strip_prefix(&origin)
         .expect("a link on the server")
@@ -418,14 +432,11 @@ async fn declining_on_the_page_answers_the_ask_as_declined() {
         },
     )
     .await;
-    let client = Arc::new(client);
-    let calling = Arc::clone(&client);
-    let call = tokio::spawn(async move {
-        calling
-            .call_tool(CallToolRequestParams::new("connect_calendar"))
-            .await
-    });
-    let link = links.recv().await.unwrap();
+    let Calling {
+        client: _client,
+        call,
+        link,
+    } = call_connect_calendar(client, &mut links).await;
     let declined = answer_on_the_page(&origin, "bob", &link, &[("_action", "decline")]);
     assert_eq!(declined.status, 200, "{}", declined.body);
     let result = tokio::time::timeout(Duration::from_secs(60), call)
@@ -505,14 +516,7 @@ async fn a_key_given_once_is_found_by_the_next_call_until_forgotten() {
     let origin = server.url().trim_end_matches("/mcp").to_owned();
     let (client, mut links, _) =
         connect(server.url(), "dora", ClientLifecycleMode::Initialize).await;
-    let client = Arc::new(client);
-    let calling = Arc::clone(&client);
-    let call = tokio::spawn(async move {
-        calling
-            .call_tool(CallToolRequestParams::new("connect_calendar"))
-            .await
-    });
-    let link = links.recv().await.unwrap();
+    let Calling { client, call, link } = call_connect_calendar(client, &mut links).await;
     let sent = answer_on_the_page(
         &origin,
         "dora",
@@ -569,17 +573,7 @@ async fn on_two_replicas_the_page_answers_the_other_and_redis_reads_nothing_of_t
     let (asking_origin, answering_origin) = (origin_of(&asking), origin_of(&answering));
     for (lifecycle, revision, user) in lifecycles() {
         let (client, mut links, seen) = connect(asking.url(), user, lifecycle).await;
-        let client = Arc::new(client);
-        let calling = Arc::clone(&client);
-        let call = tokio::spawn(async move {
-            calling
-                .call_tool(CallToolRequestParams::new("connect_calendar"))
-                .await
-        });
-        let link = tokio::time::timeout(Duration::from_secs(30), links.recv())
-            .await
-            .expect("the client is asked within 30 s")
-            .expect("a link");
+        let Calling { client, call, link } = call_connect_calendar(client, &mut links).await;
         // The browser reaches the other replica, as a load balancer may send it.
         let elsewhere = link.replace(&asking_origin, &answering_origin);
         assert_ne!(elsewhere, link);
