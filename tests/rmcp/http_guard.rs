@@ -395,13 +395,18 @@ async fn each_mistyped_member_of_the_requests_elicit_serves_is_invalid_params() 
 
 /// A 2025-11-25 session, opened by `initialize` as a client does; its id.
 async fn open_session(url: &str) -> String {
+    session_opened_by(client().post(url)).await
+}
+
+/// The 2025-11-25 session that `initialize`, posted through `post` (its URL and any
+/// credentials set), opens: its id, once the answer is checked.
+pub(crate) async fn session_opened_by(post: reqwest::RequestBuilder) -> String {
     let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25",
         "capabilities": {"elicitation": {}},
         "clientInfo": {"name": "guard-test", "version": "0"},
     }});
-    let response = client()
-        .post(url)
+    let response = post
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")
         .body(initialize.to_string())

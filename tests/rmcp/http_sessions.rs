@@ -26,6 +26,8 @@ use tokio::net::TcpStream;
 use super::http_guard::{Event, Events, answer_within, client};
 use crate::conformance_server::ConformanceServer;
 
+use crate::http_guard::session_opened_by;
+
 /// A guarded server on a free loopback port; stopped when dropped.
 struct Server {
     url: String,
@@ -101,24 +103,7 @@ fn as_user(
 
 /// A 2025-11-25 session opened by `user` (`initialize`, then `notifications/initialized`).
 async fn open_session(server: &Server, user: &str) -> String {
-    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {"elicitation": {}},
-        "clientInfo": {"name": "session-test", "version": "0"},
-    }});
-    let response = as_user(server, reqwest::Method::POST, Some(user))
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .body(initialize.to_string())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
-    let session = response.headers()["mcp-session-id"]
-        .to_str()
-        .unwrap()
-        .to_owned();
-    assert!(response.text().await.unwrap().contains("serverInfo"));
+    let session = session_opened_by(as_user(server, reqwest::Method::POST, Some(user))).await;
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
     assert_eq!(
         on_session(server, &session, user, initialized).await.status,
