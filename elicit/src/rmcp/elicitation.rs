@@ -13,7 +13,7 @@ use crate::rmcp::tasks::{TaskRuntime, TaskSetupError, Tasks};
 use crate::server::UserId;
 
 #[cfg(feature = "url-mode")]
-use crate::rmcp::connections::ConnectionPeers;
+use crate::rmcp::peer::ConnectionPeers;
 #[cfg(feature = "url-mode")]
 use crate::rmcp::error::ElicitError;
 #[cfg(feature = "url-mode")]

@@ -4,14 +4,11 @@
 #![doc = include_str!("../docs/revisions.md")]
 
 pub(crate) mod ask;
-mod askable;
 // Who the user of an HTTP request is: rmcp's `Elicitation` holds the check, and the HTTP guard
 // (`crate::http`, which re-exports it) runs it.
 #[cfg(feature = "http")]
 pub(crate) mod authenticate;
 mod call;
-#[cfg(feature = "url-mode")]
-mod connections;
 mod convert;
 mod elicitation;
 mod error;
@@ -20,7 +17,7 @@ mod peer;
 pub(crate) mod revision;
 mod running;
 mod served;
-mod task;
+mod task_inputs;
 mod tasks;
 #[cfg(feature = "url-mode")]
 mod tracking;
@@ -29,11 +26,10 @@ mod waiting;
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use ask::UrlOutcome;
-pub use ask::{Ask, FormAsk};
-pub use askable::AskableForm;
+pub use ask::{Ask, AskableForm, FormAsk};
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
-pub use connections::ConnectionPeers;
+pub use peer::ConnectionPeers;
 pub use convert::{InvalidResultError, NotElicitationCompleteError, UnrepresentableError};
 pub use elicitation::{Elicitation, SetupError};
 pub use error::ElicitError;

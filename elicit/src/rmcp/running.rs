@@ -1,6 +1,6 @@
 //! What a call hands the way that runs it: the elicitation's settings, who the user is, the
 //! handler to run (and run again), what it answers with, and how its run ended. Shared by the
-//! revisions (`revision/`), a task's way (`task`) and the call that picks one, below all of
+//! revisions (`revision/`), a task's way (`task_inputs`) and the call that picks one, below all of
 //! them.
 
 use std::future::Future;

@@ -9,6 +9,7 @@ use std::task::Poll;
 
 use ::rmcp::model as sdk;
 
+mod askable;
 pub(crate) mod keys;
 pub(crate) mod way;
 
@@ -23,6 +24,7 @@ pub(crate) mod url;
 #[cfg(feature = "url-mode")]
 pub(crate) mod url_flow;
 
+pub use askable::AskableForm;
 pub use form::FormAsk;
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
@@ -30,7 +32,7 @@ pub use url::UrlOutcome;
 
 use self::keys::{AskedUnder, Asker, Keys};
 use self::way::Way;
-use crate::rmcp::AskableForm;
+
 use crate::rmcp::error::ElicitError;
 use crate::server::UserId;
 use crate::{ClientForm, ElicitOutcome, HasMessage};

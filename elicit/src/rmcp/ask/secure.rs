@@ -7,7 +7,7 @@ use std::time::SystemTime;
 
 use super::Ask;
 use crate::rmcp::ask::url::UrlOutcome;
-use crate::rmcp::askable::AskableForm;
+use crate::rmcp::ask::AskableForm;
 use crate::rmcp::error::ElicitError;
 use crate::server::{CompletionError, PageAnswer, PageForm, SecureForms, StartError, UserId};
 use crate::wire::ElicitationId;

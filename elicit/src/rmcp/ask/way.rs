@@ -1,7 +1,7 @@
 //! [`Way`]: how a call's asks reach the client and their answers come back. The one interface
 //! an [`Ask`](super::Ask) knows; each way of asking implements it in a module of its own
 //! (`revision/v2025_11_25`'s `Requests`: `elicitation/create` on a 2025-11-25 session;
-//! `revision/v2026_07_28`'s `Round`: the input-required rounds of 2026-07-28; `task`: a
+//! `revision/v2026_07_28`'s `Round`: the input-required rounds of 2026-07-28; `task_inputs`: a
 //! task's input requests), and the call decides once which one a request gets. A new
 //! revision's way implements this trait in the revision's folder.
 

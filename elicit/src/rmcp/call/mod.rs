@@ -16,7 +16,7 @@ use crate::rmcp::elicitation::Elicitation;
 use crate::rmcp::revision::params::CallRequest;
 use crate::rmcp::revision::{Arrival, OnRevision, Revision, Run, choose};
 use crate::rmcp::running::{AskUse, Gathered, Handler, Ran, Start};
-use crate::rmcp::task::{self, TaskCall};
+use crate::rmcp::task_inputs::{self, TaskCall};
 use crate::rmcp::tasks::{
     Start as TaskStart, TaskSupport, declares_tasks, missing_tasks_extension,
 };
@@ -300,7 +300,7 @@ async fn spawn<H: ServerHandler>(
         gathered,
     };
     let user = caller.user.clone();
-    let created = task::spawn(start, call, cancel, handler);
+    let created = task_inputs::spawn(start, call, cancel, handler);
     runtime.created(&created.task_id, user).await?;
     Ok(created)
 }

@@ -11,9 +11,9 @@
 //! [`Answer`] is kept for the handler and carried in the sealed state
 //! ([`keep`](KindOfAsk::keep), [`carried`](KindOfAsk::carried)). A secure page goes out as a
 //! URL-mode elicitation, its page and store being the ask's own (`ask/secure.rs`). The ways
-//! of asking (`revision/v2025_11_25`'s requests, `revision/v2026_07_28`'s rounds, `task`'s
-//! input requests) call the trait and never match on the kind; the ask builds the kind's value
-//! and reads its [`Answer`].
+//! of asking (`revision/v2025_11_25`'s requests, `revision/v2026_07_28`'s rounds, a task's
+//! input requests in `task_inputs`) call the trait and never match on the kind; the ask builds
+//! the kind's value and reads its [`Answer`].
 //!
 //! Why a trait object ([`Request`] is `Box<dyn KindOfAsk>`) and not a type parameter: the
 //! ways are themselves trait objects ([`Way`](crate::rmcp::ask::way::Way), held by every

@@ -14,11 +14,16 @@ use crate::rmcp::revision::v2025_11_25::Requests;
 use crate::wire::{ElicitationCapability, ElicitationCompleteNotification};
 
 #[cfg(feature = "url-mode")]
+mod connections;
+#[cfg(feature = "url-mode")]
 mod url;
 
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use url::{ElicitUrlPeer, UrlElicitation};
+#[cfg(feature = "url-mode")]
+#[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
+pub use connections::ConnectionPeers;
 
 /// Elicitation on an rmcp server's session: implemented for `Peer<RoleServer>` and
 /// `RequestContext<RoleServer>` (prefer the context inside a handler: it knows the request's
