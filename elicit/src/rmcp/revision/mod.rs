@@ -13,9 +13,11 @@
 //! `on` (`call/mod.rs`), and the questions the session-only front doors ask (may the server
 //! send requests here?) are visitors too ([`server_requests_allowed`]).
 //!
-//! A revision's folder may import what `revision` may ([`ask`](crate::rmcp::ask), the
-//! request and the running call, the conversions, URL tracking) and this module's own files;
-//! never the call, the served handler, the peer or the tasks, which are above it.
+//! A revision's folder may import what `revision` may (the rooms below it in `rmcp/`'s
+//! ladder, ARCHITECTURE.md's "The rooms of `rmcp/`": [`ask`](crate::rmcp::ask), the running
+//! call, the kinds, the conversions, URL tracking) and this module's own files; never the
+//! peer, the elicitation, the call or the served handler, which are above it, nor the way
+//! inside a task, its peer.
 
 pub(crate) mod params;
 pub(crate) mod session;
