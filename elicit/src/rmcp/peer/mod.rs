@@ -10,7 +10,6 @@ use crate::rmcp::ask::Ask;
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::revision;
 use crate::rmcp::revision::session::{self, Session};
-use crate::rmcp::revision::v2025_11_25::Requests;
 use crate::wire::{ElicitationCapability, ElicitationCompleteNotification};
 
 #[cfg(feature = "url-mode")]
@@ -20,10 +19,10 @@ mod url;
 
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
-pub use url::{ElicitUrlPeer, UrlElicitation};
+pub use connections::ConnectionPeers;
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
-pub use connections::ConnectionPeers;
+pub use url::{ElicitUrlPeer, UrlElicitation};
 
 /// Elicitation on an rmcp server's session: implemented for `Peer<RoleServer>` and
 /// `RequestContext<RoleServer>` (prefer the context inside a handler: it knows the request's
@@ -71,7 +70,7 @@ pub trait ElicitPeer: Session + Sync {
     /// }
     /// ```
     fn ask(&self) -> Ask {
-        Requests::ask_on_session(self.peer().clone())
+        revision::ask_outside_call(self)
     }
 
     /// Sends `notifications/elicitation/complete` on this session, exactly as the spec writes

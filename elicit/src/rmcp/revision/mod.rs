@@ -27,13 +27,14 @@ pub(crate) mod v2026_07_28;
 use std::future::Future;
 
 use ::rmcp::model as sdk;
-use ::rmcp::service::{RequestContext, RoleServer};
+use ::rmcp::service::{Peer, RequestContext, RoleServer};
 
 use self::params::CallRequest;
 use self::session::Session;
 use self::v2025_11_25::V2025_11_25;
 use self::v2026_07_28::{RequestStateSeal, V2026_07_28};
-use crate::rmcp::error::ElicitError;
+use crate::rmcp::ask::Ask;
+
 use crate::rmcp::running::{Handler, Ran, Response, Start};
 use crate::server::UserId;
 
@@ -48,6 +49,10 @@ pub(crate) trait Revision: 'static {
     /// retry's answers (2025-11-25 serving a method's own input requests): then the request
     /// and its context are kept for it, else they move into the handler.
     const RUNS_AGAIN_IN_CALL: bool;
+
+    /// An [`Ask`] on a session of this revision (speaking `version`) for code outside a
+    /// call ([`ElicitPeer::ask`](crate::rmcp::ElicitPeer::ask)).
+    fn ask_outside_call(peer: Peer<RoleServer>, version: Option<sdk::ProtocolVersion>) -> Ask;
 
     /// What the revision keeps of a call for its run.
     type Taken: Send;
@@ -124,12 +129,34 @@ pub(crate) fn server_requests_allowed<S: Session + ?Sized>(session: &S) -> bool 
     choose(session.protocol_version(), ServerRequests)
 }
 
+/// An [`Ask`] on `session` outside a call, as its revision asks there.
+pub(crate) fn ask_outside_call<S: Session + ?Sized>(session: &S) -> Ask {
+    struct OutsideCall(Peer<RoleServer>, Option<sdk::ProtocolVersion>);
+
+    impl OnRevision for OutsideCall {
+        type Output = Ask;
+
+        fn on<R: Revision>(self) -> Ask {
+            R::ask_outside_call(self.0, self.1)
+        }
+    }
+
+    let version = session.protocol_version();
+    choose(
+        version.clone(),
+        OutsideCall(session.peer().clone(), version),
+    )
+}
+
 /// [`ElicitError::RequestsNotAllowed`] on a revision where the server may not send requests:
-/// what a session-only front door (`ElicitPeer`'s requests) answers there.
-pub(crate) fn require_server_requests<S: Session + ?Sized>(session: &S) -> Result<(), ElicitError> {
+/// what a session-only front door (`ElicitUrlPeer`'s requests) answers there.
+#[cfg(feature = "url-mode")]
+pub(crate) fn require_server_requests<S: Session + ?Sized>(
+    session: &S,
+) -> Result<(), crate::rmcp::error::ElicitError> {
     match session.protocol_version() {
         Some(version) if !server_requests_allowed(session) => {
-            Err(ElicitError::RequestsNotAllowed {
+            Err(crate::rmcp::error::ElicitError::RequestsNotAllowed {
                 protocol_version: version.to_string(),
             })
         }

@@ -23,7 +23,7 @@ use crate::rmcp::ask::{Ask, AskParts, AskSettings};
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::kind::{Answer, KindOfAsk, Request, as_session_request};
 use crate::rmcp::revision::params::CallRequest;
-use crate::rmcp::revision::{Arrival, Revision, Run, require_server_requests};
+use crate::rmcp::revision::{Arrival, Revision, Run};
 use crate::rmcp::running::{Handler, Ran, Response, Retry, Start};
 
 #[cfg(feature = "url-mode")]
@@ -135,7 +135,6 @@ impl Way for Requests {
         timeout: Option<Duration>,
     ) -> Waiting<'a, Result<Answer, ElicitError>> {
         Box::pin(async move {
-            require_server_requests(&self.peer)?;
             request.check(self.client_capabilities().as_ref())?;
             let answer = self.send(&*request, timeout.or(self.timeout)).await?;
             Ok(request.keep(answer, None))
@@ -190,6 +189,11 @@ impl Revision for V2025_11_25 {
 
     /// Nothing of the request: a state and answers in it are the method's own, a bridged
     /// method's retry ([`bridge`]); nothing is sealed, so nothing is bound.
+    /// Each ask a request on the session, as in a call but with the defaults and no user.
+    fn ask_outside_call(peer: Peer<RoleServer>, _version: Option<sdk::ProtocolVersion>) -> Ask {
+        Requests::ask_on_session(peer)
+    }
+
     fn take<P: CallRequest>(arrival: Arrival<'_, P>) -> Self::Taken {
         arrival.context.clone()
     }

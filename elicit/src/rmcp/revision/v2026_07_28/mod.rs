@@ -5,6 +5,7 @@
 
 mod binding;
 mod keyring_text;
+mod outside_call;
 mod seal;
 pub(crate) mod sealed;
 mod state;
@@ -23,6 +24,7 @@ use std::task::Poll;
 use std::time::Duration;
 
 use ::rmcp::model as sdk;
+use ::rmcp::service::{Peer, RoleServer};
 use serde_json::Value;
 
 pub(crate) use binding::Binding;
@@ -76,6 +78,12 @@ impl Revision for V2026_07_28 {
     /// requests, read with rmcp's `InputResponses`: they stay in the request, and the rounds
     /// get a copy. The binding is computed only where a state is opened or may be sealed:
     /// before the handler takes the request's arguments.
+    /// Every ask refused: outside a call there is no round to carry it.
+    fn ask_outside_call(peer: Peer<RoleServer>, version: Option<sdk::ProtocolVersion>) -> Ask {
+        let version = version.unwrap_or(sdk::ProtocolVersion::V_2026_07_28);
+        outside_call::ask_refusing(peer, version)
+    }
+
     fn take<P: CallRequest>(arrival: Arrival<'_, P>) -> Brought {
         let carried = arrival.request.carried();
         let state = carried.request_state.take();
