@@ -34,12 +34,7 @@ impl KindOfAsk for Url {
     fn input_request(&self) -> Result<sdk::InputRequest, ElicitError> {
         let Url(params) = self;
         Ok(sdk::InputRequest::Elicitation(sdk::ElicitRequest::new(
-            sdk::ElicitRequestParams::UrlElicitationParams {
-                meta: None,
-                message: params.message().to_owned(),
-                url: params.url().to_owned(),
-                elicitation_id: params.elicitation_id().as_str().to_owned(),
-            },
+            sdk::ElicitRequestParams::from(params),
         )))
     }
 
