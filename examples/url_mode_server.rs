@@ -49,8 +49,9 @@ mod page;
 
 use elicit_examples::http::{self, DEMO_USER, ReplicaOptions, development_user_or_demo};
 use elicit_examples::keys;
+use elicit_mcp::ElicitOutcome;
 use elicit_mcp::rmcp::{
-    Ask, ElicitError, ElicitPeer, ElicitUrlPeer, Elicitation, RequestStateSeal, UrlOutcome,
+    Ask, ElicitError, ElicitPeer, ElicitUrlPeer, Elicitation, RequestStateSeal, UrlCompleted,
 };
 use elicit_mcp::server::{
     CompletedElicitation, ElicitationStore, ElicitationTracker, Inserted, MemoryStore,
@@ -272,7 +273,7 @@ impl FilesServer {
         // 2026-07-28 has no -32042: the call asks for the URL step itself and goes on once
         // the connect page has completed it.
         match self.connect(&ask).await? {
-            UrlOutcome::Completed(_) => match self.token(&initiator.user).await? {
+            ElicitOutcome::Accepted(_) => match self.token(&initiator.user).await? {
                 Some(token) => Ok(list_with(&token)),
                 None => Ok(text("Example Co was connected, but no token was stored.")),
             },
@@ -289,11 +290,12 @@ impl FilesServer {
             return Ok(text("Example Co is already connected."));
         }
         Ok(match self.connect(&ask).await {
-            Ok(UrlOutcome::Completed(id)) => {
-                text(format!("Example Co is connected (elicitation {id})."))
-            }
-            Ok(UrlOutcome::Declined) => text("The user declined to connect Example Co."),
-            Ok(_) => text("The user dismissed the request."),
+            Ok(ElicitOutcome::Accepted(done)) => text(format!(
+                "Example Co is connected (elicitation {}).",
+                done.id()
+            )),
+            Ok(ElicitOutcome::Declined) => text("The user declined to connect Example Co."),
+            Ok(ElicitOutcome::Cancelled) => text("The user dismissed the request."),
             Err(error @ ElicitError::ModeNotSupported(_)) => {
                 let mut result = error.to_tool_result();
                 result.content.push(ContentBlock::text(
@@ -308,7 +310,7 @@ impl FilesServer {
 
 impl FilesServer {
     /// The URL step, on either revision: consent, then the connect page completes it.
-    async fn connect(&self, ask: &Ask) -> Result<UrlOutcome, ElicitError> {
+    async fn connect(&self, ask: &Ask) -> Result<ElicitOutcome<UrlCompleted>, ElicitError> {
         ask.url(
             "Connect your Example Co account to let this server read your files.",
             |id| self.state.connect_url(id),

@@ -42,5 +42,5 @@ pub use form::defaults::{DefaultFrom, FormDefault, FormDefaults};
 pub use form::elicit::{ClientForm, Elicit, HasMessage, defaults_of};
 pub use form::error::{ContentError, FieldError, Problem};
 pub use form::field::{ElicitChoice, ElicitField, ElicitValue, Secret};
-pub use form::outcome::{ElicitOutcome, UnexpectedContentError, UrlElicitOutcome};
+pub use form::outcome::{ElicitOutcome, UnexpectedContentError, UrlConsent};
 pub use form::typed::{Email, InvalidEmail};

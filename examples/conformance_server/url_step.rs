@@ -10,7 +10,8 @@ use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::routing::get;
 use elicit_examples::http::development_user_or_demo;
-use elicit_mcp::rmcp::{Ask, Elicitation, UrlOutcome};
+use elicit_mcp::ElicitOutcome;
+use elicit_mcp::rmcp::{Ask, Elicitation};
 use elicit_mcp::server::{ElicitationStore, ElicitationTracker};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{CallToolResult, ContentBlock, ErrorData};
@@ -40,10 +41,9 @@ impl ConformanceServer {
             })
             .await;
         let said = match outcome {
-            Ok(UrlOutcome::Completed(_)) => "completed".to_owned(),
-            Ok(UrlOutcome::Declined) => "declined".to_owned(),
-            Ok(UrlOutcome::Cancelled) => "cancelled".to_owned(),
-            Ok(_) => "ended".to_owned(),
+            Ok(ElicitOutcome::Accepted(_)) => "completed".to_owned(),
+            Ok(ElicitOutcome::Declined) => "declined".to_owned(),
+            Ok(ElicitOutcome::Cancelled) => "cancelled".to_owned(),
             Err(error) => return error.into_call_result(),
         };
         Ok(CallToolResult::success(vec![ContentBlock::text(format!(

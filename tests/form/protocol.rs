@@ -7,7 +7,7 @@ use elicit_mcp::wire::{
     ElicitResult, ElicitationCapability, ElicitationCompleteNotification, ElicitationId,
     JsonRpcError, NotUrlElicitationRequiredError, RequestId, UrlElicitationRequiredError,
 };
-use elicit_mcp::{ElicitOutcome, UrlElicitOutcome};
+use elicit_mcp::{ElicitOutcome, UrlConsent};
 use elicit_test_support as support;
 use elicit_test_support::spec_page::Example;
 use serde_json::{Value, json};
@@ -116,10 +116,7 @@ fn the_spec_url_accept_carries_no_content_and_means_consent() {
     };
     let result: ElicitResult = message.read_member("result");
     assert_eq!(result, ElicitResult::accept_url());
-    assert_eq!(
-        UrlElicitOutcome::from_result(&result),
-        Ok(UrlElicitOutcome::Consented)
-    );
+    assert!(UrlConsent::from_result(&result).unwrap().is_accepted());
 }
 
 #[test]
@@ -352,22 +349,19 @@ fn results_tolerate_null_content_on_decline_and_cancel() {
     let declined: ElicitResult =
         serde_json::from_value(json!({"action": "decline", "content": null})).unwrap();
     assert_eq!(
-        UrlElicitOutcome::from_result(&declined),
-        Ok(UrlElicitOutcome::Declined)
+        UrlConsent::from_result(&declined),
+        Ok(ElicitOutcome::Declined)
     );
 }
 
 #[test]
 fn a_url_mode_result_with_content_is_refused() {
     let result = ElicitResult::accept(json!({"apiKey": "sk-123"}).as_object().unwrap().clone());
-    let err = UrlElicitOutcome::from_result(&result).unwrap_err();
+    let err = UrlConsent::from_result(&result).unwrap_err();
     assert_eq!(err.keys, ["apiKey"]);
     // An empty object is as good as none.
     let empty = ElicitResult::accept(serde_json::Map::new());
-    assert_eq!(
-        UrlElicitOutcome::from_result(&empty),
-        Ok(UrlElicitOutcome::Consented)
-    );
+    assert!(UrlConsent::from_result(&empty).unwrap().is_accepted());
 }
 
 #[test]
@@ -387,10 +381,10 @@ fn every_outcome_names_the_action_the_user_took() {
             action == ElicitAction::Decline,
             action == ElicitAction::Cancel,
         ];
-        let url = UrlElicitOutcome::from_result(&result).unwrap();
+        let url = UrlConsent::from_result(&result).unwrap();
         assert_eq!(url.action(), action);
         assert_eq!(
-            [url.is_consented(), url.is_declined(), url.is_cancelled()],
+            [url.is_accepted(), url.is_declined(), url.is_cancelled()],
             which
         );
         assert_eq!(form.action(), action);

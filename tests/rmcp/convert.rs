@@ -4,7 +4,7 @@
 //! and the refusals where rmcp's model cannot carry a value.
 
 use elicit_mcp::Elicit;
-use elicit_mcp::rmcp::{UnrepresentableError, UrlOutcome};
+use elicit_mcp::rmcp::UnrepresentableError;
 use elicit_mcp::schema::{PrimitiveSchema, RequestedSchema};
 use elicit_mcp::wire::ElicitRequestFormParams;
 use elicit_mcp::wire::{
@@ -749,19 +749,6 @@ fn completion_notification_is_the_spec_notification() {
     let no_id =
         sdk::CustomNotification::new(ElicitationCompleteNotification::METHOD, Some(json!({})));
     assert!(ElicitationCompleteNotification::try_from(&no_id).is_err());
-}
-
-#[test]
-fn a_url_outcome_names_the_action_the_user_took() {
-    let id = ElicitationId::new("550e8400");
-    let completed = UrlOutcome::Completed(id.clone());
-    assert_eq!(completed.action(), ElicitAction::Accept);
-    assert_eq!(completed.completed(), Some(&id));
-    assert!(!completed.is_declined() && !completed.is_cancelled());
-    assert_eq!(UrlOutcome::Declined.action(), ElicitAction::Decline);
-    assert!(UrlOutcome::Declined.is_declined() && UrlOutcome::Declined.completed().is_none());
-    assert_eq!(UrlOutcome::Cancelled.action(), ElicitAction::Cancel);
-    assert!(UrlOutcome::Cancelled.is_cancelled() && !UrlOutcome::Cancelled.is_declined());
 }
 
 /// Each form of this file, on answers generated from its schema, accepts a field exactly when

@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use crate::task_asks::pending;
 use crate::tasks::{call, result_text, settled, task_id, tasks_extension};
-use elicit_mcp::rmcp::{Ask, Elicitation, Tasks, UrlOutcome};
+use elicit_mcp::ElicitOutcome;
+use elicit_mcp::rmcp::{Ask, Elicitation, Tasks};
 use elicit_mcp::server::{ElicitationTracker, UrlPolicy, UserId};
 use elicit_mcp::wire::ElicitationCapability;
 use elicit_test_support::rmcp::{client_info, seal, serve};
@@ -58,7 +59,7 @@ impl Connector {
             })
             .await;
         let reply = match outcome {
-            Ok(UrlOutcome::Completed(id)) => format!("connected {id}"),
+            Ok(ElicitOutcome::Accepted(done)) => format!("connected {}", done.id()),
             Ok(other) => format!("{other:?}"),
             Err(error) => return error.into_call_result(),
         };

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
-use elicit_mcp::rmcp::{Ask, ElicitError, Elicitation, UrlOutcome};
+use elicit_mcp::rmcp::{Ask, ElicitError, Elicitation, UrlCompleted};
 use elicit_mcp::server::{
     CompletedElicitation, CompletionError, ElicitationStore, ElicitationTracker, Inserted,
     MemoryStore, PendingEntry, RedisStore, StoreError, UrlPolicy, UserId,
@@ -60,7 +60,7 @@ struct ConnectStep {
 
 impl ConnectStep {
     /// Asks the user to connect the Example account.
-    async fn ask(&self, ask: &Ask) -> Result<UrlOutcome, ElicitError> {
+    async fn ask(&self, ask: &Ask) -> Result<ElicitOutcome<UrlCompleted>, ElicitError> {
         ask.url("Connect your Example account.", |id| {
             self.url.replace("{id}", id.as_str())
         })
@@ -72,10 +72,9 @@ impl ConnectStep {
 async fn connect(ask: Ask, step: ConnectStep) -> Result<sdk::CallToolResult, sdk::ErrorData> {
     let outcome = step.ask(&ask).await;
     Ok(match outcome {
-        Ok(UrlOutcome::Completed(id)) => text(format!("connected {id}")),
-        Ok(UrlOutcome::Declined) => text("declined"),
-        Ok(UrlOutcome::Cancelled) => text("cancelled"),
-        Ok(other) => text(format!("{other:?}")),
+        Ok(ElicitOutcome::Accepted(done)) => text(format!("connected {}", done.id())),
+        Ok(ElicitOutcome::Declined) => text("declined"),
+        Ok(ElicitOutcome::Cancelled) => text("cancelled"),
         // A client without URL mode: -32021, as the spec has the server answer.
         Err(error) => return error.into_call_result(),
     })
@@ -87,9 +86,10 @@ async fn connect_then_label(
     step: ConnectStep,
 ) -> Result<sdk::CallToolResult, sdk::ErrorData> {
     let outcome = step.ask(&ask).await?;
-    let UrlOutcome::Completed(id) = outcome else {
+    let ElicitOutcome::Accepted(done) = outcome else {
         return Ok(text("not connected"));
     };
+    let id = done.id();
     Ok(match ask.form::<Label>().await? {
         ElicitOutcome::Accepted(Label { label }) => text(format!("{label}: {id}")),
         _ => text(format!("unlabelled: {id}")),
@@ -103,8 +103,8 @@ async fn label_and_connect(
 ) -> Result<sdk::CallToolResult, sdk::ErrorData> {
     let (label, connected) = tokio::join!(ask.form::<Label>(), step.ask(&ask));
     Ok(match (label?, connected?) {
-        (ElicitOutcome::Accepted(Label { label }), UrlOutcome::Completed(id)) => {
-            text(format!("{label}: {id}"))
+        (ElicitOutcome::Accepted(Label { label }), ElicitOutcome::Accepted(done)) => {
+            text(format!("{label}: {}", done.id()))
         }
         _ => text("not connected"),
     })

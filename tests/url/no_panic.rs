@@ -4,7 +4,7 @@
 
 use std::sync::LazyLock;
 
-use elicit_mcp::UrlElicitOutcome;
+use elicit_mcp::UrlConsent;
 use elicit_mcp::client::{UrlElicitationWatch, UrlReview, accept_form, validate_request};
 use elicit_mcp::schema::RequestedSchema;
 use elicit_mcp::server::{
@@ -216,7 +216,7 @@ fn exercise_value(value: &Value) {
         let _ = accept_form(&schema, content);
     }
     if let Ok(result) = serde_json::from_value::<ElicitResult>(value.clone()) {
-        let _ = UrlElicitOutcome::from_result(&result);
+        let _ = UrlConsent::from_result(&result);
     }
 }
 

@@ -1,25 +1,36 @@
-//! The typed outcomes a server works with: a form's parsed value, or what the user did with a
-//! URL; read from the client's [`ElicitResult`].
+//! The typed outcome a server works with, one for every kind of ask: a form's parsed value, or
+//! the user's consent to open a URL; read from the client's [`ElicitResult`].
 
 use std::fmt;
 
 use crate::wire::{ElicitAction, ElicitResult};
 
-/// The typed outcome of a form elicitation: the parsed value, or what the user did instead.
+/// The typed outcome of an elicitation: what an accept gives, or what the user did instead.
 ///
 /// # One family of outcomes
 ///
-/// Every elicitation ends in accept, decline or cancel, but what an accept gives differs, so
-/// there is one outcome type per kind of ask: `ElicitOutcome<T>` (`Accepted(T)`: the form's
-/// value in hand), [`UrlElicitOutcome`] (`Consented`: the user agreed to open the URL, the
-/// interaction is not done yet) and, with rmcp, `rmcp::UrlOutcome` (`Completed(id)`: the
-/// out-of-band step is done). They are kept apart so that a consent cannot be mistaken for a
-/// completion. What they share has one name on each: `action()` (the [`ElicitAction`] the user
-/// took), `is_declined()` and `is_cancelled()`, next to the accept of each (`accepted()`,
-/// `is_consented()`, `completed()`).
+/// Every elicitation ends in accept, decline or cancel; only what an accept gives differs
+/// with the kind of ask, so there is one outcome type, `ElicitOutcome<T>`, and one small type
+/// `T` per meaning of an accept:
 ///
-/// What [`Elicit::from_result`](crate::Elicit::from_result) gives for a result whose content
-/// is valid. Decline and cancel are answers, not errors: the user chose not to say.
+/// - a form: the form's value, parsed (`ElicitOutcome<MyForm>`, from
+///   [`Elicit::from_result`](crate::Elicit::from_result) or `Ask::form`);
+/// - URL mode, the client's answer: [`UrlConsent`], the user agreed to open the URL and the
+///   interaction goes on out of band (`ElicitOutcome<UrlConsent>`, from
+///   [`UrlConsent::from_result`]);
+/// - URL mode through rmcp's `Ask::url`: `rmcp::UrlCompleted`, the out-of-band step is done
+///   and the tracker completed the elicitation (`ElicitOutcome<UrlCompleted>`).
+///
+/// A consent and a completion are different types, so that one cannot be taken for the
+/// other. A new meaning of an accept is one more such type: a struct named after what the
+/// accept proves, with private fields (or `#[non_exhaustive]`) and accessors for what it
+/// carries. The helpers are the same for all: [`action`](Self::action) (the [`ElicitAction`]
+/// the user took), [`is_accepted`](Self::is_accepted), [`is_declined`](Self::is_declined),
+/// [`is_cancelled`](Self::is_cancelled), [`accepted`](Self::accepted) and [`map`](Self::map).
+///
+/// Decline and cancel are answers, not errors: the user chose not to say. For a form, what
+/// [`Elicit::from_result`](crate::Elicit::from_result) gives for a result whose content is
+/// valid:
 ///
 /// ```
 /// use elicit_mcp::wire::ElicitResult;
@@ -47,9 +58,10 @@ use crate::wire::{ElicitAction, ElicitResult};
 ///     "the answer was invalid:\n`confirm`: is required"
 /// );
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ElicitOutcome<T> {
-    /// The user submitted valid content.
+    /// The user accepted: for a form, with valid content; what `T` holds says what the accept
+    /// means for the kind of ask.
     Accepted(T),
     /// The user explicitly declined.
     Declined,
@@ -75,7 +87,7 @@ impl<T> ElicitOutcome<T> {
         }
     }
 
-    /// Whether the user submitted valid content.
+    /// Whether the user accepted.
     pub fn is_accepted(&self) -> bool {
         self.action() == ElicitAction::Accept
     }
@@ -100,30 +112,31 @@ impl<T> ElicitOutcome<T> {
     }
 }
 
-/// What the user did with a URL-mode elicitation, read from the client's [`ElicitResult`].
+/// What an accept means in URL mode, read from the client's [`ElicitResult`]: the user
+/// consented to open the URL. The interaction goes on out of band; it is done only when the
+/// server completes it (with `url-mode`, `ElicitationTracker::complete` in
+/// [`server`](crate::server)).
 ///
-/// One of the [family of outcomes](ElicitOutcome#one-family-of-outcomes): `action()`,
-/// `is_consented()`, `is_declined()`, `is_cancelled()`.
-///
-/// An accept means the user consented to open the URL, not that the interaction is done: that
-/// is known only when the server completes it (with `url-mode`, see
-/// `ElicitationTracker::complete` in [`server`](crate::server)).
+/// One of the [family of outcomes](ElicitOutcome#one-family-of-outcomes):
+/// [`UrlConsent::from_result`] gives `ElicitOutcome<UrlConsent>`.
 ///
 /// ```
-/// use elicit_mcp::UrlElicitOutcome;
-/// use elicit_mcp::wire::ElicitResult;
+/// use elicit_mcp::UrlConsent;
+/// use elicit_mcp::wire::{ElicitAction, ElicitResult};
+///
 /// let accept: ElicitResult = serde_json::from_str(r#"{"action": "accept"}"#).unwrap();
-/// assert_eq!(UrlElicitOutcome::from_result(&accept), Ok(UrlElicitOutcome::Consented));
+/// assert!(UrlConsent::from_result(&accept).unwrap().is_accepted());
+/// let decline: ElicitResult = serde_json::from_str(r#"{"action": "decline"}"#).unwrap();
+/// assert_eq!(UrlConsent::from_result(&decline).unwrap().action(), ElicitAction::Decline);
+///
+/// // In URL mode no data but the URL passes the client: content is refused.
+/// let content = r#"{"action": "accept", "content": {"apiKey": "sk-123"}}"#;
+/// let with_content: ElicitResult = serde_json::from_str(content).unwrap();
+/// assert_eq!(UrlConsent::from_result(&with_content).unwrap_err().keys, ["apiKey"]);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UrlElicitOutcome {
-    /// The user consented to open the URL; the interaction goes on out of band.
-    Consented,
-    /// The user explicitly declined.
-    Declined,
-    /// The user dismissed the request without choosing.
-    Cancelled,
-}
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct UrlConsent;
 
 /// A URL-mode result that carries form content: in URL mode no data but the URL passes the
 /// client, so content there is a client bug the server should not act on.
@@ -145,43 +158,21 @@ impl fmt::Display for UnexpectedContentError {
 
 impl std::error::Error for UnexpectedContentError {}
 
-impl UrlElicitOutcome {
+impl UrlConsent {
     /// Reads a URL-mode result. Absent, `null` and empty `content` are accepted; content with
     /// any key is refused.
-    pub fn from_result(result: &ElicitResult) -> Result<Self, UnexpectedContentError> {
+    pub fn from_result(
+        result: &ElicitResult,
+    ) -> Result<ElicitOutcome<UrlConsent>, UnexpectedContentError> {
         if let Some(content) = result.content.as_ref().filter(|c| !c.is_empty()) {
             return Err(UnexpectedContentError {
                 keys: content.keys().cloned().collect(),
             });
         }
         Ok(match result.action {
-            ElicitAction::Accept => UrlElicitOutcome::Consented,
-            ElicitAction::Decline => UrlElicitOutcome::Declined,
-            ElicitAction::Cancel => UrlElicitOutcome::Cancelled,
+            ElicitAction::Accept => ElicitOutcome::Accepted(UrlConsent),
+            ElicitAction::Decline => ElicitOutcome::Declined,
+            ElicitAction::Cancel => ElicitOutcome::Cancelled,
         })
-    }
-
-    /// What the user did.
-    pub fn action(self) -> ElicitAction {
-        match self {
-            UrlElicitOutcome::Consented => ElicitAction::Accept,
-            UrlElicitOutcome::Declined => ElicitAction::Decline,
-            UrlElicitOutcome::Cancelled => ElicitAction::Cancel,
-        }
-    }
-
-    /// Whether the user consented to open the URL (the interaction is not done yet).
-    pub fn is_consented(self) -> bool {
-        self == UrlElicitOutcome::Consented
-    }
-
-    /// Whether the user explicitly declined.
-    pub fn is_declined(self) -> bool {
-        self == UrlElicitOutcome::Declined
-    }
-
-    /// Whether the user dismissed the request without choosing.
-    pub fn is_cancelled(self) -> bool {
-        self == UrlElicitOutcome::Cancelled
     }
 }

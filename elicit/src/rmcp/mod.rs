@@ -25,7 +25,7 @@ mod waiting;
 
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
-pub use ask::UrlOutcome;
+pub use ask::UrlCompleted;
 pub use ask::{Ask, AskableForm, FormAsk};
 pub use convert::{InvalidResultError, NotElicitationCompleteError, UnrepresentableError};
 pub use elicitation::{Elicitation, SetupError};

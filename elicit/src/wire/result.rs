@@ -1,6 +1,6 @@
 //! The client's answer to `elicitation/create`, as the client sends it. The typed outcomes a
 //! server reads from it are at the crate root ([`ElicitOutcome`](crate::ElicitOutcome),
-//! [`UrlElicitOutcome`](crate::UrlElicitOutcome)).
+//! [`UrlConsent`](crate::UrlConsent)).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

@@ -28,7 +28,7 @@ pub use askable::AskableForm;
 pub use form::FormAsk;
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
-pub use url::UrlOutcome;
+pub use url::UrlCompleted;
 
 use self::keys::{AskedUnder, Asker, Keys};
 use self::way::Way;

@@ -7,7 +7,7 @@ use std::time::SystemTime;
 
 use super::Ask;
 use crate::rmcp::ask::AskableForm;
-use crate::rmcp::ask::url::UrlOutcome;
+use crate::rmcp::ask::url::UrlCompleted;
 use crate::rmcp::error::ElicitError;
 use crate::server::{CompletionError, PageAnswer, PageForm, SecureForms, StartError, UserId};
 use crate::wire::ElicitationId;
@@ -132,11 +132,11 @@ impl Ask {
 async fn answered<T: Elicit>(
     forms: &SecureForms,
     user: &UserId,
-    outcome: Result<UrlOutcome, ElicitError>,
+    outcome: Result<ElicitOutcome<UrlCompleted>, ElicitError>,
     made: Option<ElicitationId>,
 ) -> Result<ElicitOutcome<T>, ElicitError> {
     let id = match outcome {
-        Ok(UrlOutcome::Completed(id)) => id,
+        Ok(ElicitOutcome::Accepted(done)) => done.id().clone(),
         other => {
             // Declined or cancelled at the client, or failed: the form leaves the page (or,
             // if the store fails too, expires there).
@@ -144,7 +144,7 @@ async fn answered<T: Elicit>(
                 let _ = forms.forget(id.as_str()).await;
             }
             return other.map(|outcome| match outcome {
-                UrlOutcome::Cancelled => ElicitOutcome::Cancelled,
+                ElicitOutcome::Cancelled => ElicitOutcome::Cancelled,
                 _ => ElicitOutcome::Declined,
             });
         }

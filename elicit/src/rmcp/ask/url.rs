@@ -10,7 +10,6 @@ use super::Ask;
 use super::keys::{AskKind, Asker};
 use super::url_flow::{UrlFlow, UrlStatus};
 use super::way::Hold;
-use crate::UrlElicitOutcome;
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::kind::Answer;
 use crate::rmcp::kind::url::Url;
@@ -18,51 +17,24 @@ use crate::rmcp::tracking::UrlTracking;
 use crate::server::{
     Collected, CompletionError, Initiator, PreparedUrlElicitation, StartError, UserId,
 };
-use crate::wire::{ElicitAction, ElicitRequestUrlParams, ElicitationCapability, ElicitationId};
+use crate::wire::{ElicitRequestUrlParams, ElicitationCapability, ElicitationId};
+use crate::{ElicitOutcome, UrlConsent};
 
-/// What came of a URL-mode elicitation asked with [`Ask::url`]: the same on both revisions.
+/// What an accept means for [`Ask::url`]: the user consented and finished the out-of-band
+/// step, and the tracker completed the elicitation for the user who started it. What the step
+/// produced (a token, a key) is the server's, bound to that user by the page that completed it.
 ///
-/// One of the [family of outcomes](crate::ElicitOutcome#one-family-of-outcomes): `action()`,
-/// `completed()`, `is_declined()`, `is_cancelled()`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum UrlOutcome {
-    /// The user consented and finished the out-of-band step: the tracker completed the
-    /// elicitation with this id for the user who started it. What the step produced (a token,
-    /// a key) is the server's, bound to that user by the page that completed it.
-    Completed(ElicitationId),
-    /// The user declined to open the URL.
-    Declined,
-    /// The user dismissed the request without choosing.
-    Cancelled,
+/// One of the [family of outcomes](crate::ElicitOutcome#one-family-of-outcomes): `Ask::url`
+/// gives `ElicitOutcome<UrlCompleted>`, the same on both revisions and inside a task.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct UrlCompleted {
+    id: ElicitationId,
 }
 
-impl UrlOutcome {
-    /// What the user did: a completion was an accept.
-    pub fn action(&self) -> ElicitAction {
-        match self {
-            UrlOutcome::Completed(_) => ElicitAction::Accept,
-            UrlOutcome::Declined => ElicitAction::Decline,
-            UrlOutcome::Cancelled => ElicitAction::Cancel,
-        }
-    }
-
-    /// The id of the completed elicitation, if it completed.
-    pub fn completed(&self) -> Option<&ElicitationId> {
-        match self {
-            UrlOutcome::Completed(id) => Some(id),
-            _ => None,
-        }
-    }
-
-    /// Whether the user declined to open the URL.
-    pub fn is_declined(&self) -> bool {
-        self.action() == ElicitAction::Decline
-    }
-
-    /// Whether the user dismissed the request without choosing.
-    pub fn is_cancelled(&self) -> bool {
-        self.action() == ElicitAction::Cancel
+impl UrlCompleted {
+    /// The id of the completed elicitation.
+    pub fn id(&self) -> &ElicitationId {
+        &self.id
     }
 }
 
@@ -78,8 +50,9 @@ enum Step {
 
 impl Ask {
     /// Sends the user to a URL for an out-of-band step (an OAuth flow, a payment, a secret
-    /// typed into the server's own page) and goes on once that step is done: the typed
-    /// [`UrlOutcome`], the same on both revisions and inside a task.
+    /// typed into the server's own page) and goes on once that step is done: an
+    /// [`ElicitOutcome`] whose accept is [`UrlCompleted`], the same on both revisions and inside
+    /// a task.
     ///
     /// The elicitation is started with the tracker of the [`Elicitation`](crate::rmcp::Elicitation)
     /// ([`with_url_mode`](crate::rmcp::Elicitation::with_url_mode)), bound to the request's
@@ -130,7 +103,8 @@ impl Ask {
     /// second, and so on).
     ///
     /// ```no_run
-    /// use elicit_mcp::rmcp::{Ask, UrlOutcome};
+    /// use elicit_mcp::ElicitOutcome;
+    /// use elicit_mcp::rmcp::Ask;
     /// use rmcp::model::{CallToolResult, ContentBlock, ErrorData};
     ///
     /// async fn connect(ask: Ask) -> Result<CallToolResult, ErrorData> {
@@ -140,7 +114,7 @@ impl Ask {
     ///         })
     ///         .await;
     ///     let reply = match outcome {
-    ///         Ok(UrlOutcome::Completed(id)) => format!("connected ({id})"),
+    ///         Ok(ElicitOutcome::Accepted(done)) => format!("connected ({})", done.id()),
     ///         Ok(_) => "not connected".to_owned(),
     ///         Err(error) => return Ok(error.to_tool_result()),
     ///     };
@@ -156,7 +130,7 @@ impl Ask {
         &'a self,
         message: impl Into<String>,
         url: impl FnOnce(&ElicitationId) -> String,
-    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send + 'a {
+    ) -> impl Future<Output = Result<ElicitOutcome<UrlCompleted>, ElicitError>> + Send + 'a {
         self.url_made(message, url, |_| std::future::ready(Ok(())))
     }
 
@@ -168,7 +142,7 @@ impl Ask {
         message: impl Into<String>,
         url: impl FnOnce(&ElicitationId) -> String,
         made: impl FnOnce(ElicitationId) -> Made + Send + 'a,
-    ) -> impl Future<Output = Result<UrlOutcome, ElicitError>> + Send + 'a
+    ) -> impl Future<Output = Result<ElicitOutcome<UrlCompleted>, ElicitError>> + Send + 'a
     where
         Made: Future<Output = Result<(), ElicitError>> + Send + 'a,
     {
@@ -197,7 +171,7 @@ impl Ask {
             let outcome = self.go_on(&key, flow).await;
             match &outcome {
                 // Still going (a later round looks again), or done for good.
-                Ok(UrlOutcome::Completed(_)) => {}
+                Ok(ElicitOutcome::Accepted(_)) => {}
                 // Nothing will complete it now. If the store fails, the entry lingers until it
                 // expires, bound to its user.
                 _ => {
@@ -259,7 +233,11 @@ impl Ask {
     }
 
     /// Asks for consent (unless an earlier round has it), then waits for the completion.
-    async fn go_on(&self, key: &str, mut flow: UrlFlow) -> Result<UrlOutcome, ElicitError> {
+    async fn go_on(
+        &self,
+        key: &str,
+        mut flow: UrlFlow,
+    ) -> Result<ElicitOutcome<UrlCompleted>, ElicitError> {
         let way = self.way();
         if flow.status == UrlStatus::Asked {
             let params = ElicitRequestUrlParams::from_parts(
@@ -273,26 +251,28 @@ impl Ask {
                 return Err(ElicitError::Service(ServiceError::UnexpectedResponse));
             };
             // Content with a URL-mode answer: a client bug not to act on.
-            flow.status = match UrlElicitOutcome::from_result(&result)
-                .map_err(ElicitError::UnexpectedContent)?
-            {
-                UrlElicitOutcome::Consented => UrlStatus::Consented,
-                UrlElicitOutcome::Declined => UrlStatus::Declined,
-                UrlElicitOutcome::Cancelled => UrlStatus::Cancelled,
-            };
+            flow.status =
+                match UrlConsent::from_result(&result).map_err(ElicitError::UnexpectedContent)? {
+                    ElicitOutcome::Accepted(UrlConsent) => UrlStatus::Consented,
+                    ElicitOutcome::Declined => UrlStatus::Declined,
+                    ElicitOutcome::Cancelled => UrlStatus::Cancelled,
+                };
             way.keep_flow(key, &flow);
         }
         match flow.status {
             UrlStatus::Asked | UrlStatus::Consented => {}
-            UrlStatus::Completed => return Ok(UrlOutcome::Completed(ElicitationId::new(flow.id))),
-            UrlStatus::Declined => return Ok(UrlOutcome::Declined),
-            UrlStatus::Cancelled => return Ok(UrlOutcome::Cancelled),
+            UrlStatus::Completed => {
+                let id = ElicitationId::new(flow.id);
+                return Ok(ElicitOutcome::Accepted(UrlCompleted { id }));
+            }
+            UrlStatus::Declined => return Ok(ElicitOutcome::Declined),
+            UrlStatus::Cancelled => return Ok(ElicitOutcome::Cancelled),
         }
         let (tracker, initiator) = self.url_mode()?;
         let id = way.completion(tracker, &initiator.user, &flow).await?;
         flow.status = UrlStatus::Completed;
         way.keep_flow(key, &flow);
-        Ok(UrlOutcome::Completed(id))
+        Ok(ElicitOutcome::Accepted(UrlCompleted { id }))
     }
 }
 

@@ -6,19 +6,19 @@ use std::future::Future;
 use ::rmcp::model as sdk;
 
 use super::ElicitPeer;
-use crate::UrlElicitOutcome;
 use crate::rmcp::error::ElicitError;
 use crate::rmcp::revision::require_server_requests;
 use crate::rmcp::revision::session::{Session, client_elicitation};
 use crate::rmcp::revision::v2025_11_25::send::send;
 use crate::server::{ElicitationStore, ElicitationTracker, Initiator, PendingUrlElicitation};
 use crate::wire::{ElicitMode, ElicitRequestParams, ElicitationCapability, ElicitationId};
+use crate::{ElicitOutcome, UrlConsent};
 
 /// A URL-mode elicitation that was sent, and what the user did with it: what
 /// [`ElicitUrlPeer::send_tracked_url`] gives.
 ///
 /// ```no_run
-/// use elicit_mcp::UrlElicitOutcome;
+/// use elicit_mcp::ElicitOutcome;
 /// use elicit_mcp::rmcp::ElicitUrlPeer;
 /// use elicit_mcp::server::{ElicitationTracker, Initiator};
 /// use rmcp::model::{CallToolResult, ContentBlock};
@@ -37,12 +37,10 @@ use crate::wire::{ElicitMode, ElicitRequestParams, ElicitationCapability, Elicit
 ///     let reply = match sent {
 ///         // Consent: the user went to the page; the tracker completes the elicitation there.
 ///         Ok(elicitation) => match elicitation.outcome() {
-///             UrlElicitOutcome::Consented => {
+///             ElicitOutcome::Accepted(_) => {
 ///                 format!("connecting (elicitation {})", elicitation.id())
 ///             }
-///             UrlElicitOutcome::Declined | UrlElicitOutcome::Cancelled => {
-///                 "not connected".to_owned()
-///             }
+///             ElicitOutcome::Declined | ElicitOutcome::Cancelled => "not connected".to_owned(),
 ///         },
 ///         Err(error) => return error.to_tool_result(),
 ///     };
@@ -52,7 +50,7 @@ use crate::wire::{ElicitMode, ElicitRequestParams, ElicitationCapability, Elicit
 #[derive(Clone, Debug, PartialEq)]
 pub struct UrlElicitation {
     pending: PendingUrlElicitation,
-    outcome: UrlElicitOutcome,
+    outcome: ElicitOutcome<UrlConsent>,
 }
 
 impl UrlElicitation {
@@ -63,8 +61,8 @@ impl UrlElicitation {
 
     /// What the user did: consent means the interaction goes on out of band, not that it is
     /// done; it is done when the tracker completes it.
-    pub fn outcome(&self) -> UrlElicitOutcome {
-        self.outcome
+    pub fn outcome(&self) -> &ElicitOutcome<UrlConsent> {
+        &self.outcome
     }
 
     /// The elicitation as the tracker started it.
@@ -86,7 +84,7 @@ pub trait ElicitUrlPeer: ElicitPeer {
     fn send_url_elicitation<'a>(
         &'a self,
         pending: &'a PendingUrlElicitation,
-    ) -> impl Future<Output = Result<UrlElicitOutcome, ElicitError>> + Send + 'a {
+    ) -> impl Future<Output = Result<ElicitOutcome<UrlConsent>, ElicitError>> + Send + 'a {
         send_url_elicitation(self, pending)
     }
 
@@ -119,7 +117,7 @@ pub trait ElicitUrlPeer: ElicitPeer {
         async move {
             let pending = start?.await?;
             let outcome = self.send_url_elicitation(&pending).await;
-            if !matches!(outcome, Ok(UrlElicitOutcome::Consented)) {
+            if !matches!(outcome, Ok(ElicitOutcome::Accepted(_))) {
                 // Nothing will complete it now. If the store fails here the entry only lingers
                 // until its time to live runs out, bound to the same user, so the outcome
                 // still stands.
@@ -166,11 +164,11 @@ impl<P: ElicitPeer> ElicitUrlPeer for P {}
 async fn send_url_elicitation<P: Session + ?Sized>(
     session: &P,
     pending: &PendingUrlElicitation,
-) -> Result<UrlElicitOutcome, ElicitError> {
+) -> Result<ElicitOutcome<UrlConsent>, ElicitError> {
     let capability = client_elicitation(session);
     require_server_requests(session)?;
     ElicitationCapability::require(capability.as_ref(), ElicitMode::Url)?;
     let params = ElicitRequestParams::Url(pending.params().clone());
     let result = send(session.peer(), &params, None, None).await?;
-    UrlElicitOutcome::from_result(&result).map_err(ElicitError::UnexpectedContent)
+    UrlConsent::from_result(&result).map_err(ElicitError::UnexpectedContent)
 }
