@@ -93,9 +93,7 @@ impl Fetch {
         for (name, value) in response.headers() {
             answer = answer.header(name, value);
         }
-        let body = read_limited(&mut response)
-            .await
-            .map_err(failed)?;
+        let body = read_limited(&mut response).await.map_err(failed)?;
         answer
             .body(body)
             .map_err(|error| failed(format!("the answer could not be read ({error})")))

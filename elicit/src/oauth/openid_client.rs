@@ -17,9 +17,9 @@ use oauth2::basic::{
     BasicTokenType,
 };
 use oauth2::{
-    AsyncHttpClient, AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointNotSet, EndpointSet,
-    ExtraTokenFields, HttpRequest, HttpResponse, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl,
-    RequestTokenError, Scope, StandardRevocableToken, StandardTokenResponse, TokenUrl,
+    AsyncHttpClient, AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointNotSet,
+    EndpointSet, ExtraTokenFields, HttpRequest, HttpResponse, PkceCodeChallenge, PkceCodeVerifier,
+    RedirectUrl, RequestTokenError, Scope, StandardRevocableToken, StandardTokenResponse, TokenUrl,
 };
 use serde::{Deserialize, Serialize};
 
@@ -143,11 +143,7 @@ impl OpenIdClient {
             metadata.authorization_endpoint.as_deref(),
             issuer,
         )?;
-        let token = endpoint(
-            "token_endpoint",
-            metadata.token_endpoint.as_deref(),
-            issuer,
-        )?;
+        let token = endpoint("token_endpoint", metadata.token_endpoint.as_deref(), issuer)?;
         let end_session_endpoint = match metadata.end_session_endpoint.as_deref() {
             Some(url) => Some(endpoint("end_session_endpoint", Some(url), issuer)?),
             None => None,
@@ -238,9 +234,12 @@ impl OpenIdClient {
     async fn verify(&self, id_token: &str, nonce: &str) -> Result<UserId, LoginRefused> {
         let header = jsonwebtoken::decode_header(id_token)
             .map_err(|_| LoginRefused::IdToken("it is not a signed JWT"))?;
-        let validation = self.validations.get(&header.alg).ok_or(LoginRefused::IdToken(
-            "it is signed with an algorithm this server does not accept",
-        ))?;
+        let validation = self
+            .validations
+            .get(&header.alg)
+            .ok_or(LoginRefused::IdToken(
+                "it is signed with an algorithm this server does not accept",
+            ))?;
         let key = self
             .keys
             .key(header.kid.as_deref(), header.alg)

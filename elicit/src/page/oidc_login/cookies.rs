@@ -35,7 +35,8 @@ impl CookieRule {
     /// The rule for a page served at `public_url`: https is `Secure`; http only on a loopback
     /// host (`127.0.0.0/8`, `::1`, `localhost`); anything else is refused, naming the URL.
     pub(super) fn for_public_url(public_url: &url::Url) -> Result<Self, ConfigError> {
-        let refused = |problem: &str| Err(ConfigError::new("page URL", public_url.as_str(), problem));
+        let refused =
+            |problem: &str| Err(ConfigError::new("page URL", public_url.as_str(), problem));
         match public_url.scheme() {
             "https" => Ok(CookieRule::Secure),
             "http" if is_loopback(public_url) => Ok(CookieRule::LoopbackDevelopment),

@@ -2,6 +2,7 @@
 //! `oauth`): OpenID Connect's authorization code flow, with the session held server-side.
 
 mod cookies;
+mod records;
 #[cfg(feature = "redis")]
 mod redis;
 mod routes;
@@ -56,8 +57,8 @@ const LOGOUT_PATH: &str = "/logout";
 ///
 /// The session's cookie, `__Host-elicit-session`, is `Secure; HttpOnly; SameSite=Lax; Path=/`
 /// with a `Max-Age` (8 hours, [`with_session_life`](Self::with_session_life)); its value is a
-/// random id, the session is held server-side (in memory, or in Redis with
-/// `in_redis`, feature `redis`). Over http on a loopback address alone (development), the
+/// random id, the session is held server-side (in memory, or in Redis with `in_redis`,
+/// feature `redis`). Over http on a loopback address alone (development), the
 /// cookies are written without `Secure` and named without `__Host-` (`elicit-session`), which
 /// a browser would not keep otherwise; http anywhere else is refused at setup.
 ///
@@ -158,6 +159,20 @@ impl OidcLogin {
         self.configured(|login| login.session_life = life)
     }
 
+    /// The same login with its logins under way and its sessions held in `store`, sealed with
+    /// `keys` (the same on every replica): a login started on one replica is finished by the
+    /// callback on another, and its session is known to all. Each record expires with its
+    /// Redis time to live.
+    #[cfg(feature = "redis")]
+    pub fn in_redis(
+        self,
+        store: &crate::server::RedisStore,
+        keys: crate::server::AtRestKeys,
+    ) -> Self {
+        let sessions = Sessions::Redis(Arc::new(redis::RedisSessions::new(store, keys)));
+        self.configured(|login| login.sessions = sessions)
+    }
+
     /// Sends a browser that signs out on to the issuer's `end_session_endpoint` (OpenID Connect
     /// RP-Initiated Logout, with this client's `client_id`), when its metadata names one, so
     /// that it is signed out there too; without it (the default), the sign-out ends the page's
@@ -204,7 +219,7 @@ impl OidcLogin {
     }
 
     /// The session of the request's browser, with its id.
-    async fn session_of(&self, request: &Parts) -> Option<(String, sessions::Session)> {
+    async fn session_of(&self, request: &Parts) -> Option<(String, records::Session)> {
         let id = self.inner.cookies.session_of(request)?;
         match self.inner.sessions.session(&id).await {
             Ok(session) => session.map(|session| (id, session)),
@@ -238,7 +253,11 @@ fn page_origin(public_url: &str) -> Result<(String, CookieRule), ConfigError> {
         ));
     }
     if !url.username().is_empty() || url.password().is_some() {
-        return Err(ConfigError::new("page URL", public_url, "has credentials in it"));
+        return Err(ConfigError::new(
+            "page URL",
+            public_url,
+            "has credentials in it",
+        ));
     }
     Ok((url.origin().ascii_serialization(), cookies))
 }

@@ -1,15 +1,15 @@
 //! The login's three routes: its start, the authorization server's callback, the sign-out.
 //! Every refusal is a page that says what happened and what to do, with its status.
 
+use axum::RequestExt as _;
 use axum::extract::{Query, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
-use axum::RequestExt as _;
 use serde::Deserialize;
 
 use super::cookies::set_cookie;
-use super::sessions::{PendingLogin, Session};
+use super::records::{PendingLogin, Session};
 use super::{LOGIN_PATH, LOGOUT_PATH, OidcLogin};
 use crate::page::browser::random_hex;
 use crate::page::render::{escape, notice, page};
@@ -69,7 +69,11 @@ pub(super) async fn start(State(login): State<OidcLogin>, request: Parts) -> Res
         .to_owned();
     let inner = &login.inner;
     // One binding per browser, kept across its logins, so that two tabs may sign in at once.
-    let browser = match inner.cookies.pending_of(&request).filter(|id| is_hex_id(id)) {
+    let browser = match inner
+        .cookies
+        .pending_of(&request)
+        .filter(|id| is_hex_id(id))
+    {
         Some(browser) => browser,
         None => match random_hex() {
             Some(browser) => browser,
@@ -99,7 +103,9 @@ pub(super) async fn start(State(login): State<OidcLogin>, request: Parts) -> Res
     see_other(&mut response, &authorization.url);
     set_cookie(
         &mut response,
-        &inner.cookies.pending_cookie(&pending.browser, inner.login_life),
+        &inner
+            .cookies
+            .pending_cookie(&pending.browser, inner.login_life),
     );
     response
 }
@@ -207,8 +213,7 @@ pub(super) async fn callback(State(login): State<OidcLogin>, request: Parts) -> 
     if let Some(old) = inner.cookies.session_of(&request) {
         let _ = inner.sessions.end(&old).await;
     }
-    let (Some(id), Some(csrf), Some(issuer)) = (random_hex(), random_hex(), user.issuer())
-    else {
+    let (Some(id), Some(csrf), Some(issuer)) = (random_hex(), random_hex(), user.issuer()) else {
         return unavailable();
     };
     let session = Session {

@@ -8,32 +8,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
-
+use super::records::{PendingLogin, Session};
 #[cfg(feature = "redis")]
 use super::redis::RedisSessions;
 use crate::server::StoreError;
-
-/// A login under way, held by its `state` until the callback takes it.
-#[derive(Clone, Serialize, Deserialize)]
-pub(super) struct PendingLogin {
-    /// The id in the pending-login cookie of the browser that started it: the callback is
-    /// taken only from that browser.
-    pub browser: String,
-    pub verifier: String,
-    pub nonce: String,
-    /// Where the browser goes once signed in: a path on this server.
-    pub return_to: String,
-}
-
-/// A browser's session.
-#[derive(Clone, Serialize, Deserialize)]
-pub(super) struct Session {
-    pub issuer: String,
-    pub subject: String,
-    /// The sign-out form's token: a POST to `/logout` without it is refused.
-    pub csrf: String,
-}
 
 /// The most logins under way held in memory at once: anyone may start one.
 const MAX_PENDING: usize = 4096;
@@ -71,7 +49,12 @@ impl Sessions {
     }
 
     /// Opens the session `id` for `life`.
-    pub async fn open(&self, id: &str, session: &Session, life: Duration) -> Result<(), StoreError> {
+    pub async fn open(
+        &self,
+        id: &str,
+        session: &Session,
+        life: Duration,
+    ) -> Result<(), StoreError> {
         match self {
             Sessions::Memory(memory) => {
                 memory.open(id, session, life, Instant::now());
@@ -200,8 +183,16 @@ mod tests {
                 .unwrap();
         }
         let full = memory.hold_login("one more", &login("b"), life, now);
-        assert!(full.unwrap_err().to_string().contains("logins are under way"));
-        assert!(memory.hold_login("one more", &login("b"), life, now + life).is_ok());
+        assert!(
+            full.unwrap_err()
+                .to_string()
+                .contains("logins are under way")
+        );
+        assert!(
+            memory
+                .hold_login("one more", &login("b"), life, now + life)
+                .is_ok()
+        );
     }
 
     #[test]

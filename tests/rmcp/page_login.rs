@@ -1,0 +1,522 @@
+//! The page's login through a real authorization server: `oidc-provider`, started by
+//! `.ci/oidc`, and `OidcLogin` on a server on loopback beside its secure page. A browser made
+//! of an HTTP client and a cookie jar goes through the provider's own pages as a browser would
+//! (its login form posted, its redirects followed), back to the page it asked for. The page of
+//! alice's elicitation is shown to alice and refused to bob; a used, foreign or refused
+//! login is answered with its status; the sign-out ends the session.
+//!
+//! Run under the provider: `bash .ci/oidc cargo test --test rmcp page_login -- --ignored`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use elicit_mcp::oauth::ProtectedResource;
+use elicit_mcp::page::{OidcLogin, SecurePage};
+use elicit_mcp::rmcp::{Ask, Elicitation, RequestStateSeal};
+use elicit_mcp::server::{ElicitationTracker, SecureForms, UrlPolicy, UserId};
+use elicit_mcp::{Elicit, ElicitOutcome, Secret};
+use reqwest::StatusCode;
+use reqwest::header::{COOKIE, LOCATION, SET_COOKIE};
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::model as sdk;
+use rmcp::service::{RoleClient, RunningService, serve_directly};
+use rmcp::{ClientHandler, ServerHandler, tool, tool_handler, tool_router};
+use serde_json::Value;
+
+const NEEDS_PROVIDER: &str = "ELICIT_OIDC_ISSUER is not set: run under `bash .ci/oidc`";
+
+/// The most redirects a login takes through the provider.
+const MAX_STEPS: usize = 12;
+
+#[derive(Elicit)]
+#[elicit(message = "Connect your calendar")]
+struct CalendarKey {
+    /// The API key from your calendar's settings
+    #[elicit(min_length = 8)]
+    api_key: Secret<String>,
+}
+
+#[derive(Clone)]
+struct Calendars {
+    tool_router: ToolRouter<Calendars>,
+}
+
+#[tool_router]
+impl Calendars {
+    #[tool(description = "Connects a calendar")]
+    async fn connect(&self, ask: Ask) -> Result<sdk::CallToolResult, sdk::ErrorData> {
+        let text = match ask.secure::<CalendarKey>().await {
+            Ok(ElicitOutcome::Accepted(key)) => {
+                drop(key.api_key);
+                "connected".to_owned()
+            }
+            Ok(_) => "not connected".to_owned(),
+            Err(error) => return error.into_call_result(),
+        };
+        Ok(sdk::CallToolResult::success(vec![sdk::ContentBlock::text(
+            text,
+        )]))
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Calendars {}
+
+/// A 2026-07-28 client that can be sent to a URL.
+struct Client;
+
+impl ClientHandler for Client {
+    fn get_info(&self) -> sdk::ClientConfig {
+        let capabilities = sdk::ClientCapabilities::try_from(
+            &elicit_mcp::wire::ElicitationCapability::form_and_url(),
+        )
+        .unwrap();
+        sdk::ClientConfig::new(
+            capabilities,
+            sdk::Implementation::new("page-login-test", "0"),
+        )
+        .with_protocol_version(sdk::ProtocolVersion::V_2026_07_28)
+    }
+}
+
+/// The provider `.ci/oidc` started.
+struct Provider {
+    issuer: String,
+    client_id: String,
+    client_secret: String,
+}
+
+fn provider() -> Provider {
+    let var = |name: &str| std::env::var(name).expect(NEEDS_PROVIDER);
+    Provider {
+        issuer: var("ELICIT_OIDC_ISSUER"),
+        client_id: var("ELICIT_OIDC_PAGE_CLIENT_ID"),
+        client_secret: var("ELICIT_OIDC_PAGE_CLIENT_SECRET"),
+    }
+}
+
+/// The server: the page and its login on a loopback port, and an MCP client of the elicitation
+/// (in memory), whose requests are `user`'s.
+struct Server {
+    origin: String,
+    client: RunningService<RoleClient, Client>,
+}
+
+async fn start(provider: &Provider, user: &str) -> Server {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let origin = format!("http://{}", listener.local_addr().unwrap());
+    // The MCP request's user as the resource server makes it from an access token: issuer
+    // and `sub`.
+    let user = UserId::from_issuer_and_subject(&provider.issuer, user).unwrap();
+    let tracker = Arc::new(ElicitationTracker::new(UrlPolicy::development()));
+    let forms = SecureForms::new(format!("{origin}/secure")).unwrap();
+    let seal = RequestStateSeal::from_keyring("test", [("test", [7u8; 32])]).unwrap();
+    let elicitation = Elicitation::new(seal)
+        .with_local_user(user)
+        .with_url_mode(tracker.clone())
+        .with_secure_page(forms.clone());
+    let resource = ProtectedResource::new(&provider.issuer, &format!("{origin}/mcp")).unwrap();
+    let login = OidcLogin::discover(
+        &resource,
+        &origin,
+        &provider.client_id,
+        &provider.client_secret,
+    )
+    .await
+    .unwrap();
+    let page = SecurePage::new(forms, tracker, elicitation.clone(), login.clone())
+        .with_login_url(OidcLogin::LOGIN_URL);
+    let app = login.router().merge(page.router());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    Server {
+        origin,
+        client: connect(&elicitation),
+    }
+}
+
+fn connect(elicitation: &Elicitation) -> RunningService<RoleClient, Client> {
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    let mut client_info = Client.get_info();
+    client_info.protocol_version = sdk::ProtocolVersion::V_2026_07_28;
+    let server = Calendars {
+        tool_router: Calendars::tool_router(),
+    };
+    let running = elicitation
+        .serve_directly(server, server_io, Some(client_info))
+        .unwrap();
+    let mut server_info = running.service().get_info();
+    server_info.protocol_version = sdk::ProtocolVersion::V_2026_07_28;
+    tokio::spawn(async move {
+        let _ = running.waiting().await;
+    });
+    serve_directly(Client, client_io, Some(server_info.into()))
+}
+
+impl Server {
+    /// The page's link of a new elicitation of the server's user.
+    async fn link(&self) -> String {
+        let first = self
+            .client
+            .call_tool_once(sdk::CallToolRequestParams::new("connect"))
+            .await
+            .unwrap();
+        let sdk::CallToolResponse::InputRequired(first) = first else {
+            panic!("the first round asks for input: {first:?}");
+        };
+        let first = serde_json::to_value(&first).unwrap();
+        url_in(&first).unwrap_or_else(|| panic!("a URL input request: {first}"))
+    }
+}
+
+fn url_in(value: &Value) -> Option<String> {
+    match value {
+        Value::Object(map) => map
+            .get("url")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .or_else(|| map.values().find_map(url_in)),
+        Value::Array(items) => items.iter().find_map(url_in),
+        _ => None,
+    }
+}
+
+/// A browser: an HTTP client that follows no redirect by itself, and one cookie jar for
+/// 127.0.0.1, whatever the port, as a browser keeps cookies by host.
+struct Browser {
+    http: reqwest::Client,
+    cookies: HashMap<String, String>,
+}
+
+struct Page {
+    status: StatusCode,
+    location: Option<String>,
+    body: String,
+    url: String,
+}
+
+impl Browser {
+    fn new() -> Browser {
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        Browser {
+            http,
+            cookies: HashMap::new(),
+        }
+    }
+
+    async fn get(&mut self, url: &str) -> Page {
+        let request = self.http.get(url);
+        self.send(url, request).await
+    }
+
+    async fn post(&mut self, url: &str, form: &[(&str, &str)]) -> Page {
+        let request = self
+            .http
+            .post(url)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(serde_urlencoded::to_string(form).unwrap());
+        self.send(url, request).await
+    }
+
+    async fn send(&mut self, url: &str, mut request: reqwest::RequestBuilder) -> Page {
+        if !self.cookies.is_empty() {
+            let jar: Vec<String> = self
+                .cookies
+                .iter()
+                .map(|(name, value)| format!("{name}={value}"))
+                .collect();
+            request = request.header(COOKIE, jar.join("; "));
+        }
+        let response = request.send().await.unwrap();
+        for set in response.headers().get_all(SET_COOKIE) {
+            let set = set.to_str().unwrap();
+            let (pair, attributes) = set.split_once(';').unwrap_or((set, ""));
+            let (name, value) = pair.split_once('=').unwrap();
+            let removed = value.is_empty() || attributes.to_ascii_lowercase().contains("max-age=0");
+            if removed {
+                self.cookies.remove(name.trim());
+            } else {
+                self.cookies
+                    .insert(name.trim().to_owned(), value.to_owned());
+            }
+        }
+        let status = response.status();
+        let location = response.headers().get(LOCATION).map(|location| {
+            let location = location.to_str().unwrap();
+            reqwest::Url::parse(url)
+                .unwrap()
+                .join(location)
+                .unwrap()
+                .to_string()
+        });
+        let body = response.text().await.unwrap();
+        Page {
+            status,
+            location,
+            body,
+            url: url.to_owned(),
+        }
+    }
+
+    /// Follows redirects from `url`, filling the provider's login form with `user`, until a
+    /// page of `origin` that is no redirect.
+    async fn through_login(&mut self, url: &str, user: &str, origin: &str) -> Page {
+        let mut page = self.get(url).await;
+        for _ in 0..MAX_STEPS {
+            match (page.status, page.location.clone()) {
+                (StatusCode::SEE_OTHER | StatusCode::FOUND, Some(next)) => {
+                    page = self.get(&next).await;
+                }
+                (StatusCode::OK, None) if !page.url.starts_with(&format!("{origin}/")) => {
+                    let action = form_action(&page.body)
+                        .unwrap_or_else(|| panic!("the provider's login form: {}", page.body));
+                    let action = reqwest::Url::parse(&page.url)
+                        .unwrap()
+                        .join(&action)
+                        .unwrap();
+                    page = self.post(action.as_str(), &[("username", user)]).await;
+                }
+                _ => return page,
+            }
+        }
+        panic!(
+            "no end to the login after {MAX_STEPS} steps, at {}",
+            page.url
+        )
+    }
+
+    /// Follows redirects from `url` until the authorization server's redirect to the callback,
+    /// whose URL it returns unopened.
+    async fn until_callback(&mut self, url: &str, user: &str, origin: &str) -> String {
+        let callback = format!("{origin}/login/callback");
+        let mut page = self.get(url).await;
+        for _ in 0..MAX_STEPS {
+            match (page.status, page.location.clone()) {
+                (_, Some(next)) if next.starts_with(&callback) => return next,
+                (StatusCode::SEE_OTHER | StatusCode::FOUND, Some(next)) => {
+                    page = self.get(&next).await;
+                }
+                (StatusCode::OK, None) => {
+                    let action = form_action(&page.body)
+                        .unwrap_or_else(|| panic!("the provider's login form: {}", page.body));
+                    let action = reqwest::Url::parse(&page.url)
+                        .unwrap()
+                        .join(&action)
+                        .unwrap();
+                    page = self.post(action.as_str(), &[("username", user)]).await;
+                }
+                _ => panic!("status {} at {}: {}", page.status, page.url, page.body),
+            }
+        }
+        panic!("no redirect to the callback after {MAX_STEPS} steps")
+    }
+
+    fn has_cookie(&self, name: &str) -> bool {
+        self.cookies.contains_key(name)
+    }
+}
+
+fn form_action(body: &str) -> Option<String> {
+    let at = body.find("<form method=\"post\" action=\"")? + 28;
+    Some(body[at..].split('"').next()?.replace("&#47;", "/"))
+}
+
+fn hidden(body: &str, name: &str) -> String {
+    let marker = format!("name=\"{name}\" value=\"");
+    let at = body
+        .find(&marker)
+        .unwrap_or_else(|| panic!("{name} in {body}"))
+        + marker.len();
+    body[at..].split('"').next().unwrap().to_owned()
+}
+
+fn query_of(url: &str, name: &str) -> Option<String> {
+    reqwest::Url::parse(url)
+        .unwrap()
+        .query_pairs()
+        .find(|(key, _)| key == name)
+        .map(|(_, value)| value.into_owned())
+}
+
+#[tokio::test]
+#[ignore = "needs the test OpenID provider: run under `bash .ci/oidc` with --ignored"]
+async fn alices_page_is_shown_to_alice_after_her_login_and_refused_to_bob() {
+    let provider = provider();
+    let server = start(&provider, "alice").await;
+    let link = server.link().await;
+    let path = link.strip_prefix(&server.origin).unwrap().to_owned();
+
+    let mut alice = Browser::new();
+    let first = alice.get(&link).await;
+    assert_eq!(first.status, StatusCode::SEE_OTHER, "{}", first.body);
+    let to_login = first.location.unwrap();
+    assert_eq!(
+        query_of(&to_login, "return_to").as_deref(),
+        Some(path.as_str())
+    );
+    let shown = alice
+        .through_login(&to_login, "alice", &server.origin)
+        .await;
+    assert_eq!(shown.url, link, "back at the page asked for");
+    assert_eq!(shown.status, StatusCode::OK, "{}", shown.body);
+    assert!(
+        shown.body.contains("Connect your calendar"),
+        "{}",
+        shown.body
+    );
+    assert!(
+        alice.has_cookie("elicit-session"),
+        "{:?}",
+        alice.cookies.keys()
+    );
+
+    let mut bob = Browser::new();
+    let to_login = bob.get(&link).await.location.unwrap();
+    let refused = bob.through_login(&to_login, "bob", &server.origin).await;
+    assert_eq!(refused.url, link);
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.body);
+    assert!(
+        refused.body.contains("This link is not for you"),
+        "{}",
+        refused.body
+    );
+}
+
+#[tokio::test]
+#[ignore = "needs the test OpenID provider: run under `bash .ci/oidc` with --ignored"]
+async fn a_used_state_a_foreign_browser_a_refusal_and_a_bad_code_are_refused() {
+    let provider = provider();
+    let server = start(&provider, "alice").await;
+    let login = format!("{}/login?return_to=%2Fsecure%2Fx", server.origin);
+
+    // A callback opened twice: the second finds its login taken.
+    let mut alice = Browser::new();
+    let callback = alice.until_callback(&login, "alice", &server.origin).await;
+    let once = alice.get(&callback).await;
+    assert_eq!(once.status, StatusCode::SEE_OTHER, "{}", once.body);
+    assert_eq!(
+        once.location.as_deref(),
+        Some(&*format!("{}/secure/x", server.origin))
+    );
+    let again = alice.get(&callback).await;
+    assert_eq!(again.status, StatusCode::BAD_REQUEST, "{}", again.body);
+    assert!(
+        again.body.contains("can no longer be used"),
+        "{}",
+        again.body
+    );
+
+    // A callback carried to another browser (the login-CSRF attack): refused, and spent.
+    let mut started = Browser::new();
+    let callback = started
+        .until_callback(&login, "alice", &server.origin)
+        .await;
+    let mut other = Browser::new();
+    let foreign = other.get(&callback).await;
+    assert_eq!(foreign.status, StatusCode::FORBIDDEN, "{}", foreign.body);
+    assert!(
+        foreign.body.contains("started elsewhere"),
+        "{}",
+        foreign.body
+    );
+    assert!(!other.has_cookie("elicit-session"));
+
+    // The authorization server's refusal, as it sends it back.
+    let mut browser = Browser::new();
+    let to_provider = browser.get(&login).await.location.unwrap();
+    let state = query_of(&to_provider, "state").unwrap();
+    assert_eq!(
+        query_of(&to_provider, "code_challenge_method").as_deref(),
+        Some("S256")
+    );
+    assert!(query_of(&to_provider, "nonce").is_some());
+    let denied = format!(
+        "{}/login/callback?state={state}&error=access_denied&error_description=the+user+said+no",
+        server.origin
+    );
+    let denied = browser.get(&denied).await;
+    assert_eq!(denied.status, StatusCode::FORBIDDEN, "{}", denied.body);
+    assert!(
+        denied.body.contains("access_denied: the user said no"),
+        "{}",
+        denied.body
+    );
+
+    // A code the authorization server never issued: its token endpoint refuses it.
+    let to_provider = browser.get(&login).await.location.unwrap();
+    let state = query_of(&to_provider, "state").unwrap();
+    let forged = format!("{}/login/callback?state={state}&code=forged", server.origin);
+    let forged = browser.get(&forged).await;
+    assert_eq!(forged.status, StatusCode::BAD_GATEWAY, "{}", forged.body);
+    assert!(!browser.has_cookie("elicit-session"));
+
+    // No state at all.
+    let bare = browser
+        .get(&format!("{}/login/callback?code=x", server.origin))
+        .await;
+    assert_eq!(bare.status, StatusCode::BAD_REQUEST, "{}", bare.body);
+}
+
+#[tokio::test]
+#[ignore = "needs the test OpenID provider: run under `bash .ci/oidc` with --ignored"]
+async fn a_return_path_off_this_server_is_not_followed() {
+    let provider = provider();
+    let server = start(&provider, "alice").await;
+    let mut alice = Browser::new();
+    let login = format!("{}/login?return_to=%2F%2Fevil.example%2F", server.origin);
+    let callback = alice.until_callback(&login, "alice", &server.origin).await;
+    let back = alice.get(&callback).await;
+    assert_eq!(back.status, StatusCode::SEE_OTHER, "{}", back.body);
+    assert_eq!(
+        back.location.as_deref(),
+        Some(&*format!("{}/login", server.origin))
+    );
+    let signed_in = alice.get(&back.location.unwrap()).await;
+    assert_eq!(signed_in.status, StatusCode::OK, "{}", signed_in.body);
+    assert!(
+        signed_in
+            .body
+            .contains("signed in as <strong>alice</strong>"),
+        "{}",
+        signed_in.body
+    );
+}
+
+#[tokio::test]
+#[ignore = "needs the test OpenID provider: run under `bash .ci/oidc` with --ignored"]
+async fn the_sign_out_ends_the_session_with_its_token_only() {
+    let provider = provider();
+    let server = start(&provider, "alice").await;
+    let link = server.link().await;
+    let mut alice = Browser::new();
+    let to_login = alice.get(&link).await.location.unwrap();
+    let shown = alice
+        .through_login(&to_login, "alice", &server.origin)
+        .await;
+    assert_eq!(shown.status, StatusCode::OK, "{}", shown.body);
+
+    let signed_in = alice.get(&format!("{}/login", server.origin)).await;
+    assert_eq!(signed_in.status, StatusCode::OK, "{}", signed_in.body);
+    let token = hidden(&signed_in.body, "_csrf");
+    let logout = format!("{}/logout", server.origin);
+    let forged = alice.post(&logout, &[("_csrf", "not-the-token")]).await;
+    assert_eq!(forged.status, StatusCode::FORBIDDEN, "{}", forged.body);
+    assert_eq!(
+        alice.get(&link).await.status,
+        StatusCode::OK,
+        "still signed in"
+    );
+
+    let session = alice.cookies["elicit-session"].clone();
+    let out = alice.post(&logout, &[("_csrf", &token)]).await;
+    assert_eq!(out.status, StatusCode::OK, "{}", out.body);
+    assert!(!alice.has_cookie("elicit-session"), "the cookie is removed");
+    let after = alice.get(&link).await;
+    assert_eq!(after.status, StatusCode::SEE_OTHER, "sent to sign in again");
+    // The session is ended on the server: its id, sent again, is no one's.
+    alice.cookies.insert("elicit-session".to_owned(), session);
+    let replayed = alice.get(&link).await;
+    assert_eq!(replayed.status, StatusCode::SEE_OTHER, "{}", replayed.body);
+}
