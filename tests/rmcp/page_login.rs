@@ -520,3 +520,214 @@ async fn the_sign_out_ends_the_session_with_its_token_only() {
     let replayed = alice.get(&link).await;
     assert_eq!(replayed.status, StatusCode::SEE_OTHER, "{}", replayed.body);
 }
+
+/// The ID token's checks, against an authorization server of the test's own whose token
+/// endpoint answers each code with the ID token the test chose: every bad one is refused
+/// (502, no session), the good one opens a session.
+mod id_token {
+    use std::sync::{Arc, Mutex};
+
+    use axum::extract::State;
+    use base64::Engine as _;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use ed25519_dalek::pkcs8::EncodePrivateKey as _;
+    use jsonwebtoken::{Algorithm, EncodingKey, Header};
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    const CLIENT_ID: &str = "page";
+
+    struct Issuer {
+        url: Mutex<String>,
+        id_token: Mutex<Option<String>>,
+        public: Value,
+    }
+
+    fn answer(value: Value) -> axum::response::Response {
+        use axum::response::IntoResponse as _;
+        let content_type = [(axum::http::header::CONTENT_TYPE, "application/json")];
+        (content_type, value.to_string()).into_response()
+    }
+
+    async fn metadata(State(issuer): State<Arc<Issuer>>) -> axum::response::Response {
+        let url = issuer.url.lock().unwrap().clone();
+        answer(json!({
+            "issuer": url,
+            "jwks_uri": format!("{url}/jwks"),
+            "authorization_endpoint": format!("{url}/authorize"),
+            "token_endpoint": format!("{url}/token"),
+        }))
+    }
+
+    async fn jwks(State(issuer): State<Arc<Issuer>>) -> axum::response::Response {
+        answer(json!({ "keys": [issuer.public.clone()] }))
+    }
+
+    async fn token(State(issuer): State<Arc<Issuer>>) -> axum::response::Response {
+        let mut tokens = json!({ "access_token": "opaque", "token_type": "Bearer" });
+        if let Some(id_token) = issuer.id_token.lock().unwrap().clone() {
+            tokens["id_token"] = json!(id_token);
+        }
+        answer(tokens)
+    }
+
+    fn now() -> u64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs()
+    }
+
+    #[tokio::test]
+    async fn an_id_token_that_does_not_hold_opens_no_session() {
+        let key = ed25519_dalek::SigningKey::from_bytes(&[3; 32]);
+        let encoding = EncodingKey::from_ed_der(key.to_pkcs8_der().unwrap().as_bytes());
+        let other = ed25519_dalek::SigningKey::from_bytes(&[4; 32]);
+        let forger = EncodingKey::from_ed_der(other.to_pkcs8_der().unwrap().as_bytes());
+        let issuer = Arc::new(Issuer {
+            url: Mutex::default(),
+            id_token: Mutex::default(),
+            public: json!({
+                "kty": "OKP", "crv": "Ed25519", "use": "sig", "alg": "EdDSA", "kid": "k1",
+                "x": URL_SAFE_NO_PAD.encode(key.verifying_key().as_bytes()),
+            }),
+        });
+        let router = axum::Router::new()
+            .route(
+                "/.well-known/oauth-authorization-server",
+                axum::routing::get(metadata),
+            )
+            .route("/jwks", axum::routing::get(jwks))
+            .route("/token", axum::routing::post(token))
+            .with_state(issuer.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let issuer_url = format!("http://{}", listener.local_addr().unwrap());
+        *issuer.url.lock().unwrap() = issuer_url.clone();
+        tokio::spawn(async move { axum::serve(listener, router).await });
+
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let origin = format!("http://{}", listener.local_addr().unwrap());
+        let resource = ProtectedResource::new(&issuer_url, &format!("{origin}/mcp")).unwrap();
+        let login = OidcLogin::discover(&resource, &origin, CLIENT_ID, "secret")
+            .await
+            .unwrap();
+        let app = login.router();
+        tokio::spawn(async move { axum::serve(listener, app).await });
+
+        let good = |nonce: &str| {
+            json!({
+                "iss": issuer_url, "sub": "alice", "aud": CLIENT_ID, "nonce": nonce,
+                "iat": now(), "exp": now() + 300,
+            })
+        };
+        let signed = |claims: &Value, key: &EncodingKey, kid: &str| {
+            let mut header = Header::new(Algorithm::EdDSA);
+            header.kid = Some(kid.to_owned());
+            jsonwebtoken::encode(&header, claims, key).unwrap()
+        };
+        type Change = Box<dyn Fn(&mut Value)>;
+        let cases: Vec<(&str, Change, bool)> = vec![
+            (
+                "another nonce",
+                Box::new(|c| c["nonce"] = json!("not-it")),
+                false,
+            ),
+            (
+                "no nonce",
+                Box::new(|c| drop(c.as_object_mut().unwrap().remove("nonce"))),
+                false,
+            ),
+            (
+                "another audience",
+                Box::new(|c| c["aud"] = json!("other-client")),
+                false,
+            ),
+            (
+                "another issuer",
+                Box::new(|c| c["iss"] = json!("http://127.0.0.1:1")),
+                false,
+            ),
+            (
+                "expired",
+                Box::new(|c| c["exp"] = json!(now() - 3600)),
+                false,
+            ),
+            (
+                "no sub",
+                Box::new(|c| drop(c.as_object_mut().unwrap().remove("sub"))),
+                false,
+            ),
+            (
+                "azp another client",
+                Box::new(|c| c["azp"] = json!("other-client")),
+                false,
+            ),
+            (
+                "several audiences, no azp",
+                Box::new(|c| c["aud"] = json!([CLIENT_ID, "other-client"])),
+                false,
+            ),
+            ("a good one", Box::new(|_| {}), true),
+        ];
+        let mut browser = Browser::new();
+        let callback_of = |to_provider: &str| {
+            let state = query_of(to_provider, "state").unwrap();
+            format!("{origin}/login/callback?state={state}&code=c")
+        };
+        for (what, change, holds) in &cases {
+            let to_provider = browser
+                .get(&format!("{origin}/login"))
+                .await
+                .location
+                .unwrap();
+            let mut claims = good(&query_of(&to_provider, "nonce").unwrap());
+            change(&mut claims);
+            *issuer.id_token.lock().unwrap() = Some(signed(&claims, &encoding, "k1"));
+            let back = browser.get(&callback_of(&to_provider)).await;
+            let status = if *holds {
+                StatusCode::SEE_OTHER
+            } else {
+                StatusCode::BAD_GATEWAY
+            };
+            assert_eq!(back.status, status, "{what}: {}", back.body);
+            assert_eq!(browser.has_cookie("elicit-session"), *holds, "{what}");
+        }
+        browser.cookies.remove("elicit-session");
+
+        // Signed by a key the issuer does not publish, under its kid, or another; and none.
+        let forged_tokens = |nonce: &str| {
+            [
+                (
+                    "a forged signature",
+                    Some(signed(&good(nonce), &forger, "k1")),
+                ),
+                (
+                    "an unknown kid",
+                    Some(signed(&good(nonce), &encoding, "k2")),
+                ),
+                ("no ID token", None),
+            ]
+        };
+        for index in 0..3 {
+            let to_provider = browser
+                .get(&format!("{origin}/login"))
+                .await
+                .location
+                .unwrap();
+            let (what, id_token) = forged_tokens(&query_of(&to_provider, "nonce").unwrap())
+                .into_iter()
+                .nth(index)
+                .unwrap();
+            *issuer.id_token.lock().unwrap() = id_token;
+            let back = browser.get(&callback_of(&to_provider)).await;
+            assert_eq!(
+                back.status,
+                StatusCode::BAD_GATEWAY,
+                "{what}: {}",
+                back.body
+            );
+            assert!(!browser.has_cookie("elicit-session"), "{what}");
+        }
+    }
+}

@@ -68,17 +68,25 @@ const LOGOUT_PATH: &str = "/logout";
 /// [`PageUsers`], with [`LOGIN_URL`](Self::LOGIN_URL) as its login URL:
 ///
 /// ```no_run
-/// # async fn run(forms: elicit_mcp::server::SecureForms,
-/// #     tracker: std::sync::Arc<elicit_mcp::server::ElicitationTracker<elicit_mcp::server::MemoryStore>>,
-/// #     elicitation: elicit_mcp::rmcp::Elicitation) -> Result<(), Box<dyn std::error::Error>> {
+/// # use std::sync::Arc;
+/// # use elicit_mcp::rmcp::Elicitation;
+/// # use elicit_mcp::server::{ElicitationTracker, MemoryStore, SecureForms};
+/// # async fn run(
+/// #     forms: SecureForms,
+/// #     tracker: Arc<ElicitationTracker<MemoryStore>>,
+/// #     elicitation: Elicitation,
+/// # ) -> Result<(), Box<dyn std::error::Error>> {
 /// use elicit_mcp::oauth::ProtectedResource;
 /// use elicit_mcp::page::{OidcLogin, SecurePage};
 ///
-/// let resource = ProtectedResource::new("https://auth.example.com", "https://mcp.example.com/mcp")?;
-/// let login = OidcLogin::discover(&resource, "https://mcp.example.com", "page", "secret").await?;
+/// let issuer = "https://auth.example.com";
+/// let resource = ProtectedResource::new(issuer, "https://mcp.example.com/mcp")?;
+/// let public_url = "https://mcp.example.com";
+/// let login = OidcLogin::discover(&resource, public_url, "page", "secret").await?;
 /// let page = SecurePage::new(forms, tracker, elicitation, login.clone())
 ///     .with_login_url(OidcLogin::LOGIN_URL);
 /// let app = axum::Router::new().merge(login.router()).merge(page.router());
+/// # let _ = app;
 /// # Ok(()) }
 /// ```
 ///
