@@ -579,12 +579,11 @@ mod id_token {
             .as_secs()
     }
 
-    #[tokio::test]
-    async fn an_id_token_that_does_not_hold_opens_no_session() {
+    /// The test's issuer on a loopback port, signing with an Ed25519 key of kid `k1`: its
+    /// state, its URL and its key.
+    async fn start_issuer() -> (Arc<Issuer>, String, EncodingKey) {
         let key = ed25519_dalek::SigningKey::from_bytes(&[3; 32]);
         let encoding = EncodingKey::from_ed_der(key.to_pkcs8_der().unwrap().as_bytes());
-        let other = ed25519_dalek::SigningKey::from_bytes(&[4; 32]);
-        let forger = EncodingKey::from_ed_der(other.to_pkcs8_der().unwrap().as_bytes());
         let issuer = Arc::new(Issuer {
             url: Mutex::default(),
             id_token: Mutex::default(),
@@ -605,7 +604,27 @@ mod id_token {
         let issuer_url = format!("http://{}", listener.local_addr().unwrap());
         *issuer.url.lock().unwrap() = issuer_url.clone();
         tokio::spawn(async move { axum::serve(listener, router).await });
+        (issuer, issuer_url, encoding)
+    }
 
+    fn signed(claims: &Value, key: &EncodingKey, kid: &str) -> String {
+        let mut header = Header::new(Algorithm::EdDSA);
+        header.kid = Some(kid.to_owned());
+        jsonwebtoken::encode(&header, claims, key).unwrap()
+    }
+
+    fn claims_of(issuer: &str, user: &str, nonce: &str) -> Value {
+        json!({
+            "iss": issuer, "sub": user, "aud": CLIENT_ID, "nonce": nonce,
+            "iat": now(), "exp": now() + 300,
+        })
+    }
+
+    #[tokio::test]
+    async fn an_id_token_that_does_not_hold_opens_no_session() {
+        let (issuer, issuer_url, encoding) = start_issuer().await;
+        let other = ed25519_dalek::SigningKey::from_bytes(&[4; 32]);
+        let forger = EncodingKey::from_ed_der(other.to_pkcs8_der().unwrap().as_bytes());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let origin = format!("http://{}", listener.local_addr().unwrap());
         let resource = ProtectedResource::new(&issuer_url, &format!("{origin}/mcp")).unwrap();
@@ -615,17 +634,7 @@ mod id_token {
         let app = login.router();
         tokio::spawn(async move { axum::serve(listener, app).await });
 
-        let good = |nonce: &str| {
-            json!({
-                "iss": issuer_url, "sub": "alice", "aud": CLIENT_ID, "nonce": nonce,
-                "iat": now(), "exp": now() + 300,
-            })
-        };
-        let signed = |claims: &Value, key: &EncodingKey, kid: &str| {
-            let mut header = Header::new(Algorithm::EdDSA);
-            header.kid = Some(kid.to_owned());
-            jsonwebtoken::encode(&header, claims, key).unwrap()
-        };
+        let good = |nonce: &str| claims_of(&issuer_url, "alice", nonce);
         type Change = Box<dyn Fn(&mut Value)>;
         let cases: Vec<(&str, Change, bool)> = vec![
             (
@@ -729,5 +738,86 @@ mod id_token {
             );
             assert!(!browser.has_cookie("elicit-session"), "{what}");
         }
+    }
+
+    #[tokio::test]
+    #[ignore = "needs Redis: redis-server on PATH (apt-get install redis-server) or REDIS_URL; run with --include-ignored"]
+    async fn a_login_started_on_one_replica_finishes_on_another() {
+        use elicit_mcp::server::{AtRestKeys, RedisStore};
+        use elicit_test_support::redis_server::{self, Redis};
+
+        let redis = Redis::for_test("a_login_started_on_one_replica_finishes_on_another");
+        let prefix = redis_server::fresh_prefix("page-login");
+        let (issuer, issuer_url, encoding) = start_issuer().await;
+        // Two replicas behind one public origin (a load balancer's): A's address stands for it.
+        let (a, b) = (
+            tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
+            tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap(),
+        );
+        let origin = format!("http://{}", a.local_addr().unwrap());
+        let replica_b = format!("http://{}", b.local_addr().unwrap());
+        let resource = ProtectedResource::new(&issuer_url, &format!("{origin}/mcp")).unwrap();
+        for listener in [a, b] {
+            let store = RedisStore::connect(&redis.url())
+                .await
+                .unwrap()
+                .with_prefix(prefix.clone());
+            let keys = AtRestKeys::from_keyring("k", [("k", [9u8; 32])]).unwrap();
+            let login = OidcLogin::discover(&resource, &origin, CLIENT_ID, "secret")
+                .await
+                .unwrap()
+                .in_redis(&store, keys);
+            let app = login.router();
+            tokio::spawn(async move { axum::serve(listener, app).await });
+        }
+
+        let mut browser = Browser::new();
+        let to_provider = browser
+            .get(&format!("{origin}/login?return_to=%2Fsecure%2Fx"))
+            .await
+            .location
+            .unwrap();
+        let nonce = query_of(&to_provider, "nonce").unwrap();
+        *issuer.id_token.lock().unwrap() = Some(signed(
+            &claims_of(&issuer_url, "alice", &nonce),
+            &encoding,
+            "k1",
+        ));
+        let state = query_of(&to_provider, "state").unwrap();
+        let callback = format!("{replica_b}/login/callback?state={state}&code=c");
+        let back = browser.get(&callback).await;
+        assert_eq!(back.status, StatusCode::SEE_OTHER, "{}", back.body);
+        assert_eq!(
+            back.location.as_deref(),
+            Some(&*format!("{replica_b}/secure/x"))
+        );
+        let again = browser.get(&callback).await;
+        assert_eq!(
+            again.status,
+            StatusCode::BAD_REQUEST,
+            "taken once, on any replica"
+        );
+
+        // The session opened on B is known on A; signed out on A, it is gone on B.
+        let on_a = browser.get(&format!("{origin}/login")).await;
+        assert_eq!(on_a.status, StatusCode::OK, "{}", on_a.body);
+        assert!(
+            on_a.body.contains("<strong>alice</strong>"),
+            "{}",
+            on_a.body
+        );
+        let token = hidden(&on_a.body, "_csrf");
+        let session = browser.cookies["elicit-session"].clone();
+        let out = browser
+            .post(&format!("{origin}/logout"), &[("_csrf", &token)])
+            .await;
+        assert_eq!(out.status, StatusCode::OK, "{}", out.body);
+        browser.cookies.insert("elicit-session".to_owned(), session);
+        let on_b = browser.get(&format!("{replica_b}/login")).await;
+        assert_eq!(
+            on_b.status,
+            StatusCode::SEE_OTHER,
+            "no session: a new login starts"
+        );
     }
 }
