@@ -105,9 +105,10 @@ struct Server {
 async fn start(provider: &Provider, user: &str) -> Server {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let origin = format!("http://{}", listener.local_addr().unwrap());
-    // The MCP request's user as the resource server makes it from an access token: issuer
-    // and `sub`.
-    let user = UserId::from_issuer_and_subject(&provider.issuer, user).unwrap();
+    let resource = ProtectedResource::new(&provider.issuer, &format!("{origin}/mcp")).unwrap();
+    // The MCP request's user as the resource server makes it: from an access token the
+    // provider issued to `user` for this resource, verified by the library.
+    let user = user_of_access_token(provider, &resource, user).await;
     let tracker = Arc::new(ElicitationTracker::new(UrlPolicy::development()));
     let forms = SecureForms::new(format!("{origin}/secure")).unwrap();
     let seal = RequestStateSeal::from_keyring("test", [("test", [7u8; 32])]).unwrap();
@@ -115,7 +116,6 @@ async fn start(provider: &Provider, user: &str) -> Server {
         .with_local_user(user)
         .with_url_mode(tracker.clone())
         .with_secure_page(forms.clone());
-    let resource = ProtectedResource::new(&provider.issuer, &format!("{origin}/mcp")).unwrap();
     let login = OidcLogin::discover(
         &resource,
         &origin,
@@ -132,6 +132,88 @@ async fn start(provider: &Provider, user: &str) -> Server {
         origin,
         client: connect(&elicitation),
     }
+}
+
+/// The user of an access token that `user` gets for `resource` as an MCP client gets one (a
+/// public client registered, the code flow with PKCE and `resource`, the code exchanged), as
+/// the library's verifier of JWT access tokens reads it.
+async fn user_of_access_token(
+    provider: &Provider,
+    resource: &ProtectedResource,
+    user: &str,
+) -> UserId {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use elicit_mcp::http::Authenticate as _;
+    use sha2::Digest as _;
+
+    const REDIRECT: &str = "http://127.0.0.1:9/callback";
+    let http = reqwest::Client::new();
+    let metadata: Value = {
+        let url = format!("{}/.well-known/openid-configuration", provider.issuer);
+        serde_json::from_str(&http.get(url).send().await.unwrap().text().await.unwrap()).unwrap()
+    };
+    let endpoint = |name: &str| metadata[name].as_str().unwrap().to_owned();
+    let registration = serde_json::json!({
+        "redirect_uris": [REDIRECT],
+        "grant_types": ["authorization_code"],
+        "response_types": ["code"],
+        "token_endpoint_auth_method": "none",
+    });
+    let registered = http
+        .post(endpoint("registration_endpoint"))
+        .header("content-type", "application/json")
+        .body(registration.to_string())
+        .send()
+        .await
+        .unwrap();
+    let registered: Value = serde_json::from_str(&registered.text().await.unwrap()).unwrap();
+    let client_id = registered["client_id"].as_str().unwrap();
+    let verifier = URL_SAFE_NO_PAD.encode([5u8; 32]);
+    let challenge = URL_SAFE_NO_PAD.encode(sha2::Sha256::digest(verifier.as_bytes()));
+    let authorize = reqwest::Url::parse_with_params(
+        &endpoint("authorization_endpoint"),
+        [
+            ("client_id", client_id),
+            ("response_type", "code"),
+            ("redirect_uri", REDIRECT),
+            ("scope", "mcp:tools"),
+            ("resource", resource.resource()),
+            ("state", "s"),
+            ("code_challenge", &challenge),
+            ("code_challenge_method", "S256"),
+        ],
+    )
+    .unwrap();
+    let back = Browser::new()
+        .until_redirect_to(authorize.as_str(), user, REDIRECT)
+        .await;
+    let code = query_of(&back, "code").unwrap_or_else(|| panic!("a code: {back}"));
+    let form = [
+        ("grant_type", "authorization_code"),
+        ("code", &code),
+        ("redirect_uri", REDIRECT),
+        ("client_id", client_id),
+        ("code_verifier", &verifier),
+        ("resource", resource.resource()),
+    ];
+    let tokens = http
+        .post(endpoint("token_endpoint"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(serde_urlencoded::to_string(form).unwrap())
+        .send()
+        .await
+        .unwrap();
+    let tokens: Value = serde_json::from_str(&tokens.text().await.unwrap()).unwrap();
+    let token = tokens["access_token"].as_str().unwrap();
+    let request = axum::http::Request::builder()
+        .header("authorization", format!("Bearer {token}"))
+        .body(())
+        .unwrap()
+        .into_parts()
+        .0;
+    let verifier = resource.jwt().await.unwrap();
+    verifier.authenticate(&request).await.unwrap()
 }
 
 fn connect(elicitation: &Elicitation) -> RunningService<RoleClient, Client> {
@@ -290,11 +372,17 @@ impl Browser {
     /// Follows redirects from `url` until the authorization server's redirect to the callback,
     /// whose URL it returns unopened.
     async fn until_callback(&mut self, url: &str, user: &str, origin: &str) -> String {
-        let callback = format!("{origin}/login/callback");
+        self.until_redirect_to(url, user, &format!("{origin}/login/callback"))
+            .await
+    }
+
+    /// Follows redirects from `url`, filling the provider's login form with `user`, until a
+    /// redirect to `callback`, whose URL it returns unopened.
+    async fn until_redirect_to(&mut self, url: &str, user: &str, callback: &str) -> String {
         let mut page = self.get(url).await;
         for _ in 0..MAX_STEPS {
             match (page.status, page.location.clone()) {
-                (_, Some(next)) if next.starts_with(&callback) => return next,
+                (_, Some(next)) if next.starts_with(callback) => return next,
                 (StatusCode::SEE_OTHER | StatusCode::FOUND, Some(next)) => {
                     page = self.get(&next).await;
                 }
