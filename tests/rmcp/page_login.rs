@@ -645,6 +645,7 @@ mod id_token {
             "jwks_uri": format!("{url}/jwks"),
             "authorization_endpoint": format!("{url}/authorize"),
             "token_endpoint": format!("{url}/token"),
+            "end_session_endpoint": format!("{url}/session/end"),
         }))
     }
 
@@ -825,6 +826,59 @@ mod id_token {
                 back.body
             );
             assert!(!browser.has_cookie("elicit-session"), "{what}");
+        }
+    }
+
+    #[tokio::test]
+    async fn the_sign_out_goes_on_to_the_issuers_own_when_asked() {
+        let (issuer, issuer_url, encoding) = start_issuer().await;
+        let resource = ProtectedResource::new(&issuer_url, "http://127.0.0.1:9/mcp").unwrap();
+        let mut origins = Vec::new();
+        for issuer_logout in [false, true] {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let origin = format!("http://{}", listener.local_addr().unwrap());
+            let mut login = OidcLogin::discover(&resource, &origin, CLIENT_ID, "secret")
+                .await
+                .unwrap();
+            if issuer_logout {
+                login = login.with_issuer_logout();
+            }
+            let app = login.router();
+            tokio::spawn(async move { axum::serve(listener, app).await });
+            origins.push(origin);
+        }
+        for (origin, goes_on) in origins.iter().zip([false, true]) {
+            let mut browser = Browser::new();
+            let to_provider = browser
+                .get(&format!("{origin}/login"))
+                .await
+                .location
+                .unwrap();
+            let nonce = query_of(&to_provider, "nonce").unwrap();
+            *issuer.id_token.lock().unwrap() = Some(signed(
+                &claims_of(&issuer_url, "alice", &nonce),
+                &encoding,
+                "k1",
+            ));
+            let state = query_of(&to_provider, "state").unwrap();
+            let callback = format!("{origin}/login/callback?state={state}&code=c");
+            assert_eq!(browser.get(&callback).await.status, StatusCode::SEE_OTHER);
+            let signed_in = browser.get(&format!("{origin}/login")).await;
+            let token = hidden(&signed_in.body, "_csrf");
+            let out = browser
+                .post(&format!("{origin}/logout"), &[("_csrf", &token)])
+                .await;
+            assert!(!browser.has_cookie("elicit-session"));
+            if goes_on {
+                assert_eq!(out.status, StatusCode::SEE_OTHER, "{}", out.body);
+                assert_eq!(
+                    out.location.as_deref(),
+                    Some(&*format!("{issuer_url}/session/end?client_id={CLIENT_ID}"))
+                );
+            } else {
+                assert_eq!(out.status, StatusCode::OK, "{}", out.body);
+                assert_eq!(out.location, None);
+            }
         }
     }
 

@@ -12,10 +12,22 @@ use serde::de::DeserializeOwned;
 use super::records::{PendingLogin, Session};
 use crate::server::{AtRestKeys, RedisStore, StoreError, bound_to};
 
-/// What the records are bound to besides their key: a sealed login does not open as a
-/// session, nor as a held answer of the page (the same keyring seals those).
-const LOGIN: &str = "page login";
-const SESSION: &str = "page session";
+/// The two kinds of record: the kind in their Redis key, and what their seal is bound to
+/// besides the key, so that a sealed login does not open as a session, nor as a held answer
+/// of the page (the same keyring seals those).
+struct Kind {
+    key: &'static str,
+    bound: &'static str,
+}
+
+const LOGIN: Kind = Kind {
+    key: "login",
+    bound: "page login",
+};
+const SESSION: Kind = Kind {
+    key: "session",
+    bound: "page session",
+};
 
 pub(super) struct RedisSessions {
     store: RedisStore,
@@ -36,16 +48,16 @@ impl RedisSessions {
         login: &PendingLogin,
         life: Duration,
     ) -> Result<(), StoreError> {
-        self.put(LOGIN, state, login, life).await
+        self.put(&LOGIN, state, login, life).await
     }
 
     pub async fn take_login(&self, state: &str) -> Result<Option<PendingLogin>, StoreError> {
         let sealed: Option<String> = ::redis::cmd("GETDEL")
-            .arg(self.store.hashed_key("login", state))
+            .arg(self.store.hashed_key(LOGIN.key, state))
             .query_async(&mut self.store.connection())
             .await
             .map_err(RedisStore::error)?;
-        self.opened(LOGIN, state, sealed)
+        self.opened(&LOGIN, state, sealed)
     }
 
     pub async fn open(
@@ -54,49 +66,44 @@ impl RedisSessions {
         session: &Session,
         life: Duration,
     ) -> Result<(), StoreError> {
-        self.put(SESSION, id, session, life).await
+        self.put(&SESSION, id, session, life).await
     }
 
     pub async fn session(&self, id: &str) -> Result<Option<Session>, StoreError> {
         let sealed: Option<String> = ::redis::cmd("GET")
-            .arg(self.store.hashed_key("session", id))
+            .arg(self.store.hashed_key(SESSION.key, id))
             .query_async(&mut self.store.connection())
             .await
             .map_err(RedisStore::error)?;
-        self.opened(SESSION, id, sealed)
+        self.opened(&SESSION, id, sealed)
     }
 
     pub async fn end(&self, id: &str) -> Result<(), StoreError> {
         ::redis::cmd("DEL")
-            .arg(self.store.hashed_key("session", id))
+            .arg(self.store.hashed_key(SESSION.key, id))
             .query_async::<()>(&mut self.store.connection())
             .await
             .map_err(RedisStore::error)
     }
 
-    fn key(&self, what: &str, name: &str) -> String {
-        let kind = if what == LOGIN { "login" } else { "session" };
-        self.store.hashed_key(kind, name)
-    }
-
     async fn put(
         &self,
-        what: &str,
+        kind: &Kind,
         name: &str,
         record: &impl Serialize,
         life: Duration,
     ) -> Result<(), StoreError> {
         let mut nonce = [0u8; 24];
         getrandom::fill(&mut nonce)
-            .map_err(|e| StoreError::new(format!("no randomness to seal a {what}: {e}")))?;
+            .map_err(|e| StoreError::new(format!("no randomness to seal a {}: {e}", kind.key)))?;
         let sealed = self
             .keys
             .answers
-            .seal_json(record, &bound_to(&[what, name]), life, nonce)
-            .map_err(|e| StoreError::new(format!("a {what} could not be held: {e}")))?;
+            .seal_json(record, &bound_to(&[kind.bound, name]), life, nonce)
+            .map_err(|e| StoreError::new(format!("a {} could not be held: {e}", kind.key)))?;
         let millis = i64::try_from(life.as_millis()).unwrap_or(i64::MAX).max(1);
         ::redis::cmd("SET")
-            .arg(self.key(what, name))
+            .arg(self.store.hashed_key(kind.key, name))
             .arg(sealed)
             .arg("PX")
             .arg(millis)
@@ -107,7 +114,7 @@ impl RedisSessions {
 
     fn opened<T: DeserializeOwned>(
         &self,
-        what: &str,
+        kind: &Kind,
         name: &str,
         sealed: Option<String>,
     ) -> Result<Option<T>, StoreError> {
@@ -117,15 +124,15 @@ impl RedisSessions {
         let plaintext = self
             .keys
             .answers
-            .open(&sealed, &bound_to(&[what, name]), SystemTime::now())
+            .open(&sealed, &bound_to(&[kind.bound, name]), SystemTime::now())
             .map_err(|_| {
                 StoreError::new(format!(
-                    "a {what} does not open: sealed with a key no longer in the keyring, or \
-                     expired"
+                    "a {} does not open: sealed with a key no longer in the keyring, or expired",
+                    kind.key
                 ))
             })?;
         serde_json::from_slice(&plaintext)
             .map(Some)
-            .map_err(|e| StoreError::new(format!("a {what} could not be read: {e}")))
+            .map_err(|e| StoreError::new(format!("a {} could not be read: {e}", kind.key)))
     }
 }
