@@ -13,9 +13,9 @@ use crate::rmcp::tasks::{TaskRuntime, TaskSetupError, Tasks};
 use crate::server::UserId;
 
 #[cfg(feature = "url-mode")]
-use crate::rmcp::error::ElicitError;
-#[cfg(feature = "url-mode")]
 use crate::rmcp::peer::ConnectionPeers;
+#[cfg(feature = "url-mode")]
+use crate::rmcp::error::ElicitError;
 #[cfg(feature = "url-mode")]
 use crate::rmcp::running::UrlWait;
 #[cfg(feature = "url-mode")]

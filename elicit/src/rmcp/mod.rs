@@ -27,12 +27,12 @@ mod waiting;
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use ask::UrlOutcome;
 pub use ask::{Ask, AskableForm, FormAsk};
-pub use convert::{InvalidResultError, NotElicitationCompleteError, UnrepresentableError};
-pub use elicitation::{Elicitation, SetupError};
-pub use error::ElicitError;
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use peer::ConnectionPeers;
+pub use convert::{InvalidResultError, NotElicitationCompleteError, UnrepresentableError};
+pub use elicitation::{Elicitation, SetupError};
+pub use error::ElicitError;
 pub use peer::ElicitPeer;
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]

@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::SystemTime;
 
 use super::Ask;
-use crate::rmcp::ask::AskableForm;
 use crate::rmcp::ask::url::UrlOutcome;
+use crate::rmcp::ask::AskableForm;
 use crate::rmcp::error::ElicitError;
 use crate::server::{CompletionError, PageAnswer, PageForm, SecureForms, StartError, UserId};
 use crate::wire::ElicitationId;

@@ -20,10 +20,10 @@ mod url;
 
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
-pub use connections::ConnectionPeers;
+pub use url::{ElicitUrlPeer, UrlElicitation};
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
-pub use url::{ElicitUrlPeer, UrlElicitation};
+pub use connections::ConnectionPeers;
 
 /// Elicitation on an rmcp server's session: implemented for `Peer<RoleServer>` and
 /// `RequestContext<RoleServer>` (prefer the context inside a handler: it knows the request's
