@@ -45,6 +45,7 @@ mod http_guard;
 mod http_sessions;
 mod oauth;
 mod one_server;
+mod page_login;
 mod replicas;
 mod rounds;
 mod secure_page;

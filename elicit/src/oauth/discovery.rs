@@ -7,13 +7,20 @@ use serde::Deserialize;
 use super::config::{ConfigError, Settings, secure_url};
 use super::error::VerifierSetupError;
 
-/// What the resource server (and, later, the page's login) needs of the authorization server's
-/// metadata. Members it does not read are not kept.
+/// What the resource server and the page's login need of the authorization server's metadata.
+/// Members it does not read are not kept.
 #[derive(Clone, Debug, Deserialize)]
 pub(crate) struct AuthorizationServer {
     pub issuer: String,
     pub jwks_uri: Option<String>,
     pub introspection_endpoint: Option<String>,
+    #[cfg_attr(not(feature = "page"), allow(dead_code))]
+    pub authorization_endpoint: Option<String>,
+    #[cfg_attr(not(feature = "page"), allow(dead_code))]
+    pub token_endpoint: Option<String>,
+    /// RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0), when the issuer has it.
+    #[cfg_attr(not(feature = "page"), allow(dead_code))]
+    pub end_session_endpoint: Option<String>,
 }
 
 /// The well-known URLs of `issuer`'s metadata, in the order the MCP specification tries them

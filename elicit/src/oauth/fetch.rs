@@ -69,6 +69,36 @@ impl Fetch {
         self.read(url, request).await
     }
 
+    /// The answer to `request` as it came, status and body, the body within the size limit:
+    /// the HTTP client of the page's login (oauth2 builds its token request and reads the
+    /// answer itself).
+    #[cfg(feature = "page")]
+    pub async fn send(
+        &self,
+        request: http::Request<Vec<u8>>,
+    ) -> Result<http::Response<Vec<u8>>, FetchError> {
+        let url = request.uri().to_string();
+        let failed = |problem: String| FetchError {
+            url: url.clone(),
+            problem,
+        };
+        let request = reqwest::Request::try_from(request)
+            .map_err(|error| failed(format!("the request could not be made ({error})")))?;
+        let mut response = self
+            .client
+            .execute(request)
+            .await
+            .map_err(|error| failed(format!("the request failed ({error})")))?;
+        let mut answer = http::Response::builder().status(response.status());
+        for (name, value) in response.headers() {
+            answer = answer.header(name, value);
+        }
+        let body = read_limited(&mut response).await.map_err(failed)?;
+        answer
+            .body(body)
+            .map_err(|error| failed(format!("the answer could not be read ({error})")))
+    }
+
     async fn read<T: DeserializeOwned>(
         &self,
         url: &str,
@@ -86,20 +116,28 @@ impl Fetch {
         if status != reqwest::StatusCode::OK {
             return Err(failed(format!("answered {status}")));
         }
-        let mut body = Vec::new();
-        while let Some(chunk) = response
-            .chunk()
-            .await
-            .map_err(|error| failed(format!("the answer broke off ({error})")))?
-        {
-            if body.len() + chunk.len() > MAX_DOCUMENT_BYTES {
-                return Err(failed(format!(
-                    "the answer is larger than {MAX_DOCUMENT_BYTES} bytes"
-                )));
-            }
-            body.extend_from_slice(&chunk);
-        }
+        let body = read_limited(&mut response).await.map_err(failed)?;
         serde_json::from_slice(&body)
             .map_err(|error| failed(format!("the answer is not the JSON expected ({error})")))
     }
 }
+
+/// The body of `response`, at most [`MAX_DOCUMENT_BYTES`].
+async fn read_limited(response: &mut reqwest::Response) -> Result<Vec<u8>, String> {
+    let mut body = Vec::new();
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|error| format!("the answer broke off ({error})"))?
+    {
+        if body.len() + chunk.len() > MAX_DOCUMENT_BYTES {
+            return Err(format!(
+                "the answer is larger than {MAX_DOCUMENT_BYTES} bytes"
+            ));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+impl std::error::Error for FetchError {}

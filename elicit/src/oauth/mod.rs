@@ -71,6 +71,8 @@ mod introspection;
 mod jwt;
 mod keys;
 mod metadata;
+#[cfg(feature = "page")]
+pub(crate) mod openid_client;
 mod scopes;
 
 pub use config::{ConfigError, ProtectedResource};

@@ -9,6 +9,8 @@ mod browser;
 mod development_login;
 #[cfg(test)]
 mod differential;
+#[cfg(feature = "oauth")]
+mod oidc_login;
 pub(crate) mod posted;
 pub(crate) mod read;
 pub(crate) mod render;
@@ -36,6 +38,8 @@ use crate::server::{
 };
 
 pub use development_login::{DevelopmentLogin, NotLoopback};
+#[cfg(feature = "oauth")]
+pub use oidc_login::OidcLogin;
 pub use return_to::{RETURN_TO, safe_return_path};
 pub use users::PageUsers;
 
