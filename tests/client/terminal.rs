@@ -11,11 +11,10 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use elicit_test_support::examples_built::{examples_dir, manifest_dir};
+use elicit_test_support::examples_built::examples_dir;
 use serde_json::{Value, json};
 
 /// How long to wait for a prompt or an exit: generous, for a loaded 2-core machine.
@@ -1100,23 +1099,6 @@ fn terminal_client_reports_a_declined_url_elicitation_to_the_server() {
     assert!(!opened.exists(), "the browser was started");
 }
 
-/// `tui_client`, built with the examples' feature `tui` (the other examples are built without
-/// it, as `.ci/conformance` builds them, so that build stays one).
-fn tui_client() -> PathBuf {
-    static BUILT: OnceLock<()> = OnceLock::new();
-    BUILT.get_or_init(|| {
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "--quiet", "--manifest-path"])
-            .arg(manifest_dir().join("Cargo.toml"))
-            .args(["-p", "elicit-examples", "--features", "tui"])
-            .args(["--example", "tui_client"])
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "building tui_client failed");
-    });
-    examples_dir().join("tui_client")
-}
-
 #[test]
 #[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn tui_client_books_a_room_on_2026_07_28_as_it_negotiates() {
@@ -1133,7 +1115,7 @@ fn tui_client_pinned_to_2025_11_25_books_a_room() {
 /// negotiating, and says once it is done that it spoke `spoken`.
 fn tui_client_books_a_room(pinned: Option<&str>, spoken: &str) {
     let server = examples_dir().join("stdio_server");
-    let program = tui_client();
+    let program = examples_dir().join("tui_client");
     let screen = Screen::new();
     screen.run(
         &program,
@@ -1199,7 +1181,7 @@ fn tui_client_books_a_room(pinned: Option<&str>, spoken: &str) {
 #[ignore = "drives a real terminal through tmux: install it (bash .ci/tmux, or apt-get install tmux) and run with --include-ignored"]
 fn tui_client_answers_a_form_inside_a_task() {
     let server = examples_dir().join("stdio_server");
-    let program = tui_client();
+    let program = examples_dir().join("tui_client");
     let screen = Screen::new();
     screen.run(&program, &["update_contact", server.to_str().unwrap()], &[]);
     screen.wait_for_all(&["› Name *", "Esc: cancel"]);
@@ -1227,7 +1209,7 @@ fn tui_client_answers_a_form_inside_a_task() {
 fn tui_client_opens_a_url_asked_in_a_round_on_2026_07_28() {
     let (_server, mcp_url) = url_mode_server();
     let origin = mcp_url.trim_end_matches("/mcp").to_owned();
-    let program = tui_client();
+    let program = examples_dir().join("tui_client");
     let screen = Screen::new();
     let (browser, opened) = screen.recording_browser();
     screen.run(
@@ -1255,7 +1237,7 @@ fn tui_client_opens_a_url_asked_in_a_round_on_2026_07_28() {
 #[test]
 fn tui_client_without_a_terminal_fails_at_once() {
     let server = examples_dir().join("stdio_server");
-    let output = Command::new(tui_client())
+    let output = Command::new(examples_dir().join("tui_client"))
         .args(["book_room", server.to_str().unwrap()])
         .stdin(Stdio::null())
         .output()

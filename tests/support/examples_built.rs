@@ -1,12 +1,34 @@
 //! The example binaries the end-to-end tests run as separate processes. The examples are the
-//! package `elicit-examples`, whose MCP programs need its features `rmcp` and `terminal`, so
-//! `cargo test --workspace` does not build them: the first test that needs them builds them
-//! (a no-op when they are current), with the features `.ci/conformance` uses too, so one build
-//! serves both; in the profile of the binary that runs them (a bench's are built `--release`).
+//! package `elicit-examples`, whose programs need its features `rmcp`, `terminal` and `tui`, so
+//! `cargo test --workspace` does not build them: the first test that needs them builds them all
+//! (a no-op when they are current), in the profile of the binary that runs them (a bench's are
+//! built `--release`).
+//!
+//! The build names the whole workspace (`--workspace`, the features as `elicit-examples/NAME`),
+//! so cargo resolves every dependency's features as `cargo test --workspace` does and builds
+//! only the examples' own crate again. Built as `-p elicit-examples`, elicit-mcp, rmcp, reqwest
+//! and a dozen more were built a second time with the examples' narrower features, and a third
+//! for `tui_client`. `.ci/conformance` runs this same command, so one build serves both.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
+
+/// The features of `elicit-examples` the examples need, named from the workspace.
+const FEATURES: &str = "elicit-examples/rmcp,elicit-examples/terminal,elicit-examples/tui";
+
+/// Every example a test, a bench or `.ci/conformance` runs as a process.
+const EXAMPLES: [&str; 9] = [
+    "terminal_form",
+    "terminal_client",
+    "tui_client",
+    "stdio_server",
+    "url_mode_server",
+    "conformance_server",
+    "conformance_client",
+    "http_server",
+    "secure_page",
+];
 
 /// The directory holding the built examples: `target/<profile>/examples`.
 pub fn examples_dir() -> &'static Path {
@@ -16,17 +38,10 @@ pub fn examples_dir() -> &'static Path {
         build
             .args(["build", "--quiet", "--manifest-path"])
             .arg(manifest_dir().join("Cargo.toml"))
-            .args(["-p", "elicit-examples", "--features", "rmcp,terminal"])
-            .args(["--example", "terminal_form", "--example", "terminal_client"])
-            .args(["--example", "stdio_server", "--example", "url_mode_server"])
-            .args([
-                "--example",
-                "conformance_server",
-                "--example",
-                "http_server",
-                "--example",
-                "secure_page",
-            ]);
+            .args(["--workspace", "--features", FEATURES]);
+        for example in EXAMPLES {
+            build.args(["--example", example]);
+        }
         if !cfg!(debug_assertions) {
             build.arg("--release");
         }
