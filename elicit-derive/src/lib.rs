@@ -26,6 +26,8 @@
 //! - `dummy`: the unnamed constant every generated impl goes in.
 //!
 //! No module imports one that imports it back: `internals` never names `expand`.
+// No unsafe code of our own: the fuzzing in CI relies on it (see .ci/fuzz).
+#![forbid(unsafe_code)]
 
 mod dummy;
 mod expand;

@@ -2,6 +2,8 @@
 // examples run as doc tests. The derive's reference is on its own page (`derive.md`).
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
+// No unsafe code of our own: the fuzzing in CI relies on it (see .ci/fuzz).
+#![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod client;
