@@ -32,40 +32,21 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use elicit_examples::calendar::{self, CREDENTIAL, CalendarKey};
 use elicit_examples::http::{ReplicaOptions, development_user, serve};
 use elicit_examples::keys;
+use elicit_mcp::Secret;
 use elicit_mcp::page::{DevelopmentLogin, SecurePage};
 use elicit_mcp::rmcp::{Ask, Elicitation, RequestStateSeal, Tasks};
 use elicit_mcp::server::{
     CredentialStore, ElicitationStore, ElicitationTracker, MemoryCredentials, MemoryStore,
     RedisCredentials, SecureForms, StoreError, UrlPolicy, UserId,
 };
-use elicit_mcp::{Elicit, ElicitOutcome, Secret};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
     CallToolResult, ContentBlock, ErrorData, Implementation, ServerCapabilities, ServerConfig,
 };
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
-
-/// What `connect_calendar` needs: a secret, so it is asked on the page only.
-#[derive(Elicit)]
-#[elicit(message = "Connect your calendar")]
-pub(crate) struct CalendarKey {
-    /// The API key from your calendar's settings
-    #[elicit(min_length = 8)]
-    api_key: Secret<String>,
-    /// Which of your calendars to read
-    #[elicit(min_length = 1, max_length = 60)]
-    calendar: String,
-    /// Your calendar server's address, if it is not the provider's own
-    server: Option<url::Url>,
-}
-
-/// The name the calendar's key is kept under, per user.
-const CREDENTIAL: &str = "calendar";
-
-/// How long a kept key is used before the user is asked again.
-const KEEP_FOR: Duration = Duration::from_secs(30 * 24 * 60 * 60);
 
 #[derive(Clone)]
 struct Calendars {
@@ -120,51 +101,12 @@ impl Calendars {
 
     #[tool(description = "Connects the user's calendar; asks for its API key on the server's page")]
     async fn connect_calendar(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
-        let Some(user) = ask.user().cloned() else {
-            return Err(ErrorData::invalid_request(
-                "this tool needs a signed-in user",
-                None,
-            ));
-        };
-        let name = user.as_str();
-        if let Some(key) = self.kept_key(&user).await? {
-            let reply = format!(
-                "{name}'s calendar is connected already, with a key of {} characters.",
-                key.expose_secret().chars().count()
-            );
-            return Ok(CallToolResult::success(vec![ContentBlock::text(reply)]));
-        }
-        let reply = match ask.secure::<CalendarKey>().await {
-            Ok(ElicitOutcome::Accepted(key)) => {
-                self.credentials
-                    .keep(&user, CREDENTIAL, &key.api_key, KEEP_FOR)
-                    .await
-                    .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-                let at = key
-                    .server
-                    .map(|server| format!(" on {server}"))
-                    .unwrap_or_default();
-                format!(
-                    "Connected {name}'s calendar \"{}\"{at} with a key of {} characters.",
-                    key.calendar,
-                    key.api_key.expose_secret().chars().count()
-                )
-            }
-            Ok(ElicitOutcome::Declined) => format!("{name} declined to connect a calendar."),
-            Ok(_) => format!("{name} closed the calendar form."),
-            Err(error) => return error.into_call_result(),
-        };
-        Ok(CallToolResult::success(vec![ContentBlock::text(reply)]))
+        calendar::connect_calendar(ask, self.credentials.as_ref()).await
     }
 
     #[tool(description = "Forgets the calendar key the user gave; the next connect asks again")]
     async fn forget_calendar(&self, ask: Ask) -> Result<CallToolResult, ErrorData> {
-        let Some(user) = ask.user() else {
-            return Err(ErrorData::invalid_request(
-                "this tool needs a signed-in user",
-                None,
-            ));
-        };
+        let user = calendar::signed_in(&ask)?;
         let forgotten = self
             .credentials
             .forget(user, CREDENTIAL)
@@ -176,15 +118,6 @@ impl Calendars {
             format!("No calendar key was kept for {}.", user.as_str())
         };
         Ok(CallToolResult::success(vec![ContentBlock::text(reply)]))
-    }
-}
-
-impl Calendars {
-    async fn kept_key(&self, user: &UserId) -> Result<Option<Secret<String>>, ErrorData> {
-        self.credentials
-            .find(user, CREDENTIAL)
-            .await
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))
     }
 }
 

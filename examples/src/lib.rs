@@ -6,6 +6,8 @@
 //! [`clients`].
 
 #[cfg(feature = "rmcp")]
+pub mod calendar;
+#[cfg(feature = "rmcp")]
 pub mod clients;
 #[cfg(feature = "rmcp")]
 pub mod http;

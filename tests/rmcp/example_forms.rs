@@ -6,7 +6,7 @@ use elicit_test_support::agree_with_jsonschema;
 use elicit_test_support::differential::beyond::url;
 use elicit_test_support::differential::check;
 
-use crate::{conformance_server, contact, http_server, secure_page_example, stdio_server};
+use crate::{authorized_server, conformance_server, contact, http_server, stdio_server};
 
 #[test]
 fn every_form_of_the_examples_agrees_with_jsonschema() {
@@ -14,6 +14,7 @@ fn every_form_of_the_examples_agrees_with_jsonschema() {
         contact::Contact,
         http_server::Stay,
         http_server::Scope,
+        authorized_server::Stay,
         stdio_server::BookingRequest,
         stdio_server::ContactDetails,
         stdio_server::Confirmation,
@@ -31,5 +32,5 @@ fn every_form_of_the_examples_agrees_with_jsonschema() {
         conformance_server::tasks::Proceed,
     );
     // Its `url::Url` is what the url crate parses, past the schema's `uri`.
-    check::<secure_page_example::CalendarKey>(&[url("server")]);
+    check::<elicit_examples::calendar::CalendarKey>(&[url("server")]);
 }

@@ -33,8 +33,8 @@ mod contact;
 mod http_server;
 
 #[allow(dead_code)]
-#[path = "../../examples/secure_page.rs"]
-mod secure_page_example;
+#[path = "../../examples/authorized_server.rs"]
+mod authorized_server;
 
 mod convert;
 mod e2e;

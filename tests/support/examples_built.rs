@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 const FEATURES: &str = "elicit-examples/rmcp,elicit-examples/terminal,elicit-examples/tui";
 
 /// Every example a test, a bench or `.ci/conformance` runs as a process.
-const EXAMPLES: [&str; 9] = [
+const EXAMPLES: [&str; 10] = [
     "terminal_form",
     "terminal_client",
     "tui_client",
@@ -28,6 +28,7 @@ const EXAMPLES: [&str; 9] = [
     "conformance_client",
     "http_server",
     "secure_page",
+    "authorized_server",
 ];
 
 /// The directory holding the built examples: `target/<profile>/examples`.
