@@ -245,7 +245,10 @@ function makeProvider(issuer) {
         }
       },
     },
-    scopes: ['openid', 'offline_access', 'profile', 'email'],
+    // The resource scopes too: an MCP client registers with the scopes of the resource's
+    // metadata (`scopes_supported`, as the official Python SDK does), and oidc-provider refuses
+    // a registration naming a scope it does not know (invalid_client_metadata).
+    scopes: ['openid', 'offline_access', 'profile', 'email', ...settings.resourceScopes],
     claims: {
       openid: ['sub'],
       profile: ['name', 'preferred_username'],

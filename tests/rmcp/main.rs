@@ -36,6 +36,7 @@ mod http_server;
 #[path = "../../examples/authorized_server.rs"]
 mod authorized_server;
 
+mod authorized;
 mod convert;
 mod e2e;
 mod example_forms;

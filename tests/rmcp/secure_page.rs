@@ -719,7 +719,7 @@ fn request_page(link: &str, cookies: &[String]) -> Answer {
 
 /// The official Python client's venv with Python Playwright added (1.65.3; no browser is
 /// downloaded: the script is given Debian's `chromium`): its interpreter.
-fn python_with_playwright() -> std::path::PathBuf {
+pub(crate) fn python_with_playwright() -> std::path::PathBuf {
     use std::sync::OnceLock;
 
     static PYTHON: OnceLock<std::path::PathBuf> = OnceLock::new();
@@ -853,7 +853,7 @@ fn the_official_python_client_and_chromium_connect_a_calendar_through_the_page_o
 }
 
 /// Debian's chromium, which `.ci/chromium` installs.
-fn which_chromium() -> String {
+pub(crate) fn which_chromium() -> String {
     let path = "/usr/bin/chromium";
     assert!(
         std::path::Path::new(path).exists(),
