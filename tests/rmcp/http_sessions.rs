@@ -1,8 +1,9 @@
 //! `elicit_mcp::http::Guard` over real HTTP on loopback, in front of rmcp's streamable HTTP
 //! service and the conformance server's tools, with authentication: a 2025-11-25 session is
 //! its opener's (another user's credentials on it get the 404 of an unknown session, on POST,
-//! GET and DELETE, while its opener goes on), and a browser `Origin` outside the allowed ones
-//! is refused 403 before the credentials are checked and before the body is read.
+//! GET and DELETE, while its opener goes on), a refusal (401, or that 404) answered once the
+//! body is read, on a connection that serves the next request, and a browser `Origin` outside
+//! the allowed ones refused 403 before the credentials are checked and before the body is read.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -265,6 +266,97 @@ async fn another_users_credentials_on_a_session_get_the_404_of_an_unknown_sessio
     assert_eq!(delete(&server, &session, "ada").await.status, 204);
     let list = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list"});
     assert_eq!(on_session(&server, &session, "ada", list).await.status, 404);
+}
+
+/// Sends a JSON POST of `body` on `stream`, kept alive, with `headers` (each ending in CRLF):
+/// its head first, its body once the server has had the time to answer without it, as a
+/// client's body that comes in a packet of its own.
+async fn post_body_late(stream: &mut TcpStream, address: SocketAddr, headers: &str, body: &str) {
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nhost: {address}\r\ncontent-type: application/json\r\n\
+         accept: application/json, text/event-stream\r\nmcp-protocol-version: 2025-11-25\r\n\
+         {headers}content-length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    stream.write_all(body.as_bytes()).await.unwrap();
+}
+
+/// One answer read from a kept-alive `stream`, its body by its `content-length`: its head, in
+/// lower case; `None` when the server closed the connection instead.
+async fn one_answer(stream: &mut TcpStream) -> Option<String> {
+    let mut read = Vec::new();
+    let head_end = loop {
+        if let Some(at) = read.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at + 4;
+        }
+        if read_some(stream, &mut read).await == 0 {
+            return None;
+        }
+    };
+    let head = String::from_utf8_lossy(&read[..head_end]).to_lowercase();
+    let length: usize = head
+        .lines()
+        .find_map(|line| line.strip_prefix("content-length: "))
+        .map(|length| length.trim().parse().unwrap())
+        .unwrap_or(0);
+    while read.len() < head_end + length {
+        assert!(
+            read_some(stream, &mut read).await > 0,
+            "the connection closed inside the body"
+        );
+    }
+    Some(head)
+}
+
+/// Reads what comes on `stream` within 5 s into `read`: how many bytes (0: closed).
+async fn read_some(stream: &mut TcpStream, read: &mut Vec<u8>) -> usize {
+    use tokio::io::AsyncReadExt;
+    let mut buffer = [0u8; 4096];
+    let n = tokio::time::timeout(Duration::from_secs(5), stream.read(&mut buffer))
+        .await
+        .expect("the server answers within 5 s")
+        .unwrap_or(0);
+    read.extend_from_slice(&buffer[..n]);
+    n
+}
+
+#[tokio::test]
+async fn a_refusal_reads_the_body_first_and_its_connection_serves_the_next_request() {
+    let server = start(Guard::new(), true).await;
+    let session = open_session(&server, "ada").await;
+    let list = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}).to_string();
+    let on_adas = format!("authorization: Bearer bob\r\nmcp-session-id: {session}\r\n");
+    for (what, headers, status) in [
+        ("without credentials", String::new(), "401"),
+        ("bob's on ada's session", on_adas, "404"),
+    ] {
+        let mut stream = TcpStream::connect(server.address).await.unwrap();
+        post_body_late(&mut stream, server.address, &headers, &list).await;
+        let head = one_answer(&mut stream)
+            .await
+            .unwrap_or_else(|| panic!("a POST {what} was not answered"));
+        assert!(
+            head.starts_with(&format!("http/1.1 {status} ")),
+            "{what}: {head}"
+        );
+        assert!(!head.contains("connection: close"), "{what}: {head}");
+        // The same connection, as a client reuses it: bob's own request is served on it.
+        post_body_late(
+            &mut stream,
+            server.address,
+            "authorization: Bearer bob\r\n",
+            &list,
+        )
+        .await;
+        let next = one_answer(&mut stream).await;
+        let head = next.unwrap_or_else(|| panic!("the connection closed after a POST {what}"));
+        assert!(
+            head.starts_with("http/1.1 "),
+            "the next request after {what}: {head}"
+        );
+    }
 }
 
 #[tokio::test]

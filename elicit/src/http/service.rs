@@ -255,7 +255,9 @@ where
                     parts.extensions.insert(Authenticated(found.clone()));
                     user = Some(found);
                 }
-                Err(refused) => return refusal(&refused),
+                Err(refused) => {
+                    return drained(body, self.body_deadline, refusal(&refused)).await;
+                }
             }
         }
         if let (Some(user), Some(session)) = (&user, &named)
@@ -263,7 +265,7 @@ where
         {
             // Another user's session is answered as one that does not exist, before anything
             // of it is touched: its streams, its asks, its end.
-            return session_not_found();
+            return drained(body, self.body_deadline, session_not_found()).await;
         }
         let session = held_session(&*self.sessions, named.clone()).await;
         let deleting = parts.method == Method::DELETE;
@@ -532,6 +534,42 @@ fn too_large(max_body_bytes: usize) -> GuardedResponse {
             "Payload Too Large: this server accepts request bodies of at most {max_body_bytes} bytes\n"
         ),
     )
+}
+
+/// `answer`, given once the request's body is read and dropped (frame by frame, within
+/// `deadline`): hyper closes a keep-alive connection whose request body was not read, without
+/// a `Connection: close`, so a client that sends its next request on it sees the connection
+/// drop (the official Python client's "Server disconnected without sending a response", after
+/// the 401 every MCP client meets first). rmcp reads the body before its own 404 too, so a
+/// foreign session's 404 is not told from it by the connection either. A body that cannot be
+/// read to its end in time (too large, too slow, broken) gets `answer` with `Connection: close`.
+async fn drained<B>(
+    body: Limited<B>,
+    deadline: Duration,
+    answer: GuardedResponse,
+) -> GuardedResponse
+where
+    B: Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<BoxError>,
+{
+    let read_to_end = async {
+        let mut body = std::pin::pin!(body);
+        while let Some(frame) = body.frame().await {
+            frame?;
+        }
+        Ok::<(), BoxError>(())
+    };
+    match tokio::time::timeout(deadline, read_to_end).await {
+        Ok(Ok(())) => answer,
+        Ok(Err(_)) | Err(_) => {
+            let mut answer = answer;
+            answer.headers_mut().insert(
+                header::CONNECTION,
+                header::HeaderValue::from_static("close"),
+            );
+            answer
+        }
+    }
 }
 
 /// 408: the body was still arriving at the deadline. The connection is closed with it (the
