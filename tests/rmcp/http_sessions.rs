@@ -278,9 +278,16 @@ async fn post_body_late(stream: &mut TcpStream, address: SocketAddr, headers: &s
          {headers}content-length: {}\r\n\r\n",
         body.len()
     );
-    stream.write_all(head.as_bytes()).await.unwrap();
+    let closed = |error| panic!("the server closed the connection: {error}");
+    stream
+        .write_all(head.as_bytes())
+        .await
+        .unwrap_or_else(closed);
     tokio::time::sleep(Duration::from_millis(200)).await;
-    stream.write_all(body.as_bytes()).await.unwrap();
+    stream
+        .write_all(body.as_bytes())
+        .await
+        .unwrap_or_else(closed);
 }
 
 /// One answer read from a kept-alive `stream`, its body by its `content-length`: its head, in
