@@ -15,8 +15,9 @@
 //! for tests only), which exports the issuer and the page's client:
 //!
 //! ```sh
-//! bash .ci/oidc sh -c 'cargo run -p elicit-examples --features rmcp --example authorized_server -- \
-//!     --issuer "$ELICIT_OIDC_ISSUER" --page-client-id "$ELICIT_OIDC_PAGE_CLIENT_ID" \
+//! bash .ci/oidc sh -c 'cargo run -p elicit-examples --features rmcp \
+//!     --example authorized_server -- --issuer "$ELICIT_OIDC_ISSUER" \
+//!     --page-client-id "$ELICIT_OIDC_PAGE_CLIENT_ID" \
 //!     --page-client-secret "$ELICIT_OIDC_PAGE_CLIENT_SECRET" 127.0.0.1:8000'
 //! ```
 //!
