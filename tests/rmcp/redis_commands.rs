@@ -85,7 +85,7 @@ fn line(counts: &Counts) -> String {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs Redis (redis-server on PATH: apt-get install redis-server) and HAProxy (apt-get install haproxy); run with --ignored"]
+#[ignore = "needs Redis (redis-server on PATH: apt-get install redis-server) and HAProxy (bash .ci/haproxy, or apt-get install haproxy); run with --ignored"]
 async fn each_flow_sends_redis_only_the_commands_it_needs() {
     let redis_server = redis_restart::own("redis_commands");
     let redis_url = redis_server.url();
