@@ -57,25 +57,15 @@ fn main() {
 #[cfg(target_os = "linux")]
 mod run {
     use std::fmt;
-    use std::process::{Child, Command, Stdio};
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::{Arc, Mutex};
     use std::time::{Duration, Instant};
 
-    use rmcp::model::{
-        self as sdk, CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation,
-        ProtocolVersion, TaskPayload,
-    };
-    use rmcp::service::{
-        ClientLifecycleMode, ClientServiceExt, RequestContext, RoleClient, RunningService,
-    };
-    use rmcp::transport::StreamableHttpClientTransport;
-    use rmcp::transport::common::client_side_sse::ExponentialBackoff;
-    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-    use rmcp::{ClientHandler, ErrorData};
-    use serde_json::{Map, Value, json};
+    use rmcp::model::ProtocolVersion;
 
     use crate::redis_restart;
+    use elicit_test_support::load::flows::{FLOWS, connect, run_flow};
+    use elicit_test_support::load::haproxy::Proxy;
     use elicit_test_support::load::server::ServerProcess;
 
     /// Concurrent clients on each revision.
@@ -84,17 +74,6 @@ mod run {
     const HUNG_AFTER: Duration = Duration::from_secs(60);
     const STATE_KEYS: &str =
         "load-1:0505050505050505050505050505050505050505050505050505050505050505";
-
-    /// The flows each client cycles through.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-    enum Flow {
-        TwoForms,
-        ReAsk,
-        Url,
-        TaskThatAsks,
-    }
-
-    const FLOWS: [Flow; 4] = [Flow::TwoForms, Flow::ReAsk, Flow::Url, Flow::TaskThatAsks];
 
     /// How a flow ended.
     enum Ended {
@@ -122,244 +101,6 @@ mod run {
         pub revisions: Vec<RevisionRun>,
         faults: Vec<(Duration, &'static str)>,
         elapsed: Duration,
-    }
-
-    /// Fills every form: strings `load`, booleans `true`, except that every other form with a
-    /// `username` is sent without it (so the server asks again); consents to every URL and
-    /// opens it through the proxy.
-    struct LoadClient {
-        proxy: String,
-        leave_out_next: AtomicBool,
-        http: reqwest::Client,
-    }
-
-    impl ClientHandler for LoadClient {
-        fn get_info(&self) -> ClientConfig {
-            let mut capabilities = ClientCapabilities::try_from(
-                &elicit_mcp::wire::ElicitationCapability::form_and_url(),
-            )
-            .expect("form and URL modes fit rmcp's capabilities");
-            capabilities.extensions = ClientCapabilities::builder()
-                .enable_tasks()
-                .build()
-                .extensions;
-            ClientConfig::new(
-                capabilities,
-                Implementation::new("elicit-replicas-load", "0"),
-            )
-            .with_protocol_version(ProtocolVersion::V_2025_11_25)
-        }
-
-        async fn create_elicitation(
-            &self,
-            request: sdk::ElicitRequestParams,
-            _context: RequestContext<RoleClient>,
-        ) -> Result<sdk::ElicitResult, ErrorData> {
-            let request = serde_json::to_value(&request)
-                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-            if let Some(link) = request["url"].as_str() {
-                // The browser reaches the page through the load balancer.
-                let path = link.splitn(4, '/').nth(3).unwrap_or_default();
-                let page = format!("{}/{path}", self.proxy);
-                let http = self.http.clone();
-                tokio::spawn(async move {
-                    tokio::time::sleep(Duration::from_millis(20)).await;
-                    let _ = http.get(page).send().await;
-                });
-                return serde_json::from_value(json!({"action": "accept"}))
-                    .map_err(|e| ErrorData::internal_error(e.to_string(), None));
-            }
-            Ok(fill(&request, self.leave_out(&request)))
-        }
-    }
-
-    impl LoadClient {
-        /// Whether to leave this form's required `username` out: every other form that has one.
-        fn leave_out(&self, request: &Value) -> bool {
-            let has_username = request["requestedSchema"]["properties"]
-                .as_object()
-                .is_some_and(|properties| properties.contains_key("username"));
-            has_username && self.leave_out_next.fetch_xor(true, Ordering::Relaxed)
-        }
-    }
-
-    fn fill(request: &Value, leave_out_username: bool) -> sdk::ElicitResult {
-        let content: Map<String, Value> = request["requestedSchema"]["properties"]
-            .as_object()
-            .into_iter()
-            .flatten()
-            .filter(|(name, _)| !(leave_out_username && *name == "username"))
-            .map(|(name, schema)| {
-                let value = match (schema["type"].as_str(), name.as_str()) {
-                    (Some("boolean"), _) => json!(true),
-                    (_, "email") => json!("load@example.com"),
-                    _ => json!("load"),
-                };
-                (name.clone(), value)
-            })
-            .collect();
-        serde_json::from_value(json!({"action": "accept", "content": content}))
-            .expect("an accept result")
-    }
-
-    async fn connect(
-        url: &str,
-        proxy: &str,
-        revision: &ProtocolVersion,
-    ) -> Result<RunningService<RoleClient, LoadClient>, String> {
-        let client = LoadClient {
-            proxy: proxy.to_owned(),
-            leave_out_next: AtomicBool::new(true),
-            http: reqwest::Client::builder()
-                .timeout(Duration::from_secs(20))
-                .build()
-                .map_err(|e| e.to_string())?,
-        };
-        // rmcp's default retries a lost event stream for ever, at doubling delays: a call whose
-        // session was on the killed replica would wait for ever. A client that gives up after
-        // three tries gets an error, and its next call a new session.
-        let mut backoff = ExponentialBackoff::default();
-        backoff.max_times = Some(3);
-        backoff.base_duration = Duration::from_millis(200);
-        backoff.max_delay = Some(Duration::from_secs(1));
-        let mut config = StreamableHttpClientTransportConfig::with_uri(url);
-        config.retry_config = Arc::new(backoff);
-        let transport = StreamableHttpClientTransport::from_config(config);
-        let lifecycle = if *revision == ProtocolVersion::V_2026_07_28 {
-            ClientLifecycleMode::Discover {
-                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-            }
-        } else {
-            ClientLifecycleMode::Initialize
-        };
-        client
-            .serve_with_lifecycle(transport, lifecycle)
-            .await
-            .map_err(|e| e.to_string())
-    }
-
-    fn text(result: &sdk::CallToolResult) -> String {
-        result
-            .content
-            .iter()
-            .filter_map(|content| content.as_text())
-            .map(|text| text.text.as_str())
-            .collect()
-    }
-
-    /// Runs `flow` once: what it answered, or the clear error it got.
-    async fn run_flow(
-        client: &RunningService<RoleClient, LoadClient>,
-        flow: Flow,
-        n: usize,
-    ) -> Result<Result<(), String>, String> {
-        let call = |tool: &str, arguments: Value| {
-            let mut request = CallToolRequestParams::new(tool.to_owned());
-            if let Value::Object(arguments) = arguments {
-                request = request.with_arguments(arguments);
-            }
-            request
-        };
-        let answered = |result: sdk::CallToolResult, expected: &dyn Fn(&str) -> bool| {
-            let said = text(&result);
-            if result.is_error == Some(true) {
-                Err(said)
-            } else if expected(&said) {
-                Ok(Ok(()))
-            } else {
-                Ok(Err(said))
-            }
-        };
-        match flow {
-            Flow::TwoForms => {
-                let result = client
-                    .call_tool(call("test_input_required_result_multi_round", json!({})))
-                    .await
-                    .map_err(|e| e.to_string())?;
-                answered(result, &|said| {
-                    said == r#"step1 accepted: {"name":"load"}; step2 accepted: {"color":"load"}"#
-                })
-            }
-            Flow::ReAsk => {
-                let result = client
-                    .call_tool(call("test_elicitation", json!({"message": "Who are you?"})))
-                    .await
-                    .map_err(|e| e.to_string())?;
-                answered(result, &|said| {
-                    said == r#"User response: <action: accept, content: {"username":"load","email":"load@example.com"}>"#
-                })
-            }
-            Flow::Url => {
-                let result = client
-                    .call_tool(call("test_url_elicitation", json!({})))
-                    .await
-                    .map_err(|e| e.to_string())?;
-                answered(result, &|said| said == "URL step completed")
-            }
-            Flow::TaskThatAsks => task_flow(client, n).await,
-        }
-    }
-
-    /// `confirm_delete` as a task: created, polled until it asks, answered, polled to its end.
-    async fn task_flow(
-        client: &RunningService<RoleClient, LoadClient>,
-        n: usize,
-    ) -> Result<Result<(), String>, String> {
-        let filename = format!("f{n}.txt");
-        let mut request = CallToolRequestParams::new("confirm_delete");
-        if let Value::Object(arguments) = json!({"filename": filename}) {
-            request = request.with_arguments(arguments);
-        }
-        let created = client
-            .call_tool_once(request)
-            .await
-            .map_err(|e| e.to_string())?;
-        let sdk::CallToolResponse::Task(created) = created else {
-            return Ok(Err(format!("not a task: {created:?}")));
-        };
-        let id = created.task.task_id;
-        let mut answered = false;
-        loop {
-            let got = client
-                .peer()
-                .get_task(sdk::GetTaskParams::new(id.clone()))
-                .await
-                .map_err(|e| e.to_string())?;
-            match &got.task.payload {
-                TaskPayload::InputRequired { input_requests } if !answered => {
-                    let Some(key) = input_requests.keys().next().cloned() else {
-                        continue;
-                    };
-                    let yes = json!({"action": "accept", "content": {"confirm": true}});
-                    client
-                        .peer()
-                        .update_task(sdk::UpdateTaskParams::new(
-                            id.clone(),
-                            [(key, yes)].into_iter().collect(),
-                        ))
-                        .await
-                        .map_err(|e| e.to_string())?;
-                    answered = true;
-                }
-                TaskPayload::Completed { result } => {
-                    let result: sdk::CallToolResult =
-                        serde_json::from_value(Value::Object(result.clone()))
-                            .map_err(|e| e.to_string())?;
-                    let said = text(&result);
-                    return Ok(if said == format!("deleted {filename}") {
-                        Ok(())
-                    } else {
-                        Err(said)
-                    });
-                }
-                TaskPayload::Failed { error } => {
-                    return Err(format!("task failed: {}", error["message"]));
-                }
-                TaskPayload::Cancelled => return Err("task cancelled".to_owned()),
-                _ => {}
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
     }
 
     /// One client on `revision`, running flows until `next` passes `total`; reconnects after
@@ -426,70 +167,6 @@ mod run {
             return Duration::ZERO;
         }
         sorted[(sorted.len() * percent).div_ceil(100).max(1) - 1]
-    }
-
-    /// HAProxy in front of `backends` on a free loopback port; stopped when dropped.
-    struct Proxy {
-        child: Child,
-        dir: std::path::PathBuf,
-        url: String,
-    }
-
-    impl Proxy {
-        fn start(backends: &[String]) -> Proxy {
-            let port = std::net::TcpListener::bind("127.0.0.1:0")
-                .and_then(|listener| listener.local_addr())
-                .expect("a free port")
-                .port();
-            let dir = std::env::temp_dir().join(format!("elicit-haproxy-{}", std::process::id()));
-            std::fs::create_dir_all(&dir).expect("a dir for haproxy's config");
-            let servers: String = backends
-                .iter()
-                .enumerate()
-                .map(|(index, backend)| {
-                    format!(
-                        "    server replica-{index} {backend} check inter 500ms fall 2 rise 2\n"
-                    )
-                })
-                .collect();
-            let config = format!(
-                "global\n    maxconn 1024\ndefaults\n    mode http\n    retries 3\n    \
-                 option redispatch\n    option http-no-delay\n    timeout connect 2s\n    timeout client 120s\n    \
-                 timeout server 120s\nfrontend mcp\n    bind 127.0.0.1:{port}\n    \
-                 default_backend replicas\nbackend replicas\n    balance roundrobin\n    \
-                 stick-table type string len 64 size 100k expire 30m\n    \
-                 stick match req.hdr(mcp-session-id)\n    \
-                 stick store-response res.hdr(mcp-session-id)\n{servers}"
-            );
-            let path = dir.join("haproxy.cfg");
-            std::fs::write(&path, config).expect("haproxy's config is written");
-            let child = Command::new("haproxy")
-                .arg("-f")
-                .arg(&path)
-                .arg("-db")
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("haproxy starts (apt-get install haproxy)");
-            let began = Instant::now();
-            while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-                assert!(began.elapsed() < Duration::from_secs(10), "haproxy listens");
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            Proxy {
-                child,
-                dir,
-                url: format!("http://127.0.0.1:{port}"),
-            }
-        }
-    }
-
-    impl Drop for Proxy {
-        fn drop(&mut self) {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-            let _ = std::fs::remove_dir_all(&self.dir);
-        }
     }
 
     pub async fn run(flows: usize) -> Report {

@@ -35,6 +35,7 @@ use elicit_mcp::page::{PageUsers, SecurePage};
 use elicit_mcp::rmcp::{Ask, Elicitation, RequestStateSeal};
 use elicit_mcp::server::{ElicitationTracker, SecureForms, UrlPolicy, UserId};
 use elicit_mcp::{Elicit, ElicitOutcome, Secret};
+use elicit_test_support::rmcp::first_url;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model as sdk;
 use rmcp::service::{RoleClient, RunningService, serve_directly};
@@ -130,19 +131,6 @@ fn connect(elicitation: &Elicitation) -> RunningService<RoleClient, Client> {
     serve_directly(Client, client_io, Some(server_info.into()))
 }
 
-/// The first string under a key `url` in `value`.
-fn url_in(value: &Value) -> Option<String> {
-    match value {
-        Value::Object(map) => map
-            .get("url")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-            .or_else(|| map.values().find_map(url_in)),
-        Value::Array(items) => items.iter().find_map(url_in),
-        _ => None,
-    }
-}
-
 /// A form opened on the page by the first round of a call: its path, and the cookie and token
 /// of the browser that was shown it.
 struct OpenForm {
@@ -185,7 +173,7 @@ impl Bench {
             panic!("the first round asks for input: {first:?}");
         };
         let first = serde_json::to_value(&first).expect("a response");
-        let link = url_in(&first).unwrap_or_else(|| panic!("a URL input request: {first}"));
+        let link = first_url(&first).unwrap_or_else(|| panic!("a URL input request: {first}"));
         // The page's own router, alone: its paths are the link's, `/secure/{id}`.
         let path = link
             .strip_prefix("http://127.0.0.1:3000")

@@ -47,6 +47,7 @@ mod http_sessions;
 mod oauth;
 mod one_server;
 mod page_login;
+mod redis_commands;
 mod replicas;
 mod rounds;
 mod secure_page;

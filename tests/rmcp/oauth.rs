@@ -1,9 +1,10 @@
 //! `elicit_mcp::oauth` against an authorization server the test starts on loopback (an axum
 //! router serving RFC 8414 metadata, a JWKS and an introspection endpoint; its tokens signed
-//! here with real Ed25519 keys through jsonwebtoken), through the guard in front of rmcp's
-//! streamable HTTP service: each refusal with its status and `WWW-Authenticate`, a key
-//! rotation followed, a flood of unknown keys not, introspection and its cache, and the
-//! protected-resource metadata at both its paths.
+//! here with real Ed25519 keys through jsonwebtoken, and with a fixed RSA key as RS256, the
+//! algorithm of the real provider's tokens), through the guard in front of rmcp's streamable
+//! HTTP service: each refusal with its status and `WWW-Authenticate`, a key rotation followed,
+//! a flood of unknown keys not, introspection and its cache, and the protected-resource
+//! metadata at both its paths.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -21,7 +22,7 @@ use elicit_mcp::oauth::ProtectedResource;
 use elicit_mcp::rmcp::Tasks;
 use elicit_mcp::server::UserId;
 use elicit_test_support::rmcp::seal;
-use jsonwebtoken::jwk::Jwk;
+use jsonwebtoken::jwk::{Jwk, PublicKeyUse};
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use rmcp::transport::StreamableHttpServerConfig;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -32,6 +33,8 @@ use crate::conformance_server::ConformanceServer;
 const SCOPE: &str = "mcp:tools";
 const CLIENT_ID: &str = "mcp-server";
 const CLIENT_SECRET: &str = "the server's secret";
+/// The RSA key of the RS256 test, fixed (its file says how it was made).
+const RSA_TEST_KEY: &str = include_str!("../data/oauth/rsa_test_key.pem");
 
 fn now() -> u64 {
     SystemTime::now()
@@ -40,9 +43,11 @@ fn now() -> u64 {
         .as_secs()
 }
 
-/// A signing key of the test's authorization server, and its public JWK.
+/// A signing key of the test's authorization server, the algorithm it signs with, and its
+/// public JWK.
 struct SigningKey {
     kid: String,
+    algorithm: Algorithm,
     encoding: EncodingKey,
     public: Value,
 }
@@ -63,14 +68,32 @@ impl SigningKey {
         serde_json::from_value::<Jwk>(public.clone()).expect("a JWK");
         SigningKey {
             kid: kid.to_owned(),
+            algorithm: Algorithm::EdDSA,
             encoding,
             public,
         }
     }
 
-    /// `claims` signed with this key as an EdDSA JWT naming `kid`.
+    /// The fixed RSA test key, signing RS256; its JWK's `n` and `e` computed from the key by
+    /// jsonwebtoken.
+    fn rsa(kid: &str) -> Self {
+        let (label, der) = pem_rfc7468::decode_vec(RSA_TEST_KEY.as_bytes()).expect("a PEM key");
+        assert_eq!(label, "RSA PRIVATE KEY", "PKCS #1, as from_rsa_der reads");
+        let encoding = EncodingKey::from_rsa_der(&der);
+        let mut jwk = Jwk::from_encoding_key(&encoding, Algorithm::RS256).expect("an RSA key");
+        jwk.common.key_id = Some(kid.to_owned());
+        jwk.common.public_key_use = Some(PublicKeyUse::Signature);
+        SigningKey {
+            kid: kid.to_owned(),
+            algorithm: Algorithm::RS256,
+            encoding,
+            public: serde_json::to_value(jwk).unwrap(),
+        }
+    }
+
+    /// `claims` signed with this key as a JWT naming `kid`.
     fn sign_as(&self, kid: &str, claims: &Value) -> String {
-        let mut header = Header::new(Algorithm::EdDSA);
+        let mut header = Header::new(self.algorithm);
         header.kid = Some(kid.to_owned());
         jsonwebtoken::encode(&header, claims, &self.encoding).unwrap()
     }
@@ -267,6 +290,15 @@ fn claims(issuer: &str, audience: &str) -> Value {
     })
 }
 
+/// `token` with one bit of its signature's last byte changed: for RSA, the signature as a
+/// number stays below the modulus, so it is the check of the signature that refuses it.
+fn with_changed_signature(token: &str) -> String {
+    let (message, signature) = token.rsplit_once('.').unwrap();
+    let mut bytes = URL_SAFE_NO_PAD.decode(signature).unwrap();
+    *bytes.last_mut().unwrap() ^= 1;
+    format!("{message}.{}", URL_SAFE_NO_PAD.encode(bytes))
+}
+
 /// The request parts of a bearer token, for the verifier called directly.
 fn parts_with(token: &str) -> axum::http::request::Parts {
     axum::http::Request::builder()
@@ -461,6 +493,47 @@ async fn jwt_access_tokens_are_verified_and_each_refusal_answered_as_rfc_6750_sa
     assert_eq!(
         with_token(&server.mcp, &key.sign(&listed)).await.status,
         200
+    );
+}
+
+/// The real provider (`.ci/oidc`) signs RS256, which its tests check only where they run; this
+/// one always runs.
+#[tokio::test]
+async fn rs256_access_tokens_are_verified_and_a_changed_signature_refused() {
+    let key = SigningKey::rsa("rsa-1");
+    assert_eq!(key.public["kty"], "RSA");
+    let authority = start_authority(&[&key]).await;
+    let issuer = authority.issuer();
+    let (listener, resource) = bound(&issuer).await;
+    let verifier = resource.jwt().await.expect("the RSA key is published");
+    let server = start_mcp(resource.clone(), listener, verifier.clone()).await;
+    let audience = resource.resource().to_owned();
+
+    let good = key.sign(&claims(&issuer, &audience));
+    assert_eq!(
+        jsonwebtoken::decode_header(&good).unwrap().alg,
+        Algorithm::RS256
+    );
+    assert_eq!(with_token(&server.mcp, &good).await.status, 200);
+    let user = verifier.authenticate(&parts_with(&good)).await.unwrap();
+    assert_eq!(
+        user,
+        UserId::from_issuer_and_subject(&issuer, "alice").unwrap()
+    );
+
+    let answered = with_token(&server.mcp, &with_changed_signature(&good)).await;
+    let what = "a changed RS256 signature";
+    assert_refused(
+        &answered,
+        401,
+        "invalid_token",
+        resource.metadata_url(),
+        what,
+    );
+    let challenge = answered.challenge.unwrap();
+    assert!(
+        challenge.contains("error_description=\"the token's signature does not verify\""),
+        "{challenge}"
     );
 }
 

@@ -15,6 +15,7 @@ use elicit_mcp::page::{OidcLogin, SecurePage};
 use elicit_mcp::rmcp::{Ask, Elicitation, RequestStateSeal};
 use elicit_mcp::server::{ElicitationTracker, SecureForms, UrlPolicy, UserId};
 use elicit_mcp::{Elicit, ElicitOutcome, Secret};
+use elicit_test_support::rmcp::first_url;
 use reqwest::StatusCode;
 use reqwest::header::{COOKIE, LOCATION, SET_COOKIE};
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -246,19 +247,7 @@ impl Server {
             panic!("the first round asks for input: {first:?}");
         };
         let first = serde_json::to_value(&first).unwrap();
-        url_in(&first).unwrap_or_else(|| panic!("a URL input request: {first}"))
-    }
-}
-
-fn url_in(value: &Value) -> Option<String> {
-    match value {
-        Value::Object(map) => map
-            .get("url")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-            .or_else(|| map.values().find_map(url_in)),
-        Value::Array(items) => items.iter().find_map(url_in),
-        _ => None,
+        first_url(&first).unwrap_or_else(|| panic!("a URL input request: {first}"))
     }
 }
 

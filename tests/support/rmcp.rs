@@ -8,7 +8,7 @@ use ::rmcp::service::{Peer, RoleClient, RoleServer, RunningService, ServiceError
 use ::rmcp::{ClientHandler, ServerHandler, ServiceExt};
 use elicit_mcp::rmcp::{Elicitation, RequestStateSeal};
 use elicit_mcp::wire::{ElicitationCapability, ElicitationCompleteNotification};
-use serde_json::json;
+use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 /// Serves `server` through `elicitation` and `client` to each other over an in-memory duplex
@@ -201,5 +201,19 @@ pub fn error_of<T: std::fmt::Debug>(result: Result<T, ServiceError>) -> sdk::Err
     match result {
         Err(ServiceError::McpError(error)) => error,
         other => panic!("expected a JSON-RPC error, got {other:?}"),
+    }
+}
+
+/// The first string under a key `url` in `value`, at any depth: the link of a URL-mode ask,
+/// wherever a revision's message puts it.
+pub fn first_url(value: &Value) -> Option<String> {
+    match value {
+        Value::Object(map) => map
+            .get("url")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .or_else(|| map.values().find_map(first_url)),
+        Value::Array(items) => items.iter().find_map(first_url),
+        _ => None,
     }
 }

@@ -10,6 +10,7 @@ use jsonwebtoken::{Algorithm, AlgorithmFamily};
 
 use super::challenge::Challenges;
 use super::fetch::Fetch;
+use crate::server::unreachable;
 
 /// The MCP server as an OAuth resource server, said once: the authorization server's issuer,
 /// the server's own canonical URL (the resource, RFC 8707: what every token must be issued
@@ -42,6 +43,8 @@ pub(crate) struct Settings {
     pub issuer: String,
     /// The server's canonical URL, exactly as tokens name it in `aud`.
     pub resource: String,
+    /// The resource's origin, `scheme://host[:port]`.
+    pub origin: String,
     /// Where the protected-resource metadata is, named in every challenge.
     pub metadata_url: String,
     /// The path the metadata is served at besides the root form, for a resource with a path.
@@ -115,6 +118,7 @@ impl ProtectedResource {
             issuer: issuer.to_owned(),
             challenges: Challenges::new(&metadata_url, &[]),
             resource,
+            origin: resource_url.origin().ascii_serialization(),
             metadata_url,
             metadata_path,
             scopes: Vec::new(),
@@ -216,6 +220,28 @@ impl ProtectedResource {
         &self.settings.resource
     }
 
+    /// The resource's origin, `scheme://host[:port]` (the port only when it is not the
+    /// scheme's own): where the server's other pages are when they share the MCP endpoint's
+    /// origin, as a server's secure page and its login do unless served apart. The resource's
+    /// public URL is all a server behind a proxy, or on a port picked when it binds, needs to
+    /// say where they are:
+    ///
+    /// ```
+    /// use elicit_mcp::oauth::ProtectedResource;
+    /// use elicit_mcp::server::SecureForms;
+    ///
+    /// let issuer = "https://auth.example.com";
+    /// let resource = ProtectedResource::new(issuer, "https://mcp.example.com:8443/mcp")?;
+    /// assert_eq!(resource.public_origin(), "https://mcp.example.com:8443");
+    /// let forms = SecureForms::new(format!("{}/secure", resource.public_origin()))?;
+    /// assert_eq!(forms.page_url(), "https://mcp.example.com:8443/secure");
+    /// // And the login: `OidcLogin::discover(&resource, resource.public_origin(), ..)`.
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn public_origin(&self) -> &str {
+        &self.settings.origin
+    }
+
     /// The scopes a token must carry.
     pub fn scopes(&self) -> &[String] {
         &self.settings.scopes
@@ -266,6 +292,9 @@ pub(crate) fn secure_url(what: &'static str, value: &str) -> Result<url::Url, Co
     }
     if !url.username().is_empty() || url.password().is_some() {
         return Err(ConfigError::new(what, value, "has credentials in it"));
+    }
+    if let Some(problem) = unreachable(&url) {
+        return Err(ConfigError::new(what, value, problem));
     }
     match url.scheme() {
         "https" => Ok(url),
@@ -359,12 +388,56 @@ mod tests {
             ("https://auth.example.com#x", "has a fragment"),
             ("https://a:b@auth.example.com", "has credentials"),
             ("https://auth.example.com?x=1", "has a query"),
+            ("http://127.0.0.1:0", "has port 0"),
         ] {
             let error = ProtectedResource::new(issuer, "https://mcp.example.com/mcp").unwrap_err();
             assert!(error.to_string().contains(problem), "{issuer}: {error}");
         }
         assert!(ProtectedResource::new("http://127.0.0.1:9", "http://[::1]:8/mcp").is_ok());
         assert!(ProtectedResource::new("http://localhost:9", "http://localhost/mcp").is_ok());
+    }
+
+    #[test]
+    fn a_resource_no_client_can_reach_is_refused_with_what_to_give_instead() {
+        for (resource, problem) in [
+            (
+                "http://127.0.0.1:0/mcp",
+                "has port 0, which no one can connect to: bind",
+            ),
+            ("http://0.0.0.0:8000/mcp", "names the unspecified address"),
+            ("https://[::]/mcp", "names the unspecified address"),
+        ] {
+            let error = ProtectedResource::new("https://auth.example.com", resource)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                error.starts_with(&format!("the resource {resource:?} {problem}")),
+                "{resource}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_public_origin_is_the_resources_scheme_host_and_port() {
+        let origin = |resource: &str| {
+            ProtectedResource::new("https://auth.example.com", resource)
+                .unwrap()
+                .public_origin()
+                .to_owned()
+        };
+        assert_eq!(
+            origin("HTTPS://MCP.Example.com/mcp"),
+            "https://mcp.example.com"
+        );
+        assert_eq!(
+            origin("https://mcp.example.com:443/a/mcp"),
+            "https://mcp.example.com"
+        );
+        assert_eq!(
+            origin("http://127.0.0.1:49152/mcp"),
+            "http://127.0.0.1:49152"
+        );
+        assert_eq!(origin("http://[::1]:8000"), "http://[::1]:8000");
     }
 
     #[test]

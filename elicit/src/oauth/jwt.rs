@@ -1,20 +1,18 @@
 //! JWT access tokens verified by the resource server itself: the signature with the issuer's
 //! key, the issuer, the audience (this resource), the times, the scopes.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use http::request::Parts;
 use jsonwebtoken::errors::ErrorKind;
-use jsonwebtoken::{Algorithm, Validation};
 use serde::Deserialize;
 
 use super::challenge::{Refusal, bearer_token};
 use super::config::{ProtectedResource, Settings};
 use super::discovery::{discover, endpoint};
 use super::error::VerifierSetupError;
-use super::keys::KeySet;
 use super::scopes::Scopes;
+use super::signed::{SignedTokens, Unverified};
 use crate::rmcp::authenticate::{Authenticate, Unauthenticated};
 use crate::server::UserId;
 
@@ -35,10 +33,7 @@ pub struct JwtAccessTokens {
 
 struct Verifier {
     settings: Arc<Settings>,
-    keys: KeySet,
-    /// One validation per allowed algorithm: jsonwebtoken checks the token's algorithm against
-    /// the key's family for each algorithm of a validation, so they are not mixed.
-    validations: HashMap<Algorithm, Validation>,
+    tokens: SignedTokens,
 }
 
 /// The claims read besides those jsonwebtoken checks. Optional here so that a token without
@@ -59,61 +54,22 @@ impl ProtectedResource {
         let settings = self.settings.clone();
         let metadata = discover(&settings).await?;
         let jwks_uri = endpoint("jwks_uri", metadata.jwks_uri.as_deref(), &settings.issuer)?;
-        let keys = KeySet::fetched(
-            jwks_uri,
-            settings.fetch.clone(),
-            settings.algorithms.clone(),
-            settings.key_refetch_interval,
-            settings.key_max_age,
-        )
-        .await?;
-        let validations = settings
-            .algorithms
-            .iter()
-            .map(|&algorithm| (algorithm, validation(&settings, algorithm)))
-            .collect();
+        let tokens = SignedTokens::fetched(&settings, jwks_uri, &settings.resource).await?;
         Ok(JwtAccessTokens {
-            inner: Arc::new(Verifier {
-                settings,
-                keys,
-                validations,
-            }),
+            inner: Arc::new(Verifier { settings, tokens }),
         })
     }
-}
-
-fn validation(settings: &Settings, algorithm: Algorithm) -> Validation {
-    let mut validation = Validation::new(algorithm);
-    validation.set_issuer(&[&settings.issuer]);
-    validation.set_audience(&[&settings.resource]);
-    validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
-    validation.validate_nbf = true;
-    validation.leeway = settings.leeway.as_secs();
-    validation
 }
 
 impl JwtAccessTokens {
     /// The user `token` stands for, or why it is refused.
     async fn verify(&self, token: &str) -> Result<UserId, Refusal> {
         let verifier = &*self.inner;
-        // `alg: none`, and any name jsonwebtoken does not know, fail here.
-        let header = jsonwebtoken::decode_header(token)
-            .map_err(|_| Refusal::InvalidToken("the token is not a signed JWT"))?;
-        let Some(validation) = verifier.validations.get(&header.alg) else {
-            return Err(Refusal::InvalidToken(
-                "the token is signed with an algorithm this server does not accept",
-            ));
-        };
-        let key = verifier
-            .keys
-            .key(header.kid.as_deref(), header.alg)
+        let claims: Claims = verifier
+            .tokens
+            .claims(token)
             .await
-            .ok_or(Refusal::InvalidToken(
-                "the token is signed with a key the issuer does not publish",
-            ))?;
-        let claims = jsonwebtoken::decode::<Claims>(token, &key.decoding, validation)
-            .map_err(|error| Refusal::InvalidToken(reason(error.kind())))?
-            .claims;
+            .map_err(|why| Refusal::InvalidToken(problem(why)))?;
         if !claims.scopes.include(&verifier.settings.scopes) {
             return Err(Refusal::InsufficientScope);
         }
@@ -127,17 +83,25 @@ impl JwtAccessTokens {
     }
 }
 
-/// What the client is told of a token jsonwebtoken refused.
-fn reason(kind: &ErrorKind) -> &'static str {
-    match kind {
-        ErrorKind::ExpiredSignature => "the token has expired",
-        ErrorKind::ImmatureSignature => "the token is not valid yet",
-        ErrorKind::InvalidAudience => "the token is not for this server",
-        ErrorKind::InvalidIssuer => "the token is not from this server's issuer",
-        ErrorKind::InvalidSignature => "the token's signature does not verify",
-        ErrorKind::InvalidAlgorithm => "the token's algorithm does not fit its key",
-        ErrorKind::MissingRequiredClaim(_) => "the token lacks a claim this server needs",
-        _ => "the token is not valid",
+/// What the client is told of a token that does not verify.
+fn problem(why: Unverified) -> &'static str {
+    match why {
+        // `alg: none`, and any name jsonwebtoken does not know, are here.
+        Unverified::NotSigned => "the token is not a signed JWT",
+        Unverified::AlgorithmRefused => {
+            "the token is signed with an algorithm this server does not accept"
+        }
+        Unverified::UnknownKey => "the token is signed with a key the issuer does not publish",
+        Unverified::Claims(kind) => match kind {
+            ErrorKind::ExpiredSignature => "the token has expired",
+            ErrorKind::ImmatureSignature => "the token is not valid yet",
+            ErrorKind::InvalidAudience => "the token is not for this server",
+            ErrorKind::InvalidIssuer => "the token is not from this server's issuer",
+            ErrorKind::InvalidSignature => "the token's signature does not verify",
+            ErrorKind::InvalidAlgorithm => "the token's algorithm does not fit its key",
+            ErrorKind::MissingRequiredClaim(_) => "the token lacks a claim this server needs",
+            _ => "the token is not valid",
+        },
     }
 }
 

@@ -74,6 +74,7 @@ mod metadata;
 #[cfg(feature = "page")]
 pub(crate) mod openid_client;
 mod scopes;
+mod signed;
 
 pub use config::{ConfigError, ProtectedResource};
 pub use error::VerifierSetupError;

@@ -4,14 +4,12 @@
 //! and `sub` together, built as the access tokens' user is, so that the browser's user and the
 //! MCP request's user compare equal when they are the same person.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
 use jsonwebtoken::errors::ErrorKind;
-use jsonwebtoken::{Algorithm, Validation};
 use oauth2::basic::{
     BasicErrorResponse, BasicRevocationErrorResponse, BasicTokenIntrospectionResponse,
     BasicTokenType,
@@ -27,7 +25,7 @@ use super::config::{ConfigError, ProtectedResource, Settings};
 use super::discovery::{discover, endpoint};
 use super::error::VerifierSetupError;
 use super::fetch::{Fetch, FetchError};
-use super::keys::KeySet;
+use super::signed::{SignedTokens, Unverified};
 use crate::server::{UserId, same_text};
 
 /// The token endpoint's answer: an access token (not used) and the ID token.
@@ -68,10 +66,8 @@ pub(crate) struct OpenIdClient {
     client_id: String,
     oauth: LoginClient,
     fetch: Fetch,
-    keys: KeySet,
-    /// One per allowed algorithm, as for access tokens: the token's algorithm is checked
-    /// against the key's family for each.
-    validations: HashMap<Algorithm, Validation>,
+    /// The issuer's keys, for ID tokens whose audience is this client.
+    id_tokens: SignedTokens,
     end_session_endpoint: Option<String>,
 }
 
@@ -149,14 +145,7 @@ impl OpenIdClient {
             None => None,
         };
         let jwks_uri = endpoint("jwks_uri", metadata.jwks_uri.as_deref(), issuer)?;
-        let keys = KeySet::fetched(
-            jwks_uri,
-            settings.fetch.clone(),
-            settings.algorithms.clone(),
-            settings.key_refetch_interval,
-            settings.key_max_age,
-        )
-        .await?;
+        let id_tokens = SignedTokens::fetched(&settings, jwks_uri, client_id).await?;
         let oauth = oauth2::Client::new(ClientId::new(client_id.to_owned()))
             .set_client_secret(ClientSecret::new(client_secret.to_owned()))
             .set_auth_uri(
@@ -170,18 +159,12 @@ impl OpenIdClient {
                 RedirectUrl::new(redirect_uri.to_owned())
                     .map_err(|e| not_a_url("redirect URI", redirect_uri, e))?,
             );
-        let validations = settings
-            .algorithms
-            .iter()
-            .map(|&algorithm| (algorithm, validation(&settings, client_id, algorithm)))
-            .collect();
         Ok(OpenIdClient {
             fetch: settings.fetch.clone(),
             settings,
             client_id: client_id.to_owned(),
             oauth,
-            keys,
-            validations,
+            id_tokens,
             end_session_endpoint,
         })
     }
@@ -232,24 +215,11 @@ impl OpenIdClient {
     /// The user `id_token` names, if it is one the issuer signed for this client, in time,
     /// for the request whose nonce is `nonce`.
     async fn verify(&self, id_token: &str, nonce: &str) -> Result<UserId, LoginRefused> {
-        let header = jsonwebtoken::decode_header(id_token)
-            .map_err(|_| LoginRefused::IdToken("it is not a signed JWT"))?;
-        let validation = self
-            .validations
-            .get(&header.alg)
-            .ok_or(LoginRefused::IdToken(
-                "it is signed with an algorithm this server does not accept",
-            ))?;
-        let key = self
-            .keys
-            .key(header.kid.as_deref(), header.alg)
+        let claims: IdClaims = self
+            .id_tokens
+            .claims(id_token)
             .await
-            .ok_or(LoginRefused::IdToken(
-                "it is signed with a key the issuer does not publish",
-            ))?;
-        let claims = jsonwebtoken::decode::<IdClaims>(id_token, &key.decoding, validation)
-            .map_err(|error| LoginRefused::IdToken(reason(error.kind())))?
-            .claims;
+            .map_err(|why| LoginRefused::IdToken(problem(why)))?;
         if !claims
             .nonce
             .as_deref()
@@ -315,27 +285,24 @@ fn not_a_url(what: &'static str, value: &str, error: url::ParseError) -> Verifie
     ConfigError::new(what, value, &format!("is not a URL ({error})")).into()
 }
 
-fn validation(settings: &Settings, client_id: &str, algorithm: Algorithm) -> Validation {
-    let mut validation = Validation::new(algorithm);
-    validation.set_issuer(&[&settings.issuer]);
-    validation.set_audience(&[client_id]);
-    validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
-    validation.validate_nbf = true;
-    validation.leeway = settings.leeway.as_secs();
-    validation
-}
-
-/// What the log and the page say of an ID token jsonwebtoken refused.
-fn reason(kind: &ErrorKind) -> &'static str {
-    match kind {
-        ErrorKind::ExpiredSignature => "it has expired",
-        ErrorKind::ImmatureSignature => "it is not valid yet",
-        ErrorKind::InvalidAudience => "it is not for this page's client",
-        ErrorKind::InvalidIssuer => "it is not from this server's issuer",
-        ErrorKind::InvalidSignature => "its signature does not verify",
-        ErrorKind::InvalidAlgorithm => "its algorithm does not fit its key",
-        ErrorKind::MissingRequiredClaim(_) => "it lacks a claim this server needs",
-        _ => "it is not valid",
+/// What the log and the page say of an ID token that does not verify.
+fn problem(why: Unverified) -> &'static str {
+    match why {
+        Unverified::NotSigned => "it is not a signed JWT",
+        Unverified::AlgorithmRefused => {
+            "it is signed with an algorithm this server does not accept"
+        }
+        Unverified::UnknownKey => "it is signed with a key the issuer does not publish",
+        Unverified::Claims(kind) => match kind {
+            ErrorKind::ExpiredSignature => "it has expired",
+            ErrorKind::ImmatureSignature => "it is not valid yet",
+            ErrorKind::InvalidAudience => "it is not for this page's client",
+            ErrorKind::InvalidIssuer => "it is not from this server's issuer",
+            ErrorKind::InvalidSignature => "its signature does not verify",
+            ErrorKind::InvalidAlgorithm => "its algorithm does not fit its key",
+            ErrorKind::MissingRequiredClaim(_) => "it lacks a claim this server needs",
+            _ => "it is not valid",
+        },
     }
 }
 

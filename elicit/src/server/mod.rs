@@ -23,6 +23,8 @@ mod links;
 mod memory_store;
 #[cfg(feature = "url-mode")]
 mod policy;
+#[cfg(any(feature = "page", feature = "oauth"))]
+mod reachable;
 #[cfg(feature = "redis")]
 pub(crate) mod redis_store;
 mod replay;
@@ -48,6 +50,8 @@ pub use memory_store::MemoryStore;
 #[cfg(feature = "url-mode")]
 #[cfg_attr(docsrs, doc(cfg(feature = "url-mode")))]
 pub use policy::{CheckedUrl, Environment, UnsafeUrlError, UrlNotice, UrlPolicy};
+#[cfg(any(feature = "page", feature = "oauth"))]
+pub(crate) use reachable::unreachable;
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub use redis_store::{

@@ -9,6 +9,8 @@
 //! `tests/rmcp/examples.rs` runs [`Plan::SHORT`] in `cargo test`; `benches/load.rs` runs
 //! either (`cargo bench --bench load -- --full`), and `benches/README.md` quotes the full run.
 
+pub mod flows;
+pub mod haproxy;
 pub mod server;
 
 use std::fmt;

@@ -21,7 +21,7 @@ use self::sessions::{MemorySessions, Sessions};
 use super::users::PageUsers;
 use crate::oauth::openid_client::OpenIdClient;
 use crate::oauth::{ConfigError, ProtectedResource, VerifierSetupError};
-use crate::server::UserId;
+use crate::server::{UserId, unreachable};
 
 /// Where the login starts: `GET /login?return_to=PATH`.
 const LOGIN_PATH: &str = "/login";
@@ -81,8 +81,9 @@ const LOGOUT_PATH: &str = "/logout";
 ///
 /// let issuer = "https://auth.example.com";
 /// let resource = ProtectedResource::new(issuer, "https://mcp.example.com/mcp")?;
-/// let public_url = "https://mcp.example.com";
-/// let login = OidcLogin::discover(&resource, public_url, "page", "secret").await?;
+/// // The page at the MCP endpoint's origin: https://mcp.example.com/login/callback.
+/// let origin = resource.public_origin();
+/// let login = OidcLogin::discover(&resource, origin, "page", "secret").await?;
 /// let page = SecurePage::new(forms, tracker, elicitation, login.clone())
 ///     .with_login_url(OidcLogin::LOGIN_URL);
 /// let app = axum::Router::new().merge(login.router()).merge(page.router());
@@ -128,11 +129,12 @@ impl OidcLogin {
     pub const DEFAULT_SESSION_LIFE: Duration = Duration::from_secs(8 * 60 * 60);
 
     /// The login of the page served at `public_url` (its origin: `https://host[:port]`, or
-    /// `http` on a loopback address for development), by the client `client_id` and
-    /// `client_secret` of `resource`'s issuer, called back at `PUBLIC_URL/login/callback`. The
-    /// issuer's metadata is found and its keys fetched now, as for
-    /// [`ProtectedResource::jwt`], so that a login that cannot work fails when the server
-    /// starts, saying why. Sessions are held in memory.
+    /// `http` on a loopback address for development; at the MCP endpoint's own origin,
+    /// [`resource.public_origin()`](ProtectedResource::public_origin)), by the client
+    /// `client_id` and `client_secret` of `resource`'s issuer, called back at
+    /// `PUBLIC_URL/login/callback`. The issuer's metadata is found and its keys fetched now,
+    /// as for [`ProtectedResource::jwt`], so that a login that cannot work fails when the
+    /// server starts, saying why. Sessions are held in memory.
     pub async fn discover(
         resource: &ProtectedResource,
         public_url: &str,
@@ -251,13 +253,17 @@ fn page_origin(public_url: &str) -> Result<(String, CookieRule), ConfigError> {
     let url = url::Url::parse(public_url).map_err(|error| {
         ConfigError::new("page URL", public_url, &format!("is not a URL ({error})"))
     })?;
+    if let Some(problem) = unreachable(&url) {
+        return Err(ConfigError::new("page URL", public_url, problem));
+    }
     let cookies = CookieRule::for_public_url(&url)?;
     if url.path() != "/" || url.query().is_some() || url.fragment().is_some() {
         return Err(ConfigError::new(
             "page URL",
             public_url,
             "has a path, query or fragment: give the origin the page is served at (the login \
-             is at /login and its cookie at Path=/)",
+             is at /login and its cookie at Path=/), such as the resource's own, \
+             `ProtectedResource::public_origin`",
         ));
     }
     if !url.username().is_empty() || url.password().is_some() {
@@ -293,6 +299,8 @@ mod tests {
             ("https://mcp.example.com/?a=1", "has a path, query"),
             ("https://a:b@mcp.example.com", "credentials"),
             ("mcp.example.com", "is not a URL"),
+            ("http://127.0.0.1:0", "has port 0"),
+            ("http://0.0.0.0:8080", "names the unspecified address"),
         ] {
             let error = page_origin(url).unwrap_err().to_string();
             assert!(error.contains(problem), "{url}: {error}");

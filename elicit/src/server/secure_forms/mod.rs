@@ -10,6 +10,7 @@ pub(crate) mod redis;
 
 use std::borrow::Cow;
 use std::fmt;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
@@ -22,7 +23,7 @@ use self::memory::MemoryForms;
 use crate::Elicit;
 use crate::schema::RequestedSchema;
 use crate::server::debug_as_message;
-use crate::server::{StoreError, TtlTooLarge, UserId, checked_ttl};
+use crate::server::{StoreError, TtlTooLarge, UserId, checked_ttl, unreachable};
 use crate::wire::ElicitationId;
 
 /// Where the server's page for secure forms is, and what it holds: the forms it shows and the
@@ -35,11 +36,19 @@ use crate::wire::ElicitationId;
 /// [`new`](Self::new) holds them in this process; `in_redis` (feature `redis`) in Redis, for a
 /// server of several replicas, each answer sealed at rest.
 ///
+/// The page's address is its public URL ([`new`](Self::new)), or, for a development server on
+/// loopback, the address its listener was bound to ([`on`](Self::on)), known with its port
+/// once bound (port 0 included):
+///
 /// ```
 /// use elicit_mcp::server::SecureForms;
 ///
 /// let forms = SecureForms::new("https://mcp.example.com/secure").unwrap();
 /// assert_eq!(forms.page_url(), "https://mcp.example.com/secure");
+///
+/// let bound = "127.0.0.1:49152".parse().unwrap(); // `listener.local_addr()?`
+/// let forms = SecureForms::on(bound).unwrap();
+/// assert_eq!(forms.page_url(), "http://127.0.0.1:49152/secure");
 /// ```
 #[derive(Clone)]
 pub struct SecureForms {
@@ -176,6 +185,9 @@ pub(crate) fn wipe_content(content: &mut Map<String, Value>) {
     }
 }
 
+/// Where [`SecureForms::on`] puts the page on its address.
+const PAGE_PATH_ON_ADDRESS: &str = "/secure";
+
 /// The time to live of a held form, as errors name it.
 const KEEP_FOR: &str = "the time the secure page keeps a form (`SecureForms::with_keep_for`)";
 
@@ -206,10 +218,36 @@ impl SecureForms {
     pub const DEFAULT_KEEP_FOR: Duration = Duration::from_secs(60 * 60);
 
     /// The forms of the page at `page_url`, the address where the page is mounted (an
-    /// absolute `http` or `https` URL without a query or fragment; a trailing `/` is dropped),
-    /// held in this process: for a server of one process.
+    /// absolute `http` or `https` URL without a query, fragment or credentials; a trailing `/`
+    /// is dropped), held in this process: for a server of one process. The address is where
+    /// browsers open the page, so it must be reachable: not port 0, not the unspecified
+    /// address (`0.0.0.0`, `[::]`); behind a proxy, the proxy's public URL. With `oauth`, the
+    /// page at the MCP server's own origin is
+    /// `format!("{}/secure", resource.public_origin())` (`ProtectedResource::public_origin`).
     pub fn new(page_url: impl Into<String>) -> Result<Self, PageUrlError> {
         Self::held(page_url.into(), Held::Memory(Arc::default()))
+    }
+
+    /// The forms of the page at `http://ADDRESS/secure`, `address` the one a listener was
+    /// bound to (`listener.local_addr()?`), held in this process: for a development server on
+    /// a loopback address, beside
+    /// [`DevelopmentLogin::on(address)`](crate::page::DevelopmentLogin::on).
+    /// Any other address is refused, the unspecified one (`0.0.0.0`, `[::]`) among them: over
+    /// http, the page's answers, secrets among them, would cross the network unencrypted;
+    /// give the public `https` URL to [`new`](Self::new) instead.
+    pub fn on(address: SocketAddr) -> Result<Self, PageUrlError> {
+        let url = format!("http://{address}{PAGE_PATH_ON_ADDRESS}");
+        if address.ip().is_loopback() {
+            return Self::new(url);
+        }
+        let why = if address.ip().is_unspecified() {
+            "is on the unspecified address (a listener's on every interface), which no browser \
+             can open; give the server's public https URL to `SecureForms::new`"
+        } else {
+            "is not on a loopback address, and over http the page's answers would cross the \
+             network unencrypted; give the server's public https URL to `SecureForms::new`"
+        };
+        Err(PageUrlError { url, why })
     }
 
     /// The forms of the page at `page_url` (as for [`new`](Self::new)), held in `store`'s
@@ -243,6 +281,12 @@ impl SecureForms {
         }
         if parsed.query().is_some() || parsed.fragment().is_some() {
             return refuse("has a query or a fragment; the link adds only the elicitation id");
+        }
+        if !parsed.username().is_empty() || parsed.password().is_some() {
+            return refuse("has credentials in it, which every link would carry");
+        }
+        if let Some(why) = unreachable(&parsed) {
+            return refuse(why);
         }
         Ok(SecureForms {
             page_url: url.trim_end_matches('/').into(),
@@ -483,11 +527,51 @@ mod tests {
                 "https://example.com/secure?x=1",
                 "has a query or a fragment; the link adds only the elicitation id",
             ),
+            (
+                "https://user:pw@example.com/secure",
+                "has credentials in it, which every link would carry",
+            ),
+            (
+                "http://127.0.0.1:0/secure",
+                "has port 0, which no one can connect to: bind the listener first and take the \
+                 port it got (`listener.local_addr()`), or give the server's public URL",
+            ),
+            (
+                "http://0.0.0.0:3000/secure",
+                "names the unspecified address (a listener's on every interface), which no one \
+                 can connect to: give the server's public URL, or a loopback address in \
+                 development",
+            ),
         ] {
             assert_eq!(
                 SecureForms::new(url).unwrap_err().to_string(),
                 format!("the secure page's address `{url}` {why}")
             );
+        }
+    }
+
+    #[test]
+    fn a_page_on_a_bound_address_is_on_loopback() {
+        let on = |address: &str| SecureForms::on(address.parse().unwrap());
+        assert_eq!(
+            on("127.0.0.1:49152").unwrap().page_url(),
+            "http://127.0.0.1:49152/secure"
+        );
+        assert_eq!(
+            on("[::1]:8080").unwrap().page_url(),
+            "http://[::1]:8080/secure"
+        );
+        assert_eq!(on("[::1]:8080").unwrap().page_path(), "/secure");
+        for (address, why) in [
+            ("0.0.0.0:3000", "is on the unspecified address"),
+            ("[::]:3000", "is on the unspecified address"),
+            ("192.0.2.7:3000", "is not on a loopback address"),
+            // Not bound yet: the port is not known.
+            ("127.0.0.1:0", "has port 0"),
+        ] {
+            let error = on(address).unwrap_err().to_string();
+            let start = format!("the secure page's address `http://{address}/secure` {why}");
+            assert!(error.starts_with(&start), "{address}: {error}");
         }
     }
 
