@@ -23,10 +23,11 @@
 //!
 //! It prints `listening on http://127.0.0.1:PORT/mcp` (the address argument, loopback only,
 //! defaults to a free port). `--public-url URL` is the origin clients and browsers reach the
-//! server at (`https://…` behind a proxy; by default `http://` and the address it listens on):
-//! the resource is `URL/mcp`, the metadata is at `URL/.well-known/oauth-protected-resource/mcp`,
-//! the page at `URL/secure/ID`, and the page's client must be registered at the issuer with the
-//! redirect URI `URL/login/callback` (the test provider's page client takes any loopback port).
+//! server at (`https://host[:port]` behind a proxy; by default `http://` and the address it
+//! listens on, port included once bound): the resource is `URL/mcp`, the metadata is at
+//! `URL/.well-known/oauth-protected-resource/mcp`, the page at `URL/secure/ID`, and the page's
+//! client must be registered at the issuer with the redirect URI `URL/login/callback` (the
+//! test provider's page client takes any loopback port).
 //! `--scope NAME` (again for more) is what every token must carry: `mcp:tools` by default.
 
 use std::error::Error;
@@ -154,7 +155,7 @@ const AUTHORIZATION_HELP: &str = concat!(
     "  --page-client-id ID     the secure page's OpenID Connect client at the issuer\n",
     "  --page-client-secret SECRET\n",
     "                          that client's secret (client_secret_basic)\n",
-    "  --public-url URL        where clients reach the server (default: http://ADDRESS)\n",
+    "  --public-url URL        the origin clients reach the server at (default: http://ADDRESS)\n",
     "  --scope NAME            a scope every access token must carry, again for more\n",
     "                          (default: mcp:tools)",
 );
@@ -238,22 +239,24 @@ async fn run() -> Result<(), Box<dyn Error>> {
     let resource = ProtectedResource::new(&options.issuer, &format!("{public_url}/mcp"))?
         .with_scopes(options.scopes.iter().cloned())?;
     let tokens = resource.jwt().await?;
+    // The page and its login share the MCP endpoint's origin.
+    let origin = resource.public_origin();
     let login = OidcLogin::discover(
         &resource,
-        public_url,
+        origin,
         &options.page_client_id,
         &options.page_client_secret,
     )
     .await?;
 
     // http links only for a server on loopback (development); https everywhere else.
-    let policy = if public_url.starts_with("https://") {
+    let policy = if origin.starts_with("https://") {
         UrlPolicy::production()
     } else {
         UrlPolicy::development()
     };
     let tracker = Arc::new(ElicitationTracker::new(policy));
-    let forms = SecureForms::new(format!("{public_url}/secure"))?;
+    let forms = SecureForms::new(format!("{origin}/secure"))?;
     let elicitation = options.server.elicitation(
         Elicitation::new(keys::state_seal()?)
             .with_authentication(tokens)
