@@ -56,8 +56,8 @@ use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 )]
 pub(crate) struct Stay {
     /// The day you arrive
-    #[elicit(title = "Check-in date", format = "date")]
-    check_in: String,
+    #[elicit(title = "Check-in date")]
+    check_in: time::Date,
     /// How many nights you stay
     #[elicit(minimum = 1, maximum = 30, default = 1)]
     nights: u8,
