@@ -24,7 +24,7 @@ use crate::rmcp::kind::{Answer, Request};
 use crate::rmcp::running::{Gathered, Handler, Start};
 
 #[cfg(feature = "url-mode")]
-use crate::rmcp::ask::url::{look_until, not_completed};
+use crate::rmcp::ask::url::{FirstLook, look_until, not_completed};
 #[cfg(feature = "url-mode")]
 use crate::rmcp::ask::url_flow::UrlFlow;
 #[cfg(feature = "url-mode")]
@@ -103,7 +103,7 @@ impl Way for InTask {
         Box::pin(async move {
             self.context
                 .set_status_message("waiting for the user's step at the URL they were sent to");
-            let collected = look_until(tracker, self, user, &flow.id, None).await;
+            let collected = look_until(tracker, self, user, &flow.id, None, FirstLook::Now).await;
             self.context.set_status_message("working");
             match collected {
                 Ok(Collected::Completed(id)) => Ok(id),

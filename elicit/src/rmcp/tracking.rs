@@ -38,13 +38,14 @@ pub(crate) trait UrlTracking: Send + Sync {
         user: &'a UserId,
     ) -> Waiting<'a, Result<Collected, CompletionError>>;
 
-    /// Keeps the elicitation pending until `until` while a call's retries look for it.
+    /// Keeps the elicitation pending until `until` while a call's retries look for it: whether
+    /// it was (the store renewed it as pending).
     fn keep_waiting<'a>(
         &'a self,
         id: &'a str,
         user: &'a UserId,
         until: SystemTime,
-    ) -> Waiting<'a, Result<(), CompletionError>>;
+    ) -> Waiting<'a, Result<bool, CompletionError>>;
 
     /// [`ElicitationTracker::discard`].
     fn discard<'a>(
@@ -88,7 +89,7 @@ impl<S: ElicitationStore> UrlTracking for ElicitationTracker<S> {
         id: &'a str,
         user: &'a UserId,
         until: SystemTime,
-    ) -> Waiting<'a, Result<(), CompletionError>> {
+    ) -> Waiting<'a, Result<bool, CompletionError>> {
         Box::pin(ElicitationTracker::keep_waiting(self, id, user, until))
     }
 

@@ -276,6 +276,17 @@ impl Ask {
     }
 }
 
+/// When [`look_until`] takes its first look.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FirstLook {
+    /// At once.
+    Now,
+    /// After the first wait: the caller has just seen the elicitation pending (a retry that
+    /// renewed it, whose store checked its state in the same step), so a look at once would
+    /// only cost the store a read.
+    AfterFirstWait,
+}
+
 /// Looks for the completion of `id` until it is collected, or `hold` has passed (`None`: until
 /// the elicitation ends one way or another), less and less often: how every way of asking waits
 /// for the out-of-band step.
@@ -285,19 +296,24 @@ pub(crate) async fn look_until(
     user: &UserId,
     id: &str,
     hold: Option<Duration>,
+    first: FirstLook,
 ) -> Result<Collected, CompletionError> {
-    const FIRST_LOOK: Duration = Duration::from_millis(25);
+    const FIRST_WAIT: Duration = Duration::from_millis(25);
     const MAX_BETWEEN_LOOKS: Duration = Duration::from_secs(1);
     let started = Instant::now();
-    let mut between = FIRST_LOOK;
+    let mut between = FIRST_WAIT;
+    let mut look = first == FirstLook::Now;
     loop {
-        let looked = {
-            let _hold = Hold::new(way);
-            tracker.collect(id, user).await
-        };
-        if let Collected::Completed(id) = looked? {
-            return Ok(Collected::Completed(id));
+        if look {
+            let looked = {
+                let _hold = Hold::new(way);
+                tracker.collect(id, user).await
+            };
+            if let Collected::Completed(id) = looked? {
+                return Ok(Collected::Completed(id));
+            }
         }
+        look = true;
         if let Some(hold) = hold {
             let left = hold.saturating_sub(started.elapsed());
             if left.is_zero() {

@@ -28,26 +28,27 @@ pub enum Collected {
 impl<S: ElicitationStore> ElicitationTracker<S> {
     /// Keeps the waited-on elicitation `id` of `user` pending until `until` and no longer,
     /// while it is: how a 2026-07-28 call's retries keep it, and how it stops counting against
-    /// the user's limit once they stop. Nothing is done for one that is not pending, another
-    /// user's, or expired (the next [`collect`](Self::collect) says which).
+    /// the user's limit once they stop. `true` when it was renewed, which the store does only
+    /// while it is pending. Nothing is done for one that is not pending, another user's, or
+    /// expired (`false`; the next [`collect`](Self::collect) says which).
     #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
     pub(crate) async fn keep_waiting(
         &self,
         id: &str,
         user: &UserId,
         until: SystemTime,
-    ) -> Result<(), CompletionError> {
+    ) -> Result<bool, CompletionError> {
         let Some(entry) = self.store.get(id).await? else {
-            return Ok(());
+            return Ok(false);
         };
         let waiting = entry.awaited_by.is_some()
             && entry.user == *user
             && entry.state == EntryState::Pending
             && !entry.is_expired(self.clock.now());
-        if waiting {
-            self.store.renew(&entry, until).await?;
+        if !waiting {
+            return Ok(false);
         }
-        Ok(())
+        Ok(self.store.renew(&entry, until).await?)
     }
 
     /// Whether the waited-on elicitation `id` of `user` has completed: `Waiting` while it is

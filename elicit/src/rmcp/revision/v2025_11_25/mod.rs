@@ -27,7 +27,7 @@ use crate::rmcp::revision::{Arrival, Revision, Run};
 use crate::rmcp::running::{Handler, Ran, Response, Retry, Start};
 
 #[cfg(feature = "url-mode")]
-use crate::rmcp::ask::url::{look_until, not_completed};
+use crate::rmcp::ask::url::{FirstLook, look_until, not_completed};
 #[cfg(feature = "url-mode")]
 use crate::rmcp::ask::url_flow::UrlFlow;
 #[cfg(feature = "url-mode")]
@@ -156,7 +156,7 @@ impl Way for Requests {
         flow: &'a UrlFlow,
     ) -> Waiting<'a, Result<ElicitationId, ElicitError>> {
         Box::pin(async move {
-            let looking = look_until(tracker, self, user, &flow.id, None);
+            let looking = look_until(tracker, self, user, &flow.id, None, FirstLook::Now);
             let ended = self.session_ends();
             let cancelled = async {
                 match &self.watch {

@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime};
 use ::rmcp::model as sdk;
 
 use super::{Round, next_round};
-use crate::rmcp::ask::url::look_until;
+use crate::rmcp::ask::url::{FirstLook, look_until};
 use crate::rmcp::ask::url_flow::UrlFlow;
 use crate::rmcp::ask::way::Hold;
 use crate::rmcp::error::ElicitError;
@@ -30,11 +30,16 @@ pub(super) async fn completion(
     // retrying, it stops counting against the user's limit. A store that fails here fails
     // the look that follows too.
     let until = kept_until(tracker.now(), wait.granted_lease(), flow.expires_at);
-    {
+    let renewed = {
         let _hold = Hold::new(round);
-        let _ = tracker.keep_waiting(&flow.id, user, until).await;
-    }
-    match look_until(tracker, round, user, &flow.id, Some(wait.hold())).await {
+        tracker.keep_waiting(&flow.id, user, until).await
+    };
+    // Renewed means the store saw it pending in that same step: the first look can wait.
+    let first = match renewed {
+        Ok(true) => FirstLook::AfterFirstWait,
+        Ok(false) | Err(_) => FirstLook::Now,
+    };
+    match look_until(tracker, round, user, &flow.id, Some(wait.hold()), first).await {
         Ok(Collected::Completed(id)) => return Ok(id),
         Ok(Collected::Waiting) => round.lock().still_waiting(),
         Err(CompletionError::Expired) => {
