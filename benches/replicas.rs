@@ -191,10 +191,7 @@ mod run {
             .iter()
             .map(|replica| {
                 let replica = replica.lock().expect("a replica");
-                let url = replica.as_ref().expect("started").url();
-                url.trim_start_matches("http://")
-                    .trim_end_matches("/mcp")
-                    .to_owned()
+                replica.as_ref().expect("started").address().to_owned()
             })
             .collect();
         let proxy = Proxy::start(&backends);

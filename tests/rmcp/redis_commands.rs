@@ -98,12 +98,7 @@ async fn each_flow_sends_redis_only_the_commands_it_needs() {
         .collect();
     let backends: Vec<String> = replicas
         .iter()
-        .map(|replica| {
-            let url = replica.url();
-            url.trim_start_matches("http://")
-                .trim_end_matches("/mcp")
-                .to_owned()
-        })
+        .map(|replica| replica.address().to_owned())
         .collect();
     let proxy = Proxy::start(&backends);
     let mcp = format!("{}/mcp", proxy.url);

@@ -61,6 +61,13 @@ impl ServerProcess {
         &self.url
     }
 
+    /// The address it listens on, `HOST:PORT`: what a load balancer names as a backend.
+    pub fn address(&self) -> &str {
+        self.url
+            .trim_start_matches("http://")
+            .trim_end_matches("/mcp")
+    }
+
     pub fn memory(&self) -> Memory {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
             .expect("the server's /proc status is readable");
