@@ -14,13 +14,26 @@ pub struct Proxy {
 }
 
 impl Proxy {
+    /// HAProxy in front of `backends` (`HOST:PORT` each). A port picked free can be taken as
+    /// the source port of an outgoing connection (a replica's to Redis) before haproxy binds
+    /// it, and haproxy then exits: another port is tried, up to five.
     pub fn start(backends: &[String]) -> Proxy {
+        let dir = std::env::temp_dir().join(format!("elicit-haproxy-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a dir for haproxy's config");
+        for _ in 0..5 {
+            if let Some(proxy) = Self::try_start(backends, &dir) {
+                return proxy;
+            }
+        }
+        panic!("haproxy did not listen on any of five free ports (apt-get install haproxy)");
+    }
+
+    /// HAProxy on one free port, if it binds it.
+    fn try_start(backends: &[String], dir: &std::path::Path) -> Option<Proxy> {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|listener| listener.local_addr())
             .expect("a free port")
             .port();
-        let dir = std::env::temp_dir().join(format!("elicit-haproxy-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a dir for haproxy's config");
         let servers: String = backends
             .iter()
             .enumerate()
@@ -39,7 +52,7 @@ impl Proxy {
         );
         let path = dir.join("haproxy.cfg");
         std::fs::write(&path, config).expect("haproxy's config is written");
-        let child = Command::new("haproxy")
+        let mut child = Command::new("haproxy")
             .arg("-f")
             .arg(&path)
             .arg("-db")
@@ -49,14 +62,17 @@ impl Proxy {
             .expect("haproxy starts (apt-get install haproxy)");
         let began = Instant::now();
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if matches!(child.try_wait(), Ok(Some(_))) {
+                return None;
+            }
             assert!(began.elapsed() < Duration::from_secs(10), "haproxy listens");
             std::thread::sleep(Duration::from_millis(50));
         }
-        Proxy {
+        Some(Proxy {
             child,
-            dir,
+            dir: dir.to_owned(),
             url: format!("http://127.0.0.1:{port}"),
-        }
+        })
     }
 }
 
